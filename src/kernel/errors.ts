@@ -1,0 +1,81 @@
+import type { ProviderKind } from "./messages.ts";
+
+/** Classified provider failures. Only some are retried (see src/llm/retry.ts). */
+export type ProviderErrorKind =
+  | "auth" // 401, 403: bad or missing key
+  | "bad_request" // 400, 404, 413, 422: the request itself is wrong
+  | "rate_limit" // 429
+  | "quota" // 429 with an exhausted-quota body, 402
+  | "overloaded" // 529, 503
+  | "server" // 408, 409, other 5xx
+  | "network" // connection refused/reset, DNS
+  | "idle_timeout" // stream produced nothing for too long
+  | "truncated" // stream ended without its terminal event
+  | "aborted" // the caller's abort signal fired
+  | "unknown";
+
+export interface ProviderError {
+  kind: ProviderErrorKind;
+  /** A message a person can act on; names provider, model and status where known. */
+  message: string;
+  provider: ProviderKind;
+  model: string;
+  status?: number;
+  /** Server-requested delay before retrying, from retry-after / retry-after-ms. */
+  retryAfterMs?: number;
+}
+
+/** Kinds a retry may help with (only while nothing was emitted). */
+export const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
+  "rate_limit",
+  "overloaded",
+  "server",
+  "network",
+  "truncated",
+  "idle_timeout",
+]);
+
+/** Kinds after which the next model candidate of a tier may be tried (fallback chain). */
+export const FALLBACK_KINDS: ReadonlySet<ProviderErrorKind> = new Set(["overloaded", "quota", "rate_limit"]);
+
+/** Errors raised by the tool itself (config, specs, usage), carried as values with the facts. */
+export type AppErrorKind = "usage" | "config" | "spec" | "provider" | "approval" | "session";
+
+export class AppError extends Error {
+  constructor(
+    readonly kind: AppErrorKind,
+    message: string,
+    readonly details: { file?: string; line?: number; field?: string } = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+/** Documented process exit codes (README "Exit codes"). */
+export const ExitCode = {
+  done: 0,
+  failure: 1,
+  usage: 2,
+  config: 3,
+  provider: 4,
+  limit: 5,
+  approvalNeeded: 6,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export function exitCodeForAppError(kind: AppErrorKind): ExitCode {
+  switch (kind) {
+    case "usage":
+    case "session":
+      return ExitCode.usage;
+    case "config":
+    case "spec":
+      return ExitCode.config;
+    case "provider":
+      return ExitCode.provider;
+    case "approval":
+      return ExitCode.approvalNeeded;
+  }
+}

@@ -1,0 +1,130 @@
+import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
+import type { ProviderErrorKind } from "./errors.ts";
+import type { AgentUsageReport, Usage } from "./usage.ts";
+
+/** How a run ended. Maps to exit codes in src/cli (see README "Exit codes"). */
+export type RunStatus = "success" | "failure" | "limit" | "error" | "interrupted";
+
+export type FinishReason =
+  | "stop" // the model answered without tool calls
+  | "stall" // the stall guard forced a final answer (still a success)
+  | "max_turns"
+  | "timeout"
+  | "budget"
+  | "aborted"
+  | "verify_failed"
+  | "refusal"
+  | "approval_needed"
+  | "provider_error"
+  | "error";
+
+/** The outcome of one agent run (root or child). */
+export interface RunResult {
+  status: RunStatus;
+  finishReason: FinishReason;
+  /** The final answer, or the best partial answer when a limit ended the run. */
+  answer: string;
+  /** Per-agent usage and cost, root first, each with its subtree roll-up. */
+  usage: AgentUsageReport[];
+  error?: { kind: ProviderErrorKind | "config" | "tool" | "approval" | "internal"; message: string };
+}
+
+/** Payload of each session event kind. */
+export interface EventDataMap {
+  session_start: {
+    sessionId: string;
+    goal: string;
+    agentName: string;
+    model: string;
+    cwd: string;
+    resumed?: boolean;
+  };
+  plan_start: { turn: number; model: string };
+  plan_end: {
+    turn: number;
+    stopReason: string;
+    usage: Usage;
+    text: string;
+    toolCalls: { id: string; name: string }[];
+  };
+  text_delta: { delta: string };
+  tool_start: { id: string; tool: string; args: Record<string, unknown> };
+  tool_end: {
+    id: string;
+    tool: string;
+    isError: boolean;
+    summary: string;
+    display: string;
+    durationMs: number;
+  };
+  act_start: { id: string; child: string; childName: string; goal: string };
+  act_end: {
+    id: string;
+    child: string;
+    childName: string;
+    status: RunStatus;
+    finishReason: FinishReason;
+    answer: string;
+  };
+  approval_request: { request: ApprovalRequest };
+  approval_decision: {
+    id: string;
+    decision: ApprovalDecision;
+    source: "user" | "rule" | "flag";
+    rule?: string;
+  };
+  verify: { step: "tool" | "command"; ok: boolean; detail: string; command?: string };
+  learn_signal: { signal: "success" | "failure" | "stumble"; detail: string; tool?: string };
+  model_switch: { from: string; to: string; reason: string };
+  warning: { message: string; code?: string };
+  error: { message: string; kind?: string };
+  session_end: RunResult & { sessionId: string };
+}
+
+export type EventKind = keyof EventDataMap;
+
+/** One step of a run, as renderers and the transcript see it. */
+export type AgentEvent<K extends EventKind = EventKind> = {
+  [P in K]: {
+    kind: P;
+    /** Unique agent id within the session ("root", "root/code-editor#1"). */
+    agent: string;
+    /** The agent's spec name. */
+    name: string;
+    /** Parent agent id; absent for the root. */
+    parent?: string;
+    /** 0 for the root, parent depth + 1 below. */
+    depth: number;
+    /** Milliseconds since the epoch. */
+    time: number;
+    data: EventDataMap[P];
+  };
+}[K];
+
+export type EmitFn = (event: AgentEvent) => void;
+
+/** Identity of an agent in the event stream. */
+export interface AgentIdentity {
+  agent: string;
+  name: string;
+  parent?: string;
+  depth: number;
+}
+
+/** Builds an event for an agent, stamped with the current time. */
+export function makeEvent<K extends EventKind>(
+  who: AgentIdentity,
+  kind: K,
+  data: EventDataMap[K],
+): AgentEvent<K> {
+  const event = {
+    kind,
+    agent: who.agent,
+    name: who.name,
+    depth: who.depth,
+    time: Date.now(),
+    data,
+  } as AgentEvent<K>;
+  if (who.parent !== undefined) (event as { parent?: string }).parent = who.parent;
+  return event;
+}

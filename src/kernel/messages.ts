@@ -1,0 +1,73 @@
+/**
+ * Normalized conversation model shared by every provider adapter and the agent loop.
+ * Adapters convert to and from their wire formats; nothing above src/llm sees a wire format.
+ */
+
+/** A tool call the model made. `arguments` is the parsed JSON object; when the model's argument
+ * text was not valid JSON, `arguments` is `{}`, `rawArguments` holds the text and `parseError` says why,
+ * so the loop can try to repair it. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  rawArguments?: string;
+  parseError?: string;
+  /** Opaque provider data that must be sent back with this call (Gemini thought signature). */
+  signature?: string;
+}
+
+/** One part of an assistant message, kept in the order the model produced it. */
+export type AssistantPart =
+  | { type: "text"; text: string /** Gemini thought signature on a text part */; signature?: string }
+  | {
+      type: "reasoning";
+      /** Reasoning text: never part of the answer. Empty for redacted blocks. */
+      text: string;
+      /** Opaque data the provider needs back on later turns (Anthropic thinking signature, redacted data). */
+      signature?: string;
+      redacted?: boolean;
+      /** Which provider produced it: reasoning is only replayed to the same provider kind. */
+      provider: ProviderKind;
+    }
+  | ({ type: "tool_call" } & ToolCall);
+
+export interface UserMessage {
+  role: "user";
+  content: string;
+}
+
+export interface AssistantMessage {
+  role: "assistant";
+  parts: AssistantPart[];
+}
+
+export interface ToolResultMessage {
+  role: "tool";
+  toolCallId: string;
+  toolName: string;
+  /** What the model sees (already truncated and redacted). */
+  content: string;
+  isError: boolean;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export type ProviderKind = "anthropic" | "openai" | "gemini";
+
+/** The visible answer text of an assistant message (reasoning excluded). */
+export function assistantText(message: AssistantMessage): string {
+  let text = "";
+  for (const part of message.parts) if (part.type === "text") text += part.text;
+  return text;
+}
+
+export function assistantToolCalls(message: AssistantMessage): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (const part of message.parts) {
+    if (part.type === "tool_call") {
+      const { type: _type, ...call } = part;
+      calls.push(call);
+    }
+  }
+  return calls;
+}

@@ -1,0 +1,54 @@
+/**
+ * Secret redaction for everything that leaves the process: tool results, transcripts, cassettes, logs.
+ * Two layers: exact values of secret-looking environment variables, and well-known key shapes.
+ */
+
+const SECRET_NAME = /(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
+const MIN_SECRET_LENGTH = 8;
+export const REDACTED = "[REDACTED]";
+
+const KEY_SHAPES: RegExp[] = [
+  /sk-ant-[A-Za-z0-9_-]{8,}/g, // Anthropic
+  /sk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{16,}/g, // OpenAI
+  /AIza[0-9A-Za-z_-]{30,}/g, // Google
+  /(authorization\s*[:=]\s*"?(?:bearer|basic)?\s*)[^\s",}]+/gi,
+  /((?:x-api-key|x-goog-api-key|api[_-]?key)\s*["']?\s*[:=]\s*["']?)[^\s"',}]+/gi,
+];
+
+export class Redactor {
+  private readonly values: string[];
+
+  constructor(secretValues: Iterable<string>) {
+    // Longest first, so a secret containing another is replaced whole.
+    this.values = [...new Set(secretValues)]
+      .filter((v) => v.length >= MIN_SECRET_LENGTH)
+      .sort((a, b) => b.length - a.length);
+  }
+
+  /** Collects the values of secret-looking variables (ANTHROPIC_API_KEY, GITHUB_TOKEN, ...). */
+  static fromEnv(env: Record<string, string | undefined> = process.env): Redactor {
+    const values: string[] = [];
+    for (const [name, value] of Object.entries(env)) {
+      if (value && SECRET_NAME.test(name)) values.push(value);
+    }
+    return new Redactor(values);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const value of this.values) {
+      if (out.includes(value)) out = out.split(value).join(REDACTED);
+    }
+    for (const shape of KEY_SHAPES) {
+      out = out.replace(shape, (match, prefix?: string) =>
+        typeof prefix === "string" && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED,
+      );
+    }
+    return out;
+  }
+
+  /** Redacts every string inside a JSON-like value (returns a new value). */
+  redactValue<T>(value: T): T {
+    return JSON.parse(this.redact(JSON.stringify(value))) as T;
+  }
+}

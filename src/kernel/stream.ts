@@ -1,0 +1,79 @@
+import type { ProviderError } from "./errors.ts";
+import type { AssistantMessage, Message, ProviderKind, ToolCall } from "./messages.ts";
+import type { ToolDefinition } from "./tools.ts";
+import type { Usage } from "./usage.ts";
+
+/** A model resolved to a concrete provider endpoint. */
+export interface ModelRef {
+  provider: ProviderKind;
+  /** Provider instance name: "anthropic", "openai", "gemini", or an openai-compatible name ("ollama"). */
+  providerName: string;
+  id: string;
+  /** Next candidates of the same tier, tried in order on overload or exhausted quota. */
+  fallbacks?: ModelRef[];
+}
+
+/** Catalog facts about a model; unknown models get conservative defaults. */
+export interface ModelInfo {
+  id: string;
+  provider: ProviderKind;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** USD per million tokens. */
+  price: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  known: boolean;
+}
+
+/** One model call, in normalized form. */
+export interface ModelRequest {
+  model: ModelRef;
+  /** The stable system prompt (cached where the provider supports it). */
+  system: string;
+  messages: Message[];
+  tools: ToolDefinition[];
+  maxOutputTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+/** Normalized stop reasons; `raw` on the done event keeps the provider's own value. */
+export type StopReason = "end" | "tool_calls" | "max_tokens" | "refusal" | "none" | "other";
+
+/**
+ * Events a provider stream yields: start/delta/end keyed by index, then exactly one terminal event
+ * (`done` or `error`). A stream function never throws once called.
+ */
+export type StreamEvent =
+  | { type: "text_start"; index: number }
+  | { type: "text_delta"; index: number; delta: string }
+  | { type: "text_end"; index: number; text: string }
+  | { type: "reasoning_delta"; index: number; delta: string }
+  | { type: "tool_call_start"; index: number; id: string; name: string }
+  | { type: "tool_call_delta"; index: number; delta: string }
+  | { type: "tool_call_end"; index: number; call: ToolCall }
+  | { type: "usage"; usage: Usage }
+  | {
+      type: "done";
+      stopReason: StopReason;
+      /** The provider's raw stop reason (`end_turn`, `tool_calls`, `STOP`), or null when none came. */
+      rawStopReason: string | null;
+      message: AssistantMessage;
+      usage: Usage;
+      /** The model id the provider reports having used. */
+      model: string;
+    }
+  | {
+      type: "error";
+      error: ProviderError /** Whatever was received before the failure. */;
+      partial?: AssistantMessage;
+    };
+
+export type TerminalEvent = Extract<StreamEvent, { type: "done" | "error" }>;
+
+/** A provider stream function: pure client, never runs tools, never loops, never throws. */
+export type StreamFn = (request: ModelRequest) => AsyncIterable<StreamEvent>;
+
+/** Informational events a provider wrapper reports outside the stream (retries, fallbacks). */
+export type ProviderNotice =
+  | { type: "retry"; attempt: number; delayMs: number; error: ProviderError }
+  | { type: "fallback"; from: ModelRef; to: ModelRef; error: ProviderError };

@@ -1,0 +1,36 @@
+/** Token counts reported by a provider for one or more model calls. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+  };
+}
+
+export function totalTokens(u: Usage): number {
+  return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+}
+
+/** Usage and cost of one agent, and of its whole subtree (itself plus every descendant). */
+export interface AgentUsageReport {
+  agent: string;
+  name: string;
+  parent?: string;
+  depth: number;
+  model: string;
+  usage: Usage;
+  costUsd: number;
+  subtree: { usage: Usage; costUsd: number };
+}

@@ -1,0 +1,56 @@
+import type { JsonSchema, ToolOutput } from "../kernel/index.ts";
+import type { Workspace } from "./workspace.ts";
+
+export type PrimitiveName =
+  | "read_file"
+  | "write_file"
+  | "edit_file"
+  | "apply_patch"
+  | "exec"
+  | "grep"
+  | "glob"
+  | "fetch";
+
+export const PRIMITIVE_NAMES: readonly PrimitiveName[] = [
+  "read_file",
+  "write_file",
+  "edit_file",
+  "apply_patch",
+  "exec",
+  "grep",
+  "glob",
+  "fetch",
+];
+
+/** Everything a primitive may touch while it runs. */
+export interface ToolContext {
+  workspace: Workspace;
+  signal: AbortSignal;
+}
+
+/** What the policy layer needs to know about one call (see src/policy/types.ts PolicyRequest). */
+export interface PolicyTarget {
+  /** The main argument(s) rules match against: the command for exec, workspace-relative paths for file
+   * tools (every path a patch touches), the URL for fetch. */
+  targets: string[];
+  /** Paths that need approval even when a rule would allow (agent config, .git internals). */
+  sensitive: boolean;
+}
+
+export type ValidationResult<A> = { ok: true; value: A } | { ok: false; error: string };
+
+/** A primitive the model can call. Arguments are validated before `run`; errors become results. */
+export interface Primitive<A = Record<string, unknown>> {
+  name: PrimitiveName;
+  description: string;
+  parameters: JsonSchema;
+  /** Read-only primitives may run concurrently and are allowed by default inside the workspace. */
+  readOnly: boolean;
+  validate(args: unknown): ValidationResult<A>;
+  /** What policy rules match against; paths resolved inside the workspace (throws WorkspaceError outside). */
+  policyTarget(args: A, ctx: ToolContext): Promise<PolicyTarget>;
+  /** What an approval prompt shows: a unified diff for writes, the command for exec, the URL for fetch. */
+  preview(args: A, ctx: ToolContext): Promise<string>;
+  /** Runs the call. May throw; the loop turns a throw into an error result. */
+  run(args: A, ctx: ToolContext): Promise<ToolOutput>;
+}
