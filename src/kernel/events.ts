@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
 import type { ProviderErrorKind } from "./errors.ts";
+import type { Message } from "./messages.ts";
 import type { AgentUsageReport, Usage } from "./usage.ts";
 
 /** How a run ended. Maps to exit codes in src/cli (see README "Exit codes"). */
@@ -48,6 +49,8 @@ export interface EventDataMap {
     toolCalls: { id: string; name: string }[];
   };
   text_delta: { delta: string };
+  /** A message appended to the agent's history (lets --resume rebuild the conversation). */
+  message: { message: Message };
   tool_start: { id: string; tool: string; args: Record<string, unknown> };
   tool_end: {
     id: string;
