@@ -1,0 +1,26 @@
+import { randomBytes } from "node:crypto";
+
+/** Shape of a session id: `YYYYMMDD-HHMMSS-xxxxxx` (UTC time, then 6 random hex digits). */
+export const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+
+/** Characters a session id (or a prefix of one) may hold; anything else could escape the sessions directory. */
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, "0");
+}
+
+/**
+ * A new session id: sortable by creation time (to the second, UTC) and unique through its random suffix,
+ * e.g. `20261122-143501-ab12cd`.
+ */
+export function newSessionId(now: Date = new Date()): string {
+  const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
+  const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
+  return `${date}-${time}-${randomBytes(3).toString("hex")}`;
+}
+
+/** True when `id` can name a file inside the sessions directory (no separators, no `..`). */
+export function isSafeSessionId(id: string): boolean {
+  return SAFE_ID.test(id) && !id.includes("..");
+}
