@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolOutput } from "../kernel/index.ts";
+import type { JsonSchema, Redactor, ToolOutput } from "../kernel/index.ts";
 import type { Workspace } from "./workspace.ts";
 
 export type PrimitiveName =
@@ -26,6 +26,13 @@ export const PRIMITIVE_NAMES: readonly PrimitiveName[] = [
 export interface ToolContext {
   workspace: Workspace;
   signal: AbortSignal;
+  /** Redacts known secrets from every result; defaults to `Redactor.fromEnv()`. */
+  redactor?: Redactor;
+  /** Hosts an explicit allow rule names: fetch may reach them even at private, loopback or link-local
+   * addresses. A one-off approval or `--on-ask allow` must never add to this list. */
+  allowPrivateHosts?: string[];
+  /** The environment exec derives its children's minimal environment from; defaults to `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /** What the policy layer needs to know about one call (see src/policy/types.ts PolicyRequest). */
@@ -47,10 +54,12 @@ export interface Primitive<A = Record<string, unknown>> {
   /** Read-only primitives may run concurrently and are allowed by default inside the workspace. */
   readOnly: boolean;
   validate(args: unknown): ValidationResult<A>;
-  /** What policy rules match against; paths resolved inside the workspace (throws WorkspaceError outside). */
+  /** What policy rules match against; paths resolved inside the workspace (throws WorkspaceError outside,
+   * and an error naming the problem when the arguments cannot be interpreted, e.g. a patch that does not parse). */
   policyTarget(args: A, ctx: ToolContext): Promise<PolicyTarget>;
   /** What an approval prompt shows: a unified diff for writes, the command for exec, the URL for fetch. */
   preview(args: A, ctx: ToolContext): Promise<string>;
-  /** Runs the call. May throw; the loop turns a throw into an error result. */
+  /** Runs the call. Expected failures (bad path, no match, timeout) come back as results with `isError`;
+   * `modelText` is already redacted and truncated. May still throw; the loop turns a throw into an error result. */
   run(args: A, ctx: ToolContext): Promise<ToolOutput>;
 }

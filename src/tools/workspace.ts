@@ -1,0 +1,143 @@
+/**
+ * The workspace every primitive runs in: its roots, and the path guard that keeps file access inside them.
+ * Paths are resolved to real paths (symlinks resolved, also for files that do not exist yet) and must lie
+ * inside a root by whole path components.
+ */
+
+import { lstat, readlink, realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** A path the model asked for that lies outside the workspace or cannot be resolved. */
+export class WorkspaceError extends Error {
+  constructor(
+    message: string,
+    /** The path as given. */
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = "WorkspaceError";
+  }
+}
+
+/** Top-level folders holding the agent's own config; changing them needs approval. */
+const SENSITIVE_TOP = new Set([".agent"]);
+/** Folder names that are sensitive wherever they appear (git internals, also of submodules). */
+const SENSITIVE_ANY = new Set([".git"]);
+/** Bounds symlink chains (ELOOP in the kernel is 40). */
+const MAX_LINKS = 40;
+
+export interface WorkspaceOptions {
+  /** More directories the tools may touch besides the root. */
+  extraRoots?: string[];
+}
+
+export class Workspace {
+  private constructor(
+    /** The real path of the main root. */
+    readonly root: string,
+    /** Real paths of every root, the main one first. */
+    readonly roots: readonly string[],
+  ) {}
+
+  /** Opens a workspace at `root` (must be an existing directory); roots are resolved with realpath. */
+  static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
+    const roots: string[] = [];
+    for (const dir of [root, ...(options.extraRoots ?? [])]) {
+      let real: string;
+      try {
+        real = await realpath(resolve(dir));
+      } catch {
+        throw new WorkspaceError(`workspace root ${dir} does not exist`, dir);
+      }
+      const stats = await lstat(real);
+      if (!stats.isDirectory()) throw new WorkspaceError(`workspace root ${dir} is not a directory`, dir);
+      if (!roots.includes(real)) roots.push(real);
+    }
+    const [main] = roots;
+    if (main === undefined) throw new WorkspaceError("no workspace root given", root);
+    return new Workspace(main, roots);
+  }
+
+  /**
+   * Resolves a workspace-relative or absolute path to its real absolute path and checks it lies inside a
+   * root. Works for paths that do not exist yet (the deepest existing ancestor is resolved). Throws
+   * WorkspaceError otherwise.
+   */
+  async resolve(path: string): Promise<string> {
+    if (path.includes("\0"))
+      throw new WorkspaceError(`path ${JSON.stringify(path)} contains a NUL byte`, path);
+    const lexical = resolve(this.root, path);
+    let real: string;
+    try {
+      real = await realPathLoose(lexical);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new WorkspaceError(`cannot resolve path ${path}: ${reason}`, path);
+    }
+    if (!this.contains(real)) {
+      const shown = real === lexical ? real : `${lexical} -> ${real}`;
+      throw new WorkspaceError(
+        `path ${path} is outside the workspace (${shown}); allowed roots: ${this.roots.join(", ")}`,
+        path,
+      );
+    }
+    return real;
+  }
+
+  /** True when a real absolute path lies inside one of the roots (whole path components). */
+  contains(realPath: string): boolean {
+    return this.roots.some((root) => isWithin(root, realPath));
+  }
+
+  /** The path relative to the main root ("." for the root itself); absolute when it lies in another root. */
+  relative(absPath: string): string {
+    if (isWithin(this.root, absPath)) return relative(this.root, absPath) || ".";
+    return absPath;
+  }
+
+  /** True for `.git` internals (at any depth) and the agent's own config folder `.agent/`. */
+  isSensitive(relPath: string): boolean {
+    const parts = relPath.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
+    if (parts[0] !== undefined && SENSITIVE_TOP.has(parts[0]) && !isAbsolute(relPath)) return true;
+    return parts.some((p) => SENSITIVE_ANY.has(p));
+  }
+}
+
+/** True when `path` is `root` or below it, comparing whole components (so `/w/p-evil` is not in `/w/p`). */
+export function isWithin(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  if (rel === "") return true;
+  if (isAbsolute(rel)) return false;
+  return rel !== ".." && !rel.startsWith(`..${sep}`);
+}
+
+/**
+ * realpath that also works for paths that do not exist: resolves the deepest existing ancestor and appends
+ * the rest. A dangling symlink is followed to its (missing) target, so writing through it is checked too.
+ */
+async function realPathLoose(path: string, links = 0): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  const realParent = await realPathLoose(parent, links);
+  const candidate = join(realParent, basename(path));
+  let isLink = false;
+  try {
+    isLink = (await lstat(candidate)).isSymbolicLink();
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  if (!isLink) return candidate;
+  if (links >= MAX_LINKS) throw new Error("too many levels of symbolic links");
+  const target = await readlink(candidate);
+  return realPathLoose(resolve(realParent, target), links + 1);
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
