@@ -1,0 +1,174 @@
+/**
+ * apply_patch {patch}: applies a `*** Begin Patch` patch all-or-nothing. Every hunk is parsed, resolved
+ * inside the workspace and checked against the files (in memory, in order) before anything is written; if
+ * a write still fails midway, the files already written are restored.
+ */
+
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { z } from "zod";
+import description from "./apply-patch.txt" with { type: "text" };
+import { applyChunks } from "./apply-patch-match.ts";
+import { type PatchHunk, parsePatch, patchPaths } from "./apply-patch-parser.ts";
+import { definePrimitive } from "./define.ts";
+import { unifiedDiff } from "./diff.ts";
+import { FileError, readTextFile, statOrNull } from "./files.ts";
+import type { Workspace } from "./workspace.ts";
+
+/** What a patch does to one file. `null` means absent (created from nothing, or deleted). */
+export interface FileChange {
+  abs: string;
+  rel: string;
+  /** True when a file existed at the path before the patch. */
+  existed: boolean;
+  /** Text before (null when absent or not readable as text). */
+  before: string | null;
+  after: string | null;
+}
+
+export interface PatchPlan {
+  /** One entry per touched file, in the order the patch first touches them. */
+  changes: FileChange[];
+  /** Codex-style summary lines: `A path`, `M path`, `D path`. */
+  summary: string[];
+}
+
+const schema = z.object({
+  patch: z.string().min(1).describe("The whole patch, from '*** Begin Patch' to '*** End Patch'."),
+});
+export type ApplyPatchArgs = z.infer<typeof schema>;
+
+export const applyPatchTool = definePrimitive<ApplyPatchArgs>({
+  name: "apply_patch",
+  description: description.trim(),
+  schema,
+  readOnly: false,
+  async policyTarget(args, ctx) {
+    const rels: string[] = [];
+    for (const path of patchPaths(parsePatch(args.patch))) {
+      rels.push(ctx.workspace.relative(await ctx.workspace.resolve(path)));
+    }
+    return { targets: rels, sensitive: rels.some((rel) => ctx.workspace.isSensitive(rel)) };
+  },
+  async preview(args, ctx) {
+    return planDiff(await planPatch(args.patch, ctx.workspace));
+  },
+  async run(args, ctx) {
+    const plan = await planPatch(args.patch, ctx.workspace);
+    await commitPlan(plan);
+    return {
+      modelText: `Success. Updated the following files:\n${plan.summary.join("\n")}`,
+      display: planDiff(plan),
+      isError: false,
+    };
+  },
+});
+
+/** Checks a whole patch against the workspace and computes every file's new content; writes nothing. */
+export async function planPatch(patchText: string, workspace: Workspace): Promise<PatchPlan> {
+  const hunks = parsePatch(patchText);
+  const files = new Map<string, Planned>();
+  const summary: string[] = [];
+
+  const entry = async (path: string): Promise<Planned> => {
+    const abs = await workspace.resolve(path);
+    const known = files.get(abs);
+    if (known) return known;
+    const rel = workspace.relative(abs);
+    const info = await statOrNull(abs);
+    if (info?.isDirectory()) throw new FileError(`${rel} is a directory, not a file`);
+    const before = info === null ? null : await readTextFile(abs, rel).catch(() => null);
+    const planned: Planned = {
+      abs,
+      rel,
+      existed: info !== null,
+      present: info !== null,
+      before,
+      after: before,
+    };
+    files.set(abs, planned);
+    return planned;
+  };
+
+  for (const hunk of hunks) await planHunk(hunk, entry, summary);
+  const changes = [...files.values()].map(({ present: _present, ...change }) => change);
+  return { changes, summary };
+}
+
+/** A file while a patch is planned: `present` tracks existence as hunks apply in order. */
+type Planned = FileChange & { present: boolean };
+
+async function planHunk(hunk: PatchHunk, entry: (path: string) => Promise<Planned>, summary: string[]) {
+  const file = await entry(hunk.path);
+  if (hunk.kind === "add") {
+    file.present = true;
+    file.after = hunk.content;
+    summary.push(`A ${file.rel}`);
+    return;
+  }
+  if (!file.present) {
+    const verb = hunk.kind === "delete" ? "delete" : "update";
+    throw new FileError(`cannot ${verb} ${file.rel}: the file does not exist`);
+  }
+  if (hunk.kind === "delete") {
+    file.present = false;
+    file.after = null;
+    summary.push(`D ${file.rel}`);
+    return;
+  }
+  // `after` is null here only for a file that exists but is not text: reading it names the problem.
+  const current = file.after ?? (await readTextFile(file.abs, file.rel));
+  const updated = applyChunks(current, hunk.chunks, file.rel);
+  if (hunk.moveTo === undefined) {
+    file.after = updated;
+    summary.push(`M ${file.rel}`);
+    return;
+  }
+  const dest = await entry(hunk.moveTo);
+  file.present = false;
+  file.after = null;
+  dest.present = true;
+  dest.after = updated;
+  summary.push(dest === file ? `M ${file.rel}` : `M ${dest.rel} (moved from ${file.rel})`);
+}
+
+/** True when committing the change touches the disk. */
+function isChange(c: FileChange): boolean {
+  if (c.after === null) return c.existed;
+  return !c.existed || c.after !== c.before;
+}
+
+/** Writes a plan. If a write fails, restores every file already touched and rethrows. */
+export async function commitPlan(plan: PatchPlan): Promise<void> {
+  const backups: { abs: string; bytes: Buffer | null; createdDir: string | undefined }[] = [];
+  try {
+    for (const change of plan.changes) {
+      if (!isChange(change)) continue;
+      const bytes = change.existed ? await readFile(change.abs) : null;
+      const backup = { abs: change.abs, bytes, createdDir: undefined as string | undefined };
+      backups.push(backup);
+      if (change.after === null) {
+        if (change.existed) await rm(change.abs);
+      } else {
+        backup.createdDir = await mkdir(dirname(change.abs), { recursive: true });
+        await writeFile(change.abs, change.after, "utf8");
+      }
+    }
+  } catch (error) {
+    for (const backup of backups.reverse()) {
+      if (backup.bytes === null) await rm(backup.abs, { force: true }).catch(() => {});
+      else await writeFile(backup.abs, backup.bytes).catch(() => {});
+      if (backup.createdDir) await rm(backup.createdDir, { recursive: true, force: true }).catch(() => {});
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`writing the patch failed (${reason}); the files were restored`);
+  }
+}
+
+/** The unified diffs of every changed file. */
+export function planDiff(plan: PatchPlan): string {
+  return plan.changes
+    .filter(isChange)
+    .map((c) => unifiedDiff(c.rel, c.existed ? (c.before ?? "(binary file)\n") : null, c.after))
+    .join("");
+}

@@ -1,0 +1,25 @@
+/** Unified diffs for what a write, edit or patch does to a file. */
+
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
+
+/** A unified diff of one file; `null` content means the file is absent (created or deleted). */
+export function unifiedDiff(relPath: string, before: string | null, after: string | null): string {
+  const oldName = before === null ? "/dev/null" : `a/${relPath}`;
+  const newName = after === null ? "/dev/null" : `b/${relPath}`;
+  return createTwoFilesPatch(oldName, newName, before ?? "", after ?? "", undefined, undefined, {
+    headerOptions: FILE_HEADERS_ONLY,
+    context: 3,
+  });
+}
+
+/** Lines added and removed by a change, for one-line summaries. */
+export function changeCounts(before: string, after: string): { added: number; removed: number } {
+  const diff = unifiedDiff("f", before, after);
+  let added = 0;
+  let removed = 0;
+  for (const line of diff.split("\n").slice(2)) {
+    if (line.startsWith("+")) added++;
+    else if (line.startsWith("-")) removed++;
+  }
+  return { added, removed };
+}

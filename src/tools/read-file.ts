@@ -1,0 +1,73 @@
+/** read_file {path, offset?, limit?}: a text file with line numbers, a window of lines at a time. */
+
+import { z } from "zod";
+import { definePrimitive } from "./define.ts";
+import { readTextFile } from "./files.ts";
+import { cutLine, plural } from "./truncate.ts";
+
+/** Lines returned when the model gives no limit. */
+export const DEFAULT_READ_LIMIT = 2_000;
+
+const schema = z.object({
+  path: z.string().min(1).describe("File to read, relative to the workspace or absolute."),
+  offset: z.number().int().min(1).optional().describe("1-based line number to start at (default 1)."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Number of lines to return (default ${DEFAULT_READ_LIMIT}).`),
+});
+export type ReadFileArgs = z.infer<typeof schema>;
+
+export const readFileTool = definePrimitive<ReadFileArgs>({
+  name: "read_file",
+  description:
+    "Read a text file from the workspace. Returns lines prefixed with their 1-based line numbers " +
+    `(\`   12\\tcode\`), at most ${DEFAULT_READ_LIMIT} lines unless you pass limit; use offset to page through ` +
+    "long files. Very long lines are cut. Fails on directories and binary files.",
+  schema,
+  readOnly: true,
+  async policyTarget(args, ctx) {
+    const rel = ctx.workspace.relative(await ctx.workspace.resolve(args.path));
+    // Reading is not changing: sensitive paths (.git, .agent) need approval only to change.
+    return { targets: [rel], sensitive: false };
+  },
+  async preview(args) {
+    return `read ${args.path}`;
+  },
+  async run(args, ctx) {
+    const abs = await ctx.workspace.resolve(args.path);
+    const rel = ctx.workspace.relative(abs);
+    const text = await readTextFile(abs, rel);
+    const lines = text.split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    const start = (args.offset ?? 1) - 1;
+    const limit = args.limit ?? DEFAULT_READ_LIMIT;
+    if (lines.length === 0) {
+      return { modelText: `(${rel} is empty)`, display: `Read ${rel} (empty)`, isError: false };
+    }
+    if (start >= lines.length) {
+      return {
+        modelText: `Error: offset ${start + 1} is past the end of ${rel} (${lines.length} lines)`,
+        display: `Error: offset past end of ${rel}`,
+        isError: true,
+      };
+    }
+    const shown = lines.slice(start, start + limit);
+    const width = String(start + shown.length).length;
+    const body = shown
+      .map((line, i) => `${String(start + i + 1).padStart(width)}\t${cutLine(line)}`)
+      .join("\n");
+    const end = start + shown.length;
+    const more =
+      end < lines.length
+        ? `\n\n(showing lines ${start + 1}-${end} of ${lines.length}; pass offset ${end + 1} to read more)`
+        : "";
+    return {
+      modelText: body + more,
+      display: `Read ${rel} (${shown.length} ${plural(shown.length, "line")}, from line ${start + 1})`,
+      isError: false,
+    };
+  },
+});

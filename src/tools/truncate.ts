@@ -1,0 +1,35 @@
+/** Size limits for tool results, and the notes that say how much was cut. */
+
+/** Characters of `modelText` the model receives from one call. */
+export const MODEL_TEXT_LIMIT = 50_000;
+/** Characters of `display` shown to the user for one call. */
+export const DISPLAY_LIMIT = 200_000;
+/** Characters kept of one long line (read_file, grep). */
+export const LINE_LIMIT = 2_000;
+
+/** Cuts `text` to `limit` characters, appending a note with the number of characters and lines cut. */
+export function truncateText(text: string, limit: number = MODEL_TEXT_LIMIT): string {
+  if (text.length <= limit) return text;
+  const kept = text.slice(0, limit);
+  const rest = text.slice(limit);
+  const lines = countLines(rest);
+  return `${kept}\n\n[output truncated: ${rest.length} more characters (${lines} ${plural(lines, "line")}) not shown]`;
+}
+
+/** Cuts one line to `limit` characters with a short marker. */
+export function cutLine(line: string, limit: number = LINE_LIMIT): string {
+  if (line.length <= limit) return line;
+  return `${line.slice(0, limit)}... [line cut: ${line.length - limit} more characters]`;
+}
+
+/** Lines in a text fragment (a trailing newline does not start a new line). */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) if (i < text.length - 1) n++;
+  return n;
+}
+
+export function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
