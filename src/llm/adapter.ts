@@ -1,0 +1,55 @@
+/**
+ * What every wire adapter shares: its options, the error context, and the wrapper that turns anything
+ * thrown into the terminal error event (a stream function never throws once called).
+ */
+import type { ProviderKind } from "../kernel/messages.ts";
+import type { ModelRequest, StreamEvent } from "../kernel/stream.ts";
+import { classifyError, type ErrorContext, makeProviderError } from "./errors.ts";
+import type { MessageBuilder } from "./message-builder.ts";
+
+/** Connection settings of one provider instance. */
+export interface AdapterOptions {
+  /** Instance name shown in messages ("anthropic", "openai", "ollama"). */
+  name: string;
+  apiKey: string;
+  /** Endpoint override; when absent the SDK default (and its own environment variable) applies. */
+  baseUrl?: string;
+}
+
+export function errorContext(
+  kind: ProviderKind,
+  options: AdapterOptions,
+  request: ModelRequest,
+): ErrorContext {
+  return { provider: kind, providerName: options.name, model: request.model.id, apiKey: options.apiKey };
+}
+
+/**
+ * Runs an adapter body: events pass through; a throw becomes one `error` event carrying the partial
+ * message; a body that ends without a terminal event becomes a `truncated` error.
+ */
+export async function* runGuarded(
+  ctx: ErrorContext,
+  request: ModelRequest,
+  builder: MessageBuilder,
+  body: () => AsyncGenerator<StreamEvent>,
+  httpFacts: () => Parameters<typeof classifyError>[3] = () => ({}),
+): AsyncGenerator<StreamEvent> {
+  try {
+    for await (const event of body()) {
+      yield event;
+      if (event.type === "done" || event.type === "error") return;
+    }
+    yield {
+      type: "error",
+      error: makeProviderError(ctx, "truncated", "the stream ended without its final event"),
+      partial: builder.message(),
+    };
+  } catch (err) {
+    yield {
+      type: "error",
+      error: classifyError(ctx, err, request.signal, httpFacts()),
+      partial: builder.message(),
+    };
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * Classifies provider failures (HTTP statuses, SDK errors, connection errors) into ProviderError values
+ * whose messages name provider, model and status, never a key.
+ */
+import type { ProviderError, ProviderErrorKind } from "../kernel/errors.ts";
+import type { ProviderKind } from "../kernel/messages.ts";
+import { Redactor } from "../kernel/redact.ts";
+
+/** Who failed: used in every message and for redacting the key. */
+export interface ErrorContext {
+  provider: ProviderKind;
+  /** Provider instance name shown to people ("anthropic", "ollama"). */
+  providerName: string;
+  model: string;
+  /** Redacted from every message. */
+  apiKey?: string;
+}
+
+/** Facts about an HTTP failure, whatever SDK reported it. */
+export interface HttpFailure {
+  status?: number;
+  headers?: Headers | Record<string, string | null | undefined>;
+  /** Parsed JSON body or raw text. */
+  body?: unknown;
+}
+
+const KEY_VARS: Record<ProviderKind, string> = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+  gemini: "GEMINI_API_KEY",
+};
+
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ConnectionRefused",
+  "ConnectionClosed",
+  "FailedToOpenSocket",
+]);
+
+function header(headers: HttpFailure["headers"], name: string): string | undefined {
+  if (!headers) return undefined;
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === name && typeof value === "string") return value;
+  }
+  return undefined;
+}
+
+/** Gemini puts the delay in the body: `error.details[].retryDelay` such as "30s" or "1.5s". */
+function bodyRetryDelayMs(body: unknown): number | undefined {
+  const details = (body as { error?: { details?: unknown } } | undefined)?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
+    const delay = (detail as { retryDelay?: unknown } | null)?.retryDelay;
+    if (typeof delay === "string") {
+      const match = /^(\d+(?:\.\d+)?)s$/.exec(delay.trim());
+      if (match?.[1]) return Math.round(Number(match[1]) * 1000);
+    }
+  }
+  return undefined;
+}
+
+/** The server-requested delay from `retry-after-ms`, `retry-after` (seconds or HTTP date) or the body. */
+export function parseRetryAfter(failure: HttpFailure, now = Date.now()): number | undefined {
+  const ms = header(failure.headers, "retry-after-ms");
+  if (ms !== undefined && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = header(failure.headers, "retry-after");
+  if (value !== undefined && value.trim() !== "") {
+    const seconds = Number(value);
+    if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
+    const date = Date.parse(value);
+    if (Number.isFinite(date)) return Math.max(0, date - now);
+  }
+  return bodyRetryDelayMs(failure.body);
+}
+
+function bodyText(body: unknown): string {
+  if (body === undefined || body === null) return "";
+  return typeof body === "string" ? body : JSON.stringify(body);
+}
+
+/** The provider's own message from an error body, when it has one. */
+function apiMessage(body: unknown): string {
+  if (typeof body === "string") {
+    try {
+      return apiMessage(JSON.parse(body));
+    } catch {
+      return body;
+    }
+  }
+  // Anthropic and Gemini wrap the facts in `error`; the OpenAI SDK hands over the inner object.
+  const outer = body as { error?: unknown; message?: unknown } | null | undefined;
+  const inner = outer?.error;
+  const message = (inner as { message?: unknown } | null | undefined)?.message;
+  if (typeof message === "string") return message;
+  if (typeof inner === "string") return inner;
+  return typeof outer?.message === "string" ? outer.message : "";
+}
+
+/** Kind for an HTTP status (and, for 400/429, what the body says). */
+export function kindForStatus(status: number, body?: unknown): ProviderErrorKind {
+  const text = bodyText(body);
+  if (status === 401 || status === 403) return "auth";
+  // Gemini answers a bad key with 400 INVALID_ARGUMENT / API_KEY_INVALID.
+  if (status === 400 && /API_KEY_INVALID|API key not valid/i.test(text)) return "auth";
+  if (status === 402) return "quota";
+  if (status === 429) {
+    return /insufficient_quota/i.test(text) ||
+      (/quota|RESOURCE_EXHAUSTED/i.test(text) && /billing/i.test(text))
+      ? "quota"
+      : "rate_limit";
+  }
+  if (status === 400 || status === 404 || status === 413 || status === 422) return "bad_request";
+  if (status === 529 || status === 503) return "overloaded";
+  if (status === 408 || status === 409 || (status >= 500 && status < 600)) return "server";
+  if (status >= 400 && status < 500) return "bad_request";
+  return "unknown";
+}
+
+/** Kind for an error that arrived inside a stream with no status (Anthropic `event: error`). */
+function kindForErrorType(type: string): ProviderErrorKind {
+  switch (type) {
+    case "overloaded_error":
+      return "overloaded";
+    case "rate_limit_error":
+      return "rate_limit";
+    case "api_error":
+    case "server_error":
+    case "timeout_error":
+      return "server";
+    case "authentication_error":
+    case "permission_error":
+      return "auth";
+    case "invalid_request_error":
+    case "not_found_error":
+    case "request_too_large":
+      return "bad_request";
+    case "billing_error":
+      return "quota";
+    default:
+      return "unknown";
+  }
+}
+
+const SUMMARY: Record<ProviderErrorKind, string> = {
+  auth: "authentication failed",
+  bad_request: "request rejected",
+  rate_limit: "rate limited",
+  quota: "quota exhausted",
+  overloaded: "overloaded",
+  server: "server error",
+  network: "network error",
+  idle_timeout: "stream idle timeout",
+  truncated: "stream ended early",
+  aborted: "aborted",
+  unknown: "failed",
+};
+
+function keyHint(ctx: ErrorContext): string {
+  return ctx.providerName === ctx.provider
+    ? `check ${KEY_VARS[ctx.provider]}`
+    : `check the API key configured for ${ctx.providerName}`;
+}
+
+/** Builds a ProviderError with a message naming provider, model and status; the key is redacted. */
+export function makeProviderError(
+  ctx: ErrorContext,
+  kind: ProviderErrorKind,
+  detail = "",
+  status?: number,
+  retryAfterMs?: number,
+): ProviderError {
+  const head = `${ctx.providerName} ${ctx.model}: ${status !== undefined ? `${status} ` : ""}${SUMMARY[kind]}`;
+  const hint = kind === "auth" ? ` (${keyHint(ctx)})` : "";
+  const trimmed = detail.length > 300 ? `${detail.slice(0, 300)}…` : detail;
+  const raw = `${head}${hint}${trimmed ? `: ${trimmed}` : ""}`;
+  const message = new Redactor(ctx.apiKey ? [ctx.apiKey] : []).redact(raw);
+  const error: ProviderError = { kind, message, provider: ctx.provider, model: ctx.model };
+  if (status !== undefined) error.status = status;
+  if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;
+  return error;
+}
+
+/** Classifies an HTTP failure (status, headers, body). */
+export function classifyHttpFailure(ctx: ErrorContext, failure: HttpFailure): ProviderError {
+  const status = failure.status;
+  let kind: ProviderErrorKind = "unknown";
+  if (status !== undefined) kind = kindForStatus(status, failure.body);
+  else {
+    const body = failure.body as { type?: unknown; error?: { type?: unknown } } | undefined;
+    const type = body?.error?.type ?? body?.type;
+    if (typeof type === "string") kind = kindForErrorType(type);
+  }
+  return makeProviderError(ctx, kind, apiMessage(failure.body), status, parseRetryAfter(failure));
+}
+
+function errorCode(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && NETWORK_CODES.has(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isAbort(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === "AbortError" || name === "APIUserAbortError";
+}
+
+/**
+ * Classifies anything an SDK threw. `signal` decides aborts; `failure` adds HTTP facts the SDK error
+ * lacks (e.g. response headers captured by a fetch wrapper).
+ */
+export function classifyError(
+  ctx: ErrorContext,
+  err: unknown,
+  signal?: AbortSignal,
+  failure: HttpFailure = {},
+): ProviderError {
+  if (signal?.aborted || isAbort(err)) return makeProviderError(ctx, "aborted");
+  const e = (err ?? {}) as { status?: unknown; headers?: unknown; error?: unknown; message?: unknown };
+  const status = typeof e.status === "number" ? e.status : failure.status;
+  const message = typeof e.message === "string" ? e.message : String(err);
+  const name = (err as { name?: unknown } | null)?.name;
+  if (name === "APIConnectionError" || name === "APIConnectionTimeoutError" || errorCode(err)) {
+    const code = errorCode(err);
+    return makeProviderError(ctx, "network", code ? `${code}: ${message}` : message);
+  }
+  const headers = e.headers instanceof Headers ? e.headers : failure.headers;
+  // Anthropic/OpenAI keep the parsed body on `.error`; @google/genai puts the JSON body in the message.
+  const body = e.error !== undefined ? e.error : status !== undefined ? message : failure.body;
+  if (status !== undefined || (e.error && typeof e.error === "object")) {
+    return classifyHttpFailure(ctx, { status, headers, body });
+  }
+  if (/socket|connection|network|fetch failed|ECONNRESET/i.test(message)) {
+    return makeProviderError(ctx, "network", message);
+  }
+  return makeProviderError(ctx, "unknown", message);
+}

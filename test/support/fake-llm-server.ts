@@ -1,0 +1,213 @@
+/**
+ * The project's fake LLM server: one HTTP server on 127.0.0.1 (random port) that speaks the three wire
+ * protocols the official SDKs use, so tests run the real SDKs against scripted replies.
+ *
+ * Paths:
+ *   Anthropic  POST /v1/messages                                         (SSE, `event: <type>` lines)
+ *   OpenAI     POST /v1/chat/completions                                 (SSE `data:` chunks, usage chunk, `[DONE]`)
+ *   Gemini     POST /v1beta/models/<model>:streamGenerateContent?alt=sse (SSE `data:` chunks)
+ *
+ * API:
+ *   const server = await startFakeLlmServer();
+ *   server.anthropicBaseUrl  // ANTHROPIC_BASE_URL / Anthropic SDK baseURL
+ *   server.openaiBaseUrl     // OPENAI_BASE_URL / OpenAI SDK baseURL (ends in /v1)
+ *   server.geminiBaseUrl     // GOOGLE_GEMINI_BASE_URL / @google/genai httpOptions.baseUrl
+ *   server.enqueue({ text: ["Hel", "lo"] }, { toolCalls: [{ name: "read_file", args: { path: "a" }, fragments: 3 }] });
+ *   server.requests          // every request: protocol, path, headers, parsed JSON body, model
+ *   await server.close();
+ *
+ * Turns are answered in order whatever the protocol (see `FakeTurn` in fake-llm-frames.ts for every field:
+ * text, reasoning, toolCalls, usage, stopReason, delayMs, chunkDelayMs, status + retryAfter + errorMessage,
+ * cutAfterEvents, hangAfterEvents, rawEvents). The response's model echoes the requested model. When the
+ * queue is empty the server answers 400 with an error naming the request, so a test fails loudly instead of
+ * hanging (400 is never retried).
+ *
+ * CLI: `bun test/support/fake-llm-server.ts --script turns.json [--port N]` serves the turns of a JSON
+ * array file, prints its URL on stdout and runs until killed.
+ */
+import {
+  encodeTurn,
+  errorBody,
+  type FakeProtocol,
+  type FakeToolCall,
+  type FakeTurn,
+  type FakeUsage,
+} from "./fake-llm-frames.ts";
+
+export type { FakeProtocol, FakeToolCall, FakeTurn, FakeUsage };
+
+/** A request the server received. */
+export interface FakeRequest {
+  protocol: FakeProtocol;
+  path: string;
+  headers: Record<string, string>;
+  /** The parsed JSON body (null when it was not JSON). */
+  body: unknown;
+  /** The requested model (from the body, or from the Gemini path). */
+  model: string;
+}
+
+export interface FakeLlmServer {
+  /** Origin, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  anthropicBaseUrl: string;
+  openaiBaseUrl: string;
+  geminiBaseUrl: string;
+  /** Scripts the next turns, answered in order. */
+  enqueue(...turns: FakeTurn[]): void;
+  /** Turns not yet served. */
+  pending(): number;
+  requests: FakeRequest[];
+  close(): Promise<void>;
+}
+
+const GEMINI_PATH = /^\/v1beta\/models\/([^:]+):streamGenerateContent$/;
+
+function route(path: string): { protocol: FakeProtocol; pathModel?: string } | null {
+  if (path === "/v1/messages") return { protocol: "anthropic" };
+  if (path === "/v1/chat/completions") return { protocol: "openai" };
+  const gemini = GEMINI_PATH.exec(path);
+  if (gemini?.[1]) return { protocol: "gemini", pathModel: decodeURIComponent(gemini[1]) };
+  return null;
+}
+
+function errorResponse(protocol: FakeProtocol, turn: FakeTurn, status: number): Response {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (turn.retryAfter !== undefined) headers["retry-after"] = String(turn.retryAfter);
+  if (turn.retryAfterMs !== undefined) headers["retry-after-ms"] = String(turn.retryAfterMs);
+  const body = turn.errorBody ?? errorBody(protocol, status, turn.errorMessage ?? `fake error ${status}`);
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+function streamResponse(frames: string[], turn: FakeTurn, closed: Promise<void>): Response {
+  const encoder = new TextEncoder();
+  let sent = 0;
+  let cancelled = false;
+  let release = () => {};
+  const cancelledPromise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (turn.hangAfterEvents !== undefined && sent >= turn.hangAfterEvents) {
+        await Promise.race([closed, cancelledPromise]);
+        if (!cancelled) controller.error();
+        return;
+      }
+      if (turn.cutAfterEvents !== undefined && sent >= turn.cutAfterEvents) {
+        controller.error(); // No argument: Bun drops the connection without logging.
+        return;
+      }
+      const frame = frames[sent];
+      if (frame === undefined) {
+        controller.close();
+        return;
+      }
+      if (turn.chunkDelayMs && sent > 0) await Bun.sleep(turn.chunkDelayMs);
+      if (cancelled) return;
+      controller.enqueue(encoder.encode(frame));
+      sent++;
+    },
+    cancel() {
+      cancelled = true;
+      release();
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  });
+}
+
+/** Starts a fake LLM server on 127.0.0.1 with a random port. */
+export async function startFakeLlmServer(options: { port?: number } = {}): Promise<FakeLlmServer> {
+  const queue: FakeTurn[] = [];
+  const requests: FakeRequest[] = [];
+  let markClosed = () => {};
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: options.port ?? 0,
+    idleTimeout: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      const target = req.method === "POST" ? route(url.pathname) : null;
+      if (!target)
+        return new Response(`fake-llm-server: no route for ${req.method} ${url.pathname}`, { status: 404 });
+      const text = await req.text();
+      let body: unknown = null;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = null;
+      }
+      const bodyModel = (body as { model?: unknown } | null)?.model;
+      const model = target.pathModel ?? (typeof bodyModel === "string" ? bodyModel : "unknown");
+      requests.push({
+        protocol: target.protocol,
+        path: url.pathname,
+        headers: Object.fromEntries(req.headers.entries()),
+        body,
+        model,
+      });
+      const turn = queue.shift();
+      if (!turn || (turn.protocol && turn.protocol !== target.protocol)) {
+        const why = turn
+          ? `the next scripted turn is for ${turn.protocol}`
+          : "no scripted turn left (enqueue more turns)";
+        return errorResponse(
+          target.protocol,
+          {
+            errorMessage: `fake-llm-server: request #${requests.length} (${target.protocol} ${model}): ${why}`,
+          },
+          400,
+        );
+      }
+      if (turn.delayMs) await Bun.sleep(turn.delayMs);
+      if (turn.status !== undefined && turn.status !== 200)
+        return errorResponse(target.protocol, turn, turn.status);
+      return streamResponse(encodeTurn(target.protocol, turn, model), turn, closed);
+    },
+  });
+
+  const url = `http://127.0.0.1:${server.port}`;
+  return {
+    url,
+    anthropicBaseUrl: url,
+    openaiBaseUrl: `${url}/v1`,
+    geminiBaseUrl: url,
+    enqueue: (...turns) => {
+      queue.push(...turns);
+    },
+    pending: () => queue.length,
+    requests,
+    close: async () => {
+      markClosed();
+      await server.stop(true);
+    },
+  };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const scriptAt = argv.indexOf("--script");
+  const portAt = argv.indexOf("--port");
+  const server = await startFakeLlmServer({ port: portAt >= 0 ? Number(argv[portAt + 1]) : 0 });
+  if (scriptAt >= 0) {
+    const file = argv[scriptAt + 1];
+    if (!file) throw new Error("--script needs a file name");
+    const turns = (await Bun.file(file).json()) as FakeTurn[];
+    if (!Array.isArray(turns)) throw new Error(`${file}: expected a JSON array of turns`);
+    server.enqueue(...turns);
+  }
+  process.stdout.write(`${server.url}\n`);
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+if (import.meta.main) await main(process.argv.slice(2));
