@@ -1,0 +1,76 @@
+/** exec {command, timeout_ms?}: runs a shell command in the workspace with a timeout and an output cap. */
+
+import { z } from "zod";
+import { definePrimitive } from "./define.ts";
+import { minimalEnv } from "./exec-env.ts";
+import { runCommand } from "./run-command.ts";
+
+export const DEFAULT_EXEC_TIMEOUT_MS = 120_000;
+export const MAX_EXEC_TIMEOUT_MS = 1_800_000;
+/** Bytes of combined output kept from one command. */
+export const EXEC_OUTPUT_LIMIT = 30_000;
+
+const schema = z.object({
+  command: z.string().min(1).describe("The bash command line to run in the workspace directory."),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_EXEC_TIMEOUT_MS)
+    .optional()
+    .describe(`Milliseconds before the command is killed (default ${DEFAULT_EXEC_TIMEOUT_MS}).`),
+});
+export type ExecArgs = z.infer<typeof schema>;
+
+export const execTool = definePrimitive<ExecArgs>({
+  name: "exec",
+  description:
+    "Run a shell command with bash in the workspace directory and return its combined stdout and stderr " +
+    `and exit code. Non-interactive: stdin is empty. Killed after timeout_ms (default ${DEFAULT_EXEC_TIMEOUT_MS / 1000} s); ` +
+    `output beyond ${EXEC_OUTPUT_LIMIT / 1000} KB is cut from the middle. Background processes are stopped when the ` +
+    "command finishes. Environment variables holding keys or tokens are not available.",
+  schema,
+  readOnly: false,
+  async policyTarget(args) {
+    return { targets: [args.command], sensitive: false };
+  },
+  async preview(args) {
+    return args.command;
+  },
+  async run(args, ctx) {
+    const timeoutMs = args.timeout_ms ?? DEFAULT_EXEC_TIMEOUT_MS;
+    const result = await runCommand(args.command, {
+      cwd: ctx.workspace.root,
+      env: minimalEnv(ctx.env ?? process.env),
+      timeoutMs,
+      signal: ctx.signal,
+      outputLimit: EXEC_OUTPUT_LIMIT,
+    });
+    const seconds = (result.durationMs / 1000).toFixed(1);
+    let status: string;
+    if (result.spawnError !== undefined) status = `could not start: ${result.spawnError}`;
+    else if (result.timedOut) status = `killed: timed out after ${timeoutMs} ms`;
+    else if (result.aborted) status = "killed: aborted";
+    else if (result.exitCode === null) status = `killed by ${result.exitSignal ?? "a signal"}`;
+    else status = `exit code ${result.exitCode}`;
+    const output = stripAnsi(result.output).trimEnd();
+    return {
+      modelText: `${output === "" ? "(no output)" : output}\n\n[${status}]`,
+      display: `$ ${firstLine(args.command)}  (${status}, ${seconds} s)`,
+      isError: result.exitCode !== 0,
+    };
+  },
+});
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length < text.length ? `${line} ...` : line;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences is the point.
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+
+/** Removes terminal colour and cursor sequences, which are noise to a model. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, "");
+}
