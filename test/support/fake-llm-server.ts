@@ -61,7 +61,7 @@ export interface FakeLlmServer {
   close(): Promise<void>;
 }
 
-const GEMINI_PATH = /^\/v1beta\/models\/([^:]+):streamGenerateContent$/;
+const GEMINI_PATH = /^\/v1(?:beta)?\/models\/([^:]+):streamGenerateContent$/;
 
 function route(path: string): { protocol: FakeProtocol; pathModel?: string } | null {
   if (path === "/v1/messages") return { protocol: "anthropic" };

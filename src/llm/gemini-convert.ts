@@ -1,0 +1,149 @@
+/**
+ * Normalized request -> Gemini generateContent contents/config, finishReason -> StopReason, and the
+ * streamed function-call arguments form (Vertex `partialArgs` / `willContinue`).
+ */
+import type { Content, Part, Tool } from "@google/genai";
+import type { Message } from "../kernel/messages.ts";
+import type { StopReason } from "../kernel/stream.ts";
+import type { ToolDefinition } from "../kernel/tools.ts";
+
+/** Ids we invent for calls Gemini sent without one; they are not sent back. */
+export const GENERATED_ID_PREFIX = "gemini-call-";
+
+function partsOf(message: Message): { role: "user" | "model"; parts: Part[] } {
+  switch (message.role) {
+    case "user":
+      return { role: "user", parts: message.content === "" ? [] : [{ text: message.content }] };
+    case "tool": {
+      const response = message.isError ? { error: message.content } : { output: message.content };
+      const id = message.toolCallId.startsWith(GENERATED_ID_PREFIX) ? {} : { id: message.toolCallId };
+      return { role: "user", parts: [{ functionResponse: { ...id, name: message.toolName, response } }] };
+    }
+    case "assistant": {
+      const parts: Part[] = [];
+      for (const part of message.parts) {
+        if (part.type === "text") {
+          if (part.text !== "" || part.signature) {
+            parts.push(
+              part.signature ? { text: part.text, thoughtSignature: part.signature } : { text: part.text },
+            );
+          }
+        } else if (part.type === "tool_call") {
+          const id = part.id.startsWith(GENERATED_ID_PREFIX) ? {} : { id: part.id };
+          const call: Part = { functionCall: { ...id, name: part.name, args: part.arguments } };
+          // The thought signature goes back unchanged with its function call.
+          if (part.signature) call.thoughtSignature = part.signature;
+          parts.push(call);
+        } else if (part.provider === "gemini" && part.signature) {
+          parts.push({ text: part.text, thought: true, thoughtSignature: part.signature });
+        }
+      }
+      return { role: "model", parts };
+    }
+  }
+}
+
+/** Converts messages, merging consecutive same-role turns (tool results become one user turn). */
+export function convertContents(messages: Message[]): Content[] {
+  const out: Content[] = [];
+  for (const message of messages) {
+    const { role, parts } = partsOf(message);
+    if (parts.length === 0) continue;
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.parts = [...(last.parts ?? []), ...parts];
+    else out.push({ role, parts });
+  }
+  return out;
+}
+
+export function convertTools(tools: ToolDefinition[]): Tool[] {
+  if (tools.length === 0) return [];
+  return [
+    {
+      functionDeclarations: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parametersJsonSchema: tool.parameters,
+      })),
+    },
+  ];
+}
+
+/** Maps Gemini's finishReason to the normalized StopReason (tool calls are decided by the caller). */
+export function mapStopReason(raw: string | null, hasToolCalls: boolean): StopReason {
+  if (raw === null) return hasToolCalls ? "tool_calls" : "none";
+  switch (raw) {
+    case "STOP":
+      return hasToolCalls ? "tool_calls" : "end";
+    case "MAX_TOKENS":
+      return "max_tokens";
+    case "SAFETY":
+    case "RECITATION":
+    case "BLOCKLIST":
+    case "PROHIBITED_CONTENT":
+    case "SPII":
+    case "IMAGE_SAFETY":
+      return "refusal";
+    default:
+      return "other";
+  }
+}
+
+/** One entry of a streamed function call's `partialArgs`. */
+export interface PartialArg {
+  jsonPath?: string;
+  stringValue?: string;
+  numberValue?: number;
+  boolValue?: boolean;
+  nullValue?: unknown;
+  willContinue?: boolean;
+}
+
+/** Splits `$.a.b[0]["c d"]` into keys and indexes. */
+function pathTokens(jsonPath: string): (string | number)[] {
+  const tokens: (string | number)[] = [];
+  const re = /\.([^.[\]]+)|\[(\d+)\]|\[["']([^"']*)["']\]/g;
+  for (const match of jsonPath.replace(/^\$/, "").matchAll(re)) {
+    if (match[1] !== undefined) tokens.push(match[1]);
+    else if (match[2] !== undefined) tokens.push(Number(match[2]));
+    else if (match[3] !== undefined) tokens.push(match[3]);
+  }
+  return tokens;
+}
+
+/**
+ * Applies streamed `partialArgs` to `target`: each entry sets the value at its jsonPath, and a string
+ * piece is appended when the previous piece for that path had `willContinue`. `continuing` keeps that
+ * state between chunks.
+ */
+export function applyPartialArgs(
+  target: Record<string, unknown>,
+  entries: PartialArg[],
+  continuing: Map<string, boolean>,
+): void {
+  for (const entry of entries) {
+    const path = entry.jsonPath ?? "$";
+    const tokens = pathTokens(path);
+    if (tokens.length === 0) continue;
+    let node: Record<string | number, unknown> = target;
+    for (let i = 0; i < tokens.length - 1; i++) {
+      const token = tokens[i] as string | number;
+      const nextIsIndex = typeof tokens[i + 1] === "number";
+      if (node[token] === undefined || node[token] === null || typeof node[token] !== "object") {
+        node[token] = nextIsIndex ? [] : {};
+      }
+      node = node[token] as Record<string | number, unknown>;
+    }
+    const leaf = tokens[tokens.length - 1] as string | number;
+    if (entry.stringValue !== undefined) {
+      const previous = node[leaf];
+      node[leaf] =
+        continuing.get(path) && typeof previous === "string"
+          ? previous + entry.stringValue
+          : entry.stringValue;
+    } else if (entry.numberValue !== undefined) node[leaf] = entry.numberValue;
+    else if (entry.boolValue !== undefined) node[leaf] = entry.boolValue;
+    else if ("nullValue" in entry) node[leaf] = null;
+    continuing.set(path, entry.willContinue === true);
+  }
+}

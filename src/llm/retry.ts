@@ -1,0 +1,114 @@
+/**
+ * The one place provider calls are retried. A retryable failure (RETRYABLE_KINDS) is retried with
+ * full-jitter exponential backoff, honouring the server's retry-after (capped), but only while nothing
+ * has been passed to the caller for that request: the first non-terminal event commits the attempt, so
+ * a failure after output is final and no text is ever duplicated. Nothing is buffered.
+ */
+import { type ProviderError, RETRYABLE_KINDS } from "../kernel/errors.ts";
+import type { ModelRequest, ProviderNotice, StreamEvent, StreamFn } from "../kernel/stream.ts";
+import { makeProviderError } from "./errors.ts";
+
+export interface RetryOptions {
+  /** Retries after the first attempt (default 4). */
+  maxRetries?: number;
+  /** First backoff step (default 1000 ms); doubles per attempt. */
+  baseDelayMs?: number;
+  /** Cap for any single wait, backoff or retry-after (default 30 s). */
+  maxDelayMs?: number;
+  /** Told about each retry before its wait. */
+  onNotice?: (notice: ProviderNotice) => void;
+  /** Waits `ms`; rejects when `signal` aborts. Injected by tests. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Random source in [0, 1) for the jitter. Injected by tests. */
+  random?: () => number;
+}
+
+/** Waits `ms` milliseconds, rejecting early when `signal` aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error("aborted"));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error("aborted"));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** The wait before retry number `attempt` (0-based): retry-after when given, else full jitter. */
+export function retryDelay(
+  attempt: number,
+  error: ProviderError,
+  options: Pick<RetryOptions, "baseDelayMs" | "maxDelayMs" | "random"> = {},
+): number {
+  const cap = options.maxDelayMs ?? 30_000;
+  if (error.retryAfterMs !== undefined) return Math.min(error.retryAfterMs, cap);
+  const ceiling = Math.min(cap, (options.baseDelayMs ?? 1000) * 2 ** attempt);
+  return Math.floor((options.random ?? Math.random)() * ceiling);
+}
+
+/** Wraps a stream function with retries (see the module comment). Never throws. */
+export function withRetry(stream: StreamFn, options: RetryOptions = {}): StreamFn {
+  const maxRetries = options.maxRetries ?? 4;
+  const sleep = options.sleep ?? abortableSleep;
+
+  return async function* retrying(request: ModelRequest): AsyncGenerator<StreamEvent> {
+    const ctx = {
+      provider: request.model.provider,
+      providerName: request.model.providerName,
+      model: request.model.id,
+    };
+    for (let attempt = 0; ; attempt++) {
+      let committed = false;
+      let retryable: ProviderError | undefined;
+      try {
+        for await (const event of stream(request)) {
+          if (event.type === "error") {
+            const canRetry =
+              !committed &&
+              attempt < maxRetries &&
+              !request.signal?.aborted &&
+              RETRYABLE_KINDS.has(event.error.kind);
+            if (canRetry) {
+              retryable = event.error;
+              break;
+            }
+            yield event;
+            return;
+          }
+          yield event;
+          if (event.type === "done") return;
+          committed = true;
+        }
+      } catch (err) {
+        // A stream function must not throw; if one does, treat it as an unknown, final failure.
+        const detail = err instanceof Error ? err.message : String(err);
+        yield { type: "error", error: makeProviderError(ctx, "unknown", detail) };
+        return;
+      }
+      if (!retryable) {
+        yield {
+          type: "error",
+          error: makeProviderError(ctx, "truncated", "the stream ended without its final event"),
+        };
+        return;
+      }
+      const delayMs = retryDelay(attempt, retryable, options);
+      options.onNotice?.({ type: "retry", attempt: attempt + 1, delayMs, error: retryable });
+      try {
+        await sleep(delayMs, request.signal);
+      } catch {
+        yield { type: "error", error: makeProviderError(ctx, "aborted", "while waiting to retry") };
+        return;
+      }
+      if (request.signal?.aborted) {
+        yield { type: "error", error: makeProviderError(ctx, "aborted", "while waiting to retry") };
+        return;
+      }
+    }
+  };
+}
