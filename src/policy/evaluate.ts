@@ -1,0 +1,122 @@
+import { leavesWorkspace, normalizeTarget, PATH_TOOLS, patternMatches } from "./match.ts";
+import { splitShell } from "./shell-split.ts";
+import type { Effect, PolicyRequest, Rule, Verdict } from "./types.ts";
+
+/** The verdict for one unit: one target, or one simple command of an exec target. */
+interface Unit extends Verdict {
+  /** Allowed by a "yes for this session" rule, which may lift `sensitive`. */
+  granted?: boolean;
+}
+
+const RANK: Record<Effect, number> = { allow: 0, ask: 1, deny: 2 };
+
+function matches(rule: Rule, texts: string[]): boolean {
+  if (rule.pattern === undefined) return true;
+  return texts.some((text) => patternMatches(rule.tool, rule.pattern!, text));
+}
+
+/**
+ * Decides one unit. Deny beats a session grant, which beats ask, which beats allow.
+ * `strict` holds the texts allow rules must match; deny and ask rules may match any of `loose` too.
+ */
+function decideUnit(rules: Rule[], strict: string[], loose: string[], fallback: Unit): Unit {
+  const all = [...strict, ...loose];
+  const deny = rules.find((r) => r.effect === "deny" && matches(r, all));
+  if (deny) return { effect: "deny", rule: deny, reason: `deny rule ${deny.text}` };
+  const grant = rules.find((r) => r.effect === "allow" && r.source === "session" && matches(r, strict));
+  if (grant)
+    return {
+      effect: "allow",
+      rule: grant,
+      reason: `allowed for this session (${grant.text})`,
+      granted: true,
+    };
+  const ask = rules.find((r) => r.effect === "ask" && matches(r, all));
+  if (ask) return { effect: "ask", rule: ask, reason: `ask rule ${ask.text}` };
+  const allow = rules.find((r) => r.effect === "allow" && matches(r, strict));
+  if (allow) return { effect: "allow", rule: allow, reason: `allow rule ${allow.text}` };
+  return fallback;
+}
+
+function ask(reason: string): Unit {
+  return { effect: "ask", reason };
+}
+
+/** One exec target: every simple command must be allowed, none denied or asked. */
+function execUnits(command: string, rules: Rule[]): Unit[] {
+  const raw = command.trim();
+  const whole = rules.filter((r) => r.source === "session");
+  const split = splitShell(raw);
+  if (!split.ok) {
+    const deny = rules.find((r) => r.effect === "deny" && matches(r, [raw]));
+    if (deny) return [{ effect: "deny", rule: deny, reason: `deny rule ${deny.text}` }];
+    return [decideUnit(whole, [raw], [], ask(`unparsable shell (${split.reason})`))];
+  }
+  const units = split.texts.map((text, i) =>
+    decideUnit(rules, [text], [split.commands[i]!.join(" ")], ask("default: exec asks")),
+  );
+  if (units.some((u) => u.effect === "deny")) return units;
+  // A session grant names the exact command line the user approved, redirections included.
+  const granted = decideUnit(whole, [raw], [], ask(""));
+  if (granted.effect === "allow") return [granted];
+  if (split.commands.length === 0) units.push(ask("default: exec asks"));
+  for (const file of split.writes) units.push(ask(`exec writes to ${file} through a redirection`));
+  return units;
+}
+
+/** One target of a file, fetch or other tool. */
+function targetUnit(request: PolicyRequest, target: string | undefined, rules: Rule[]): Unit {
+  const fallback: Unit = request.readOnly
+    ? { effect: "allow", reason: "default: read-only tools are allowed in the workspace" }
+    : ask(`default: ${request.tool} asks`);
+  if (target === undefined)
+    return decideUnit(
+      rules.filter((r) => r.pattern === undefined),
+      [],
+      [],
+      fallback,
+    );
+  const normalized = normalizeTarget(request.tool, target);
+  const unit = decideUnit(rules, [normalized], [target], fallback);
+  if (PATH_TOOLS.has(request.tool) && leavesWorkspace(normalized) && unit.effect === "allow") {
+    return ask(`${target} is outside the workspace`);
+  }
+  return unit;
+}
+
+/**
+ * Decides one tool call against the rules: a pure function. Deny beats ask beats allow; a call with
+ * several targets is allowed only if every target is; for exec every simple command of the command
+ * line must be allowed (unparsable shell asks, output redirections to files ask). Without a matching
+ * rule read-only tools allow and everything else asks. Sensitive requests never come out as allow
+ * unless a session grant covers them. Session rules (source "session") also beat ask rules.
+ */
+export function evaluate(request: PolicyRequest, rules: Rule[]): Verdict {
+  const own = rules.filter((r) => r.tool === request.tool);
+  const targets: (string | undefined)[] = request.targets.length > 0 ? request.targets : [undefined];
+  const units =
+    request.tool === "exec"
+      ? targets.flatMap((t) => (t === undefined ? [ask("default: exec asks")] : execUnits(t, own)))
+      : targets.map((t) => targetUnit(request, t, own));
+  let decided = units[0]!;
+  for (const unit of units) if (RANK[unit.effect] > RANK[decided.effect]) decided = unit;
+  if (decided.effect !== "allow") return toVerdict(decided);
+  const reasons = [...new Set(units.map((u) => u.reason))];
+  const verdict: Verdict = { effect: "allow", reason: reasons.join("; ") };
+  const rule = units.find((u) => u.rule)?.rule;
+  if (rule) verdict.rule = rule;
+  if (request.sensitive && !units.every((u) => u.granted)) {
+    return {
+      ...verdict,
+      effect: "ask",
+      reason: `sensitive target (agent config or .git): ${verdict.reason}`,
+    };
+  }
+  return verdict;
+}
+
+function toVerdict(unit: Unit): Verdict {
+  const verdict: Verdict = { effect: unit.effect, reason: unit.reason };
+  if (unit.rule) verdict.rule = unit.rule;
+  return verdict;
+}

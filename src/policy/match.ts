@@ -1,0 +1,56 @@
+/** Tools whose main argument is a workspace-relative path; their patterns are path globs (`**`). */
+export const PATH_TOOLS: ReadonlySet<string> = new Set([
+  "read_file",
+  "write_file",
+  "edit_file",
+  "apply_patch",
+  "grep",
+  "glob",
+]);
+
+/** True when `path` is absolute or climbs out with `..`: such a target is never inside the workspace. */
+export function leavesWorkspace(path: string): boolean {
+  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.split(/[\\/]/).includes("..");
+}
+
+/** The form a target is matched in: paths without a leading `./`, URLs as `new URL().href`. */
+export function normalizeTarget(tool: string, target: string): string {
+  if (PATH_TOOLS.has(tool)) return target.replace(/^(\.\/)+/, "");
+  if (tool === "fetch") {
+    try {
+      return new URL(target).href;
+    } catch {
+      return target;
+    }
+  }
+  return target.trim();
+}
+
+/** A glob where `*` matches any characters (spaces and slashes too), `?` one, `\x` a literal x. */
+function textGlob(pattern: string): RegExp {
+  let source = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === "*") source += "[\\s\\S]*";
+    else if (c === "?") source += "[\\s\\S]";
+    else {
+      const literal = c === "\\" && i + 1 < pattern.length ? pattern[++i]! : c;
+      source += literal.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+    }
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * Whether `pattern` matches a normalized target of `tool`: a path glob (Bun.Glob, `*` within one
+ * segment, `**` across) for file tools, a text glob for exec commands, URLs and anything else.
+ */
+export function patternMatches(tool: string, pattern: string, target: string): boolean {
+  if (PATH_TOOLS.has(tool)) return new Bun.Glob(pattern).match(target);
+  return textGlob(pattern).test(target);
+}
+
+/** Escapes `text` so that, as a pattern, it matches exactly itself (for "yes for this session" rules). */
+export function escapePattern(text: string): string {
+  return text.replace(/[\\*?[\]{}(),!@+]/g, "\\$&");
+}

@@ -1,0 +1,123 @@
+import { AppError } from "../kernel/index.ts";
+import { PATH_TOOLS } from "./match.ts";
+import type { Effect, Rule, RuleSource } from "./types.ts";
+
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const EXPECTED = "expected TOOL or TOOL:PATTERN, e.g. exec:git status, exec:npm test *, write_file:src/**";
+
+function ruleError(text: string, effect: Effect, source: RuleSource, detail: string): AppError {
+  const kind = source === "flag" ? "usage" : "config";
+  return new AppError(kind, `invalid ${effect} rule "${text}": ${detail} (${EXPECTED})`, { field: effect });
+}
+
+/**
+ * Parses `TOOL` or `TOOL:PATTERN`. The tool must look like an identifier (unknown names are allowed,
+ * so rules can name agents); file-tool patterns are workspace-relative path globs, fetch patterns URLs.
+ * Throws AppError (kind "usage" for flags, "config" otherwise) saying what was expected.
+ */
+export function parseRule(text: string, effect: Effect, source: RuleSource): Rule {
+  const trimmed = text.trim();
+  if (trimmed === "") throw ruleError(text, effect, source, "the rule is empty");
+  const colon = trimmed.indexOf(":");
+  const tool = (colon < 0 ? trimmed : trimmed.slice(0, colon)).trim();
+  if (!TOOL_NAME.test(tool)) {
+    throw ruleError(text, effect, source, `"${tool}" is not a tool name (letters, digits, _ . -)`);
+  }
+  if (colon < 0) return { effect, tool, source, text: tool };
+  const pattern = trimmed.slice(colon + 1).trim();
+  if (pattern === "") {
+    throw ruleError(text, effect, source, `nothing after ":"; write just "${tool}" to match every call`);
+  }
+  if (PATH_TOOLS.has(tool)) {
+    if (pattern.startsWith("/")) {
+      throw ruleError(text, effect, source, "file patterns are workspace-relative (src/**), not absolute");
+    }
+    if (pattern.split("/").includes("..")) {
+      throw ruleError(text, effect, source, "file patterns cannot leave the workspace with ..");
+    }
+    if (pattern.startsWith("!")) {
+      throw ruleError(text, effect, source, "negated patterns are not supported; write a deny rule instead");
+    }
+  }
+  if (tool === "fetch" && !/^(https?:\/\/|\*)/.test(pattern)) {
+    throw ruleError(text, effect, source, "fetch patterns are URLs such as https://docs.example.com/*");
+  }
+  return { effect, tool, pattern, source, text: `${tool}:${pattern}` };
+}
+
+/**
+ * Built-in allow rules for a few exact, read-only commands. Everything else falls back to the
+ * defaults in evaluate(): read-only tools allow, writes/exec/fetch ask. A user deny or ask rule
+ * overrides these.
+ */
+export function defaultRules(): Rule[] {
+  return ["exec:pwd", "exec:ls", "exec:git status", "exec:git diff"].map((text) =>
+    parseRule(text, "allow", "default"),
+  );
+}
+
+/** Rule lists as a config file holds them. */
+export interface RuleLists {
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+  /** The file they came from, for error messages. */
+  file?: string;
+}
+
+/** Every source of rules for one run. */
+export interface RuleSetInput {
+  /** The user's config file: may allow, ask and deny. */
+  user?: RuleLists;
+  /** `--allow RULE` / `--deny RULE`. */
+  flags?: { allow?: string[]; deny?: string[] };
+  /** A project file in the workspace: may add only ask and deny rules. */
+  project?: RuleLists;
+  /** Include defaultRules() (default true). */
+  defaults?: boolean;
+}
+
+function parseLists(lists: RuleLists | undefined, source: RuleSource): Rule[] {
+  if (lists === undefined) return [];
+  const rules: Rule[] = [];
+  for (const effect of ["allow", "ask", "deny"] as const) {
+    for (const text of lists[effect] ?? []) {
+      try {
+        rules.push(parseRule(text, effect, source));
+      } catch (error) {
+        if (error instanceof AppError && lists.file !== undefined) {
+          throw new AppError(error.kind, `${lists.file}: ${error.message}`, {
+            file: lists.file,
+            field: effect,
+          });
+        }
+        throw error;
+      }
+    }
+  }
+  return rules;
+}
+
+/**
+ * Builds the rule set of a run from defaults, user config, flags and the project file.
+ * Throws AppError("config") when the project file tries to allow anything.
+ */
+export function buildRuleSet(input: RuleSetInput): Rule[] {
+  const projectAllow = input.project?.allow ?? [];
+  if (projectAllow.length > 0) {
+    const where = input.project?.file ?? "the project file";
+    throw new AppError(
+      "config",
+      `${where}: project files may add only ask and deny rules, but it allows ${projectAllow.join(", ")}; ` +
+        "move allow rules to your user config or pass --allow",
+      { ...(input.project?.file ? { file: input.project.file } : {}), field: "allow" },
+    );
+  }
+  return [
+    ...(input.defaults === false ? [] : defaultRules()),
+    ...parseLists(input.user, "user"),
+    ...(input.flags?.allow ?? []).map((text) => parseRule(text, "allow", "flag")),
+    ...(input.flags?.deny ?? []).map((text) => parseRule(text, "deny", "flag")),
+    ...parseLists(input.project, "project"),
+  ];
+}
