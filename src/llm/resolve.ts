@@ -1,0 +1,240 @@
+/**
+ * Model resolution: a tier (`fast`, `good`, `best`; `smart` = best, `auto` = fast), `provider:model`,
+ * or a bare model id whose provider is detected, becomes a ModelRef with its fallback chain and a
+ * human-readable reason. Providers are tried in the order Anthropic, OpenAI, Gemini among those with
+ * credentials; config may replace a tier's candidate list.
+ */
+import { AppError, type ModelRef, type ProviderKind } from "../kernel/index.ts";
+import { catalogProvider } from "./catalog.ts";
+import {
+  type Endpoint,
+  type Env,
+  findEndpoint,
+  keyVarsText,
+  listEndpoints,
+  type ModelsConfig,
+  NATIVE_PROVIDERS,
+} from "./endpoints.ts";
+
+export type Tier = "fast" | "good" | "best";
+export const TIERS: readonly Tier[] = ["fast", "good", "best"];
+
+/** Names accepted where a tier is expected. `smart` is an alias of best; `auto` (helper runs) starts at fast. */
+export const TIER_NAMES: Readonly<Record<string, Tier>> = {
+  fast: "fast",
+  good: "good",
+  best: "best",
+  smart: "best",
+  auto: "fast",
+};
+
+/**
+ * Default candidates per tier and provider, best first. fast: haiku-class Claude, the small GPT,
+ * a flash-class Gemini; good: the mid models; best: each provider's strongest.
+ */
+export const DEFAULT_TIER_MODELS: Readonly<Record<Tier, Readonly<Record<ProviderKind, readonly string[]>>>> =
+  {
+    fast: {
+      anthropic: ["claude-haiku-5-5", "claude-haiku-4-5"],
+      openai: ["gpt-6-luna", "gpt-5.6-luna"],
+      gemini: ["gemini-3.5-flash-lite", "gemini-3.8-flash"],
+    },
+    good: {
+      anthropic: ["claude-sonnet-5-5", "claude-sonnet-5"],
+      openai: ["gpt-6.1-sol", "gpt-6.1-terra"],
+      gemini: ["gemini-3.8-flash", "gemini-3.5-flash"],
+    },
+    best: {
+      anthropic: ["claude-fable-5-1", "claude-opus-5-5"],
+      openai: ["gpt-6-astra", "gpt-6.1-sol"],
+      gemini: ["gemini-3.1-pro-preview", "gemini-3.8-flash"],
+    },
+  };
+
+/** A resolved model: the ref to call (with fallbacks) and why it was chosen. */
+export interface ResolvedModel {
+  ref: ModelRef;
+  /** e.g. "fast → claude-haiku-5-5 (ANTHROPIC_API_KEY set)". */
+  reason: string;
+  /** The tier, when the name was one. */
+  tier?: Tier;
+  /** Where the candidate list came from. */
+  source: "default" | "config" | "explicit";
+}
+
+export interface ResolveOptions {
+  env: Env;
+  config?: ModelsConfig;
+  /** False for replay: no key is needed, so a candidate without credentials may be chosen. Default true. */
+  requireCredentials?: boolean;
+  /** Error kind for a malformed name: "usage" for flags (exit 2), "config"/"spec" for files (exit 3). */
+  nameErrorKind?: "usage" | "config" | "spec";
+}
+
+/** The provider a bare model id belongs to, from its shape or the catalog. */
+export function detectProvider(id: string): ProviderKind | undefined {
+  const lower = id.toLowerCase();
+  if (lower.startsWith("claude-")) return "anthropic";
+  if (/^(gpt-|chatgpt-|o\d)/.test(lower)) return "openai";
+  if (lower.startsWith("gemini-")) return "gemini";
+  return catalogProvider(id);
+}
+
+interface Candidate {
+  endpoint: Endpoint;
+  id: string;
+  spec: string;
+}
+
+function providerNamesText(endpoints: Endpoint[]): string {
+  const compatible = endpoints.filter((e) => e.compatible).map((e) => e.name);
+  return ["anthropic", "openai", "gemini (or google)", ...compatible].join(", ");
+}
+
+/** Parses `provider:model` or a bare id into an endpoint and model id. */
+function parseSpec(
+  spec: string,
+  endpoints: Endpoint[],
+  errorKind: ResolveOptions["nameErrorKind"],
+): Candidate {
+  const kind = errorKind ?? "usage";
+  const trimmed = spec.trim();
+  const colon = trimmed.indexOf(":");
+  if (colon > 0) {
+    const prefix = trimmed.slice(0, colon);
+    const endpoint = findEndpoint(endpoints, prefix);
+    if (endpoint) {
+      const id = trimmed.slice(colon + 1).trim();
+      if (id === "") throw new AppError(kind, `model "${spec}" names no model after "${prefix}:"`);
+      return { endpoint, id, spec: trimmed };
+    }
+  }
+  if (trimmed === "") throw new AppError(kind, "empty model name");
+  const provider = detectProvider(trimmed);
+  if (provider === undefined) {
+    const hint =
+      colon > 0
+        ? `unknown provider "${trimmed.slice(0, colon)}" in "${spec}"; providers: ${providerNamesText(endpoints)} (declare openai-compatible servers under providers: in config.yaml)`
+        : `cannot tell which provider serves "${spec}"; write it as provider:model with one of ${providerNamesText(endpoints)}, or use a tier (fast, good, best)`;
+    throw new AppError(kind, hint);
+  }
+  const endpoint = findEndpoint(endpoints, provider);
+  if (!endpoint) throw new AppError(kind, `no endpoint for provider ${provider}`);
+  return { endpoint, id: trimmed, spec: trimmed };
+}
+
+function toRef(candidate: Candidate): ModelRef {
+  return { provider: candidate.endpoint.kind, providerName: candidate.endpoint.name, id: candidate.id };
+}
+
+function credentialText(endpoint: Endpoint): string {
+  if (endpoint.keyVar) return `${endpoint.keyVar} set`;
+  if (endpoint.compatible) return `openai-compatible at ${endpoint.baseUrl ?? "?"}`;
+  return "no credentials: replay";
+}
+
+function withFallbacks(chosen: Candidate[]): ModelRef {
+  const [first, ...rest] = chosen;
+  if (!first) throw new Error("no candidates");
+  const ref = toRef(first);
+  if (rest.length > 0) ref.fallbacks = rest.map(toRef);
+  return ref;
+}
+
+/** "ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (or GOOGLE_API_KEY)". */
+function missingText(endpoints: Endpoint[]): string {
+  const parts = endpoints.map((e) => {
+    const [first, ...others] = e.keyVars;
+    return others.length > 0 ? `${first} (or ${others.join(", ")})` : (first ?? e.name);
+  });
+  if (parts.length <= 1) return parts.join("");
+  return `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}`;
+}
+
+function tierCandidates(
+  tier: Tier,
+  endpoints: Endpoint[],
+  options: ResolveOptions,
+): [Candidate[], ResolvedModel["source"]] {
+  const override = options.config?.models?.[tier];
+  if (override && override.length > 0) {
+    return [override.map((spec) => parseSpec(spec, endpoints, "config")), "config"];
+  }
+  const candidates: Candidate[] = [];
+  for (const native of NATIVE_PROVIDERS) {
+    const endpoint = findEndpoint(endpoints, native.name);
+    if (!endpoint) continue;
+    for (const id of DEFAULT_TIER_MODELS[tier][native.name]) candidates.push({ endpoint, id, spec: id });
+  }
+  return [candidates, "default"];
+}
+
+function resolveTier(
+  name: string,
+  tier: Tier,
+  endpoints: Endpoint[],
+  options: ResolveOptions,
+): ResolvedModel {
+  const [candidates, source] = tierCandidates(tier, endpoints, options);
+  const requireCredentials = options.requireCredentials ?? true;
+  const ready = candidates.filter((c) => c.endpoint.ready);
+  const label = name === tier ? tier : `${name} (= ${tier})`;
+  if (ready.length === 0) {
+    if (requireCredentials || candidates.length === 0) {
+      const needed = [...new Set(candidates.map((c) => c.endpoint))].filter((e) => !e.ready);
+      const what =
+        source === "config"
+          ? `config maps ${tier} to ${candidates.map((c) => c.spec).join(", ")}, and none has credentials`
+          : `no provider key found for tier ${tier}`;
+      throw new AppError("config", `${what}: set ${missingText(needed)}`);
+    }
+    const [first] = candidates;
+    if (!first) throw new AppError("config", `tier ${tier} has no candidates`);
+    return {
+      ref: toRef(first),
+      reason: `${label} → ${first.spec} (no credentials needed for replay)`,
+      tier,
+      source,
+    };
+  }
+  const [first] = ready;
+  if (!first) throw new Error("unreachable");
+  const origin = source === "config" ? `config models.${tier}; ` : "";
+  return {
+    ref: withFallbacks(ready),
+    reason: `${label} → ${first.spec} (${origin}${credentialText(first.endpoint)})`,
+    tier,
+    source,
+  };
+}
+
+/**
+ * Resolves a tier, `provider:model` or bare id. Throws AppError("config") naming the variables to set
+ * when no candidate has credentials (unless `requireCredentials` is false), AppError(nameErrorKind)
+ * for a name it cannot place.
+ */
+export function resolveModel(name: string, options: ResolveOptions): ResolvedModel {
+  const endpoints = listEndpoints(options.env, options.config);
+  const tier = TIER_NAMES[name.trim().toLowerCase()];
+  if (tier) return resolveTier(name.trim().toLowerCase(), tier, endpoints, options);
+
+  const candidate = parseSpec(name, endpoints, options.nameErrorKind);
+  const requireCredentials = options.requireCredentials ?? true;
+  if (!candidate.endpoint.ready && requireCredentials) {
+    throw new AppError(
+      "config",
+      `model ${name} needs ${keyVarsText(candidate.endpoint)} (not set) for provider ${candidate.endpoint.name}`,
+    );
+  }
+  const detected =
+    name.includes(":") && name.trim() !== candidate.id
+      ? ""
+      : `${candidate.endpoint.name}, detected from id; `;
+  return {
+    ref: toRef(candidate),
+    reason: `${name.trim()} → ${candidate.endpoint.name}:${candidate.id} (${detected}${
+      candidate.endpoint.ready ? credentialText(candidate.endpoint) : "no credentials needed for replay"
+    })`,
+    source: "explicit",
+  };
+}
