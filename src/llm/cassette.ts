@@ -1,0 +1,154 @@
+/**
+ * Record and replay at the provider layer. `recordingStream` appends each model exchange to a
+ * cassette as it completes; `replayStream` serves a cassette back in order as a StreamFn, so a run can
+ * be reproduced with no key and no network. See cassette-format.ts for the file format.
+ */
+import { appendFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { AppError, type ModelRequest, Redactor, type StreamEvent, type StreamFn } from "../kernel/index.ts";
+import {
+  CASSETTE_VERSION,
+  type CassetteExchange,
+  type CassetteHeader,
+  decodeRecord,
+  encodeRecord,
+  summarizeRequest,
+} from "./cassette-format.ts";
+
+export interface CassetteOptions {
+  /** Paths under this root are stored as `${WORKSPACE}` and substituted back on replay. */
+  workspaceRoot: string;
+  /** Redacts secrets before anything is written. Default: Redactor.fromEnv(process.env). */
+  redactor?: Redactor;
+}
+
+function realRoot(root: string): string[] {
+  try {
+    return [root, realpathSync(root)];
+  } catch {
+    return [root];
+  }
+}
+
+/**
+ * Wraps a stream function so every exchange is appended to `file` (created or truncated now, with a
+ * header line) when its terminal event arrives, or when the consumer stops early. Events pass through
+ * unchanged and as they come. Each line is written with a synchronous append, so a crash loses nothing.
+ */
+export function recordingStream(inner: StreamFn, file: string, options: CassetteOptions): StreamFn {
+  const redactor = options.redactor ?? Redactor.fromEnv(process.env);
+  const roots = realRoot(options.workspaceRoot);
+  const header: CassetteHeader = {
+    type: "cassette",
+    version: CASSETTE_VERSION,
+    created: new Date().toISOString(),
+  };
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${encodeRecord(header, roots)}\n`);
+  } catch (error) {
+    throw new AppError("usage", `cannot write cassette ${file}: ${(error as Error).message}`, { file });
+  }
+  let turn = 0;
+
+  return async function* record(request: ModelRequest): AsyncGenerator<StreamEvent> {
+    turn += 1;
+    const exchange: CassetteExchange = {
+      type: "exchange",
+      turn,
+      request: summarizeRequest(request),
+      events: [],
+    };
+    try {
+      for await (const event of inner(request)) {
+        exchange.events.push(event);
+        yield event;
+      }
+    } finally {
+      appendFileSync(file, `${encodeRecord(redactor.redactValue(exchange), roots)}\n`);
+    }
+  };
+}
+
+/** Reads a cassette's exchanges in order. Throws AppError("usage") when the file cannot be read or is not a cassette. */
+export function readCassette(file: string, workspaceRoot: string): CassetteExchange[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new AppError("usage", `cannot read cassette ${file}: ${(error as Error).message}`, { file });
+  }
+  const exchanges: CassetteExchange[] = [];
+  const lines = text.split("\n");
+  let sawHeader = false;
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    const record = decodeRecord(line, workspaceRoot);
+    if (!record) {
+      // A torn last line (a crash mid-write) is tolerated; anything else is a broken file.
+      if (i >= lines.length - 2) break;
+      throw new AppError("usage", `cassette ${file} line ${i + 1} is not a cassette record`, {
+        file,
+        line: i + 1,
+      });
+    }
+    if (record.type === "cassette") {
+      if (record.version !== CASSETTE_VERSION) {
+        throw new AppError(
+          "usage",
+          `cassette ${file} has version ${record.version}; this agent reads version ${CASSETTE_VERSION}`,
+          {
+            file,
+          },
+        );
+      }
+      sawHeader = true;
+    } else {
+      exchanges.push(record);
+    }
+  }
+  if (!sawHeader) throw new AppError("usage", `${file} is not a cassette (no header line)`, { file });
+  return exchanges;
+}
+
+/**
+ * Serves the exchanges of `file` in order. A call past the last exchange yields a terminal error
+ * saying how many turns the cassette holds and which turn the run asked for. Reads the file now, so a
+ * missing or broken cassette fails before the run starts.
+ */
+export function replayStream(file: string, options: { workspaceRoot: string }): StreamFn {
+  const exchanges = readCassette(file, options.workspaceRoot);
+  let next = 0;
+
+  return async function* replay(request: ModelRequest): AsyncGenerator<StreamEvent> {
+    const exchange = exchanges[next];
+    next += 1;
+    if (!exchange) {
+      yield {
+        type: "error",
+        error: {
+          kind: "bad_request",
+          message: `cassette ${file} holds ${exchanges.length} turn${exchanges.length === 1 ? "" : "s"} and the run asked for turn ${next}`,
+          provider: request.model.provider,
+          model: request.model.id,
+        },
+      };
+      return;
+    }
+    for (const event of exchange.events) {
+      if (request.signal?.aborted) {
+        yield {
+          type: "error",
+          error: {
+            kind: "aborted",
+            message: "aborted",
+            provider: request.model.provider,
+            model: request.model.id,
+          },
+        };
+        return;
+      }
+      yield event;
+    }
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * The one composition of the provider layer that the CLI and the agent runner use:
+ *
+ *   record?( fallback( retry( provider stream per candidate ) ) )     or     replay(cassette)
+ *
+ * Lazy: nothing here imports an SDK or even the adapters until the first model call, so commands that
+ * never call a model (and startup) stay cheap.
+ */
+import type {
+  ModelInfo,
+  ModelRef,
+  ModelRequest,
+  ProviderNotice,
+  StreamEvent,
+  StreamFn,
+} from "../kernel/index.ts";
+import { Redactor } from "../kernel/index.ts";
+import { recordingStream, replayStream } from "./cassette.ts";
+import { modelInfo } from "./catalog.ts";
+import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";
+import { withFallback } from "./fallback.ts";
+import { type ResolvedModel, resolveModel } from "./resolve.ts";
+
+export interface ModelClientOptions {
+  env: Env;
+  config?: ModelsConfig;
+  /** Retries and fallbacks, reported outside the stream (e.g. to stderr or as run events). */
+  onNotice?: (notice: ProviderNotice) => void;
+  /** Cassette to write every exchange to. */
+  record?: string;
+  /** Cassette to serve exchanges from: no key and no network needed. */
+  replay?: string;
+  /** Workspace root, stored as `${WORKSPACE}` in cassettes. */
+  workspaceRoot: string;
+  /** Retry tuning passed to withRetry (tests shorten the delays). */
+  retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+}
+
+export interface ModelClient {
+  /** The composed stream function. Never throws once called. */
+  stream: StreamFn;
+  /** Resolves a tier, `provider:model` or id (credentials are not required when replaying). */
+  resolve(name: string, options?: { nameErrorKind?: "usage" | "config" | "spec" }): ResolvedModel;
+  /** Catalog facts for a ref (openai-compatible servers are free and unknown). */
+  info(ref: ModelRef): ModelInfo;
+}
+
+function missingEndpointStream(ref: ModelRef): StreamFn {
+  return async function* missing(): AsyncGenerator<StreamEvent> {
+    yield {
+      type: "error",
+      error: {
+        kind: "auth",
+        message: `no credentials for provider ${ref.providerName} (model ${ref.id})`,
+        provider: ref.provider,
+        model: ref.id,
+      },
+    };
+  };
+}
+
+/** A stream function for one endpoint, importing the adapter (and through it the SDK) on first use. */
+function lazyEndpointStream(endpoint: Endpoint, options: ModelClientOptions): StreamFn {
+  let loaded: Promise<StreamFn> | undefined;
+  const load = async (): Promise<StreamFn> => {
+    const [{ createProviderStream }, { withRetry }] = await Promise.all([
+      import("./providers.ts"),
+      import("./retry.ts"),
+    ]);
+    const config = { kind: endpoint.kind, name: endpoint.name, apiKey: endpoint.apiKey ?? "none" };
+    const base = createProviderStream(endpoint.baseUrl ? { ...config, baseUrl: endpoint.baseUrl } : config);
+    const retryOptions = options.onNotice
+      ? { ...options.retry, onNotice: options.onNotice }
+      : { ...options.retry };
+    return withRetry(base, retryOptions);
+  };
+  return async function* endpointStream(request: ModelRequest): AsyncGenerator<StreamEvent> {
+    loaded ??= load();
+    let stream: StreamFn;
+    try {
+      stream = await loaded;
+    } catch (error) {
+      yield {
+        type: "error",
+        error: {
+          kind: "unknown",
+          message: `cannot load the ${endpoint.kind} adapter: ${(error as Error).message}`,
+          provider: request.model.provider,
+          model: request.model.id,
+        },
+      };
+      return;
+    }
+    yield* stream(request);
+  };
+}
+
+/** Composes provider streams, retries, fallbacks and record/replay for one process. */
+export function createModelClient(options: ModelClientOptions): ModelClient {
+  const endpoints = listEndpoints(options.env, options.config);
+  const replaying = options.replay !== undefined;
+  const cache = new Map<string, StreamFn>();
+
+  const streamFor = (ref: ModelRef): StreamFn => {
+    const cached = cache.get(ref.providerName);
+    if (cached) return cached;
+    const endpoint = findEndpoint(endpoints, ref.providerName);
+    const stream = endpoint?.ready ? lazyEndpointStream(endpoint, options) : missingEndpointStream(ref);
+    cache.set(ref.providerName, stream);
+    return stream;
+  };
+
+  let stream: StreamFn;
+  if (options.replay !== undefined) {
+    stream = replayStream(options.replay, { workspaceRoot: options.workspaceRoot });
+  } else {
+    stream = withFallback(streamFor, options.onNotice);
+    if (options.record !== undefined) {
+      stream = recordingStream(stream, options.record, {
+        workspaceRoot: options.workspaceRoot,
+        redactor: Redactor.fromEnv(options.env),
+      });
+    }
+  }
+
+  return {
+    stream,
+    resolve(name, resolveOptions = {}) {
+      return resolveModel(name, {
+        env: options.env,
+        config: options.config ?? {},
+        requireCredentials: !replaying,
+        ...resolveOptions,
+      });
+    },
+    info(ref) {
+      const endpoint = findEndpoint(endpoints, ref.providerName);
+      return modelInfo(ref.id, ref.provider, { free: endpoint?.compatible === true });
+    },
+  };
+}
