@@ -1,0 +1,26 @@
+/**
+ * The command registry. Each command lives in its own module, cheap to import: it declares its
+ * options and lazily imports its implementation inside the action. Adding a command is one line here.
+ */
+import type { Command } from "commander";
+import { helperCommand } from "./helper-command.ts";
+import { modelsCommand } from "./models-command.ts";
+
+/** A command module: registers itself (name, options, action) on the program. */
+export interface CommandModule {
+  register(program: Command): void;
+}
+
+/** Every command, in help order. */
+export const COMMANDS: readonly CommandModule[] = [helperCommand, modelsCommand];
+
+/** Thrown by an action to end the process with a specific exit code (message, if any, goes to stderr). */
+export class CliExit extends Error {
+  constructor(
+    readonly code: number,
+    message = "",
+  ) {
+    super(message);
+    this.name = "CliExit";
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Parses and validates config.yaml text. Errors name file, line, field and what was expected:
+ * `~/.config/agent/config.yaml line 7: providers.ollama.base_url: expected base_url: an http(s) URL ...`.
+ */
+import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
+import type { z } from "zod";
+import { AppError } from "../kernel/index.ts";
+import type { AgentConfig } from "./config.ts";
+import { emptyConfig } from "./config.ts";
+import { configSchema, type RawConfig } from "./config-schema.ts";
+
+type Doc = ReturnType<typeof parseDocument>;
+type PathKey = string | number;
+
+function fieldText(path: readonly PropertyKey[]): string {
+  return path.map((p) => String(p)).join(".") || "(top level)";
+}
+
+function nodeAt(doc: Doc, path: PathKey[]): Node | undefined {
+  const node = doc.getIn(path, true);
+  return node && typeof node === "object" && "range" in node ? (node as Node) : undefined;
+}
+
+/** Offset of the key `key` inside the map at `path`, if present. */
+function keyOffset(doc: Doc, path: PathKey[], key: string): number | undefined {
+  const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
+  if (!isMap(map)) return undefined;
+  for (const pair of map.items) {
+    if (isScalar(pair.key) && String(pair.key.value) === key) return pair.key.range?.[0];
+  }
+  return undefined;
+}
+
+/** The best source offset for an issue: the value's node, else the nearest existing ancestor. */
+function issueOffset(doc: Doc, issue: z.core.$ZodIssue): number | undefined {
+  const path = issue.path.filter((p): p is PathKey => typeof p === "string" || typeof p === "number");
+  if (issue.code === "unrecognized_keys" && issue.keys[0] !== undefined) {
+    const at = keyOffset(doc, path, issue.keys[0]);
+    if (at !== undefined) return at;
+  }
+  if (issue.code === "invalid_key") {
+    const last = path[path.length - 1];
+    const at = typeof last === "string" ? keyOffset(doc, path.slice(0, -1), last) : undefined;
+    if (at !== undefined) return at;
+  }
+  for (let n = path.length; n >= 0; n--) {
+    const node = nodeAt(doc, path.slice(0, n));
+    if (node?.range) {
+      // A missing field: point at its parent's key rather than the parent's first child.
+      if (n < path.length && n > 0) {
+        const parentKey = path[n - 1];
+        const at =
+          typeof parentKey === "string" ? keyOffset(doc, path.slice(0, n - 1), parentKey) : undefined;
+        if (at !== undefined) return at;
+      }
+      return node.range[0];
+    }
+  }
+  return undefined;
+}
+
+function describe(doc: Doc, issue: z.core.$ZodIssue): string {
+  const field = fieldText(issue.path);
+  const path = issue.path.filter((p): p is PathKey => typeof p === "string" || typeof p === "number");
+  if (issue.code === "unrecognized_keys") {
+    const names = issue.keys.map((k) => fieldText([...issue.path, k])).join(", ");
+    return `${names}: unknown field; expected ${expectedKeys(issue.path)}`;
+  }
+  if (issue.code === "invalid_key") {
+    const inner = issue.issues[0]?.message ?? issue.message;
+    return `${field}: ${inner}`;
+  }
+  if (!doc.hasIn(path)) return `${field}: missing; ${issue.message.replace(/^Invalid input: /, "")}`;
+  return `${field}: ${issue.message.replace(/^Invalid input: /, "")}`;
+}
+
+function expectedKeys(path: readonly PropertyKey[]): string {
+  const [first] = path;
+  if (path.length === 0) return "models, providers, rules or defaults";
+  if (first === "models") return "fast, good or best";
+  if (first === "rules") return "allow, ask or deny";
+  if (first === "defaults") return "agent or on_ask";
+  if (first === "providers") return "kind, base_url or api_key_env";
+  return "a known field";
+}
+
+function toList(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === "string" ? [value] : value;
+}
+
+function normalize(raw: RawConfig, file: string): AgentConfig {
+  const config = emptyConfig();
+  config.file = file;
+  for (const tier of ["fast", "good", "best"] as const) {
+    const list = toList(raw.models?.[tier]);
+    if (list) config.models[tier] = list;
+  }
+  for (const [name, p] of Object.entries(raw.providers ?? {})) {
+    config.providers[name] = {
+      kind: "openai-compatible",
+      baseUrl: p.base_url,
+      ...(p.api_key_env ? { apiKeyEnv: p.api_key_env } : {}),
+    };
+  }
+  config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };
+  if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
+  if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
+  return config;
+}
+
+/** Parses config text; throws AppError("config") with file, line and field on any problem. */
+export function parseConfigText(text: string, file: string): AgentConfig {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const [syntax] = doc.errors;
+  if (syntax) {
+    const line = syntax.linePos?.[0].line ?? lineCounter.linePos(syntax.pos[0]).line;
+    const message = syntax.message.split("\n")[0] ?? syntax.message;
+    throw new AppError("config", `${file} line ${line}: invalid YAML: ${message}`, { file, line });
+  }
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined) {
+    const empty = emptyConfig();
+    empty.file = file;
+    return empty;
+  }
+  const parsed = configSchema.safeParse(value);
+  if (parsed.success) return normalize(parsed.data, file);
+  const [issue] = parsed.error.issues;
+  if (!issue) throw new AppError("config", `${file}: invalid config`, { file });
+  const offset = issueOffset(doc, issue);
+  const line = offset !== undefined ? lineCounter.linePos(offset).line : undefined;
+  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
+  const where = line !== undefined ? `${file} line ${line}` : file;
+  const field = fieldText(
+    issue.code === "unrecognized_keys" ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path,
+  );
+  const details: { file: string; line?: number; field: string } = { file, field };
+  if (line !== undefined) details.line = line;
+  throw new AppError("config", `${where}: ${describe(doc, issue)}${more}`, details);
+}

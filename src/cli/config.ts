@@ -1,0 +1,61 @@
+/**
+ * User config: `$XDG_CONFIG_HOME/agent/config.yaml` (default `~/.config/agent/config.yaml`).
+ *
+ *   models:            # tier overrides; each a model name or an ordered list (first with credentials wins)
+ *     fast: claude-haiku-5-5
+ *     best: [anthropic:claude-opus-5-5, openai:gpt-6-astra]
+ *   providers:         # openai-compatible servers, used as `<name>:<model>`
+ *     ollama:
+ *       kind: openai-compatible
+ *       base_url: http://localhost:11434/v1
+ *       api_key_env: OLLAMA_API_KEY     # optional
+ *   rules:             # approval rules: TOOL or TOOL:PATTERN
+ *     allow: ["exec:git status"]
+ *     ask: []
+ *     deny: ["exec:rm *"]
+ *   defaults:
+ *     agent: root
+ *     on_ask: deny     # deny | fail | allow
+ *
+ * A missing file is an empty config. A broken one is AppError("config") (exit 3) naming file, line,
+ * field and what was expected. yaml and zod are imported only when the file exists.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { AppError, configDir } from "../kernel/index.ts";
+import type { ModelsConfig } from "../llm/endpoints.ts";
+
+/** The validated config, with list fields normalized and keys in camelCase. */
+export interface AgentConfig extends ModelsConfig {
+  /** The file it came from; absent when there was none. */
+  file?: string;
+  models: Partial<Record<"fast" | "good" | "best", string[]>>;
+  providers: NonNullable<ModelsConfig["providers"]>;
+  rules: { allow: string[]; ask: string[]; deny: string[] };
+  defaults: { agent?: string; onAsk?: "deny" | "fail" | "allow" };
+}
+
+export function emptyConfig(): AgentConfig {
+  return { models: {}, providers: {}, rules: { allow: [], ask: [], deny: [] }, defaults: {} };
+}
+
+/** Where config.yaml lives for this environment. */
+export function configFile(env: Record<string, string | undefined> = process.env): string {
+  return join(configDir(env), "config.yaml");
+}
+
+/** Loads and validates config.yaml; a missing file gives the empty config. */
+export async function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+): Promise<AgentConfig> {
+  const file = configFile(env);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return emptyConfig();
+    throw new AppError("config", `${file}: cannot read: ${(error as Error).message}`, { file });
+  }
+  const { parseConfigText } = await import("./config-parse.ts");
+  return parseConfigText(text, file);
+}

@@ -1,0 +1,7 @@
+/** The program's entry (bin/agent imports it; `bun build --compile` starts here). */
+import { runCli } from "./program.ts";
+
+const code = await runCli(process.argv.slice(2));
+// Let stdout drain before exiting, so a piped answer is never cut short.
+await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+process.exit(code);

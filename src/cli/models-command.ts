@@ -1,0 +1,16 @@
+/** `agent models`: what each tier resolves to in this environment, and why. Work in models-run.ts. */
+import type { Command } from "commander";
+import type { CommandModule } from "./commands.ts";
+
+export const modelsCommand: CommandModule = {
+  register(program: Command) {
+    program
+      .command("models")
+      .description("show what each tier resolves to here and why (key variable names only, never values)")
+      .option("--json", "print the report as JSON")
+      .action(async (flags: { json?: boolean }) => {
+        const { runModels } = await import("./models-run.ts");
+        await runModels(flags);
+      });
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * The commander program and the central error handling: an AppError ends the process with its
+ * documented exit code and a one-line message on stderr (never a stack trace); a usage error exits 2;
+ * anything unexpected prints its message and exits 1 (set AGENT_DEBUG=1 to see the stack).
+ */
+import { Command, CommanderError } from "commander";
+import pkg from "../../package.json" with { type: "json" };
+import { AppError, ExitCode, exitCodeForAppError } from "../kernel/index.ts";
+import { CliExit, COMMANDS } from "./commands.ts";
+
+/** Builds the program with every registered command. */
+export function createProgram(): Command {
+  const program = new Command("agent")
+    .description("Run LLM agent tasks from a terminal, shell scripts and CI jobs")
+    .version(pkg.version, "-V, --version")
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => process.stdout.write(text),
+      writeErr: (text) => process.stderr.write(text),
+    });
+  for (const command of COMMANDS) command.register(program);
+  return program;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/** Maps a thrown value to an exit code, writing its one-line message to stderr. */
+export function handleError(error: unknown, env: Record<string, string | undefined> = process.env): number {
+  if (error instanceof CommanderError) {
+    // commander has already written its message (or the help text).
+    if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return ExitCode.done;
+    if (error.code === "commander.help") return error.exitCode === 0 ? ExitCode.done : ExitCode.usage;
+    return ExitCode.usage;
+  }
+  if (error instanceof CliExit) {
+    if (error.message) process.stderr.write(`agent: ${oneLine(error.message)}\n`);
+    return error.code;
+  }
+  if (error instanceof AppError) {
+    process.stderr.write(`agent: ${oneLine(error.message)}\n`);
+    return exitCodeForAppError(error.kind);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`agent: internal error: ${oneLine(message)}\n`);
+  if (env.AGENT_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  return ExitCode.failure;
+}
+
+/** Runs the CLI with user arguments (no `node script` prefix); resolves to the exit code. */
+export async function runCli(args: string[]): Promise<number> {
+  try {
+    await createProgram().parseAsync(args, { from: "user" });
+    return ExitCode.done;
+  } catch (error) {
+    return handleError(error);
+  }
+}
