@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { PRIMITIVE_NAMES, type PrimitiveName } from "../tools/types.ts";
+
+/**
+ * An agent spec: one YAML file per agent (DESIGN "Agent specs").
+ * `capabilities` mixes primitive names and agent names; the loader checks that each names something real.
+ */
+
+/** Agent names double as tool names, so they must fit every provider's tool-name rules. */
+const NAME_PATTERN = /^[a-z][a-z0-9_-]{0,63}$/;
+
+/** Defaults applied when a spec leaves a constraint out. */
+export const DEFAULT_CONSTRAINTS: AgentConstraints = {
+  max_turns: 30,
+  max_depth: 3,
+  timeout_ms: 600_000,
+  can_spawn: true,
+  can_learn: false,
+};
+
+const constraintsSchema = z
+  .object({
+    max_turns: z.number().int().positive().default(DEFAULT_CONSTRAINTS.max_turns),
+    max_depth: z.number().int().min(0).default(DEFAULT_CONSTRAINTS.max_depth),
+    timeout_ms: z.number().int().positive().default(DEFAULT_CONSTRAINTS.timeout_ms),
+    can_spawn: z.boolean().default(DEFAULT_CONSTRAINTS.can_spawn),
+    can_learn: z.boolean().default(DEFAULT_CONSTRAINTS.can_learn),
+  })
+  .strict();
+
+/** The zod schema for one spec file. Unknown keys are errors (a typo must not be silently ignored). */
+export const agentSpecSchema = z
+  .object({
+    name: z
+      .string()
+      .regex(
+        NAME_PATTERN,
+        "a lowercase name of letters, digits, '-' or '_' (at most 64), starting with a letter",
+      ),
+    description: z.string().min(1, "a non-empty description (the parent sees it in its tool list)"),
+    system_prompt: z.string().min(1, "a non-empty system prompt"),
+    model: z.string().min(1).default("good"),
+    capabilities: z.array(z.string().min(1)).default([]),
+    constraints: constraintsSchema.default({ ...DEFAULT_CONSTRAINTS }),
+    tags: z.array(z.string()).default([]),
+    version: z.union([z.string(), z.number()]).transform(String).default("1"),
+    verify: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+
+export interface AgentConstraints {
+  max_turns: number;
+  max_depth: number;
+  timeout_ms: number;
+  can_spawn: boolean;
+  can_learn: boolean;
+}
+
+/** A validated agent spec. */
+export interface AgentSpec {
+  name: string;
+  description: string;
+  system_prompt: string;
+  /** Tier (`fast`, `good`, `best`), `provider:model`, or a bare model id. */
+  model: string;
+  capabilities: string[];
+  constraints: AgentConstraints;
+  tags: string[];
+  version: string;
+  /** Shell commands that must all succeed (exit 0) before the agent may finish. */
+  verify?: string[];
+}
+
+/** Where a loaded spec came from; nearer scopes override farther ones by name. */
+export type SpecScope = "project" | "user" | "bootstrap" | "inline";
+
+export interface LoadedSpec extends AgentSpec {
+  source: { file: string; scope: SpecScope };
+}
+
+/** True when `name` is one of the primitives the model can be offered. */
+export function isPrimitiveCapability(name: string): name is PrimitiveName {
+  return (PRIMITIVE_NAMES as readonly string[]).includes(name);
+}
+
+/** The primitive capabilities of a spec, in spec order. */
+export function primitiveCapabilities(spec: AgentSpec): PrimitiveName[] {
+  return spec.capabilities.filter(isPrimitiveCapability);
+}
+
+/** The agent capabilities of a spec (everything that is not a primitive), in spec order. */
+export function agentCapabilities(spec: AgentSpec): string[] {
+  return spec.capabilities.filter((c) => !isPrimitiveCapability(c));
+}
+
+/** Builds a spec in code (tests, helper runs), applying the same defaults as a YAML file. */
+export function defineSpec(input: z.input<typeof agentSpecSchema>): AgentSpec {
+  return agentSpecSchema.parse(input) as AgentSpec;
+}
