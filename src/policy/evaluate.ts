@@ -53,7 +53,7 @@ function execUnits(command: string, rules: Rule[]): Unit[] {
     return [decideUnit(whole, [raw], [], ask(`unparsable shell (${split.reason})`))];
   }
   const units = split.texts.map((text, i) =>
-    decideUnit(rules, [text], [split.commands[i]!.join(" ")], ask("default: exec asks")),
+    decideUnit(rules, [text], [split.commands[i]!.join(" ")], ask(`default: exec asks (${text})`)),
   );
   if (units.some((u) => u.effect === "deny")) return units;
   // A session grant names the exact command line the user approved, redirections included.

@@ -1,0 +1,210 @@
+import {
+  type AgentEvent,
+  type AgentIdentity,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Approver,
+  type EmitFn,
+  type EventDataMap,
+  makeEvent,
+} from "../kernel/index.ts";
+import { evaluate } from "./evaluate.ts";
+import { escapePattern, normalizeTarget } from "./match.ts";
+import { parseRule } from "./rules.ts";
+import type { PolicyRequest, Rule, Verdict } from "./types.ts";
+
+/** What the loop does with a call: run it, or tell the model `message` instead. */
+export type GateOutcome =
+  | { allowed: true; verdict: Verdict }
+  | { allowed: false; verdict: Verdict; message: string };
+
+/** One tool call presented to the gate. */
+export interface GateCheck {
+  who: AgentIdentity;
+  tool: string;
+  args: Record<string, unknown>;
+  request: PolicyRequest;
+  /** Built only when the user is asked (a diff can be costly). */
+  preview: () => Promise<string>;
+}
+
+export interface ApprovalGateOptions {
+  rules: Rule[];
+  approver: Approver;
+  emit?: EmitFn;
+  newId?: () => string;
+  /** How approval_decision events name the approver; defaults to the approver's own `source`, else "user". */
+  approverSource?: "user" | "flag";
+}
+
+/** State shared by a gate and every child() view: session grants and the one-prompt-at-a-time queue. */
+interface SharedState {
+  grants: Rule[];
+  queue: Promise<void>;
+}
+
+const SUMMARY_LIMIT = 120;
+
+function summarize(request: PolicyRequest): string {
+  const text = request.targets.join(", ").split("\n")[0] ?? "";
+  return text.length > SUMMARY_LIMIT ? `${text.slice(0, SUMMARY_LIMIT)}…` : text;
+}
+
+function describe(tool: string, request: PolicyRequest): string {
+  const summary = summarize(request);
+  return summary === "" ? tool : `${tool} ${summary}`;
+}
+
+/** The rules a "yes for this session" answer adds: each target exactly, escaped so globs stay literal. */
+export function sessionGrantRules(request: PolicyRequest): Rule[] {
+  if (request.targets.length === 0) return [parseRule(request.tool, "allow", "session")];
+  return request.targets.map((target) =>
+    parseRule(`${request.tool}:${escapePattern(normalizeTarget(request.tool, target))}`, "allow", "session"),
+  );
+}
+
+/**
+ * The approval gate the agent loop calls for every mutating or unknown call. Deny rules refuse
+ * without asking; allow rules and session grants pass; everything else is put to the approver, one
+ * prompt at a time across every agent sharing the gate. An ApprovalNeededError from the approver
+ * propagates (the run ends with exit code 6).
+ */
+export class ApprovalGate {
+  private state: SharedState = { grants: [], queue: Promise.resolve() };
+  private readonly source: "user" | "flag";
+
+  constructor(private readonly options: ApprovalGateOptions) {
+    const own = (options.approver as { source?: unknown }).source;
+    this.source = options.approverSource ?? (own === "flag" ? "flag" : "user");
+  }
+
+  /** Rules granted for this session so far (shared with every child view). */
+  get sessionRules(): readonly Rule[] {
+    return this.state.grants;
+  }
+
+  /**
+   * A view for a sub-agent: the same rules, approver, grants and prompt queue. It takes no rules of
+   * its own, so a child can never hold more permission than its parent; grants the user makes while
+   * answering a child's prompt are the user's and apply to the whole session.
+   */
+  child(): ApprovalGate {
+    const view = new ApprovalGate(this.options);
+    view.state = this.state;
+    return view;
+  }
+
+  /** Decides one call; asks the approver when the policy says ask. */
+  async check(input: GateCheck, signal: AbortSignal): Promise<GateOutcome> {
+    const verdict = this.evaluate(input.request);
+    if (verdict.effect === "deny") {
+      const rule = verdict.rule?.text;
+      this.emit(input.who, "approval_decision", {
+        id: this.newId(),
+        decision: { kind: "deny" },
+        source: "rule",
+        ...(rule ? { rule } : {}),
+      });
+      return {
+        allowed: false,
+        verdict,
+        message: `Policy denied ${describe(input.tool, input.request)} (${verdict.reason}).`,
+      };
+    }
+    if (verdict.effect === "allow") return { allowed: true, verdict };
+    return this.serialize(() => this.ask(input, verdict, signal));
+  }
+
+  private evaluate(request: PolicyRequest): Verdict {
+    return evaluate(request, [...this.options.rules, ...this.state.grants]);
+  }
+
+  private newId(): string {
+    return this.options.newId?.() ?? crypto.randomUUID();
+  }
+
+  private emit<K extends "approval_request" | "approval_decision">(
+    who: AgentIdentity,
+    kind: K,
+    data: EventDataMap[K],
+  ): void {
+    this.options.emit?.(makeEvent(who, kind, data) as AgentEvent);
+  }
+
+  /** Runs `task` after every earlier prompt has finished, whether it succeeded or threw. */
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.state.queue.then(task);
+    this.state.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async ask(input: GateCheck, first: Verdict, signal: AbortSignal): Promise<GateOutcome> {
+    signal.throwIfAborted();
+    // A prompt answered while this call waited may have granted it for the session.
+    const again = this.evaluate(input.request);
+    if (again.effect === "allow") return { allowed: true, verdict: again };
+    const grants = sessionGrantRules(input.request);
+    const sessionRule = grants.map((g) => g.text).join(", ");
+    const request: ApprovalRequest = {
+      id: this.newId(),
+      agent: input.who.agent,
+      agentName: input.who.name,
+      tool: input.tool,
+      args: input.args,
+      preview: await this.preview(input),
+      sessionRule,
+      reason: first.reason,
+    };
+    this.emit(input.who, "approval_request", { request });
+    const decision = await this.options.approver.decide(request, signal);
+    this.emit(input.who, "approval_decision", {
+      id: request.id,
+      decision,
+      source: this.source,
+      ...(decision.kind === "session" ? { rule: sessionRule } : {}),
+    });
+    return this.outcome(input, decision, grants);
+  }
+
+  private outcome(input: GateCheck, decision: ApprovalDecision, grants: Rule[]): GateOutcome {
+    const what = describe(input.tool, input.request);
+    switch (decision.kind) {
+      case "once":
+        return { allowed: true, verdict: { effect: "allow", reason: `approved once by the ${this.source}` } };
+      case "session": {
+        this.state.grants.push(...grants);
+        const verdict: Verdict = { effect: "allow", reason: "approved for this session", rule: grants[0]! };
+        return { allowed: true, verdict };
+      }
+      case "deny": {
+        const message =
+          this.source === "flag"
+            ? `${what} was not run: it needs approval and this run cannot ask (--on-ask deny).`
+            : `The user denied ${what}.`;
+        return {
+          allowed: false,
+          verdict: { effect: "deny", reason: `denied by the ${this.source}` },
+          message,
+        };
+      }
+      case "deny_feedback":
+        return {
+          allowed: false,
+          verdict: { effect: "deny", reason: `denied by the ${this.source} with feedback` },
+          message: `The user denied ${what} with feedback: ${decision.feedback}`,
+        };
+    }
+  }
+
+  private async preview(input: GateCheck): Promise<string> {
+    try {
+      return await input.preview();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return `${describe(input.tool, input.request)}\n(preview unavailable: ${reason})`;
+    }
+  }
+}
