@@ -233,7 +233,11 @@ export function classifyError(
   const name = (err as { name?: unknown } | null)?.name;
   if (name === "APIConnectionError" || name === "APIConnectionTimeoutError" || errorCode(err)) {
     const code = errorCode(err);
-    return makeProviderError(ctx, "network", code ? `${code}: ${message}` : message);
+    return makeProviderError(
+      ctx,
+      "network",
+      code && !message.includes(code) ? `${code}: ${message}` : message,
+    );
   }
   const headers = e.headers instanceof Headers ? e.headers : failure.headers;
   // Anthropic/OpenAI keep the parsed body on `.error`; @google/genai puts the JSON body in the message.

@@ -207,7 +207,10 @@ function openaiEvents(turn: FakeTurn, model: string): string[] {
 
 /** Gemini streamed-arguments form (Vertex `partialArgs`) for a call split in several fragments. */
 function geminiPartialCall(call: FakeToolCall): unknown[] {
-  const parts: unknown[] = [{ functionCall: { name: call.name, willContinue: true } }];
+  const id = call.id ? { id: call.id } : {};
+  const parts: unknown[] = [
+    { functionCall: { ...id, name: call.name, willContinue: true }, thoughtSignature: `sig-${call.name}` },
+  ];
   const args = typeof call.args === "string" ? {} : call.args;
   for (const [key, value] of Object.entries(args)) {
     const jsonPath = `$.${key}`;

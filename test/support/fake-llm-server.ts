@@ -95,7 +95,10 @@ function streamResponse(frames: string[], turn: FakeTurn, closed: Promise<void>)
         return;
       }
       if (turn.cutAfterEvents !== undefined && sent >= turn.cutAfterEvents) {
-        controller.error(); // No argument: Bun drops the connection without logging.
+        // Let the frames already sent reach the client first, then drop the connection
+        // (`error()` without an argument: Bun closes the socket without logging).
+        if (sent > 0) await Bun.sleep(30);
+        controller.error();
         return;
       }
       const frame = frames[sent];

@@ -1,0 +1,133 @@
+/** Multi-turn request conversion, checked in the request bodies the fake server logged. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Message } from "../../src/kernel/messages.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, streamFor } from "./harness.ts";
+
+let server: FakeLlmServer;
+beforeAll(async () => {
+  server = await startFakeLlmServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** A conversation after one tool round: user, assistant (reasoning + text + two calls), two results. */
+function history(provider: "anthropic" | "openai" | "gemini"): Message[] {
+  return [
+    { role: "user", content: "read a and b" },
+    {
+      role: "assistant",
+      parts: [
+        { type: "reasoning", text: "I should read both.", signature: "think-sig", provider },
+        { type: "text", text: "Reading." },
+        {
+          type: "tool_call",
+          id: "call_1",
+          name: "read_file",
+          arguments: { path: "a.txt" },
+          signature: "fc-sig-1",
+        },
+        { type: "tool_call", id: "call_2", name: "read_file", arguments: { path: "b.txt" } },
+      ],
+    },
+    { role: "tool", toolCallId: "call_1", toolName: "read_file", content: "contents of a", isError: false },
+    { role: "tool", toolCallId: "call_2", toolName: "read_file", content: "no such file", isError: true },
+  ];
+}
+
+async function send(
+  kind: "anthropic" | "openai" | "gemini",
+  model: string,
+): Promise<Record<string, unknown>> {
+  server.enqueue({ text: "done" });
+  const before = server.requests.length;
+  expectDone(await collect(streamFor(server, kind)(makeRequest(kind, model, history(kind)))));
+  expect(server.requests.length).toBe(before + 1);
+  return server.requests.at(-1)?.body as Record<string, unknown>;
+}
+
+describe("multi-turn request conversion", () => {
+  test("anthropic: grouped tool results, replayed thinking, cache_control on the stable prefix", async () => {
+    const body = (await send("anthropic", "claude-haiku-4-5")) as {
+      system: Record<string, unknown>[];
+      tools: { name: string; cache_control?: unknown }[];
+      messages: { role: string; content: Record<string, unknown>[] }[];
+    };
+    expect(body.system[0]).toEqual({
+      type: "text",
+      text: "You are a test.",
+      cache_control: { type: "ephemeral" },
+    });
+    expect(body.tools.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
+    expect(body.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    const [, assistant, results] = body.messages;
+    expect(assistant?.content[0]).toEqual({
+      type: "thinking",
+      thinking: "I should read both.",
+      signature: "think-sig",
+    });
+    expect(assistant?.content.filter((b) => b.type === "tool_use").map((b) => b.id)).toEqual([
+      "call_1",
+      "call_2",
+    ]);
+    expect(results?.content).toHaveLength(2);
+    expect(results?.content[0]).toMatchObject({
+      type: "tool_result",
+      tool_use_id: "call_1",
+      content: "contents of a",
+    });
+    expect(results?.content[1]).toMatchObject({ type: "tool_result", tool_use_id: "call_2", is_error: true });
+    expect(results?.content.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
+  });
+
+  test("anthropic: reasoning from another provider is not replayed", async () => {
+    server.enqueue({ text: "done" });
+    const messages = history("gemini");
+    expectDone(
+      await collect(streamFor(server, "anthropic")(makeRequest("anthropic", "claude-haiku-4-5", messages))),
+    );
+    const body = server.requests.at(-1)?.body as { messages: { content: { type: string }[] }[] };
+    expect(body.messages[1]?.content.map((b) => b.type)).toEqual(["text", "tool_use", "tool_use"]);
+  });
+
+  test("openai: system first, tool_calls with JSON arguments, one tool message per result, usage requested", async () => {
+    const body = (await send("openai", "gpt-5-mini")) as {
+      messages: Record<string, unknown>[];
+      stream_options: unknown;
+      tools: unknown[];
+    };
+    expect(body.stream_options).toEqual({ include_usage: true });
+    expect(body.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "tool"]);
+    expect(body.messages[2]).toMatchObject({
+      content: "Reading.",
+      tool_calls: [
+        { id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } },
+        { id: "call_2", type: "function", function: { name: "read_file", arguments: '{"path":"b.txt"}' } },
+      ],
+    });
+    expect(JSON.stringify(body.messages[2])).not.toContain("I should read both.");
+    expect(body.messages[3]).toEqual({ role: "tool", tool_call_id: "call_1", content: "contents of a" });
+    expect(body.tools).toHaveLength(1);
+  });
+
+  test("gemini: function responses grouped in one user turn, thought signature sent back on its call", async () => {
+    const body = (await send("gemini", "gemini-2.5-flash")) as {
+      contents: { role: string; parts: Record<string, unknown>[] }[];
+      systemInstruction: { parts: { text: string }[] };
+    };
+    expect(body.systemInstruction.parts[0]?.text).toBe("You are a test.");
+    expect(body.contents.map((c) => c.role)).toEqual(["user", "model", "user"]);
+    const model = body.contents[1]?.parts ?? [];
+    const call = model.find((p) => (p.functionCall as { name?: string } | undefined)?.name === "read_file");
+    expect(call).toMatchObject({
+      functionCall: { id: "call_1", name: "read_file", args: { path: "a.txt" } },
+      thoughtSignature: "fc-sig-1",
+    });
+    const results = body.contents[2]?.parts ?? [];
+    expect(results).toEqual([
+      { functionResponse: { id: "call_1", name: "read_file", response: { output: "contents of a" } } },
+      { functionResponse: { id: "call_2", name: "read_file", response: { error: "no such file" } } },
+    ]);
+  });
+});
