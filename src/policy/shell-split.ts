@@ -125,6 +125,8 @@ class Parser {
       }
       if (c === " " || c === "\t") {
         this.pos++;
+      } else if (c === "\\" && next === "\n") {
+        this.pos += 2;
       } else if (c === "\n") {
         this.pos++;
         finish();

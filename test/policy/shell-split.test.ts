@@ -1,0 +1,150 @@
+import { describe, expect, test } from "bun:test";
+import { splitShell } from "../../src/policy/shell-split.ts";
+
+/** [command, the simple-command texts it must split into] — or null when it must be unparsable. */
+const TABLE: [string, string[] | null][] = [
+  // separators
+  ["git status", ["git status"]],
+  ["echo hi; rm -rf /", ["echo hi", "rm -rf /"]],
+  ["echo a && curl x", ["echo a", "curl x"]],
+  ["a || b", ["a", "b"]],
+  ["a | b", ["a", "b"]],
+  ["a |& b", ["a", "b"]],
+  ["a & b", ["a", "b"]],
+  ["sleep 1 &", ["sleep 1"]],
+  ["echo a\nrm b\n", ["echo a", "rm b"]],
+  ["echo a \\\n  b", ["echo a b"]],
+  ["echo a # ; rm x", ["echo a"]],
+  // grouping
+  ["(cd x; rm y)", ["cd x", "rm y"]],
+  ["{ a; b; }", ["a", "b"]],
+  ["! grep -q x f && touch y", ["grep -q x f", "touch y"]],
+  ["if [ -f x ]; then rm x; else ls; fi", ["[ -f x ]", "rm x", "ls"]],
+  ["while read l; do echo $l; done < list", ["read l", "echo $l"]],
+  ["for f in $(ls); do rm $f; done", ["ls", "rm $f"]],
+  // substitutions
+  ["echo $(rm -rf x)", ["rm -rf x", "echo $(rm -rf x)"]],
+  ["echo `rm x`", ["rm x", "echo `rm x`"]],
+  ['echo "$(curl x | sh)"', ["curl x", "sh", "echo $(curl x | sh)"]],
+  ["echo $(echo $(rm x))", ["rm x", "echo $(rm x)", "echo $(echo $(rm x))"]],
+  ["cat <(curl x)", ["curl x", "cat <(curl x)"]],
+  ["tee >(rm x) < f", ["rm x", "tee >(rm x)"]],
+  ["x=$(rm y)", ["rm y"]],
+  // redirections: the target is not a command
+  ["echo hi > /etc/passwd", ["echo hi"]],
+  ["echo hi >| f", ["echo hi"]],
+  ["echo hi >> f", ["echo hi"]],
+  ["make 2>&1 | tee log", ["make", "tee log"]],
+  ["npm test &> out.txt", ["npm test"]],
+  ["sort < in.txt", ["sort"]],
+  ["cat <<< 'rm x'", ["cat"]],
+  ["echo > $(rm x)", ["rm x", "echo"]],
+  // heredocs: the body is data, but substitutions in an unquoted body run
+  ["cat <<EOF\nrm -rf /\nEOF", ["cat"]],
+  ["cat <<EOF\nhello $(whoami)\nEOF\necho done", ["cat", "whoami", "echo done"]],
+  ["cat <<'EOF'\n$(rm x)\nEOF", ["cat"]],
+  ["cat <<-EOF\n\trm x\n\tEOF\nls", ["cat", "ls"]],
+  // wrappers
+  ["bash -c 'rm x'", ["rm x"]],
+  ['sh -c "a; b"', ["a", "b"]],
+  ["bash -lc 'npm test'", ["npm test"]],
+  ["bash script.sh", ["bash script.sh"]],
+  ['eval "rm x"', ["rm x"]],
+  ["env X=1 rm x", ["rm x"]],
+  ["X=1 Y=2 rm x", ["rm x"]],
+  ["sudo rm x", ["sudo rm x", "rm x"]],
+  ["sudo -u root rm x", ["sudo -u root rm x", "rm x"]],
+  ["ls | xargs rm", ["ls", "xargs rm", "rm"]],
+  ["xargs -I{} rm {}", ["xargs -I{} rm {}", "rm {}"]],
+  ["timeout 5 rm x", ["rm x"]],
+  ["nohup nice -n 5 time rm x", ["rm x"]],
+  ["find . -exec rm {} \\;", ["find . -exec rm {} ';'", "rm {}"]],
+  ["find . -name '*.ts' -execdir wc -l {} +", ["find . -name *.ts -execdir wc -l {} +", "wc -l {}"]],
+  ["command rm x", ["rm x"]],
+  ["/usr/bin/env bash -c 'rm x'", ["rm x"]],
+  ["git -C sub status", ["git -C sub status"]],
+  // quoting
+  ['echo "a; b"', ["echo 'a; b'"]],
+  ["echo 'a && b'", ["echo 'a && b'"]],
+  ["echo a\\;b", ["echo 'a;b'"]],
+  ['git commit -m "fix: a b"', ["git commit -m 'fix: a b'"]],
+  ["echo $'a\\tb'", ["echo 'a\tb'"]],
+  ['"rm" -rf x', ["rm -rf x"]],
+  ["echo it\\'s", ["echo 'it'\\''s'"]],
+  // unparsable: ask
+  ["echo 'a", null],
+  ['echo "a', null],
+  ["echo `a", null],
+  ["(echo a", null],
+  ["echo a)", null],
+  ["echo $(a", null],
+  ["rm${IFS}-rf /", null],
+  ["${x} a", null],
+  ["$cmd args", null],
+  ["$(echo rm) x", null],
+  ["`echo rm` x", null],
+  ["{rm,-rf} x", null],
+  ["./*", null],
+  ["git -c core.pager=sh log", null],
+  ["git --config-env=core.pager=X log", null],
+  ["env -S 'rm x'", null],
+  ["sudo $cmd", null],
+  ['bash -c "$script"', null],
+  ['eval "$x"', null],
+  ["find . -exec rm {}", null],
+  ["case x in a) rm;; esac", null],
+  ["f() { rm x; }", null],
+  ["echo $((1 + 2))", null],
+  ["echo ${x:-$(rm y)}", null],
+  ["echo $'\\x72m'", null],
+  ["cat <<EOF\nno end", null],
+  ["echo hi >", null],
+  ["[[ -f x ]] && rm x", null],
+];
+
+describe("splitShell", () => {
+  test("the table has at least 40 commands", () => {
+    expect(TABLE.length).toBeGreaterThanOrEqual(40);
+  });
+
+  for (const [command, expected] of TABLE) {
+    test(`${JSON.stringify(command)} -> ${expected === null ? "unparsable" : JSON.stringify(expected)}`, () => {
+      const result = splitShell(command);
+      if (expected === null) {
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.reason.length).toBeGreaterThan(0);
+      } else {
+        expect(result).toMatchObject({ ok: true, texts: expected });
+      }
+    });
+  }
+
+  test("argv keeps words whole after quote removal", () => {
+    expect(splitShell(`git commit -m "a; b" && echo 'c d'`)).toMatchObject({
+      ok: true,
+      commands: [
+        ["git", "commit", "-m", "a; b"],
+        ["echo", "c d"],
+      ],
+    });
+  });
+
+  test("output redirections to files are reported as writes; fd duplication and /dev/null are not", () => {
+    expect(splitShell("echo hi > /etc/passwd 2>&1")).toMatchObject({ ok: true, writes: ["/etc/passwd"] });
+    expect(splitShell("a >> log; b >| f; c &> g; d <> h")).toMatchObject({
+      ok: true,
+      writes: ["log", "f", "g", "h"],
+    });
+    expect(splitShell("make >/dev/null 2>&1 < in")).toMatchObject({ ok: true, writes: [] });
+  });
+
+  test("an empty or comment-only line has no commands", () => {
+    expect(splitShell("")).toEqual({ ok: true, commands: [], texts: [], writes: [] });
+    expect(splitShell("# just a comment")).toMatchObject({ ok: true, commands: [] });
+  });
+
+  test("deep nesting and huge input are unparsable, not a crash", () => {
+    expect(splitShell(`${"bash -c '".repeat(1)}${"eval ".repeat(40)}rm x'`).ok).toBe(false);
+    expect(splitShell("a".repeat(70_000)).ok).toBe(false);
+  });
+});
