@@ -1,0 +1,78 @@
+import type { Usage } from "../kernel/usage.ts";
+import { totalTokens } from "../kernel/usage.ts";
+
+/** Collapses whitespace and cuts to `width` characters with an ellipsis. */
+export function oneLine(text: string, width = 100): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat;
+}
+
+function stringArg(args: Record<string, unknown>, name: string): string | undefined {
+  const value = args[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Files named by an `*** Begin Patch` patch (`*** Update File: x`, `*** Add File: y`, ...). */
+function patchFiles(patch: string): string[] {
+  const files: string[] = [];
+  for (const match of patch.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm)) {
+    if (match[1]) files.push(match[1].trim());
+  }
+  return files;
+}
+
+/**
+ * The main argument of a tool call, as one short line: the command for exec, the path for file tools,
+ * the pattern for grep/glob, the URL for fetch, the goal for a sub-agent, compact JSON otherwise.
+ */
+export function describeToolCall(tool: string, args: Record<string, unknown>, width = 80): string {
+  const command = stringArg(args, "command");
+  if (tool === "exec" && command !== undefined) return oneLine(`$ ${command}`, width);
+  if (tool === "apply_patch") return oneLine(patchFiles(stringArg(args, "patch") ?? "").join(", "), width);
+  if (tool === "grep" || tool === "glob") {
+    const pattern = stringArg(args, "pattern") ?? "";
+    const where = stringArg(args, "path");
+    return oneLine(where ? `${pattern} in ${where}` : pattern, width);
+  }
+  const main = stringArg(args, "path") ?? stringArg(args, "url") ?? stringArg(args, "goal") ?? command;
+  if (main !== undefined) return oneLine(main, width);
+  const json = JSON.stringify(args);
+  return oneLine(json === "{}" ? "" : json, width);
+}
+
+/** Arguments shown in an approval prompt: long text fields (content, patch, old/new strings) elided. */
+export function displayArgs(args: Record<string, unknown>, width = 100): [string, string][] {
+  return Object.entries(args).map(([name, value]) => {
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    const lines = (text ?? "").split("\n").length;
+    const shown =
+      lines > 1 ? `${oneLine(text ?? "", width - 20)} (${lines} lines)` : oneLine(text ?? "", width);
+    return [name, shown];
+  });
+}
+
+/** `1.2s`, `3m04s`, `450ms`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes}m${String(Math.floor(seconds % 60)).padStart(2, "0")}s`;
+}
+
+/** `950`, `12.3k`, `1.25M`. */
+export function formatTokens(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${(count / 1000).toFixed(1)}k`;
+  return `${(count / 1_000_000).toFixed(2)}M`;
+}
+
+/** `$0.0123` below a dollar, `$1.23` above. */
+export function formatCost(usd: number): string {
+  return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+/** `12.3k tokens (in 10.0k, out 2.3k)`. */
+export function formatUsage(usage: Usage): string {
+  return `${formatTokens(totalTokens(usage))} tokens (in ${formatTokens(usage.inputTokens)}, out ${formatTokens(usage.outputTokens)})`;
+}

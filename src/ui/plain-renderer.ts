@@ -1,0 +1,39 @@
+import type { AgentEvent } from "../kernel/events.ts";
+import { ProgressLines } from "./progress-lines.ts";
+import type { Renderer, TextSink } from "./renderer.ts";
+import type { FinishedRun } from "./result.ts";
+import { writeAndFlush } from "./sink.ts";
+
+/** Options for {@link PlainRenderer}. */
+export interface PlainRendererOptions {
+  stdout: TextSink;
+  stderr: TextSink;
+  /** ANSI colors on stderr: only when stderr is a TTY and NO_COLOR is unset (the chooser decides). */
+  colors: boolean;
+}
+
+/**
+ * Headless text output: progress lines on stderr, and the final answer alone on stdout, so
+ * `answer=$(agent run ...)` captures exactly the answer. Never touches the terminal mode.
+ */
+export class PlainRenderer implements Renderer {
+  readonly kind = "plain" as const;
+  private readonly progress: ProgressLines;
+
+  constructor(private readonly options: PlainRendererOptions) {
+    this.progress = new ProgressLines({ stderr: options.stderr, colors: options.colors, level: "full" });
+  }
+
+  onEvent(event: AgentEvent): void {
+    this.progress.onEvent(event);
+  }
+
+  async finish(run: FinishedRun): Promise<void> {
+    this.progress.finish(run);
+    if (run.answer !== "") {
+      await writeAndFlush(this.options.stdout, run.answer.endsWith("\n") ? run.answer : `${run.answer}\n`);
+    }
+  }
+
+  dispose(): void {}
+}

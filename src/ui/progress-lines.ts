@@ -1,0 +1,132 @@
+import type { ApprovalRequest } from "../kernel/approvals.ts";
+import type { AgentEvent } from "../kernel/events.ts";
+import { totalTokens } from "../kernel/usage.ts";
+import { type Palette, palette } from "./ansi.ts";
+import { describeToolCall, formatCost, formatDuration, formatTokens, oneLine } from "./format.ts";
+import type { TextSink } from "./renderer.ts";
+import type { FinishedRun } from "./result.ts";
+
+/** `full`: the plain renderer's progress; `minimal`: only warnings, errors and denials (JSON modes). */
+export type ProgressLevel = "full" | "minimal";
+
+/** Options for {@link ProgressLines}. */
+export interface ProgressOptions {
+  stderr: TextSink;
+  colors: boolean;
+  level: ProgressLevel;
+}
+
+/**
+ * Turns events into one-line progress messages on stderr: the agent tree by indentation, one line per
+ * tool call with its summary, approvals decided by flag or rule (denials always), warnings and errors.
+ */
+export class ProgressLines {
+  private readonly c: Palette;
+  private readonly calls = new Map<string, string>();
+  private readonly requests = new Map<string, ApprovalRequest>();
+  private startedAt: number | undefined;
+
+  constructor(private readonly options: ProgressOptions) {
+    this.c = palette(options.colors);
+  }
+
+  onEvent(event: AgentEvent): void {
+    this.startedAt ??= event.time;
+    const line = this.lineFor(event);
+    if (line !== undefined) this.options.stderr.write(`${line}\n`);
+  }
+
+  /** The closing line(s): status, time, tokens, cost and session (full), or just the error (minimal). */
+  finish(run: FinishedRun, now = Date.now()): void {
+    const { c } = this;
+    const lines: string[] = [];
+    if (run.error) lines.push(c.red(`✗ ${run.error.kind} error: ${run.error.message}`));
+    if (this.options.level === "full") {
+      const root = run.usage.find((r) => r.depth === 0);
+      const parts = [`${run.status} (${run.finishReason})`];
+      if (this.startedAt !== undefined) parts.push(formatDuration(now - this.startedAt));
+      if (root)
+        parts.push(
+          `${formatTokens(totalTokens(root.subtree.usage))} tokens`,
+          formatCost(root.subtree.costUsd),
+        );
+      parts.push(`session ${run.sessionId}`);
+      const text = `■ ${parts.join(" · ")}`;
+      lines.push(
+        run.status === "success" ? c.green(text) : run.status === "limit" ? c.yellow(text) : c.red(text),
+      );
+    }
+    if (lines.length > 0) this.options.stderr.write(`${lines.join("\n")}\n`);
+  }
+
+  private lineFor(event: AgentEvent): string | undefined {
+    const { c } = this;
+    const full = this.options.level === "full";
+    const pad = "  ".repeat(event.depth);
+    const inner = "  ".repeat(event.depth + 1);
+    switch (event.kind) {
+      case "session_start":
+        if (!full || event.depth > 0) return undefined;
+        return `${c.bold(`▸ ${event.name}`)} ${c.dim(`(${event.data.model})`)}: ${oneLine(event.data.goal)}`;
+      case "act_start":
+        if (!full) return undefined;
+        return `${pad}${c.cyan("▸")} ${event.name}: delegating to ${c.bold(event.data.childName)}: ${oneLine(event.data.goal)}`;
+      case "act_end": {
+        if (!full) return undefined;
+        const d = event.data;
+        const ok = d.status === "success";
+        const mark = ok ? c.green("◂") : c.red("◂");
+        return `${pad}${mark} ${d.childName}: ${d.status} (${d.finishReason}) ${c.dim(oneLine(d.answer, 60))}`;
+      }
+      case "tool_start":
+        this.calls.set(event.data.id, describeToolCall(event.data.tool, event.data.args));
+        return undefined;
+      case "tool_end": {
+        const d = event.data;
+        const args = this.calls.get(d.id) ?? "";
+        this.calls.delete(d.id);
+        if (!full) return undefined;
+        const mark = d.isError ? c.red("✗") : c.green("✓");
+        const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
+        return `${inner}${mark} ${d.tool} ${args}${summary} ${c.dim(`(${formatDuration(d.durationMs)})`)}`;
+      }
+      case "plan_end":
+        if (!full || event.data.toolCalls.length === 0 || event.data.text.trim() === "") return undefined;
+        return `${inner}${c.dim(`· ${event.name}: ${oneLine(event.data.text)}`)}`;
+      case "approval_request":
+        this.requests.set(event.data.request.id, event.data.request);
+        return undefined;
+      case "approval_decision":
+        return this.decisionLine(event, inner);
+      case "model_switch":
+        return full
+          ? `${pad}${c.yellow("↻")} model ${event.data.from} → ${event.data.to} (${event.data.reason})`
+          : undefined;
+      case "verify":
+        if (event.data.ok || !full) return undefined;
+        return `${inner}${c.red("✗")} verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
+      case "warning":
+        return `${pad}${c.yellow(`⚠ ${event.name}: ${event.data.message}`)}`;
+      case "error":
+        return `${pad}${c.red(`✗ ${event.name}: ${event.data.message}`)}`;
+      default:
+        return undefined;
+    }
+  }
+
+  private decisionLine(event: AgentEvent<"approval_decision">, indent: string): string | undefined {
+    const { c } = this;
+    const d = event.data;
+    const request = this.requests.get(d.id);
+    this.requests.delete(d.id);
+    const denied = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
+    if (!denied && (d.source === "rule" || this.options.level === "minimal")) return undefined;
+    const what = request
+      ? `${request.tool} ${describeToolCall(request.tool, request.args)}`
+      : `request ${d.id}`;
+    const by =
+      d.source === "flag" ? "--on-ask" : d.source === "rule" ? `rule ${d.rule ?? ""}`.trim() : "user";
+    if (denied) return `${indent}${c.red(`✗ denied ${what} (by ${by})`)}`;
+    return `${indent}${c.yellow(`✓ allowed ${what} (${d.decision.kind}, by ${by})`)}`;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The renderer interface every output mode implements, and the chooser the CLI calls.
+ * Ink is imported only on the interactive path (it costs ~140 ms to load and needs a TTY on stdin).
+ */
+import type { Approver } from "../kernel/approvals.ts";
+import type { AgentEvent } from "../kernel/events.ts";
+import type { Redactor } from "../kernel/redact.ts";
+import type { Usage } from "../kernel/usage.ts";
+import type { FinishedRun } from "./result.ts";
+
+export type { FinishedRun } from "./result.ts";
+
+/** `--output` values. */
+export type OutputMode = "text" | "json" | "stream-json";
+
+/** Which renderer {@link selectRenderer} picks. */
+export type RendererKind = "ink" | "plain" | "json" | "stream-json";
+
+/** Where a renderer writes: anything with a Node-style `write(chunk, callback)` (process.stdout, a test sink). */
+export interface TextSink {
+  write(chunk: string, callback?: (error?: Error | null) => void): unknown;
+}
+
+/** Consumes a run's event stream and shows it; built by {@link chooseRenderer}. */
+export interface Renderer {
+  readonly kind: RendererKind;
+  /** Called for every event, in order, as it happens. Never throws. */
+  onEvent(event: AgentEvent): void;
+  /** Shows the result, flushes output and releases the terminal. Call once, after the last event. */
+  finish(run: FinishedRun): Promise<void>;
+  /** The interactive approver, only for the Ink renderer on a TTY; otherwise the CLI uses `--on-ask`. */
+  readonly approver?: Approver;
+  /** Releases the terminal without a result (e.g. a usage error after the renderer was created). */
+  dispose(): void;
+}
+
+/** What the chooser needs to know about the process; the CLI fills it from `process`. */
+export interface RendererOptions {
+  output: OutputMode;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** True when NO_COLOR is set (to anything non-empty). */
+  noColor: boolean;
+  /** Defaults to process.stdout / process.stderr. */
+  stdout?: TextSink;
+  stderr?: TextSink;
+  /** Prices a model call for live cost in the status line (the model catalog); cost shows at the end otherwise. */
+  costOf?: (model: string, usage: Usage) => number;
+  /** Applied to every line the JSON renderers print. */
+  redactor?: Redactor;
+  /** Include `text_delta` lines in stream-json (default true). */
+  includeTextDeltas?: boolean;
+  /** Called when the user presses Ctrl-C while the Ink prompt holds raw mode (default: raise SIGINT). */
+  onInterrupt?: () => void;
+  /** Milliseconds between Ink state flushes (default 50). */
+  flushMs?: number;
+}
+
+/**
+ * Picks the renderer without loading anything: Ink only when stdin AND stdout are TTYs and the output is text;
+ * plain text otherwise; the JSON renderers for `--output json|stream-json` whatever the terminal.
+ */
+export function selectRenderer(
+  options: Pick<RendererOptions, "output" | "stdinIsTTY" | "stdoutIsTTY">,
+): RendererKind {
+  if (options.output === "json") return "json";
+  if (options.output === "stream-json") return "stream-json";
+  return options.stdinIsTTY && options.stdoutIsTTY ? "ink" : "plain";
+}
+
+/** Builds the renderer {@link selectRenderer} picks. Only the `ink` kind imports Ink (lazily). */
+export async function chooseRenderer(options: RendererOptions): Promise<Renderer> {
+  const kind = selectRenderer(options);
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  switch (kind) {
+    case "ink": {
+      const { createInkRenderer } = await import("./ink/ink-renderer.tsx");
+      return createInkRenderer({
+        colors: !options.noColor,
+        costOf: options.costOf,
+        onInterrupt: options.onInterrupt,
+        flushMs: options.flushMs,
+      });
+    }
+    case "plain": {
+      const { PlainRenderer } = await import("./plain-renderer.ts");
+      return new PlainRenderer({ stdout, stderr, colors: options.stderrIsTTY && !options.noColor });
+    }
+    case "json":
+    case "stream-json": {
+      const { JsonRenderer, StreamJsonRenderer } = await import("./json-renderers.ts");
+      const json = {
+        stdout,
+        stderr,
+        redactor: options.redactor,
+        includeTextDeltas: options.includeTextDeltas,
+      };
+      return kind === "json" ? new JsonRenderer(json) : new StreamJsonRenderer(json);
+    }
+  }
+}

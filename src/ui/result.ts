@@ -1,0 +1,109 @@
+import type { FinishReason, RunResult, RunStatus } from "../kernel/events.ts";
+import type { AgentUsageReport, Usage } from "../kernel/usage.ts";
+import { emptyUsage, totalTokens } from "../kernel/usage.ts";
+
+/** The end of a run as a renderer receives it: the run's result, its session and the process exit code. */
+export interface FinishedRun extends RunResult {
+  sessionId: string;
+  /** The code the process will exit with (decided by the caller; echoed in `exit_code`). */
+  exitCode: number;
+}
+
+/** Token counts in the machine-readable output (snake_case, like the rest of the result). */
+export interface TokenCounts {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  total_tokens: number;
+}
+
+/** One agent's usage in the result: its own calls, and its subtree (itself plus descendants). */
+export interface AgentUsageRecord extends TokenCounts {
+  agent: string;
+  name: string;
+  parent?: string;
+  depth: number;
+  model: string;
+  cost_usd: number;
+  subtree: TokenCounts & { cost_usd: number };
+}
+
+/** The `usage` of a result: totals for the whole run, and one entry per agent (root first). */
+export interface UsageRecord extends TokenCounts {
+  cost_usd: number;
+  agents: AgentUsageRecord[];
+}
+
+/**
+ * The result object: the last line of `--output stream-json` (the only one with `type: "result"`) and the
+ * whole output of `--output json`. Built by {@link buildResultRecord} for both.
+ */
+export interface ResultRecord {
+  type: "result";
+  status: RunStatus;
+  answer: string;
+  finish_reason: FinishReason;
+  exit_code: number;
+  session_id: string;
+  usage: UsageRecord;
+  error?: { kind: string; message: string };
+  duration_ms?: number;
+}
+
+function counts(usage: Usage): TokenCounts {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cache_read_tokens: usage.cacheReadTokens,
+    cache_write_tokens: usage.cacheWriteTokens,
+    total_tokens: totalTokens(usage),
+  };
+}
+
+function agentRecord(report: AgentUsageReport): AgentUsageRecord {
+  const record: AgentUsageRecord = {
+    agent: report.agent,
+    name: report.name,
+    depth: report.depth,
+    model: report.model,
+    ...counts(report.usage),
+    cost_usd: report.costUsd,
+    subtree: { ...counts(report.subtree.usage), cost_usd: report.subtree.costUsd },
+  };
+  if (report.parent !== undefined) record.parent = report.parent;
+  return record;
+}
+
+/** Run totals: the root's subtree when the root is reported, else the sum over every agent. */
+function totals(reports: readonly AgentUsageReport[]): { usage: Usage; costUsd: number } {
+  const root = reports.find((r) => r.depth === 0);
+  if (root) return root.subtree;
+  const usage = emptyUsage();
+  let costUsd = 0;
+  for (const r of reports) {
+    usage.inputTokens += r.usage.inputTokens;
+    usage.outputTokens += r.usage.outputTokens;
+    usage.cacheReadTokens += r.usage.cacheReadTokens;
+    usage.cacheWriteTokens += r.usage.cacheWriteTokens;
+    costUsd += r.costUsd;
+  }
+  return { usage, costUsd };
+}
+
+/** Builds the result object shared by `--output json` and the last line of `--output stream-json`. */
+export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number } = {}): ResultRecord {
+  const total = totals(run.usage);
+  const record: ResultRecord = {
+    type: "result",
+    status: run.status,
+    answer: run.answer,
+    finish_reason: run.finishReason,
+    exit_code: run.exitCode,
+    session_id: run.sessionId,
+    usage: { ...counts(total.usage), cost_usd: total.costUsd, agents: run.usage.map(agentRecord) },
+  };
+  if (run.error) record.error = { kind: run.error.kind, message: run.error.message };
+  if (extra.durationMs !== undefined) record.duration_ms = Math.round(extra.durationMs);
+  return record;
+}

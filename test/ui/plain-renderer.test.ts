@@ -1,0 +1,54 @@
+import { describe, expect, test } from "bun:test";
+import { PlainRenderer } from "../../src/ui/plain-renderer.ts";
+import { selectRenderer } from "../../src/ui/renderer.ts";
+import { finishedRun, MemorySink, sampleRun } from "./fixtures.ts";
+
+const ESC = "\u001b[";
+
+describe("plain renderer", () => {
+  test("the answer alone on stdout; the agent tree, tools, denials and warnings on stderr", async () => {
+    const stdout = new MemorySink();
+    const stderr = new MemorySink();
+    const renderer = new PlainRenderer({ stdout, stderr, colors: false });
+    for (const event of sampleRun()) renderer.onEvent(event);
+    expect(stdout.text).toBe("");
+    await renderer.finish(finishedRun());
+    expect(stdout.text).toBe("Done: the fix.\n");
+
+    const err = stderr.text;
+    expect(err).toContain("▸ root (m-1): fix the bug");
+    expect(err).toContain("\n▸ root: delegating to code-editor: fix src/x.ts");
+    expect(err).toContain("\n  ▸ code-editor: delegating to code-reader: find the bug");
+    expect(err).toContain("\n      ✓ grep TODO in src — 3 matches (5ms)");
+    expect(err).toContain("\n    ✗ denied edit_file src/x.ts (by --on-ask)");
+    expect(err).toContain("\n    ✗ edit_file src/x.ts — denied");
+    expect(err).toContain("⚠ code-editor: stalled once");
+    expect(err).toContain("■ success (stop)");
+    expect(err).toContain("session s-1");
+    expect(err).not.toContain(ESC);
+  });
+
+  test("colors only when asked (stderr TTY and NO_COLOR unset); an empty answer prints nothing", async () => {
+    const stdout = new MemorySink();
+    const stderr = new MemorySink();
+    const renderer = new PlainRenderer({ stdout, stderr, colors: true });
+    for (const event of sampleRun()) renderer.onEvent(event);
+    await renderer.finish(
+      finishedRun({ answer: "", status: "failure", finishReason: "verify_failed", exitCode: 1 }),
+    );
+    expect(stderr.text).toContain(ESC);
+    expect(stdout.text).toBe("");
+  });
+});
+
+describe("selectRenderer", () => {
+  test("Ink only with stdin and stdout TTYs in text mode", () => {
+    expect(selectRenderer({ output: "text", stdinIsTTY: true, stdoutIsTTY: true })).toBe("ink");
+    expect(selectRenderer({ output: "text", stdinIsTTY: false, stdoutIsTTY: true })).toBe("plain");
+    expect(selectRenderer({ output: "text", stdinIsTTY: true, stdoutIsTTY: false })).toBe("plain");
+    expect(selectRenderer({ output: "json", stdinIsTTY: true, stdoutIsTTY: true })).toBe("json");
+    expect(selectRenderer({ output: "stream-json", stdinIsTTY: true, stdoutIsTTY: true })).toBe(
+      "stream-json",
+    );
+  });
+});
