@@ -201,6 +201,14 @@ export function classifyHttpFailure(ctx: ErrorContext, failure: HttpFailure): Pr
   return makeProviderError(ctx, kind, apiMessage(failure.body), status, parseRetryAfter(failure));
 }
 
+function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 function errorCode(err: unknown): string | undefined {
   let current: unknown = err;
   for (let depth = 0; depth < 4 && current && typeof current === "object"; depth++) {
@@ -241,7 +249,7 @@ export function classifyError(
   }
   const headers = e.headers instanceof Headers ? e.headers : failure.headers;
   // Anthropic/OpenAI keep the parsed body on `.error`; @google/genai puts the JSON body in the message.
-  const body = e.error !== undefined ? e.error : status !== undefined ? message : failure.body;
+  const body = e.error !== undefined ? e.error : status !== undefined ? jsonOrText(message) : failure.body;
   if (status !== undefined || (e.error && typeof e.error === "object")) {
     return classifyHttpFailure(ctx, { status, headers, body });
   }
