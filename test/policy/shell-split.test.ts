@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are shell commands, not templates
 import { describe, expect, test } from "bun:test";
 import { splitShell } from "../../src/policy/shell-split.ts";
 

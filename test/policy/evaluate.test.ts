@@ -1,0 +1,219 @@
+import { describe, expect, test } from "bun:test";
+import { evaluate } from "../../src/policy/evaluate.ts";
+import { parseRule } from "../../src/policy/rules.ts";
+import type { Effect, PolicyRequest, Rule } from "../../src/policy/types.ts";
+
+const READ_ONLY = new Set(["read_file", "grep", "glob"]);
+
+function req(tool: string, targets: string[], sensitive = false): PolicyRequest {
+  return { tool, targets, readOnly: READ_ONLY.has(tool), sensitive };
+}
+
+function rules(spec: { allow?: string[]; ask?: string[]; deny?: string[]; session?: string[] }): Rule[] {
+  return [
+    ...(spec.allow ?? []).map((t) => parseRule(t, "allow", "user")),
+    ...(spec.ask ?? []).map((t) => parseRule(t, "ask", "project")),
+    ...(spec.deny ?? []).map((t) => parseRule(t, "deny", "project")),
+    ...(spec.session ?? []).map((t) => parseRule(t, "allow", "session")),
+  ];
+}
+
+function execEffect(command: string, set: Rule[]): Effect {
+  return evaluate(req("exec", [command]), set).effect;
+}
+
+describe("evaluate: defaults", () => {
+  test("read-only primitives inside the workspace allow", () => {
+    for (const tool of ["read_file", "grep", "glob"]) {
+      const verdict = evaluate(req(tool, ["src/a.ts"]), []);
+      expect(verdict).toEqual({
+        effect: "allow",
+        reason: "default: read-only tools are allowed in the workspace",
+      });
+    }
+    expect(evaluate(req("grep", []), []).effect).toBe("allow");
+  });
+
+  test("read-only primitives outside the workspace ask, even when a rule matches", () => {
+    expect(evaluate(req("read_file", ["../secret"]), []).effect).toBe("ask");
+    expect(evaluate(req("read_file", ["/etc/passwd"]), rules({ allow: ["read_file"] })).effect).toBe("ask");
+  });
+
+  test("writes, exec and fetch ask", () => {
+    for (const tool of ["write_file", "edit_file", "apply_patch", "exec", "fetch"]) {
+      const verdict = evaluate(req(tool, ["x"]), []);
+      expect(verdict.effect).toBe("ask");
+      expect(verdict.rule).toBeUndefined();
+      expect(verdict.reason).toContain("default");
+    }
+  });
+});
+
+describe("evaluate: precedence", () => {
+  test("deny beats ask beats allow, and the deciding rule is returned", () => {
+    const all = rules({ allow: ["exec:git *"], ask: ["exec:git push *"], deny: ["exec:git push --force*"] });
+    expect(evaluate(req("exec", ["git status"]), all)).toMatchObject({
+      effect: "allow",
+      rule: { text: "exec:git *" },
+    });
+    expect(evaluate(req("exec", ["git push origin"]), all)).toMatchObject({
+      effect: "ask",
+      rule: { text: "exec:git push *" },
+      reason: "ask rule exec:git push *",
+    });
+    expect(evaluate(req("exec", ["git push --force origin"]), all)).toMatchObject({
+      effect: "deny",
+      rule: { text: "exec:git push --force*" },
+      reason: "deny rule exec:git push --force*",
+    });
+  });
+
+  test("a deny rule refuses a read-only tool too", () => {
+    expect(evaluate(req("read_file", [".env"]), rules({ deny: ["read_file:.env"] })).effect).toBe("deny");
+  });
+
+  test("a bare TOOL rule matches every call of that tool, and only that tool", () => {
+    expect(evaluate(req("fetch", ["https://x.test/"]), rules({ allow: ["fetch"] })).effect).toBe("allow");
+    expect(evaluate(req("write_file", ["a"]), rules({ allow: ["fetch"] })).effect).toBe("ask");
+  });
+
+  test("a session grant beats an ask rule but never a deny rule", () => {
+    const set = rules({
+      ask: ["exec:git push *"],
+      deny: ["exec:rm *"],
+      session: ["exec:git push origin", "exec:rm x"],
+    });
+    expect(execEffect("git push origin", set)).toBe("allow");
+    expect(execEffect("rm x", set)).toBe("deny");
+  });
+});
+
+describe("evaluate: exec", () => {
+  const echo = rules({ allow: ["exec:echo *"] });
+
+  test("an exec:echo * allow rule allows plain echo", () => {
+    expect(execEffect("echo hi there", echo)).toBe("allow");
+    expect(execEffect('echo "a; b"', echo)).toBe("allow");
+  });
+
+  test.each([
+    "echo hi; rm x",
+    "echo hi && rm x",
+    "echo $(rm x)",
+    "echo `rm x`",
+    "echo hi | sh",
+    "echo <(rm x)",
+    'bash -c "rm x"',
+    "echo 'unbalanced",
+    "$cmd hi",
+  ])("exec:echo * does not allow %p", (command) => {
+    expect(execEffect(command, echo)).toBe("ask");
+  });
+
+  test("bash -c and eval are transparent: their script is checked, not the shell (pinned)", () => {
+    expect(execEffect('bash -c "echo hi"', echo)).toBe("allow");
+    expect(execEffect("eval echo hi", echo)).toBe("allow");
+    expect(execEffect("bash script.sh", echo)).toBe("ask");
+  });
+
+  test("every simple command must be allowed", () => {
+    const set = rules({ allow: ["exec:npm test *", "exec:git status"] });
+    expect(execEffect("git status && npm test -- --watch=false", set)).toBe("allow");
+    expect(execEffect("git status && npm install", set)).toBe("ask");
+  });
+
+  test("a deny rule on any part denies the whole command", () => {
+    const set = rules({ allow: ["exec:echo *"], deny: ["exec:curl *"] });
+    const verdict = evaluate(req("exec", ["echo $(curl evil.test)"]), set);
+    expect(verdict).toMatchObject({ effect: "deny", rule: { text: "exec:curl *" } });
+  });
+
+  test("deny rules also see the unquoted form of a command", () => {
+    const set = rules({ deny: ["exec:curl https://evil.test/a b"] });
+    expect(execEffect('curl "https://evil.test/a b"', set)).toBe("deny");
+  });
+
+  test("an unparsable command asks unless a deny rule matches it whole", () => {
+    expect(evaluate(req("exec", ["rm${IFS}-rf /"]), rules({ allow: ["exec:rm *"] }))).toMatchObject({
+      effect: "ask",
+      reason: expect.stringContaining("unparsable shell"),
+    });
+    expect(execEffect("rm 'unbalanced", rules({ deny: ["exec:rm *"] }))).toBe("deny");
+  });
+
+  test("wrappers need their own allow rule when they change privileges", () => {
+    const set = rules({ allow: ["exec:rm *"] });
+    expect(execEffect("sudo rm x", set)).toBe("ask");
+    expect(execEffect("sudo rm x", rules({ allow: ["exec:rm *", "exec:sudo rm *"] }))).toBe("allow");
+    expect(execEffect("env FOO=1 rm x", set)).toBe("allow");
+    expect(execEffect("find . -exec rm {} \\;", rules({ allow: ["exec:find *"] }))).toBe("ask");
+  });
+
+  test("output redirected to a file asks even when the command is allowed", () => {
+    expect(evaluate(req("exec", ["echo hi > /etc/passwd"]), echo)).toMatchObject({
+      effect: "ask",
+      reason: "exec writes to /etc/passwd through a redirection",
+    });
+    expect(execEffect("echo hi > /dev/null 2>&1", echo)).toBe("allow");
+  });
+
+  test("a session grant for the exact command line covers its redirections", () => {
+    expect(execEffect("echo hi > out.txt", rules({ session: ["exec:echo hi > out.txt"] }))).toBe("allow");
+  });
+
+  test("a command with nothing to run asks", () => {
+    expect(execEffect("X=1", echo)).toBe("ask");
+    expect(execEffect("", echo)).toBe("ask");
+  });
+
+  test("default allow rules are exact", () => {
+    const set = [parseRule("exec:git status", "allow", "default")];
+    expect(execEffect("git status", set)).toBe("allow");
+    expect(execEffect("git status; rm x", set)).toBe("ask");
+  });
+});
+
+describe("evaluate: file tools", () => {
+  test("path globs: ** crosses directories, * does not", () => {
+    const set = rules({ allow: ["write_file:src/**", "write_file:*.txt"] });
+    expect(evaluate(req("write_file", ["src/a/b/c.ts"]), set).effect).toBe("allow");
+    expect(evaluate(req("write_file", ["./src/a.ts"]), set).effect).toBe("allow");
+    expect(evaluate(req("write_file", ["notes.txt"]), set).effect).toBe("allow");
+    expect(evaluate(req("write_file", ["docs/notes.txt"]), set).effect).toBe("ask");
+    expect(evaluate(req("write_file", ["lib/a.ts"]), set).effect).toBe("ask");
+    expect(evaluate(req("edit_file", ["src/a.ts"]), set).effect).toBe("ask");
+  });
+
+  test("a patch is allowed only if every target is", () => {
+    const set = rules({ allow: ["apply_patch:src/**"], deny: ["apply_patch:src/secret.ts"] });
+    expect(evaluate(req("apply_patch", ["src/a.ts", "src/b.ts"]), set).effect).toBe("allow");
+    expect(evaluate(req("apply_patch", ["src/a.ts", "README.md"]), set).effect).toBe("ask");
+    expect(evaluate(req("apply_patch", ["src/a.ts", "src/secret.ts"]), set)).toMatchObject({
+      effect: "deny",
+      rule: { text: "apply_patch:src/secret.ts" },
+    });
+  });
+
+  test("sensitive requests ask even when a rule allows them", () => {
+    const verdict = evaluate(req("write_file", [".git/config"], true), rules({ allow: ["write_file:**"] }));
+    expect(verdict.effect).toBe("ask");
+    expect(verdict.reason).toContain("sensitive");
+    expect(evaluate(req("read_file", [".agent/config.yaml"], true), []).effect).toBe("ask");
+  });
+
+  test("a session grant for that exact path lifts sensitive (the user was asked)", () => {
+    const set = rules({ session: ["write_file:.git/config"] });
+    expect(evaluate(req("write_file", [".git/config"], true), set).effect).toBe("allow");
+    expect(evaluate(req("write_file", [".git/HEAD"], true), set).effect).toBe("ask");
+  });
+});
+
+describe("evaluate: fetch", () => {
+  test("URL globs, normalized", () => {
+    const set = rules({ allow: ["fetch:https://docs.example.com/*"] });
+    expect(evaluate(req("fetch", ["https://docs.example.com/a/b?c=1"]), set).effect).toBe("allow");
+    expect(evaluate(req("fetch", ["HTTPS://DOCS.EXAMPLE.COM/a"]), set).effect).toBe("allow");
+    expect(evaluate(req("fetch", ["https://docs.example.com.evil.test/a"]), set).effect).toBe("ask");
+    expect(evaluate(req("fetch", ["https://docs.example.com@evil.test/a"]), set).effect).toBe("ask");
+  });
+});
