@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { makeSandbox, runAgent, type Sandbox } from "./run-agent.ts";
+
+let server: FakeLlmServer;
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  server = await startFakeLlmServer();
+  sandbox = makeSandbox();
+});
+afterAll(async () => {
+  await server.close();
+  sandbox.cleanup();
+});
+beforeEach(() => {
+  expect(server.pending()).toBe(0);
+});
+
+const QUESTION = "What colour is the sky?";
+const PIPED = "the sky is blue";
+
+function anthropicEnv(): Record<string, string> {
+  return sandbox.env({
+    ANTHROPIC_API_KEY: "sk-ant-test-cli-000001",
+    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+  });
+}
+
+function noStackTrace(stderr: string): void {
+  expect(stderr.split("\n").filter((line) => line.startsWith("    at "))).toEqual([]);
+}
+
+describe("agent helper against each provider", () => {
+  const cases = [
+    {
+      provider: "anthropic",
+      env: () => anthropicEnv(),
+      model: /^claude-haiku/,
+    },
+    {
+      provider: "openai",
+      env: () =>
+        sandbox.env({ OPENAI_API_KEY: "sk-test-cli-0000000000001", OPENAI_BASE_URL: server.openaiBaseUrl }),
+      model: /^gpt-6-luna$/,
+    },
+    {
+      provider: "gemini",
+      env: () =>
+        sandbox.env({
+          GEMINI_API_KEY: "gemini-test-cli-000001",
+          GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl,
+        }),
+      model: /^gemini-.*flash/,
+    },
+  ] as const;
+
+  for (const c of cases) {
+    test(`${c.provider}: piped stdin plus a question prints only the scripted answer`, async () => {
+      server.enqueue({ text: ["The sky ", "is blue."], protocol: c.provider });
+      const before = server.requests.length;
+      const result = await runAgent(["helper", "--tier", "fast", QUESTION], {
+        env: c.env(),
+        stdin: `${PIPED}\n`,
+      });
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe("The sky is blue.\n");
+      const requests = server.requests.slice(before);
+      expect(requests).toHaveLength(1);
+      const [request] = requests;
+      expect(request?.protocol).toBe(c.provider);
+      expect(request?.model).toMatch(c.model);
+      const body = JSON.stringify(request?.body);
+      expect(body).toContain(QUESTION);
+      expect(body).toContain(PIPED);
+      expect(body).toContain("<stdin>");
+    });
+  }
+});
+
+describe("agent helper output and errors", () => {
+  test("--json prints {answer, model, provider, usage}", async () => {
+    server.enqueue({ text: "blue", usage: { input: 12, output: 3 } });
+    const result = await runAgent(["helper", "--json", QUESTION], { env: anthropicEnv() });
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout);
+    expect(Object.keys(output).sort()).toEqual(["answer", "model", "provider", "usage"]);
+    expect(output).toMatchObject({
+      answer: "blue",
+      provider: "anthropic",
+      usage: { inputTokens: 12, outputTokens: 3 },
+    });
+    expect(output.model).toMatch(/^claude-haiku/);
+    expect(typeof output.usage.costUsd).toBe("number");
+    expect(result.stdout.trim().split("\n")).toHaveLength(1);
+  });
+
+  test("stdin alone is the prompt", async () => {
+    server.enqueue({ text: "ok" });
+    const before = server.requests.length;
+    const result = await runAgent(["helper"], { env: anthropicEnv(), stdin: "summarize this\n" });
+    expect(result.code).toBe(0);
+    expect(JSON.stringify(server.requests[before]?.body)).toContain("summarize this");
+  });
+
+  test("--model and --system reach the request", async () => {
+    server.enqueue({ text: "ok" });
+    const before = server.requests.length;
+    const result = await runAgent(
+      ["helper", "--model", "anthropic:claude-opus-5-5", "--system", "Be terse.", "hi"],
+      {
+        env: anthropicEnv(),
+      },
+    );
+    expect(result.code).toBe(0);
+    const request = server.requests[before];
+    expect(request?.model).toBe("claude-opus-5-5");
+    expect(JSON.stringify(request?.body)).toContain("Be terse.");
+  });
+
+  test("no key at all: exit 3, names the variables, no stack trace", async () => {
+    const result = await runAgent(["helper", QUESTION], { env: sandbox.env() });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"])
+      expect(result.stderr).toContain(name);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    noStackTrace(result.stderr);
+  });
+
+  test("401: one request, exit 4, the message names provider, model and status", async () => {
+    server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+    const before = server.requests.length;
+    const result = await runAgent(["helper", QUESTION], { env: anthropicEnv() });
+    expect(result.code).toBe(4);
+    expect(server.requests.length - before).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("anthropic");
+    expect(result.stderr).toMatch(/claude-haiku/);
+    expect(result.stderr).toContain("401");
+    noStackTrace(result.stderr);
+  });
+
+  test("usage errors exit 2: no prompt, unknown option, bad tier, unplaceable model", async () => {
+    for (const args of [
+      ["helper"],
+      ["helper", "--bogus", "x"],
+      ["helper", "--tier", "huge", "x"],
+      ["helper", "--model", "mystery", "x"],
+    ]) {
+      const result = await runAgent(args, { env: anthropicEnv() });
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stdout).toBe("");
+      noStackTrace(result.stderr);
+    }
+  });
+
+  test("a broken config exits 3 naming the file and line", async () => {
+    const sb = makeSandbox();
+    try {
+      mkdirSync(join(sb.configDir, "agent"), { recursive: true });
+      writeFileSync(join(sb.configDir, "agent", "config.yaml"), "models:\n  fast: 7\n");
+      const result = await runAgent(["helper", "hi"], {
+        env: sb.env({
+          ANTHROPIC_API_KEY: "sk-ant-test-cli-000001",
+          ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+        }),
+      });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain("config.yaml line 2");
+      expect(result.stderr).toContain("models.fast");
+      noStackTrace(result.stderr);
+    } finally {
+      sb.cleanup();
+    }
+  });
+
+  test("--record then --replay with no key and no server", async () => {
+    const cassette = join(sandbox.dir, "helper.cassette.jsonl");
+    server.enqueue({ text: ["recorded ", "answer"] });
+    const recorded = await runAgent(["helper", "--record", cassette, QUESTION], { env: anthropicEnv() });
+    expect(recorded.code).toBe(0);
+    expect(existsSync(cassette)).toBe(true);
+
+    const before = server.requests.length;
+    const replayed = await runAgent(["helper", "--replay", cassette, QUESTION], { env: sandbox.env() });
+    expect(replayed.stderr).toBe("");
+    expect(replayed.code).toBe(0);
+    expect(replayed.stdout).toBe("recorded answer\n");
+    expect(server.requests.length).toBe(before);
+
+    const json = await runAgent(["helper", "--json", "--replay", cassette, QUESTION], { env: sandbox.env() });
+    expect(JSON.parse(json.stdout)).toMatchObject({ answer: "recorded answer", provider: "anthropic" });
+  });
+});
