@@ -6,6 +6,7 @@ import { AppError, configDir } from "../kernel/index.ts";
 import {
   type AgentSpec,
   agentSpecSchema,
+  DEFAULT_CONSTRAINTS,
   isPrimitiveCapability,
   type LoadedSpec,
   type SpecScope,

@@ -1,0 +1,118 @@
+import type { Message, ToolCall, ToolDefinition } from "../kernel/index.ts";
+
+/**
+ * Guards of the loop that need no I/O: stall detection and context eliding.
+ * (Budgets live in usage-tracker.ts; turn and time limits in run-agent.ts.)
+ */
+
+/** The message the loop injects when it detects a stall. */
+export const STALL_NUDGE =
+  "You are repeating yourself: the same tool call or the same result keeps coming back. " +
+  "Stop calling tools now and answer with what you have: what was done, what is known, and what is still open.";
+
+/** Arguments serialized with keys sorted at every level, so `{a,b}` and `{b,a}` compare equal. */
+export function canonicalArgs(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Detects a stall: a call with the same tool and key-sorted arguments as a call of the previous
+ * response, or three identical tool results in a row. One detector per run.
+ */
+export class StallDetector {
+  private previousCalls = new Set<string>();
+  private lastResult: string | undefined;
+  private sameResults = 0;
+
+  /** Checks this response's calls against the previous response; returns the repeated call, if any. */
+  repeatedCall(calls: ToolCall[]): ToolCall | undefined {
+    const keys = calls.map((c) => `${c.name}\u0000${canonicalArgs(c.arguments)}`);
+    const repeated = calls.find((_, i) => this.previousCalls.has(keys[i] as string));
+    this.previousCalls = new Set(keys);
+    return repeated;
+  }
+
+  /** Records tool results in order; true once three identical results came in a row. */
+  recordResults(results: { toolName: string; content: string }[]): boolean {
+    let stalled = false;
+    for (const r of results) {
+      const key = `${r.toolName}\u0000${r.content}`;
+      if (key === this.lastResult) this.sameResults++;
+      else {
+        this.lastResult = key;
+        this.sameResults = 1;
+      }
+      if (this.sameResults >= 3) stalled = true;
+    }
+    return stalled;
+  }
+}
+
+/** A rough token estimate (4 characters a token) of what a request sends. */
+export function estimateTokens(system: string, messages: Message[], tools: ToolDefinition[]): number {
+  let chars = system.length + JSON.stringify(tools).length;
+  for (const m of messages) chars += messageChars(m);
+  return Math.ceil(chars / 4);
+}
+
+function messageChars(m: Message): number {
+  if (m.role === "user" || m.role === "tool") return m.content.length + 16;
+  let n = 16;
+  for (const p of m.parts) {
+    if (p.type === "tool_call") n += p.name.length + JSON.stringify(p.arguments).length;
+    else n += p.text.length;
+  }
+  return n;
+}
+
+/** The fraction of the context window above which old tool results are elided. */
+export const ELIDE_THRESHOLD = 0.75;
+
+/** Tool results shorter than this are not worth eliding. */
+const MIN_ELIDE_CHARS = 200;
+
+/**
+ * Elides the oldest tool results (content replaced by `[elided: N chars]`) until the estimate is
+ * under `limitTokens`. Keeps the first user message and the latest `keepRecent` assistant turns with
+ * their results; only contents change, so a tool call is never separated from its result.
+ * Returns a new array (messages that change are copied) and how many results were elided.
+ */
+export function elideOldToolResults(
+  messages: Message[],
+  options: { system: string; tools: ToolDefinition[]; limitTokens: number; keepRecent?: number },
+): { messages: Message[]; elided: number } {
+  const keepRecent = options.keepRecent ?? 2;
+  let estimate = estimateTokens(options.system, messages, options.tools);
+  if (estimate <= options.limitTokens) return { messages, elided: 0 };
+  // Index where the protected tail begins: the keepRecent-th assistant message from the end.
+  let tailStart = messages.length;
+  let seen = 0;
+  for (let i = messages.length - 1; i >= 0 && seen < keepRecent; i--) {
+    if (messages[i]?.role === "assistant") {
+      seen++;
+      tailStart = i;
+    }
+  }
+  const out = messages.slice();
+  let elided = 0;
+  for (let i = 0; i < tailStart && estimate > options.limitTokens; i++) {
+    const m = out[i];
+    if (m?.role !== "tool" || m.content.length < MIN_ELIDE_CHARS || m.content.startsWith("[elided:"))
+      continue;
+    const note = `[elided: ${m.content.length} chars]`;
+    estimate -= Math.floor((m.content.length - note.length) / 4);
+    out[i] = { ...m, content: note };
+    elided++;
+  }
+  return { messages: out, elided };
+}

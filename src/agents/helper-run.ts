@@ -1,0 +1,134 @@
+import {
+  type AgentEvent,
+  type EmitFn,
+  type ModelInfo,
+  type ModelRef,
+  makeEvent,
+  type RunResult,
+  type StreamFn,
+} from "../kernel/index.ts";
+import type { PrimitiveName } from "../tools/types.ts";
+import type { Workspace } from "../tools/workspace.ts";
+import { runAgent } from "./run-agent.ts";
+import { type AgentSpec, defineSpec } from "./spec.ts";
+import type { ToolGate, ToolsFor } from "./types.ts";
+
+/**
+ * Helper runs (`agent helper --tools a,b`): the loop as a single agent with exactly the listed
+ * primitives and nobody to ask. The whitelist is the approval: listed tools run, anything else is
+ * refused to the model as an error result.
+ */
+
+/** The system prompt of a helper run when none is given. */
+export const HELPER_SYSTEM =
+  "You are a helpful assistant working in the user's workspace. Use the tools you are given only when " +
+  "they help answer; when you have the answer, reply with it directly and without tool calls. " +
+  "Reply with the answer only: no preamble, no commentary about your process.";
+
+/** The next tier a stalled helper may escalate to, once. */
+const NEXT_TIER: Record<string, string> = { fast: "good", good: "best", auto: "good" };
+
+export interface HelperOptions {
+  prompt: string;
+  system?: string;
+  /** The only primitives offered; calls to them are approved by being listed. */
+  tools: PrimitiveName[];
+  /** Tier (`fast`, `good`, `best`, `auto`), `provider:model` or id. */
+  model: string;
+  stream: StreamFn;
+  resolveModel: (name: string) => ModelRef;
+  modelInfo: (ref: ModelRef) => ModelInfo;
+  workspace: Workspace;
+  emit?: EmitFn;
+  signal?: AbortSignal;
+  maxTurns?: number;
+  timeoutMs?: number;
+  toolsFor?: ToolsFor;
+  /** Retry once with the next tier when the run stalls (default true). */
+  escalate?: boolean;
+  sessionId?: string;
+}
+
+export interface HelperResult extends RunResult {
+  /** The model id of the run that produced the answer. */
+  model: string;
+  /** The provider instance name of that model. */
+  provider: string;
+}
+
+/** A gate that approves exactly the whitelisted tools and refuses everything else. */
+export function whitelistGate(tools: readonly string[]): ToolGate {
+  const allowed = new Set(tools);
+  return {
+    async check(call) {
+      if (allowed.has(call.tool)) {
+        return { allowed: true, verdict: { effect: "allow", reason: "helper --tools whitelist" } };
+      }
+      return {
+        allowed: false,
+        verdict: { effect: "deny", reason: "not in the helper's --tools whitelist" },
+        message: `${call.tool} is not available in this helper run; available tools: ${tools.join(", ") || "(none)"}`,
+      };
+    },
+  };
+}
+
+function helperSpec(options: HelperOptions): AgentSpec {
+  return defineSpec({
+    name: "helper",
+    description: "A single-agent helper run",
+    system_prompt: options.system ?? HELPER_SYSTEM,
+    model: options.model,
+    capabilities: [...options.tools],
+    constraints: {
+      max_turns: options.maxTurns ?? 10,
+      max_depth: 0,
+      timeout_ms: options.timeoutMs ?? 300_000,
+      can_spawn: false,
+      can_learn: false,
+    },
+  });
+}
+
+/** Runs a helper; a stall on a tier escalates once to the next tier (a model_switch event). */
+export async function runHelper(options: HelperOptions): Promise<HelperResult> {
+  const events: AgentEvent[] = [];
+  const emit: EmitFn = (event) => {
+    events.push(event);
+    options.emit?.(event);
+  };
+  const attempt = async (model: string): Promise<HelperResult> => {
+    const spec = helperSpec({ ...options, model });
+    let ref: ModelRef | undefined;
+    const result = await runAgent({
+      spec,
+      goal: options.prompt,
+      specs: new Map([[spec.name, spec]]),
+      emit,
+      stream: options.stream,
+      resolveModel: (name) => {
+        ref = options.resolveModel(name);
+        return ref;
+      },
+      modelInfo: options.modelInfo,
+      workspace: options.workspace,
+      gate: whitelistGate(options.tools),
+      learnFile: null,
+      ...(options.toolsFor ? { toolsFor: options.toolsFor } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+    });
+    return { ...result, model: ref?.id ?? model, provider: ref?.providerName ?? "" };
+  };
+  const first = await attempt(options.model);
+  const next = NEXT_TIER[options.model];
+  if (first.finishReason !== "stall" || options.escalate === false || next === undefined) return first;
+  emit(
+    makeEvent({ agent: "root", name: "helper", depth: 0 }, "model_switch", {
+      from: first.model,
+      to: next,
+      reason: "stalled: escalating once to the next tier",
+    }),
+  );
+  return attempt(next);
+}

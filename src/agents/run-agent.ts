@@ -1,0 +1,353 @@
+import {
+  type AgentIdentity,
+  type ApprovalNeededError,
+  assistantText,
+  assistantToolCalls,
+  type Message,
+  type ModelInfo,
+  type ModelRef,
+  makeEvent,
+  type RunResult,
+  type ToolDefinition,
+} from "../kernel/index.ts";
+import { toolDefinitionsFor } from "../tools/registry.ts";
+import { type ActContext, actOnCalls } from "./act.ts";
+import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
+import { ELIDE_THRESHOLD, elideOldToolResults, STALL_NUDGE, StallDetector } from "./guards.ts";
+import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } from "./history.ts";
+import { defaultLearnFile, LearnRecorder } from "./learn.ts";
+import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
+import { planTurn } from "./plan.ts";
+import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
+import { primitiveCapabilities } from "./spec.ts";
+import type { RunAgentOptions } from "./types.ts";
+import { UsageTracker } from "./usage-tracker.ts";
+import { judgeResults, runVerifyCommands, verifyFailureMessage } from "./verify.ts";
+
+/**
+ * The agent loop: Perceive, Plan, Act, Verify, repeated until the model answers without tool calls
+ * or a limit ends the run. A plain async function: every dependency is injected, nothing is kept at
+ * module level, so recursive and parallel runs share nothing but what they are handed.
+ */
+export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
+  const who: AgentIdentity = { agent: "root", name: options.spec.name, depth: 0 };
+  const shared: SessionShared = {
+    sessionId: options.sessionId,
+    tracker: new UsageTracker(),
+    counters: new Map(),
+  };
+  const depthBound = options.limits?.maxDepth ?? options.spec.constraints.max_depth;
+  const outcome = await runNode(options, who, shared, depthBound);
+  return outcome.result;
+}
+
+/** A finished node: its result, and the approval error that must end the whole session, if any. */
+interface NodeOutcome {
+  result: RunResult;
+  approvalError?: ApprovalNeededError;
+}
+
+/** Runs one agent; an unexpected internal failure becomes an error result, never a throw. */
+async function runNode(
+  options: RunAgentOptions,
+  who: AgentIdentity,
+  shared: SessionShared,
+  depthBound: number,
+): Promise<NodeOutcome> {
+  try {
+    return await runNodeUnguarded(options, who, shared, depthBound);
+  } catch (error) {
+    const message = `internal error in ${options.spec.name}: ${errorText(error)}`;
+    options.emit(makeEvent(who, "error", { message, kind: "internal" }));
+    const result: RunResult = {
+      status: "error",
+      finishReason: "error",
+      answer: "",
+      usage: shared.tracker.report(who.agent),
+      error: { kind: "internal", message },
+    };
+    if (who.depth === 0)
+      options.emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
+    return { result };
+  }
+}
+
+async function runNodeUnguarded(
+  options: RunAgentOptions,
+  who: AgentIdentity,
+  shared: SessionShared,
+  depthBound: number,
+): Promise<NodeOutcome> {
+  const { spec, emit } = options;
+  const now = options.now ?? Date.now;
+  const limits = options.limits ?? {};
+  const maxTurns = limits.maxTurns ?? spec.constraints.max_turns;
+  const run = runSignal(options.signal, limits.timeoutMs ?? spec.constraints.timeout_ms);
+  const isRoot = who.depth === 0;
+  const learnFile = spec.constraints.can_learn ? (options.learnFile ?? defaultLearnFile()) : null;
+  const learn = new LearnRecorder(
+    who,
+    emit,
+    options.learnFile === null ? null : learnFile,
+    shared.sessionId,
+    now,
+  );
+  const messages: Message[] = options.history ? repairHistory(options.history) : [];
+  let bestAnswer = "";
+  let approvalError: ApprovalNeededError | undefined;
+  let modelName = options.model ?? spec.model;
+
+  const append = (message: Message): void => {
+    messages.push(message);
+    emit(makeEvent(who, "message", { message }));
+  };
+  const finish = async (f: Finish): Promise<NodeOutcome> => {
+    run.dispose();
+    await learn.flush();
+    if (f.finishReason !== "stop" && f.finishReason !== "stall") {
+      emit(
+        makeEvent(who, "warning", { message: `${spec.name} ended: ${f.finishReason}`, code: f.finishReason }),
+      );
+    }
+    const result: RunResult = {
+      ...f,
+      status: f.status ?? statusFor(f.finishReason),
+      usage: shared.tracker.report(who.agent),
+    };
+    if (isRoot) emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
+    return approvalError ? { result, approvalError } : { result };
+  };
+  const fail = (
+    message: string,
+    kind: NonNullable<RunResult["error"]>["kind"] = "internal",
+  ): Promise<NodeOutcome> => {
+    emit(makeEvent(who, "error", { message, kind }));
+    return finish({ finishReason: "error", answer: bestAnswer, error: { kind, message } });
+  };
+
+  let model: ModelRef;
+  let info: ModelInfo;
+  try {
+    model = options.resolveModel(modelName);
+    info = options.modelInfo(model);
+    modelName = model.id;
+  } catch (error) {
+    shared.tracker.register({ ...who, model: modelName });
+    return fail(`cannot resolve model "${modelName}" for ${spec.name}: ${errorText(error)}`, "config");
+  }
+  shared.tracker.register({
+    ...who,
+    model: model.id,
+    tokenBudget: limits.tokenBudget,
+    costBudgetUsd: limits.costBudgetUsd,
+  });
+  if (isRoot) {
+    emit(
+      makeEvent(who, "session_start", {
+        sessionId: shared.sessionId ?? "",
+        goal: options.goal,
+        agentName: spec.name,
+        model: model.id,
+        cwd: options.workspace.root,
+        ...(options.resumed ? { resumed: true } : {}),
+      }),
+    );
+  }
+
+  // Tools: sub-agents (while depth allows) and primitives.
+  const toolsFor = options.toolsFor ?? toolDefinitionsFor;
+  let primitiveTools: ReturnType<typeof toolsFor>;
+  try {
+    primitiveTools = toolsFor(primitiveCapabilities(spec), model.provider);
+  } catch (error) {
+    return fail(`cannot build the tools of ${spec.name}: ${errorText(error)}`, "config");
+  }
+  const canSpawn = spec.constraints.can_spawn && who.depth < depthBound;
+  const subAgents = canSpawn ? subAgentDefinitions(spec, options.specs) : { definitions: [], missing: [] };
+  if (subAgents.missing.length > 0) {
+    return fail(`${spec.name} names unknown agents: ${subAgents.missing.join(", ")}`, "config");
+  }
+  if (!canSpawn && subAgentDefinitions(spec, options.specs).definitions.length > 0) {
+    emit(
+      makeEvent(who, "warning", {
+        message: `${spec.name} is at max depth ${depthBound}: no sub-agents offered`,
+      }),
+    );
+  }
+  const tools: ToolDefinition[] = [...subAgents.definitions, ...primitiveTools.definitions];
+  const toolNames = new Set(tools.map((t) => t.name));
+
+  const delegate = makeDelegate({
+    who,
+    emit,
+    specs: options.specs,
+    counters: shared.counters,
+    depthBound,
+    runChild: (childSpec, goal, hints, child, childDepthBound) =>
+      runNode(
+        {
+          ...options,
+          spec: childSpec,
+          goal,
+          hints,
+          history: undefined,
+          model: undefined,
+          resumed: false,
+          signal: run.signal,
+          gate: options.gate.child?.() ?? options.gate,
+          limits: { concurrency: limits.concurrency, verifyTimeoutMs: limits.verifyTimeoutMs },
+        },
+        child,
+        shared,
+        childDepthBound,
+      ),
+  });
+  const actContext: ActContext = {
+    who,
+    emit,
+    workspace: options.workspace,
+    gate: options.gate,
+    signal: run.signal,
+    primitives: primitiveTools.primitives,
+    definitions: tools,
+    subAgents: new Set(subAgents.definitions.map((d) => d.name)),
+    delegate,
+    concurrency: limits.concurrency ?? 4,
+    now,
+  };
+
+  // Perceive.
+  if (messages.length === 0) {
+    append({
+      role: "user",
+      content: initialMessage(
+        options.goal,
+        options.hints ?? [],
+        await workspaceFacts(options.workspace.root),
+      ),
+    });
+  } else {
+    closeOpenToolCalls(messages, append);
+    append({ role: "user", content: continueMessage(options.goal, options.hints ?? []) });
+  }
+
+  const stall = new StallDetector();
+  let nudged = false;
+  let verifyFailures = 0;
+  const limitReason = (): Finish | undefined =>
+    run.signal.aborted
+      ? { finishReason: run.timedOut() ? "timeout" : "aborted", answer: bestAnswer }
+      : undefined;
+
+  for (let turn = 1; ; turn++) {
+    const stopped = limitReason();
+    if (stopped) return finish(stopped);
+    if (turn > maxTurns) return finish({ finishReason: "max_turns", answer: bestAnswer });
+    const over = shared.tracker.exceeded(who.agent);
+    if (over) {
+      emit(
+        makeEvent(who, "warning", {
+          message: `${over.kind} budget of ${over.agent} exceeded`,
+          code: "budget",
+        }),
+      );
+      return finish({ finishReason: "budget", answer: bestAnswer });
+    }
+
+    // Plan.
+    const elided = elideOldToolResults(messages, {
+      system: spec.system_prompt,
+      tools,
+      limitTokens: Math.floor(info.contextWindow * ELIDE_THRESHOLD),
+    });
+    if (elided.elided > 0) {
+      messages.splice(0, messages.length, ...elided.messages);
+      emit(
+        makeEvent(who, "warning", { message: `elided ${elided.elided} old tool results`, code: "elided" }),
+      );
+    }
+    const planned = await planTurn(
+      { model, system: spec.system_prompt, messages: [...messages], tools, signal: run.signal },
+      options.stream,
+      who,
+      emit,
+      turn,
+    );
+    shared.tracker.add(who.agent, planned.usage, info);
+    if (!planned.ok) {
+      const partial = planned.partial ? assistantText(planned.partial).trim() : "";
+      if (partial) bestAnswer = partial;
+      const stoppedNow = limitReason();
+      if (stoppedNow) return finish(stoppedNow);
+      emit(makeEvent(who, "error", { message: planned.error.message, kind: planned.error.kind }));
+      return finish({
+        finishReason: "provider_error",
+        answer: bestAnswer,
+        error: { kind: planned.error.kind, message: planned.error.message },
+      });
+    }
+    const message = withTextToolCalls(planned.message, toolNames, who, emit, turn);
+    append(message);
+    const text = assistantText(message).trim();
+    if (text) bestAnswer = text;
+    if (planned.stopReason === "refusal") return finish({ finishReason: "refusal", answer: bestAnswer });
+    const calls = assistantToolCalls(message);
+
+    if (calls.length === 0) {
+      if (nudged) return finish({ finishReason: "stall", answer: bestAnswer });
+      if (spec.verify && spec.verify.length > 0) {
+        const verified = await runVerifyCommands(spec.verify, {
+          cwd: options.workspace.root,
+          timeoutMs: limits.verifyTimeoutMs ?? 120_000,
+          signal: run.signal,
+          who,
+          emit,
+        });
+        if (!verified.ok) {
+          if (run.signal.aborted) continue;
+          verifyFailures++;
+          if (verifyFailures >= (limits.maxVerifyAttempts ?? 3)) {
+            return finish({ finishReason: "verify_failed", answer: bestAnswer });
+          }
+          append({ role: "user", content: verifyFailureMessage(verified) });
+          continue;
+        }
+      }
+      return finish({ finishReason: "stop", answer: text || bestAnswer });
+    }
+
+    if (nudged) {
+      // Told to answer without tools and still calling them: close the calls and end with a stall.
+      for (const call of calls) append(notRunResult(call, "not run: you were told to answer without tools"));
+      return finish({ finishReason: "stall", answer: bestAnswer });
+    }
+
+    // Act.
+    const repeated = stall.repeatedCall(calls);
+    const { results, approvalError: needed } = await actOnCalls(calls, actContext);
+    for (const r of results) append(r.message);
+    if (needed) {
+      approvalError = needed;
+      emit(makeEvent(who, "error", { message: needed.message, kind: "approval" }));
+      return finish({
+        finishReason: "approval_needed",
+        answer: bestAnswer,
+        error: { kind: "approval", message: needed.message },
+      });
+    }
+
+    // Verify.
+    judgeResults(results, who, emit, learn);
+    const sameResults = stall.recordResults(results.map((r) => r.message));
+    if ((repeated || sameResults) && !run.signal.aborted) {
+      const why = repeated ? `repeated call to ${repeated.name}` : "three identical results in a row";
+      emit(makeEvent(who, "warning", { message: `stall detected: ${why}`, code: "stall" }));
+      append({ role: "user", content: STALL_NUDGE });
+      nudged = true;
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

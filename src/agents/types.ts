@@ -1,0 +1,92 @@
+import type {
+  AgentIdentity,
+  EmitFn,
+  Message,
+  ModelInfo,
+  ModelRef,
+  ProviderKind,
+  StreamFn,
+  ToolDefinition,
+} from "../kernel/index.ts";
+import type { PolicyRequest, Verdict } from "../policy/types.ts";
+import type { Primitive, PrimitiveName } from "../tools/types.ts";
+import type { Workspace } from "../tools/workspace.ts";
+import type { AgentSpec } from "./spec.ts";
+
+/**
+ * The approval channel the loop uses (structurally the policy layer's ApprovalGate). One gate is
+ * shared by a whole session, so a child can never hold more permission than its parent.
+ * An ApprovalNeededError thrown by `check` (`--on-ask fail`) ends the session with approval_needed.
+ */
+export interface ToolGate {
+  check(
+    call: {
+      who: AgentIdentity;
+      tool: string;
+      args: Record<string, unknown>;
+      request: PolicyRequest;
+      preview: () => Promise<string>;
+    },
+    signal: AbortSignal,
+  ): Promise<{ allowed: true; verdict: Verdict } | { allowed: false; verdict: Verdict; message: string }>;
+  /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
+  child?(): ToolGate;
+}
+
+/** The primitives offered for a list of capability names (src/tools/registry.ts toolDefinitionsFor). */
+export type ToolsFor = (
+  names: PrimitiveName[],
+  provider: ProviderKind,
+) => { definitions: ToolDefinition[]; primitives: Map<string, Primitive> };
+
+/** Limits of one run. Unset fields come from the spec's constraints (or have no bound). */
+export interface RunLimits {
+  maxTurns?: number;
+  timeoutMs?: number;
+  /** Deepest agent depth allowed below the root (the root is depth 0). */
+  maxDepth?: number;
+  /** Token budget for this agent's subtree (input + output + cache tokens of every model call). */
+  tokenBudget?: number;
+  /** Cost budget in USD for this agent's subtree. */
+  costBudgetUsd?: number;
+  /** Concurrent read-only tool calls and delegations per response (default 4). */
+  concurrency?: number;
+  /** Timeout of each `verify:` command (default 120 s). */
+  verifyTimeoutMs?: number;
+  /** How many failed verification rounds end the run with verify_failed (default 3). */
+  maxVerifyAttempts?: number;
+}
+
+/** What every run of a session shares: dependencies injected once at the root and passed down. */
+export interface AgentDeps {
+  emit: EmitFn;
+  stream: StreamFn;
+  /** Resolves a spec's model name (tier, `provider:model` or id). May throw an AppError (missing key). */
+  resolveModel: (name: string) => ModelRef;
+  modelInfo: (ref: ModelRef) => ModelInfo;
+  workspace: Workspace;
+  gate: ToolGate;
+  /** Every known spec by name, for delegation. */
+  specs: ReadonlyMap<string, AgentSpec>;
+  /** Primitive definitions (defaults to src/tools/registry.ts). */
+  toolsFor?: ToolsFor;
+  /** `$XDG_STATE_HOME/agent/learn.jsonl`, or null to never write learn signals to disk. */
+  learnFile?: string | null;
+  now?: () => number;
+}
+
+/** Options of one agent run; see runAgent. */
+export interface RunAgentOptions extends AgentDeps {
+  spec: AgentSpec;
+  goal: string;
+  hints?: string[];
+  /** Earlier conversation to continue (resume): the goal is appended as a new user message. */
+  history?: Message[];
+  /** Model override for this agent (`--model`); children use their own spec's model. */
+  model?: string;
+  limits?: RunLimits;
+  signal?: AbortSignal;
+  sessionId?: string;
+  /** Marks session_start as a resumed session. */
+  resumed?: boolean;
+}
