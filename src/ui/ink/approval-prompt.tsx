@@ -1,0 +1,106 @@
+import { Box, Text, useInput } from "ink";
+import { useState } from "react";
+import type { ApprovalDecision, ApprovalRequest } from "../../kernel/approvals.ts";
+import { displayArgs } from "../format.ts";
+import { DiffPreview } from "./diff-preview.tsx";
+import { tone } from "./theme.ts";
+
+/** Props of {@link ApprovalPrompt}. */
+export interface ApprovalPromptProps {
+  request: ApprovalRequest;
+  colors: boolean;
+  /** Called once with the user's decision. */
+  onDecision: (decision: ApprovalDecision) => void;
+  /** Ctrl-C while the prompt holds raw mode. */
+  onInterrupt: () => void;
+  /** Requests waiting behind this one. */
+  queued?: number;
+}
+
+const DIFF_TOOLS = new Set(["write_file", "edit_file", "apply_patch"]);
+
+/**
+ * Asks about one tool call: names the agent and tool, shows the arguments, a colored diff for file edits
+ * or the command for exec. Keys: y yes once, a yes for this session (shows the rule it adds), n no,
+ * f no with feedback (a line of text, Enter sends, Esc goes back).
+ */
+export function ApprovalPrompt({
+  request,
+  colors,
+  onDecision,
+  onInterrupt,
+  queued = 0,
+}: ApprovalPromptProps) {
+  const [mode, setMode] = useState<"choose" | "feedback">("choose");
+  const [feedback, setFeedback] = useState("");
+  const [done, setDone] = useState(false);
+
+  const decide = (decision: ApprovalDecision): void => {
+    if (done) return;
+    setDone(true);
+    onDecision(decision);
+  };
+
+  useInput((input, key) => {
+    if (key.ctrl && input === "c") {
+      onInterrupt();
+      return;
+    }
+    if (mode === "feedback") {
+      if (key.return) decide({ kind: "deny_feedback", feedback: feedback.trim() });
+      else if (key.escape) setMode("choose");
+      else if (key.backspace || key.delete) setFeedback((text) => text.slice(0, -1));
+      else if (!key.ctrl && !key.meta && input) setFeedback((text) => text + input.replace(/[\r\n]/g, " "));
+      return;
+    }
+    const choice = input.toLowerCase();
+    if (choice === "y") decide({ kind: "once" });
+    else if (choice === "a") decide({ kind: "session" });
+    else if (choice === "n") decide({ kind: "deny" });
+    else if (choice === "f") setMode("feedback");
+  });
+
+  const isDiff = DIFF_TOOLS.has(request.tool) && request.preview.trim() !== "";
+  const isExec = request.tool === "exec";
+  const args = displayArgs(isDiff ? omitBulk(request.args) : request.args);
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={tone(colors, "yellow")} paddingX={1}>
+      <Text>
+        <Text bold>{request.agentName}</Text> wants to run{" "}
+        <Text bold color={tone(colors, "cyan")}>
+          {request.tool}
+        </Text>
+        {queued > 0 ? <Text dimColor> ({queued} more waiting)</Text> : null}
+      </Text>
+      {isExec ? (
+        <Text color={tone(colors, "yellow")}>$ {String(request.args.command ?? request.preview)}</Text>
+      ) : null}
+      {args.map(([name, value]) => (
+        <Text key={name}>
+          <Text dimColor>{name}:</Text> {value}
+        </Text>
+      ))}
+      {isDiff ? <DiffPreview diff={request.preview} colors={colors} /> : null}
+      {!isDiff && !isExec && request.preview.trim() !== "" ? <Text dimColor>{request.preview}</Text> : null}
+      <Text dimColor>{request.reason}</Text>
+      {mode === "choose" ? (
+        <Text>
+          <Text bold>y</Text> yes once · <Text bold>a</Text> yes for this session (adds{" "}
+          <Text color={tone(colors, "cyan")}>{request.sessionRule}</Text>) · <Text bold>n</Text> no ·{" "}
+          <Text bold>f</Text> no, with feedback
+        </Text>
+      ) : (
+        <Text>
+          feedback for the model (Enter sends, Esc goes back): {feedback}
+          <Text inverse> </Text>
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+/** Arguments without the bulky text the diff already shows. */
+function omitBulk(args: Record<string, unknown>): Record<string, unknown> {
+  const { content: _content, old_string: _old, new_string: _new, patch: _patch, ...rest } = args;
+  return rest;
+}

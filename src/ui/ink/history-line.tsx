@@ -1,0 +1,58 @@
+import { Box, Text } from "ink";
+import { memo } from "react";
+import type { HistoryItem } from "./state.ts";
+import { type Tone, tone } from "./theme.ts";
+
+/** Props of {@link HistoryLine}. */
+export interface HistoryLineProps {
+  item: HistoryItem;
+  colors: boolean;
+  /** Test hook: called on every render of this item (finished items must render exactly once). */
+  onRender?: (item: HistoryItem) => void;
+}
+
+const MARKS: Record<HistoryItem["kind"], string> = {
+  goal: "▸",
+  message: "│",
+  tool: "✓",
+  delegate: "▸",
+  return: "◂",
+  approval: "?",
+  warning: "⚠",
+  error: "✗",
+  info: "↻",
+};
+
+function markTone(item: HistoryItem): Tone {
+  if (item.kind === "warning" || item.kind === "info") return "yellow";
+  if (item.kind === "error" || item.ok === false) return "red";
+  if (item.kind === "delegate" || item.kind === "goal") return "cyan";
+  if (item.kind === "message") return "gray";
+  return "green";
+}
+
+/** One finished item of the transcript, indented by agent depth (tools one level below their agent). */
+export const HistoryLine = memo(function HistoryLine({ item, colors, onRender }: HistoryLineProps) {
+  onRender?.(item);
+  const indent = item.depth * 2 + (item.kind === "tool" || item.kind === "approval" ? 2 : 0);
+  const mark = item.kind === "tool" && item.ok === false ? "✗" : MARKS[item.kind];
+  const color = tone(colors, markTone(item));
+  if (item.kind === "message") {
+    return (
+      <Box marginLeft={indent} flexDirection="column">
+        <Text bold>{item.agentName}</Text>
+        <Text>{item.text}</Text>
+      </Box>
+    );
+  }
+  const who = item.kind === "delegate" || item.kind === "goal" ? `${item.agentName}: ` : "";
+  return (
+    <Box marginLeft={indent}>
+      <Text color={color}>{mark} </Text>
+      <Text>
+        {who}
+        {item.text}
+      </Text>
+    </Box>
+  );
+});

@@ -1,0 +1,85 @@
+/**
+ * The Ink renderer for interactive terminals. Import it only through chooseRenderer (dynamic import):
+ * loading Ink costs ~140 ms and its input hooks need a TTY on stdin.
+ */
+import { render } from "ink";
+import type { AgentEvent } from "../../kernel/events.ts";
+import type { Renderer } from "../renderer.ts";
+import type { FinishedRun } from "../result.ts";
+import { App } from "./app.tsx";
+import { InkApprover } from "./ink-approver.ts";
+import type { CostFn, HistoryItem } from "./state.ts";
+import { UiStore } from "./store.ts";
+
+/** Options for {@link createInkRenderer}. */
+export interface InkRendererOptions {
+  colors: boolean;
+  costOf?: CostFn;
+  /** Ctrl-C pressed while the approval prompt holds raw mode (default: raise SIGINT on this process). */
+  onInterrupt?: () => void;
+  flushMs?: number;
+  /** Default process.stdin / stdout / stderr (tests and the benchmark pass fakes). */
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+  stderr?: NodeJS.WriteStream;
+  /** Route console.* above the app (default true). */
+  patchConsole?: boolean;
+  onHistoryRender?: (item: HistoryItem) => void;
+}
+
+/** The Ink renderer plus its store and approver. */
+export interface InkRenderer extends Renderer {
+  readonly kind: "ink";
+  readonly approver: InkApprover;
+  readonly store: UiStore;
+}
+
+/** Mounts the Ink app and returns a renderer feeding it; `finish` prints the summary and unmounts. */
+export function createInkRenderer(options: InkRendererOptions): InkRenderer {
+  const store = new UiStore({ flushMs: options.flushMs, costOf: options.costOf });
+  const approver = new InkApprover(store);
+  const onInterrupt = options.onInterrupt ?? (() => process.kill(process.pid, "SIGINT"));
+  const instance = render(
+    <App
+      store={store}
+      approver={approver}
+      colors={options.colors}
+      showCost={options.costOf !== undefined}
+      onInterrupt={onInterrupt}
+      onHistoryRender={options.onHistoryRender}
+    />,
+    {
+      stdin: options.stdin,
+      stdout: options.stdout,
+      stderr: options.stderr,
+      exitOnCtrlC: false,
+      patchConsole: options.patchConsole ?? true,
+    },
+  );
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    store.dispose();
+    instance.unmount();
+    await instance.waitUntilExit();
+  };
+
+  return {
+    kind: "ink",
+    approver,
+    store,
+    onEvent(event: AgentEvent) {
+      if (!closed) store.dispatch({ type: "event", event });
+    },
+    async finish(run: FinishedRun) {
+      if (closed) return;
+      store.finish(run);
+      await instance.waitUntilRenderFlush();
+      await close();
+    },
+    dispose() {
+      void close();
+    },
+  };
+}

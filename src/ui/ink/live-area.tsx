@@ -1,0 +1,72 @@
+import { Box, Text } from "ink";
+import { useEffect, useState } from "react";
+import { formatDuration } from "../format.ts";
+import type { ActiveAgent } from "./state.ts";
+import { fit, tone } from "./theme.ts";
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** Re-renders its caller every `ms` while `running`, and returns the current time. */
+export function useNow(ms: number, running: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms, running]);
+  return now;
+}
+
+/** Props of {@link LiveArea}. */
+export interface LiveAreaProps {
+  agents: readonly ActiveAgent[];
+  colors: boolean;
+  columns: number;
+  now: number;
+  /** Lines of streaming text shown per agent (default 3). */
+  streamLines?: number;
+  /** Agents shown before "+N more" (default 8). */
+  maxAgents?: number;
+}
+
+/** The bounded live region: active agents as a tree, their running tools, the tail of streaming text. */
+export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAgents = 8 }: LiveAreaProps) {
+  const frame = SPINNER[Math.floor(now / 100) % SPINNER.length];
+  const shown = agents.slice(0, maxAgents);
+  return (
+    <Box flexDirection="column">
+      {shown.map((agent) => {
+        const indent = agent.depth * 2;
+        const width = columns - indent - 4;
+        const tail = agent.streamTail
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .slice(-streamLines);
+        return (
+          <Box key={agent.id} flexDirection="column" marginLeft={indent}>
+            <Text>
+              <Text color={tone(colors, "cyan")}>{frame}</Text> <Text bold>{agent.name}</Text>{" "}
+              <Text dimColor>{formatDuration(now - agent.startedAt)}</Text>
+            </Text>
+            {agent.tools.slice(0, 3).map((tool) => (
+              <Text key={tool.id} dimColor>
+                {"  "}
+                {fit(`${tool.tool} ${tool.description} (${formatDuration(now - tool.startedAt)})`, width)}
+              </Text>
+            ))}
+            {tail.map((line, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a tail of plain lines, replaced as a whole
+              <Text key={index} color={tone(colors, "gray")}>
+                {"  "}
+                {fit(line, width)}
+              </Text>
+            ))}
+          </Box>
+        );
+      })}
+      {agents.length > shown.length ? (
+        <Text dimColor>+{agents.length - shown.length} more agents</Text>
+      ) : null}
+    </Box>
+  );
+}

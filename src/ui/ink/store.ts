@@ -1,0 +1,74 @@
+import type { FinishedRun } from "../result.ts";
+import { type CostFn, initialState, reduceBatch, type UiAction, type UiState } from "./state.ts";
+
+/** Options for {@link UiStore}. */
+export interface UiStoreOptions {
+  /** At most one flush per this many milliseconds (default 50); 0 flushes on the next macrotask. */
+  flushMs?: number;
+  costOf?: CostFn;
+}
+
+/**
+ * Holds the UI state outside React and batches actions: events are queued and applied together at most
+ * every `flushMs`, so a burst of thousands of events costs one render. Approvals flush at once.
+ * Components read it with useSyncExternalStore.
+ */
+export class UiStore {
+  private state: UiState = initialState();
+  private pending: UiAction[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly listeners = new Set<() => void>();
+  private printedGeneration = -1;
+  private readonly flushMs: number;
+
+  constructor(private readonly options: UiStoreOptions = {}) {
+    this.flushMs = options.flushMs ?? 50;
+  }
+
+  readonly getSnapshot = (): UiState => this.state;
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Queues an action; it shows at the next flush. */
+  dispatch(action: UiAction): void {
+    this.pending.push(action);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.flush(), this.flushMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Applies queued actions now and notifies the view. */
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const actions = this.pending;
+    this.pending = [];
+    this.state = reduceBatch(this.state, actions, {
+      costOf: this.options.costOf,
+      freshHistory: this.printedGeneration === this.state.historyGeneration,
+    });
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Called by the view once <Static> has printed a generation, so the next items start a new one. */
+  markPrinted(generation: number): void {
+    this.printedGeneration = Math.max(this.printedGeneration, generation);
+  }
+
+  /** Queues the result and flushes everything. */
+  finish(run: FinishedRun, now = Date.now()): void {
+    this.dispatch({ type: "finish", run, now });
+    this.flush();
+  }
+
+  /** Drops the timer (the view is gone). */
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,41 @@
+import { Box, Text } from "ink";
+import { totalTokens } from "../../kernel/usage.ts";
+import { formatCost, formatDuration, formatTokens } from "../format.ts";
+import type { FinishedRun } from "../result.ts";
+import { tone } from "./theme.ts";
+
+/** Props of {@link Summary}. */
+export interface SummaryProps {
+  run: FinishedRun;
+  elapsedMs: number;
+  colors: boolean;
+  /** Print the answer (when the history does not already end with it). */
+  showAnswer: boolean;
+}
+
+/** The end of a run: the answer when needed, status, then usage and cost per agent. */
+export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
+  const ok = run.status === "success";
+  const color = tone(colors, ok ? "green" : run.status === "limit" ? "yellow" : "red");
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      {showAnswer && run.answer.trim() !== "" ? <Text>{run.answer.trim()}</Text> : null}
+      {run.error ? (
+        <Text color={tone(colors, "red")}>{`✗ ${run.error.kind} error: ${run.error.message}`}</Text>
+      ) : null}
+      <Text color={color} bold>
+        {`■ ${run.status} (${run.finishReason}) in ${formatDuration(elapsedMs)} · session ${run.sessionId}`}
+      </Text>
+      {run.usage.map((report) => (
+        <Text key={report.agent}>
+          {"  ".repeat(report.depth + 1)}
+          {report.name} <Text dimColor>{report.model}</Text>
+          {` ${formatTokens(totalTokens(report.usage))} tokens · ${formatCost(report.costUsd)}`}
+          {report.subtree.costUsd !== report.costUsd ? (
+            <Text dimColor>{` (with sub-agents ${formatCost(report.subtree.costUsd)})`}</Text>
+          ) : null}
+        </Text>
+      ))}
+    </Box>
+  );
+}
