@@ -134,6 +134,7 @@ describe("evaluate: exec", () => {
   });
 
   test("an unparsable command asks unless a deny rule matches it whole", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell command, not a template
     expect(evaluate(req("exec", ["rm${IFS}-rf /"]), rules({ allow: ["exec:rm *"] }))).toMatchObject({
       effect: "ask",
       reason: expect.stringContaining("unparsable shell"),

@@ -1,0 +1,270 @@
+import { describe, expect, test } from "bun:test";
+import {
+  type AgentEvent,
+  type AgentIdentity,
+  type ApprovalDecision,
+  ApprovalNeededError,
+  type ApprovalRequest,
+} from "../../src/kernel/index.ts";
+import { flagApprover, scriptedApprover } from "../../src/policy/approvers.ts";
+import { ApprovalGate, type GateCheck, sessionGrantRules } from "../../src/policy/gate.ts";
+import { parseRule } from "../../src/policy/rules.ts";
+import type { PolicyRequest } from "../../src/policy/types.ts";
+
+const ROOT: AgentIdentity = { agent: "root", name: "root", depth: 0 };
+const CHILD: AgentIdentity = { agent: "root/code-editor#1", name: "code-editor", parent: "root", depth: 1 };
+const signal = new AbortController().signal;
+
+function exec(command: string, who: AgentIdentity = ROOT): GateCheck {
+  const request: PolicyRequest = { tool: "exec", targets: [command], readOnly: false, sensitive: false };
+  return { who, tool: "exec", args: { command }, request, preview: async () => command };
+}
+
+function write(path: string, sensitive = false): GateCheck {
+  const request: PolicyRequest = { tool: "write_file", targets: [path], readOnly: false, sensitive };
+  return {
+    who: ROOT,
+    tool: "write_file",
+    args: { path, content: "x" },
+    request,
+    preview: async () => `+++ ${path}`,
+  };
+}
+
+function counter(): () => string {
+  let n = 0;
+  return () => `req-${++n}`;
+}
+
+describe("ApprovalGate", () => {
+  test("deny rules refuse without asking; allow rules pass without asking", async () => {
+    const approver = scriptedApprover([]);
+    const events: AgentEvent[] = [];
+    const gate = new ApprovalGate({
+      rules: [parseRule("exec:rm *", "deny", "user"), parseRule("exec:ls", "allow", "user")],
+      approver,
+      emit: (e) => events.push(e),
+      newId: counter(),
+    });
+    const denied = await gate.check(exec("rm -rf x"), signal);
+    expect(denied).toMatchObject({
+      allowed: false,
+      verdict: { effect: "deny", rule: { text: "exec:rm *" } },
+    });
+    if (!denied.allowed) expect(denied.message).toBe("Policy denied exec rm -rf x (deny rule exec:rm *).");
+    expect(await gate.check(exec("ls"), signal)).toMatchObject({
+      allowed: true,
+      verdict: { effect: "allow" },
+    });
+    expect(approver.requests).toEqual([]);
+    expect(events.map((e) => [e.kind, e.data])).toEqual([
+      ["approval_decision", { id: "req-1", decision: { kind: "deny" }, source: "rule", rule: "exec:rm *" }],
+    ]);
+  });
+
+  test("ask builds a request, emits request then decision, and allows once", async () => {
+    const approver = scriptedApprover([{ kind: "once" }]);
+    const events: AgentEvent[] = [];
+    const gate = new ApprovalGate({ rules: [], approver, emit: (e) => events.push(e), newId: counter() });
+    const outcome = await gate.check(exec("npm test", CHILD), signal);
+    expect(outcome).toMatchObject({ allowed: true, verdict: { effect: "allow" } });
+    const expected: ApprovalRequest = {
+      id: "req-1",
+      agent: "root/code-editor#1",
+      agentName: "code-editor",
+      tool: "exec",
+      args: { command: "npm test" },
+      preview: "npm test",
+      sessionRule: "exec:npm test",
+      reason: "default: exec asks (npm test)",
+    };
+    expect(approver.requests).toEqual([expected]);
+    expect(events.map((e) => e.kind)).toEqual(["approval_request", "approval_decision"]);
+    expect(events[0]).toMatchObject({
+      agent: "root/code-editor#1",
+      parent: "root",
+      depth: 1,
+      data: { request: expected },
+    });
+    expect(events[1]!.data).toEqual({ id: "req-1", decision: { kind: "once" }, source: "user" });
+    // "once" grants nothing: the same call asks again.
+    await expect(gate.check(exec("npm test"), signal)).rejects.toThrow("no decision left");
+  });
+
+  test("a session grant makes the identical call pass without asking, and nothing wider", async () => {
+    const approver = scriptedApprover([{ kind: "session" }, { kind: "deny" }]);
+    const events: AgentEvent[] = [];
+    const gate = new ApprovalGate({ rules: [], approver, emit: (e) => events.push(e), newId: counter() });
+    expect((await gate.check(exec("ls *.ts"), signal)).allowed).toBe(true);
+    expect(events[1]!.data).toEqual({
+      id: "req-1",
+      decision: { kind: "session" },
+      source: "user",
+      rule: "exec:ls \\*.ts",
+    });
+    expect(gate.sessionRules.map((r) => r.text)).toEqual(["exec:ls \\*.ts"]);
+    expect(await gate.check(exec("ls *.ts"), signal)).toMatchObject({
+      allowed: true,
+      verdict: { reason: expect.stringContaining("allowed for this session") },
+    });
+    expect(approver.requests).toHaveLength(1);
+    // The grant is literal: the glob in it does not widen it.
+    expect((await gate.check(exec("ls a.ts; rm b.ts"), signal)).allowed).toBe(false);
+    expect(approver.requests).toHaveLength(2);
+  });
+
+  test("deny and deny_feedback reach the model's message", async () => {
+    const approver = scriptedApprover([
+      { kind: "deny" },
+      { kind: "deny_feedback", feedback: "use src/b.ts instead" },
+    ]);
+    const gate = new ApprovalGate({ rules: [], approver });
+    const first = await gate.check(write("src/a.ts"), signal);
+    expect(first).toMatchObject({ allowed: false, message: "The user denied write_file src/a.ts." });
+    const second = await gate.check(write("src/a.ts"), signal);
+    expect(second).toMatchObject({
+      allowed: false,
+      verdict: { effect: "deny" },
+      message: "The user denied write_file src/a.ts with feedback: use src/b.ts instead",
+    });
+  });
+
+  test("one prompt at a time: the second approver call starts only after the first resolves", async () => {
+    const log: string[] = [];
+    const releases: (() => void)[] = [];
+    const approver = scriptedApprover(async (request) => {
+      log.push(`start ${request.args.command}`);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      log.push(`end ${request.args.command}`);
+      return { kind: "once" } satisfies ApprovalDecision;
+    });
+    const gate = new ApprovalGate({ rules: [], approver });
+    const child = gate.child();
+    const a = gate.check(exec("make a"), signal);
+    const b = child.check(exec("make b", CHILD), signal);
+    await Bun.sleep(10);
+    expect(log).toEqual(["start make a"]);
+    releases.shift()!();
+    await a;
+    await Bun.sleep(10);
+    expect(log).toEqual(["start make a", "end make a", "start make b"]);
+    releases.shift()!();
+    expect((await b).allowed).toBe(true);
+  });
+
+  test("a call that waited is allowed without a prompt when the earlier answer granted it", async () => {
+    let release = () => {};
+    const approver = scriptedApprover(async () => {
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return { kind: "session" } satisfies ApprovalDecision;
+    });
+    const gate = new ApprovalGate({ rules: [], approver });
+    const a = gate.check(exec("npm test"), signal);
+    const b = gate.child().check(exec("npm test", CHILD), signal);
+    await Bun.sleep(10);
+    release();
+    expect((await a).allowed).toBe(true);
+    expect((await b).allowed).toBe(true);
+    expect(approver.requests).toHaveLength(1);
+  });
+
+  test("ApprovalNeededError propagates and the queue keeps working", async () => {
+    const gate = new ApprovalGate({ rules: [], approver: flagApprover("fail") });
+    const error = await gate.check(exec("rm x"), signal).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApprovalNeededError);
+    expect((error as ApprovalNeededError).request.sessionRule).toBe("exec:rm x");
+    await expect(gate.check(exec("rm y"), signal)).rejects.toBeInstanceOf(ApprovalNeededError);
+  });
+
+  test("children share grants but bring no rules of their own", async () => {
+    const gate = new ApprovalGate({
+      rules: [parseRule("exec:rm *", "deny", "user")],
+      approver: scriptedApprover([{ kind: "session" }]),
+    });
+    const child = gate.child();
+    expect((await child.check(exec("npm test", CHILD), signal)).allowed).toBe(true);
+    expect(gate.sessionRules.map((r) => r.text)).toEqual(["exec:npm test"]);
+    expect((await gate.check(exec("npm test"), signal)).allowed).toBe(true);
+    expect((await child.check(exec("rm x", CHILD), signal)).allowed).toBe(false);
+  });
+
+  test("an aborted signal stops a waiting call before it prompts", async () => {
+    const approver = scriptedApprover([{ kind: "once" }]);
+    const gate = new ApprovalGate({ rules: [], approver });
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(gate.check(exec("make"), controller.signal)).rejects.toThrow("stop");
+    expect(approver.requests).toEqual([]);
+  });
+
+  test("a failing preview still asks, with the target instead", async () => {
+    const approver = scriptedApprover([{ kind: "once" }]);
+    const gate = new ApprovalGate({ rules: [], approver });
+    const check = { ...write("src/a.ts"), preview: async () => Promise.reject(new Error("diff failed")) };
+    expect((await gate.check(check, signal)).allowed).toBe(true);
+    expect(approver.requests[0]!.preview).toBe("write_file src/a.ts\n(preview unavailable: diff failed)");
+  });
+
+  test("sensitive paths always ask, and the grant is for that exact path", async () => {
+    const approver = scriptedApprover([{ kind: "session" }]);
+    const gate = new ApprovalGate({ rules: [parseRule("write_file:**", "allow", "user")], approver });
+    expect((await gate.check(write(".git/config", true), signal)).allowed).toBe(true);
+    expect(approver.requests[0]!.reason).toContain("sensitive");
+    expect((await gate.check(write(".git/config", true), signal)).allowed).toBe(true);
+    expect(approver.requests).toHaveLength(1);
+  });
+});
+
+describe("flagApprover", () => {
+  const request: ApprovalRequest = {
+    id: "1",
+    agent: "root",
+    agentName: "root",
+    tool: "exec",
+    args: {},
+    preview: "rm x",
+    sessionRule: "exec:rm x",
+    reason: "default: exec asks",
+  };
+
+  test("deny, allow and fail", async () => {
+    expect(await flagApprover("deny").decide(request, signal)).toEqual({ kind: "deny" });
+    expect(await flagApprover("allow").decide(request, signal)).toEqual({ kind: "once" });
+    await expect(flagApprover("fail").decide(request, signal)).rejects.toBeInstanceOf(ApprovalNeededError);
+  });
+
+  test("through the gate, --on-ask deny tells the model the run cannot ask and reports source flag", async () => {
+    const events: AgentEvent[] = [];
+    const gate = new ApprovalGate({ rules: [], approver: flagApprover("deny"), emit: (e) => events.push(e) });
+    const outcome = await gate.check(exec("rm x"), signal);
+    expect(outcome).toMatchObject({
+      allowed: false,
+      message: "exec rm x was not run: it needs approval and this run cannot ask (--on-ask deny).",
+    });
+    expect(events[1]!.data).toMatchObject({ decision: { kind: "deny" }, source: "flag" });
+  });
+});
+
+describe("sessionGrantRules", () => {
+  test("one literal rule per target", () => {
+    const patch: PolicyRequest = {
+      tool: "apply_patch",
+      targets: ["./src/a.ts", "src/[b].ts"],
+      readOnly: false,
+      sensitive: false,
+    };
+    expect(sessionGrantRules(patch).map((r) => r.text)).toEqual([
+      "apply_patch:src/a.ts",
+      "apply_patch:src/\\[b\\].ts",
+    ]);
+    const fetch: PolicyRequest = {
+      tool: "fetch",
+      targets: ["HTTPS://X.TEST/a"],
+      readOnly: false,
+      sensitive: false,
+    };
+    expect(sessionGrantRules(fetch).map((r) => r.text)).toEqual(["fetch:https://x.test/a"]);
+  });
+});
