@@ -33,7 +33,13 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
   const getClient = () => {
     client ??= import("@anthropic-ai/sdk").then(
       ({ default: Sdk }) =>
-        new Sdk({ apiKey: options.apiKey, authToken: null, baseURL: options.baseUrl ?? null, maxRetries: 0 }),
+        new Sdk({
+          apiKey: options.apiKey,
+          authToken: null,
+          maxRetries: 0,
+          // Absent: the SDK default, which reads ANTHROPIC_BASE_URL.
+          ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+        }),
     );
     return client;
   };
