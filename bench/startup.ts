@@ -1,0 +1,169 @@
+/**
+ * Startup benchmark: whole-process wall time and peak memory of
+ *   1. `bun -e 0`                              (the floor: Bun itself)
+ *   2. `bin/agent helper "say hi"` from source
+ *   3. the compiled binary `dist/agent helper "say hi"`
+ * against the fake LLM server with zero latency (one scripted turn per run). Median of N runs after
+ * warm-up; peak memory is the child's max RSS (Bun's Subprocess.resourceUsage()).
+ *
+ * The binary is built with the package's build command when it is missing or older than any file
+ * under src/ (or always with --rebuild).
+ *
+ *   bun bench/startup.ts [--runs 20] [--warmup 3] [--rebuild]
+ *
+ * Targets: compiled helper under 60 ms and under 80 MiB. Exits 1 when the compiled helper misses one.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startFakeLlmServer } from "../test/support/fake-llm-server.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BINARY = join(ROOT, "dist", "agent");
+const TARGET_MS = 60;
+const TARGET_MIB = 80;
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+const RUNS = flag("--runs", 20);
+const WARMUP = flag("--warmup", 3);
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+async function ensureBinary(): Promise<void> {
+  const stale = !existsSync(BINARY) || statSync(BINARY).mtimeMs < newestMtime(join(ROOT, "src"));
+  if (!stale && !process.argv.includes("--rebuild")) return;
+  process.stderr.write("building dist/agent ...\n");
+  const build = Bun.spawn(
+    [
+      process.execPath,
+      "build",
+      "--compile",
+      "--minify",
+      "--bytecode",
+      "--format",
+      "esm",
+      "src/cli/main.ts",
+      "--outfile",
+      "dist/agent",
+    ],
+    { cwd: ROOT, stdout: "ignore", stderr: "inherit" },
+  );
+  if ((await build.exited) !== 0) throw new Error("bun build failed");
+}
+
+interface Sample {
+  ms: number;
+  rssBytes: number;
+}
+
+interface Target {
+  name: string;
+  cmd: string[];
+  /** Whether a run makes one model call (a scripted turn is queued first). */
+  callsModel: boolean;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function main(): Promise<void> {
+  await ensureBinary();
+  const server = await startFakeLlmServer();
+  const sandbox = mkdtempSync(join(tmpdir(), "agent-bench-"));
+  for (const d of ["home", "config", "state"]) mkdirSync(join(sandbox, d));
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: join(sandbox, "home"),
+    XDG_CONFIG_HOME: join(sandbox, "config"),
+    XDG_STATE_HOME: join(sandbox, "state"),
+    ANTHROPIC_API_KEY: "sk-ant-bench-0000000000",
+    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+  };
+  const targets: Target[] = [
+    { name: "bun -e 0 (floor)", cmd: [process.execPath, "-e", "0"], callsModel: false },
+    { name: "helper from source", cmd: [join(ROOT, "bin", "agent"), "helper", "say hi"], callsModel: true },
+    { name: "helper compiled", cmd: [BINARY, "helper", "say hi"], callsModel: true },
+  ];
+
+  const results: { target: Target; ms: number; mib: number; minMs: number }[] = [];
+  try {
+    for (const target of targets) {
+      const samples: Sample[] = [];
+      for (let i = 0; i < WARMUP + RUNS; i++) {
+        if (target.callsModel) server.enqueue({ text: "hi" });
+        const start = performance.now();
+        const proc = Bun.spawn(target.cmd, {
+          env,
+          cwd: sandbox,
+          stdin: "ignore",
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        const [stdout, stderr, code] = await Promise.all([
+          new Response(proc.stdout).text(),
+          new Response(proc.stderr).text(),
+          proc.exited,
+        ]);
+        const ms = performance.now() - start;
+        if (code !== 0 || (target.callsModel && stdout !== "hi\n")) {
+          throw new Error(`${target.name} failed (exit ${code}): ${stderr.trim() || stdout.trim()}`);
+        }
+        if (i >= WARMUP) samples.push({ ms, rssBytes: proc.resourceUsage()?.maxRSS ?? 0 });
+      }
+      results.push({
+        target,
+        ms: median(samples.map((s) => s.ms)),
+        minMs: Math.min(...samples.map((s) => s.ms)),
+        mib: Math.max(...samples.map((s) => s.rssBytes)) / 1024 / 1024,
+      });
+    }
+  } finally {
+    await server.close();
+    rmSync(sandbox, { recursive: true, force: true });
+  }
+
+  const floor = results[0]!;
+  const rows = [
+    ["target", "median ms", "min ms", "× floor", "peak MiB", "× floor"],
+    ...results.map((r) => [
+      r.target.name,
+      r.ms.toFixed(1),
+      r.minMs.toFixed(1),
+      (r.ms / floor.ms).toFixed(1),
+      r.mib.toFixed(1),
+      (r.mib / floor.mib).toFixed(1),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
+  const line = (row: string[]) =>
+    row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join("  ");
+  console.log(
+    `startup: ${RUNS} runs after ${WARMUP} warm-up, fake server with zero latency, Bun ${Bun.version}`,
+  );
+  console.log(line(rows[0]!));
+  for (const row of rows.slice(1)) console.log(line(row));
+
+  const compiled = results[2]!;
+  const ok = compiled.ms < TARGET_MS && compiled.mib < TARGET_MIB;
+  console.log(
+    `target: compiled helper < ${TARGET_MS} ms and < ${TARGET_MIB} MiB: ${ok ? "met" : "MISSED"} (${compiled.ms.toFixed(1)} ms, ${compiled.mib.toFixed(1)} MiB)`,
+  );
+  if (!ok) process.exitCode = 1;
+}
+
+await main();
