@@ -30,6 +30,6 @@ export function countLines(text: string): number {
   return n;
 }
 
-export function plural(n: number, word: string): string {
-  return n === 1 ? word : `${word}s`;
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return n === 1 ? word : many;
 }
