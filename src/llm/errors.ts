@@ -201,12 +201,17 @@ export function classifyHttpFailure(ctx: ErrorContext, failure: HttpFailure): Pr
   return makeProviderError(ctx, kind, apiMessage(failure.body), status, parseRetryAfter(failure));
 }
 
+/** The JSON inside an SDK message (@google/genai puts the body there, sometimes after a prefix). */
 function jsonOrText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
+  for (const start of [0, text.indexOf("{")]) {
+    if (start < 0) continue;
+    try {
+      return JSON.parse(text.slice(start));
+    } catch {
+      // Not JSON from here.
+    }
   }
+  return text;
 }
 
 function errorCode(err: unknown): string | undefined {

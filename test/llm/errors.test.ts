@@ -145,6 +145,32 @@ describe("through the fake server", () => {
   });
 });
 
+describe("errors inside a started stream", () => {
+  const MID_STREAM = {
+    anthropic: [
+      '{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}',
+      '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    ],
+    openai: [
+      '{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}',
+    ],
+    gemini: ['{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}'],
+  } as const;
+  const KIND = { anthropic: "overloaded", openai: "server", gemini: "overloaded" } as const;
+
+  test.each(["anthropic", "openai", "gemini"] as const)("%s: classified and retried", async (kind) => {
+    server.enqueue({ rawEvents: [...MID_STREAM[kind]] }, { text: "recovered" });
+    const notices: string[] = [];
+    const stream = withRetry(streamFor(server, kind), {
+      sleep: async () => {},
+      onNotice: (n) => notices.push(n.error.kind),
+    });
+    const result = await collect(stream(makeRequest(kind, "m", [{ role: "user", content: "hi" }])));
+    expect(expectDone(result).message.parts).toEqual([{ type: "text", text: "recovered" }]);
+    expect(notices).toEqual([KIND[kind]]);
+  });
+});
+
 describe("stream guard", () => {
   const request: ModelRequest = makeRequest("anthropic", "m", [{ role: "user", content: "hi" }]);
   const scripted = (events: StreamEvent[], then: "end" | "hang" | "throw"): StreamFn =>
