@@ -178,6 +178,26 @@ describe("agent helper output and errors", () => {
     }
   });
 
+  test("an openai-compatible server from config (Ollama-style) needs no key", async () => {
+    const sb = makeSandbox();
+    try {
+      mkdirSync(join(sb.configDir, "agent"), { recursive: true });
+      writeFileSync(
+        join(sb.configDir, "agent", "config.yaml"),
+        `providers:\n  ollama:\n    kind: openai-compatible\n    base_url: ${server.openaiBaseUrl}\nmodels:\n  fast: ollama:llama3.2\n`,
+      );
+      server.enqueue({ text: "local answer", protocol: "openai" });
+      const before = server.requests.length;
+      const result = await runAgent(["helper", "hi"], { env: sb.env() });
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe("local answer\n");
+      expect(server.requests[before]?.model).toBe("llama3.2");
+    } finally {
+      sb.cleanup();
+    }
+  });
+
   test("--record then --replay with no key and no server", async () => {
     const cassette = join(sandbox.dir, "helper.cassette.jsonl");
     server.enqueue({ text: ["recorded ", "answer"] });
