@@ -54,7 +54,13 @@ export const applyPatchTool = definePrimitive<ApplyPatchArgs>({
     return planDiff(await planPatch(args.patch, ctx.workspace));
   },
   async run(args, ctx) {
-    const plan = await planPatch(args.patch, ctx.workspace);
+    let plan: PatchPlan;
+    try {
+      plan = await planPatch(args.patch, ctx.workspace);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`${reason}\nThe patch was not applied: no file was changed.`);
+    }
     await commitPlan(plan);
     return {
       modelText: `Success. Updated the following files:\n${plan.summary.join("\n")}`,

@@ -38,7 +38,7 @@ export const globTool = definePrimitive<GlobArgs>({
     if (!(await stat(base).catch(() => null))?.isDirectory()) {
       throw new Error(`${args.path ?? "."} is not a directory`);
     }
-    const matcher = new Bun.Glob(args.pattern);
+    const matcher = new Bun.Glob(args.pattern.replace(/^(\.\/)+/, ""));
     const found: string[] = [];
     let capped = false;
     for await (const file of walkFiles(base, { skip: skipListFor(args.pattern), signal: ctx.signal })) {

@@ -65,6 +65,7 @@ describe("apply_patch conformance corpus", () => {
       const after = await snapshot(workspace);
       if (REJECTING.has(id)) {
         expect(result.isError).toBe(true);
+        expect(result.modelText).toContain("The patch was not applied: no file was changed.");
         // All-or-nothing: a rejected patch changes nothing (for 015 too, unlike upstream).
         expect(after).toEqual(before);
         if (id === "015") expect(await exists(join(workspace, "created.txt"))).toBe(false);

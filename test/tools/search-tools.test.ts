@@ -85,6 +85,8 @@ describe("glob", () => {
     expect(out.modelText).toBe("src/lib/helper.ts\nsrc/main.ts");
     const sub = await globTool.run({ pattern: "*.ts", path: "src/lib" }, await contextFor(root));
     expect(sub.modelText).toBe("src/lib/helper.ts");
+    const dotted = await globTool.run({ pattern: "./src/*.ts" }, await contextFor(root));
+    expect(dotted.modelText).toBe("src/main.ts");
   });
 
   test("caps results with a note", async () => {
