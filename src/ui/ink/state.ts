@@ -5,9 +5,11 @@
  */
 import type { ApprovalRequest } from "../../kernel/approvals.ts";
 import type { AgentEvent } from "../../kernel/events.ts";
-import { addUsage, emptyUsage, type Usage } from "../../kernel/usage.ts";
-import { describeToolCall, formatDuration, oneLine } from "../format.ts";
+import { emptyUsage, type Usage } from "../../kernel/usage.ts";
 import type { FinishedRun } from "../result.ts";
+import { applyEvent } from "./apply-event.ts";
+
+export { STREAM_TAIL_CHARS } from "./apply-event.ts";
 
 /** A finished line in the transcript view; never changes once created. */
 export interface HistoryItem {
@@ -73,8 +75,6 @@ export type UiAction =
 /** Pricing hook for live cost; cost is otherwise known only at the end. */
 export type CostFn = (model: string, usage: Usage) => number;
 
-export const STREAM_TAIL_CHARS = 600;
-
 export function initialState(): UiState {
   return {
     sessionId: "",
@@ -128,60 +128,6 @@ export function reduceBatch(
   return draft;
 }
 
-function push(draft: UiState, fresh: boolean, item: Omit<HistoryItem, "key">): void {
-  if (fresh) {
-    draft.history = [];
-    draft.historyGeneration += 1;
-  }
-  draft.history.push({ ...item, key: draft.nextKey });
-  draft.nextKey += 1;
-}
-
-function agentOf(draft: UiState, event: AgentEvent): ActiveAgent {
-  let agent = draft.agents.find((a) => a.id === event.agent);
-  if (!agent) {
-    agent = {
-      id: event.agent,
-      name: event.name,
-      depth: event.depth,
-      startedAt: event.time,
-      streamTail: "",
-      tools: [],
-    };
-    if (event.parent !== undefined) agent.parent = event.parent;
-    insertAgent(draft, agent);
-  }
-  return agent;
-}
-
-/** Inserts after the parent's last descendant, keeping tree order. */
-function insertAgent(draft: UiState, agent: ActiveAgent): void {
-  const parentIndex = draft.agents.findIndex((a) => a.id === agent.parent);
-  if (parentIndex < 0) {
-    draft.agents.push(agent);
-    return;
-  }
-  let at = parentIndex + 1;
-  while (at < draft.agents.length && (draft.agents[at]?.depth ?? 0) > agent.depth - 1) at++;
-  draft.agents.splice(at, 0, agent);
-}
-
-/** Removes an agent and every agent below it. */
-function removeSubtree(draft: UiState, id: string): void {
-  const gone = new Set([id]);
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const a of draft.agents) {
-      if (!gone.has(a.id) && a.parent !== undefined && gone.has(a.parent)) {
-        gone.add(a.id);
-        changed = true;
-      }
-    }
-  }
-  draft.agents = draft.agents.filter((a) => !gone.has(a.id));
-}
-
 function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fresh: boolean): void {
   switch (action.type) {
     case "approval_enqueued":
@@ -197,125 +143,5 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
       return;
     case "event":
       applyEvent(draft, action.event, costOf, fresh);
-  }
-}
-
-function applyEvent(draft: UiState, event: AgentEvent, costOf: CostFn | undefined, fresh: boolean): void {
-  const base = { depth: event.depth, agentName: event.name };
-  switch (event.kind) {
-    case "session_start": {
-      agentOf(draft, event);
-      if (event.depth > 0) return;
-      draft.sessionId = event.data.sessionId;
-      draft.goal = event.data.goal;
-      draft.model = event.data.model;
-      draft.startedAt ??= event.time;
-      push(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
-      return;
-    }
-    case "plan_start": {
-      agentOf(draft, event).streamTail = "";
-      if (event.depth === 0) draft.model = event.data.model;
-      return;
-    }
-    case "text_delta": {
-      const agent = agentOf(draft, event);
-      agent.streamTail = (agent.streamTail + event.data.delta).slice(-STREAM_TAIL_CHARS);
-      return;
-    }
-    case "plan_end": {
-      agentOf(draft, event).streamTail = "";
-      draft.usage = addUsage(draft.usage, event.data.usage);
-      if (costOf) draft.costUsd += costOf(draft.model, event.data.usage);
-      const text = event.data.text.trim();
-      if (event.depth === 0) draft.lastRootText = text;
-      if (text !== "") push(draft, fresh, { ...base, kind: "message", text });
-      return;
-    }
-    case "tool_start": {
-      const d = event.data;
-      const description = describeToolCall(d.tool, d.args);
-      agentOf(draft, event).tools.push({ id: d.id, tool: d.tool, description, startedAt: event.time });
-      return;
-    }
-    case "tool_end": {
-      const d = event.data;
-      const agent = agentOf(draft, event);
-      const running = agent.tools.find((t) => t.id === d.id);
-      agent.tools = agent.tools.filter((t) => t.id !== d.id);
-      const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
-      const text = `${d.tool} ${running?.description ?? ""}${summary} (${formatDuration(d.durationMs)})`;
-      push(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError });
-      return;
-    }
-    case "act_start": {
-      const d = event.data;
-      push(draft, fresh, {
-        ...base,
-        kind: "delegate",
-        text: `delegating to ${d.childName}: ${oneLine(d.goal)}`,
-      });
-      agentOf(draft, event);
-      if (!draft.agents.some((a) => a.id === d.child)) {
-        const child: ActiveAgent = {
-          id: d.child,
-          name: d.childName,
-          depth: event.depth + 1,
-          parent: event.agent,
-          startedAt: event.time,
-          streamTail: "",
-          tools: [],
-        };
-        insertAgent(draft, child);
-      }
-      return;
-    }
-    case "act_end": {
-      const d = event.data;
-      removeSubtree(draft, d.child);
-      const text = `${d.childName}: ${d.status} (${d.finishReason}) ${oneLine(d.answer, 60)}`;
-      push(draft, fresh, { ...base, kind: "return", text, ok: d.status === "success" });
-      return;
-    }
-    case "approval_request":
-      draft.requests[event.data.request.id] = event.data.request;
-      return;
-    case "approval_decision": {
-      const d = event.data;
-      const request = draft.requests[d.id];
-      delete draft.requests[d.id];
-      const denied = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
-      const what = request ? `${request.tool} ${describeToolCall(request.tool, request.args)}` : d.id;
-      const by = d.rule ? `${d.source} ${d.rule}` : d.source;
-      const feedback = d.decision.kind === "deny_feedback" ? `: ${oneLine(d.decision.feedback, 60)}` : "";
-      const text = `${denied ? "denied" : "approved"} ${what} (${d.decision.kind}, by ${by})${feedback}`;
-      if (denied || d.source !== "rule") push(draft, fresh, { ...base, kind: "approval", text, ok: !denied });
-      return;
-    }
-    case "model_switch":
-      if (event.depth === 0) draft.model = event.data.to;
-      push(draft, fresh, {
-        ...base,
-        kind: "info",
-        text: `model ${event.data.from} → ${event.data.to} (${event.data.reason})`,
-      });
-      return;
-    case "verify":
-      if (!event.data.ok) {
-        const text = `verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
-        push(draft, fresh, { ...base, kind: "error", text });
-      }
-      return;
-    case "warning":
-      push(draft, fresh, { ...base, kind: "warning", text: event.data.message });
-      return;
-    case "error":
-      push(draft, fresh, { ...base, kind: "error", text: event.data.message });
-      return;
-    case "session_end":
-      draft.agents = draft.agents.filter((a) => a.id !== event.agent);
-      return;
-    default:
-      return;
   }
 }
