@@ -14,7 +14,7 @@ import type {
   StreamEvent,
   StreamFn,
 } from "../kernel/index.ts";
-import { Redactor } from "../kernel/index.ts";
+import { AppError, Redactor } from "../kernel/index.ts";
 import { recordingStream, replayStream } from "./cassette.ts";
 import { modelInfo } from "./catalog.ts";
 import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";
@@ -95,8 +95,12 @@ function lazyEndpointStream(endpoint: Endpoint, options: ModelClientOptions): St
   };
 }
 
-/** Composes provider streams, retries, fallbacks and record/replay for one process. */
+/** Composes provider streams, retries, fallbacks and record/replay for one process. Throws
+ * AppError("usage") for record plus replay, or a replay cassette that cannot be read. */
 export function createModelClient(options: ModelClientOptions): ModelClient {
+  if (options.record !== undefined && options.replay !== undefined) {
+    throw new AppError("usage", "--record and --replay cannot be used together");
+  }
   const endpoints = listEndpoints(options.env, options.config);
   const replaying = options.replay !== undefined;
   const cache = new Map<string, StreamFn>();

@@ -182,3 +182,29 @@ describe("createModelClient against the fake server", () => {
     ]);
   });
 });
+
+describe("createModelClient options", () => {
+  test("--record and --replay together are a usage error", () => {
+    expect(() =>
+      createModelClient({
+        env: {},
+        workspaceRoot: process.cwd(),
+        record: "/tmp/a.jsonl",
+        replay: "/tmp/b.jsonl",
+      }),
+    ).toThrow("cannot be used together");
+  });
+
+  test("an openai-compatible model is free and unknown to the catalog", () => {
+    const client = createModelClient({
+      env: {},
+      workspaceRoot: process.cwd(),
+      config: { providers: { ollama: { kind: "openai-compatible", baseUrl: "http://127.0.0.1:1/v1" } } },
+    });
+    const info = client.info(client.resolve("ollama:llama3.2").ref);
+    expect(info).toMatchObject({ known: false, price: { input: 0, output: 0 } });
+    expect(
+      client.info({ provider: "anthropic", providerName: "anthropic", id: "claude-haiku-4-5" }).known,
+    ).toBe(true);
+  });
+});
