@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { canonicalArgs, elideOldToolResults, StallDetector } from "../../src/agents/guards.ts";
+import { detectTextToolCalls, repairToolCall } from "../../src/agents/tool-call-repair.ts";
+import type { Message } from "../../src/kernel/index.ts";
+import { type Harness, harness, spec } from "./harness.ts";
+
+/** Every tool call in `messages` is immediately followed (within its results block) by its result. */
+function assertNoOrphans(messages: Message[]): void {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m?.role !== "assistant") continue;
+    const ids = m.parts.flatMap((p) => (p.type === "tool_call" ? [p.id] : []));
+    const following: string[] = [];
+    for (let j = i + 1; j < messages.length && messages[j]?.role === "tool"; j++) {
+      const t = messages[j];
+      if (t?.role === "tool") following.push(t.toolCallId);
+    }
+    expect(following).toEqual(ids);
+  }
+}
+
+describe("context eliding", () => {
+  const big = "x".repeat(4000);
+  const exchange = (n: number): Message[] => [
+    {
+      role: "assistant",
+      parts: [{ type: "tool_call", id: `c${n}`, name: "read_file", arguments: { path: `${n}` } }],
+    },
+    { role: "tool", toolCallId: `c${n}`, toolName: "read_file", content: big, isError: false },
+  ];
+  const history: Message[] = [{ role: "user", content: "goal" }, ...[1, 2, 3, 4, 5].flatMap(exchange)];
+
+  test("elides the oldest results first, keeps the first message and the latest exchanges", () => {
+    const { messages, elided } = elideOldToolResults(history, { system: "s", tools: [], limitTokens: 3500 });
+    expect(elided).toBe(2);
+    expect(messages).toHaveLength(history.length);
+    expect(messages[0]).toEqual({ role: "user", content: "goal" });
+    const contents = messages.flatMap((m) => (m.role === "tool" ? [m.content] : []));
+    expect(contents).toEqual(["[elided: 4000 chars]", "[elided: 4000 chars]", big, big, big]);
+    assertNoOrphans(messages);
+    expect(history[2]).toMatchObject({ content: big }); // the input is not mutated
+  });
+
+  test("never touches the latest two exchanges even when still over the limit", () => {
+    const { messages } = elideOldToolResults(history, { system: "s", tools: [], limitTokens: 10 });
+    const contents = messages.flatMap((m) => (m.role === "tool" ? [m.content] : []));
+    expect(contents.slice(-2)).toEqual([big, big]);
+    expect(contents.slice(0, 3).every((c) => c.startsWith("[elided:"))).toBe(true);
+  });
+
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.cleanup();
+    h = undefined;
+  });
+
+  test("in a run over 75% of the window, old results are elided and no call is orphaned", async () => {
+    h = await harness({
+      specs: [spec("root", ["read_file"])],
+      contextWindow: 4000,
+      script: {
+        queue: [1, 2, 3, 4, 5].map((n) => ({
+          toolCalls: [{ name: "read_file", arguments: { path: `f${n}.txt` } }],
+        })),
+        fallback: () => ({ text: "read them all" }),
+      },
+    });
+    for (const n of [1, 2, 3, 4, 5])
+      writeFileSync(path.join(h.dir, `f${n}.txt`), `file ${n}\n${"line\n".repeat(800)}`);
+    const result = await h.run("read five files");
+    expect(result.finishReason).toBe("stop");
+    const last = h.provider.requests.at(-1)?.request.messages ?? [];
+    assertNoOrphans(last);
+    expect(last.some((m) => m.role === "tool" && m.content.startsWith("[elided:"))).toBe(true);
+    expect(h.of("warning").some((w) => w.data.code === "elided")).toBe(true);
+  });
+});
+
+describe("stall detector", () => {
+  test("key order does not matter; a different call resets", () => {
+    expect(canonicalArgs({ b: 1, a: { d: 2, c: 3 } })).toBe(canonicalArgs({ a: { c: 3, d: 2 }, b: 1 }));
+    const d = new StallDetector();
+    expect(d.repeatedCall([{ id: "1", name: "glob", arguments: { a: 1, b: 2 } }])).toBeUndefined();
+    expect(d.repeatedCall([{ id: "2", name: "glob", arguments: { b: 2, a: 1 } }])?.id).toBe("2");
+    expect(d.repeatedCall([{ id: "3", name: "grep", arguments: { b: 2, a: 1 } }])).toBeUndefined();
+  });
+});
+
+describe("tool-call repair", () => {
+  const call = (raw: string) => ({ id: "1", name: "t", arguments: {}, rawArguments: raw, parseError: "bad" });
+  test("repairs single quotes, trailing commas and unquoted keys", () => {
+    const out = repairToolCall(call("{path: 'a.txt', 'n': 1,}"));
+    expect(out).toEqual({
+      ok: true,
+      repaired: true,
+      call: { id: "1", name: "t", arguments: { path: "a.txt", n: 1 } },
+    });
+  });
+  test("refuses cut-off text and non-objects", () => {
+    expect(repairToolCall(call('{"content": "hal')).ok).toBe(false);
+    expect(repairToolCall(call("[1, 2]")).ok).toBe(false);
+    expect(repairToolCall(call("")).ok).toBe(false);
+  });
+});
+
+describe("tool calls written as text", () => {
+  const tools = new Set(["read_file", "exec"]);
+  test("whole-text JSON, OpenAI-style function objects and arrays", () => {
+    expect(detectTextToolCalls('{"name":"exec","arguments":{"command":"ls"}}', tools)?.calls).toEqual([
+      { name: "exec", arguments: { command: "ls" } },
+    ]);
+    expect(
+      detectTextToolCalls(
+        '{"type":"function","function":{"name":"exec","arguments":"{\\"command\\":\\"ls\\"}"}}',
+        tools,
+      )?.calls,
+    ).toEqual([{ name: "exec", arguments: { command: "ls" } }]);
+    expect(
+      detectTextToolCalls('[{"name":"read_file","parameters":{"path":"a"}}]', tools)?.calls,
+    ).toHaveLength(1);
+  });
+  test("ignores unknown tools, prose and JSON of another shape", () => {
+    expect(detectTextToolCalls('{"name":"rm_rf","arguments":{}}', tools)).toBeUndefined();
+    expect(detectTextToolCalls("I will run exec next.", tools)).toBeUndefined();
+    expect(detectTextToolCalls('{"name":"exec","arguments":{},"extra":1}', tools)).toBeUndefined();
+    expect(detectTextToolCalls('```json\n{"answer": 42}\n```', tools)).toBeUndefined();
+  });
+});

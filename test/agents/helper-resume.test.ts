@@ -1,0 +1,180 @@
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runHelper } from "../../src/agents/helper-run.ts";
+import { resumeFrom } from "../../src/agents/resume.ts";
+import type { AgentEvent, ModelInfo, ModelRef } from "../../src/kernel/index.ts";
+import { Workspace } from "../../src/tools/workspace.ts";
+import { scriptedProvider } from "../support/scripted-provider.ts";
+import { type Harness, harness, modelRef, spec } from "./harness.ts";
+
+let dir: string | undefined;
+let h: Harness | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  await h?.cleanup();
+  dir = undefined;
+  h = undefined;
+});
+
+const info = (ref: ModelRef): ModelInfo => ({
+  id: ref.id,
+  provider: ref.provider,
+  contextWindow: 100_000,
+  maxOutputTokens: 4096,
+  price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  known: false,
+});
+
+async function helperWorkspace(): Promise<Workspace> {
+  dir = await mkdtemp(path.join(tmpdir(), "agent-helper-"));
+  writeFileSync(path.join(dir, "notes.txt"), "the answer is 42\n");
+  return Workspace.open(dir);
+}
+
+test("a helper runs its whitelisted tools without asking and refuses every other tool", async () => {
+  const workspace = await helperWorkspace();
+  const provider = scriptedProvider({
+    queue: [
+      {
+        toolCalls: [
+          { name: "read_file", arguments: { path: "notes.txt" } },
+          { name: "write_file", arguments: { path: "evil.txt", content: "x" } },
+        ],
+      },
+      { text: "42" },
+    ],
+  });
+  const result = await runHelper({
+    prompt: "what is the answer?",
+    tools: ["read_file"],
+    model: "fast",
+    stream: provider.stream,
+    resolveModel: modelRef,
+    modelInfo: info,
+    workspace,
+  });
+  expect(result).toMatchObject({
+    status: "success",
+    answer: "42",
+    model: "test-fast",
+    provider: "anthropic",
+  });
+  expect(provider.requests[0]?.request.tools.map((t) => t.name)).toEqual(["read_file"]);
+  const results = provider.requests[1]?.request.messages.filter((m) => m.role === "tool") ?? [];
+  expect(results[0]).toMatchObject({ toolName: "read_file", isError: false });
+  expect(results[0]?.role === "tool" && results[0].content).toContain("the answer is 42");
+  expect(results[1]).toMatchObject({ toolName: "write_file", isError: true });
+  expect(results[1]?.role === "tool" && results[1].content).toContain("Available tools: read_file");
+  expect(existsSync(path.join(workspace.root, "evil.txt"))).toBe(false);
+});
+
+test("a helper whose whitelisted tool needs approval runs it: the whitelist is the approval", async () => {
+  const workspace = await helperWorkspace();
+  const provider = scriptedProvider({
+    queue: [
+      { toolCalls: [{ name: "write_file", arguments: { path: "out.txt", content: "hi" } }] },
+      { text: "wrote" },
+    ],
+  });
+  const events: AgentEvent[] = [];
+  const result = await runHelper({
+    prompt: "write",
+    tools: ["write_file"],
+    model: "fast",
+    stream: provider.stream,
+    resolveModel: modelRef,
+    modelInfo: info,
+    workspace,
+    emit: (e) => events.push(e),
+  });
+  expect(result.answer).toBe("wrote");
+  expect(readFileSync(path.join(workspace.root, "out.txt"), "utf8")).toBe("hi");
+  expect(events.some((e) => e.kind === "approval_request")).toBe(false);
+});
+
+test("a stalled helper escalates once to the next tier", async () => {
+  const workspace = await helperWorkspace();
+  const same = { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] };
+  const provider = scriptedProvider({
+    queue: [same, same, same],
+    fallback: (request) => ({ text: `answer from ${request.model.id}` }),
+  });
+  const events: AgentEvent[] = [];
+  const result = await runHelper({
+    prompt: "q",
+    tools: ["read_file"],
+    model: "fast",
+    stream: provider.stream,
+    resolveModel: modelRef,
+    modelInfo: info,
+    workspace,
+    emit: (e) => events.push(e),
+  });
+  expect(result).toMatchObject({ finishReason: "stop", model: "test-good", answer: "answer from test-good" });
+  expect(events.find((e) => e.kind === "model_switch")?.data).toMatchObject({ to: "good" });
+});
+
+test("resumeFrom rebuilds the root history from message events and a run continues it", async () => {
+  h = await harness({
+    specs: [spec("root", ["worker", "read_file"]), spec("worker", [])],
+    script: {
+      agents: {
+        "agent:root;": [
+          { toolCalls: [{ name: "worker", arguments: { goal: "w" } }] },
+          { text: "first answer" },
+          { text: "second answer" },
+        ],
+        "agent:worker;": [{ text: "worker says hi" }],
+      },
+    },
+  });
+  await h.run("first goal");
+  const point = resumeFrom(h.events);
+  expect(point).toMatchObject({ sessionId: "test-session", agentName: "root", goal: "first goal" });
+  expect(point.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+  const result = await h.run("second goal", { history: point.messages, resumed: true });
+  expect(result.answer).toBe("second answer");
+  const sent = h.provider.requests.at(-1)?.request.messages ?? [];
+  expect(sent).toHaveLength(5);
+  expect(sent[4]).toEqual({ role: "user", content: "New goal: second goal" });
+  expect(h.of("session_start").at(-1)?.data.resumed).toBe(true);
+});
+
+test("resumeFrom closes tool calls a crash left without results", () => {
+  const who = { agent: "root", name: "root", depth: 0, time: 0 };
+  const events: AgentEvent[] = [
+    { ...who, kind: "message", data: { message: { role: "user", content: "goal" } } },
+    {
+      ...who,
+      kind: "message",
+      data: {
+        message: {
+          role: "assistant",
+          parts: [
+            { type: "tool_call", id: "a", name: "read_file", arguments: {} },
+            { type: "tool_call", id: "b", name: "read_file", arguments: {} },
+          ],
+        },
+      },
+    },
+    {
+      ...who,
+      kind: "message",
+      data: {
+        message: { role: "tool", toolCallId: "a", toolName: "read_file", content: "ok", isError: false },
+      },
+    },
+    { ...who, kind: "message", data: { message: { role: "user", content: "more" } } },
+  ];
+  const { messages } = resumeFrom(events);
+  expect(messages.map((m) => (m.role === "tool" ? `tool:${m.toolCallId}:${m.isError}` : m.role))).toEqual([
+    "user",
+    "assistant",
+    "tool:a:false",
+    "tool:b:true",
+    "user",
+  ]);
+});
