@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { STALL_NUDGE } from "../../src/agents/guards.ts";
-import { type Harness, harness, spec, toolResultsIn } from "./harness.ts";
+import { type Harness, harness, spec } from "./harness.ts";
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -1,0 +1,152 @@
+/**
+ * Agent-loop benchmarks (run: `bun bench/loop.ts`).
+ * 1. Orchestration overhead per model turn with a zero-latency scripted model and a no-op tool,
+ *    for 10, 50 and 200 turns: must stay under 5 ms per turn and flat as the history grows.
+ * 2. Four delegations in one response, each child's model taking 1 s: total under 1.2x one child.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { runAgent } from "../src/agents/run-agent.ts";
+import { type AgentSpec, defineSpec } from "../src/agents/spec.ts";
+import type { ToolGate, ToolsFor } from "../src/agents/types.ts";
+import type { ModelInfo, ModelRef, RunResult } from "../src/kernel/index.ts";
+import type { Primitive } from "../src/tools/types.ts";
+import { Workspace } from "../src/tools/workspace.ts";
+import { type ScriptOptions, scriptedProvider } from "../test/support/scripted-provider.ts";
+
+const allowAll: ToolGate = {
+  check: async () => ({ allowed: true, verdict: { effect: "allow", reason: "bench" } }),
+};
+
+/** A read-only no-op tool, so the figures measure the loop and not a primitive. */
+const noop: Primitive = {
+  name: "glob",
+  description: "no-op",
+  parameters: { type: "object", properties: { pattern: { type: "string" } } },
+  readOnly: true,
+  validate: (args) => ({ ok: true, value: args as Record<string, unknown> }),
+  policyTarget: async () => ({ targets: [], sensitive: false }),
+  preview: async () => "",
+  run: async (args) => ({ modelText: `ok ${String(args.pattern)}`, display: "ok", isError: false }),
+};
+const toolsFor: ToolsFor = () => ({
+  definitions: [{ name: noop.name, description: noop.description, parameters: noop.parameters }],
+  primitives: new Map([[noop.name, noop]]),
+});
+
+const ref = (name: string): ModelRef => ({
+  provider: "anthropic",
+  providerName: "anthropic",
+  id: `bench-${name}`,
+});
+const info = (r: ModelRef): ModelInfo => ({
+  id: r.id,
+  provider: r.provider,
+  contextWindow: 1_000_000,
+  maxOutputTokens: 8192,
+  price: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+  known: true,
+});
+
+function spec(name: string, capabilities: string[]): AgentSpec {
+  return defineSpec({
+    name,
+    description: `${name} agent`,
+    system_prompt: `agent:${name};`,
+    model: "fast",
+    capabilities,
+    constraints: { max_turns: 1000, max_depth: 2, timeout_ms: 600_000, can_spawn: true, can_learn: false },
+  });
+}
+
+async function run(root: AgentSpec, specs: AgentSpec[], script: ScriptOptions, workspace: Workspace) {
+  const provider = scriptedProvider(script);
+  const started = performance.now();
+  const result: RunResult = await runAgent({
+    spec: root,
+    goal: "bench",
+    specs: new Map(specs.map((s) => [s.name, s])),
+    emit: () => {},
+    stream: provider.stream,
+    resolveModel: ref,
+    modelInfo: info,
+    workspace,
+    gate: allowAll,
+    toolsFor,
+    learnFile: null,
+  });
+  return { ms: performance.now() - started, result, requests: provider.requests.length };
+}
+
+async function turns(n: number, workspace: Workspace): Promise<number> {
+  const root = spec("root", ["glob"]);
+  const script: ScriptOptions = {
+    fallback: (_req, i) =>
+      i < n - 1 ? { toolCalls: [{ name: "glob", arguments: { pattern: `p${i}` } }] } : { text: "done" },
+  };
+  const { ms, result, requests } = await run(root, [root], script, workspace);
+  if (result.finishReason !== "stop" || requests !== n)
+    throw new Error(`bad run: ${result.finishReason} ${requests}`);
+  return ms / n;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), "agent-bench-"));
+  const workspace = await Workspace.open(dir);
+  try {
+    await turns(20, workspace); // warm-up (JIT, module loading)
+    const sizes = [10, 50, 200];
+    const perTurn: number[] = [];
+    for (const n of sizes) {
+      const samples: number[] = [];
+      for (let k = 0; k < 5; k++) samples.push(await turns(n, workspace));
+      samples.sort((a, b) => a - b);
+      perTurn.push(samples[2] ?? 0);
+    }
+    const base = perTurn[0] ?? 1;
+    console.log(
+      "Orchestration overhead per model turn (zero-latency scripted model, no-op tool, median of 5)",
+    );
+    console.log("turns | ms/turn | ratio vs 10 | budget 5 ms");
+    sizes.forEach((n, i) => {
+      const v = perTurn[i] ?? 0;
+      console.log(
+        `${String(n).padStart(5)} | ${v.toFixed(3).padStart(7)} | ${(v / base).toFixed(2).padStart(11)} | ${v < 5 ? "ok" : "OVER"}`,
+      );
+    });
+
+    const child = spec("worker", []);
+    const root = spec("root", ["worker"]);
+    const oneChild = await run(child, [child], { queue: [{ text: "child done", delayMs: 1000 }] }, workspace);
+    const four = await run(
+      root,
+      [root, child],
+      {
+        agents: {
+          "agent:root;": [
+            { toolCalls: [1, 2, 3, 4].map((i) => ({ name: "worker", arguments: { goal: `job ${i}` } })) },
+            { text: "all done" },
+          ],
+          "agent:worker;": [1, 2, 3, 4].map(() => ({ text: "child done", delayMs: 1000 })),
+        },
+      },
+      workspace,
+    );
+    const ratio = four.ms / oneChild.ms;
+    console.log("\nParallel delegation (each child's model takes 1 s)");
+    console.log("case                  | total ms | ratio vs one child | budget 1.2x");
+    console.log(`one child             | ${oneChild.ms.toFixed(0).padStart(8)} | ${"1.00".padStart(18)} |`);
+    console.log(
+      `4 delegations at once | ${four.ms.toFixed(0).padStart(8)} | ${ratio.toFixed(2).padStart(18)} | ${ratio < 1.2 ? "ok" : "OVER"}`,
+    );
+    const flat = (perTurn[2] ?? 0) / base;
+    const ok = perTurn.every((v) => v < 5) && ratio < 1.2;
+    console.log(`\n200-vs-10 per-turn ratio ${flat.toFixed(2)}; ${ok ? "all budgets met" : "BUDGET MISSED"}`);
+    if (!ok) process.exitCode = 1;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
