@@ -42,6 +42,14 @@ function ask(reason: string): Unit {
   return { effect: "ask", reason };
 }
 
+/** Other spellings deny and ask rules also see: unquoted, and with the program's directory dropped. */
+function looseForms(argv: string[]): string[] {
+  const plain = argv.join(" ");
+  const head = argv[0] ?? "";
+  const base = head.slice(head.lastIndexOf("/") + 1);
+  return base === head ? [plain] : [plain, [base, ...argv.slice(1)].join(" ")];
+}
+
 /** One exec target: every simple command must be allowed, none denied or asked. */
 function execUnits(command: string, rules: Rule[]): Unit[] {
   const raw = command.trim();
@@ -53,7 +61,7 @@ function execUnits(command: string, rules: Rule[]): Unit[] {
     return [decideUnit(whole, [raw], [], ask(`unparsable shell (${split.reason})`))];
   }
   const units = split.texts.map((text, i) =>
-    decideUnit(rules, [text], [split.commands[i]!.join(" ")], ask(`default: exec asks (${text})`)),
+    decideUnit(rules, [text], looseForms(split.commands[i]!), ask(`default: exec asks (${text})`)),
   );
   if (units.some((u) => u.effect === "deny")) return units;
   // A session grant names the exact command line the user approved, redirections included.

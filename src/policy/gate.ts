@@ -9,7 +9,7 @@ import {
   makeEvent,
 } from "../kernel/index.ts";
 import { evaluate } from "./evaluate.ts";
-import { escapePattern, normalizeTarget } from "./match.ts";
+import { escapePattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
 import { parseRule } from "./rules.ts";
 import type { PolicyRequest, Rule, Verdict } from "./types.ts";
 
@@ -55,9 +55,16 @@ function describe(tool: string, request: PolicyRequest): string {
   return summary === "" ? tool : `${tool} ${summary}`;
 }
 
-/** The rules a "yes for this session" answer adds: each target exactly, escaped so globs stay literal. */
+/**
+ * The rules a "yes for this session" answer adds: each target exactly, escaped so globs stay literal.
+ * A call without targets grants the bare tool only for tools that have no main argument (agents);
+ * for exec, fetch and file tools it grants nothing, and a session answer counts as once.
+ */
 export function sessionGrantRules(request: PolicyRequest): Rule[] {
-  if (request.targets.length === 0) return [parseRule(request.tool, "allow", "session")];
+  if (request.targets.length === 0) {
+    const named = request.tool === "exec" || request.tool === "fetch" || PATH_TOOLS.has(request.tool);
+    return named ? [] : [parseRule(request.tool, "allow", "session")];
+  }
   return request.targets.map((target) =>
     parseRule(`${request.tool}:${escapePattern(normalizeTarget(request.tool, target))}`, "allow", "session"),
   );
@@ -164,7 +171,7 @@ export class ApprovalGate {
       id: request.id,
       decision,
       source: this.source,
-      ...(decision.kind === "session" ? { rule: sessionRule } : {}),
+      ...(decision.kind === "session" && sessionRule !== "" ? { rule: sessionRule } : {}),
     });
     return this.outcome(input, decision, grants);
   }
@@ -176,7 +183,8 @@ export class ApprovalGate {
         return { allowed: true, verdict: { effect: "allow", reason: `approved once by the ${this.source}` } };
       case "session": {
         this.state.grants.push(...grants);
-        const verdict: Verdict = { effect: "allow", reason: "approved for this session", rule: grants[0]! };
+        const verdict: Verdict = { effect: "allow", reason: "approved for this session" };
+        if (grants[0]) verdict.rule = grants[0];
         return { allowed: true, verdict };
       }
       case "deny": {

@@ -27,7 +27,7 @@ export function normalizeTarget(tool: string, target: string): string {
 }
 
 /** A glob where `*` matches any characters (spaces and slashes too), `?` one, `\x` a literal x. */
-function textGlob(pattern: string): RegExp {
+function globSource(pattern: string): string {
   let source = "";
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
@@ -38,16 +38,21 @@ function textGlob(pattern: string): RegExp {
       source += literal.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
     }
   }
-  return new RegExp(`^${source}$`);
+  return source;
 }
 
 /**
  * Whether `pattern` matches a normalized target of `tool`: a path glob (Bun.Glob, `*` within one
  * segment, `**` across) for file tools, a text glob for exec commands, URLs and anything else.
+ * An exec pattern ending in ` *` also matches the command without arguments.
  */
 export function patternMatches(tool: string, pattern: string, target: string): boolean {
   if (PATH_TOOLS.has(tool)) return new Bun.Glob(pattern).match(target);
-  return textGlob(pattern).test(target);
+  // `exec:npm test *` also matches plain `npm test`.
+  if (tool === "exec" && pattern.endsWith(" *")) {
+    return new RegExp(`^${globSource(pattern.slice(0, -2))}(?: [\\s\\S]*)?$`).test(target);
+  }
+  return new RegExp(`^${globSource(pattern)}$`).test(target);
 }
 
 /** Escapes `text` so that, as a pattern, it matches exactly itself (for "yes for this session" rules). */

@@ -39,6 +39,14 @@ export function parseRule(text: string, effect: Effect, source: RuleSource): Rul
       throw ruleError(text, effect, source, "negated patterns are not supported; write a deny rule instead");
     }
   }
+  if (tool === "exec" && source !== "session" && /[;\n&|<>]/.test(pattern.replace(/'[^']*'/g, ""))) {
+    throw ruleError(
+      text,
+      effect,
+      source,
+      "an exec pattern matches one simple command (no ; && || | or redirections); write one rule per command",
+    );
+  }
   if (tool === "fetch" && !/^(https?:\/\/|\*)/.test(pattern)) {
     throw ruleError(text, effect, source, "fetch patterns are URLs such as https://docs.example.com/*");
   }

@@ -1,10 +1,12 @@
 import {
+  checkAssignment,
   isBareWord,
   quoteWord,
   RESERVED_PREFIXES,
   ShellParseError,
   type ShellWord,
   UNSUPPORTED_KEYWORDS,
+  WordBuilder,
 } from "./shell-word.ts";
 import { type CommandSink, MAX_SHELL_DEPTH, unwrapCommand } from "./shell-wrappers.ts";
 
@@ -47,42 +49,6 @@ interface PendingHeredoc {
   delimiter: string;
   quoted: boolean;
   stripTabs: boolean;
-}
-
-/** Accumulates one word; `shape` mirrors `text` with every quoted or expanded character as NUL. */
-class WordBuilder {
-  text = "";
-  shape = "";
-  quoted = false;
-  dynamic = false;
-
-  plain(s: string): void {
-    this.text += s;
-    this.shape += s;
-  }
-
-  literal(s: string): void {
-    this.text += s;
-    this.shape += "\0".repeat(s.length);
-    this.quoted = true;
-  }
-
-  expansion(raw: string): void {
-    this.text += raw;
-    this.shape += "\0".repeat(raw.length);
-    this.dynamic = true;
-  }
-
-  build(): ShellWord {
-    const glob = /[*?]|\[[^\]]*\]/.test(this.shape);
-    const brace = /\{[^}]*(,|\.\.)[^}]*\}/.test(this.shape);
-    return {
-      text: this.text,
-      quoted: this.quoted,
-      expands: this.dynamic || glob || brace,
-      assignment: /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(this.shape),
-    };
-  }
 }
 
 class Parser {
@@ -177,7 +143,8 @@ class Parser {
     let i = 0;
     while (i < words.length) {
       const w = words[i]!;
-      if (!w.assignment && !(isBareWord(w) && RESERVED_PREFIXES.has(w.text))) break;
+      if (w.assignment) checkAssignment(w);
+      else if (!(isBareWord(w) && RESERVED_PREFIXES.has(w.text))) break;
       i++;
     }
     const head = words[i];

@@ -59,3 +59,51 @@ export function isBareWord(word: ShellWord | undefined, keyword?: string): boole
   if (word === undefined || word.quoted || word.expands) return false;
   return keyword === undefined || word.text === keyword;
 }
+
+/** Accumulates one word; `shape` mirrors `text` with every quoted or expanded character as NUL. */
+export class WordBuilder {
+  text = "";
+  shape = "";
+  quoted = false;
+  dynamic = false;
+
+  plain(s: string): void {
+    this.text += s;
+    this.shape += s;
+  }
+
+  literal(s: string): void {
+    this.text += s;
+    this.shape += "\0".repeat(s.length);
+    this.quoted = true;
+  }
+
+  expansion(raw: string): void {
+    this.text += raw;
+    this.shape += "\0".repeat(raw.length);
+    this.dynamic = true;
+  }
+
+  build(): ShellWord {
+    const glob = /[*?]|\[[^\]]*\]/.test(this.shape);
+    const brace = /\{[^}]*(,|\.\.)[^}]*\}/.test(this.shape);
+    return {
+      text: this.text,
+      quoted: this.quoted,
+      expands: this.dynamic || glob || brace,
+      assignment: /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(this.shape),
+    };
+  }
+}
+
+/** Variables whose value decides which program runs or what it loads: setting one is never "just data". */
+const DANGEROUS_VARIABLE =
+  /^(PATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH|LD_.*|DYLD_.*|GIT_.*|PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|NPM_CONFIG_.*)$/i;
+
+/** Throws when an assignment sets a variable that can make a command run other code (`PATH=. ls`). */
+export function checkAssignment(word: ShellWord): void {
+  const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(word.text)?.[0] ?? "";
+  if (DANGEROUS_VARIABLE.test(name)) {
+    throw new ShellParseError(`setting ${name} can change which program runs or what it loads`);
+  }
+}

@@ -1,4 +1,4 @@
-import { ShellParseError, type ShellWord } from "./shell-word.ts";
+import { checkAssignment, ShellParseError, type ShellWord } from "./shell-word.ts";
 
 /** Where unwrapping sends what it finds. */
 export interface CommandSink {
@@ -101,7 +101,7 @@ function guarded(spec: OptionSpec): WrapperSpec {
 
 function skipAssignments(args: ShellWord[], at: number): number {
   let i = at;
-  while (args[i]?.assignment) i++;
+  while (args[i]?.assignment) checkAssignment(args[i++]!);
   return i;
 }
 

@@ -167,6 +167,20 @@ describe("evaluate: exec", () => {
     expect(execEffect("", echo)).toBe("ask");
   });
 
+  test("a trailing ' *' also matches the bare command", () => {
+    const set = rules({ allow: ["exec:npm test *"], deny: ["exec:rm *"] });
+    expect(execEffect("npm test", set)).toBe("allow");
+    expect(execEffect("npm tester", set)).toBe("ask");
+    expect(execEffect("ls | xargs rm", rules({ allow: ["exec:*"], deny: ["exec:rm *"] }))).toBe("deny");
+  });
+
+  test("deny rules also see the program without its directory", () => {
+    const set = rules({ allow: ["exec:*"], deny: ["exec:rm *"] });
+    expect(execEffect("/bin/rm -rf x", set)).toBe("deny");
+    expect(execEffect("\\rm -rf x", set)).toBe("deny");
+    expect(execEffect("command rm -rf x", set)).toBe("deny");
+  });
+
   test("default allow rules are exact", () => {
     const set = [parseRule("exec:git status", "allow", "default")];
     expect(execEffect("git status", set)).toBe("allow");

@@ -8,6 +8,7 @@ import {
 } from "../../src/kernel/index.ts";
 import { flagApprover, scriptedApprover } from "../../src/policy/approvers.ts";
 import { ApprovalGate, type GateCheck, sessionGrantRules } from "../../src/policy/gate.ts";
+import { patternMatches } from "../../src/policy/match.ts";
 import { parseRule } from "../../src/policy/rules.ts";
 import type { PolicyRequest } from "../../src/policy/types.ts";
 
@@ -248,6 +249,27 @@ describe("flagApprover", () => {
 });
 
 describe("sessionGrantRules", () => {
+  test("escaped targets match exactly themselves", () => {
+    for (const path of ["src/@a.ts", "a+b.ts", "!x", "a(b),c.ts", "{a}.ts", "[x].ts", "we ird*?.ts"]) {
+      const request: PolicyRequest = {
+        tool: "write_file",
+        targets: [path],
+        readOnly: false,
+        sensitive: false,
+      };
+      const [rule] = sessionGrantRules(request);
+      expect(patternMatches("write_file", rule!.pattern!, path)).toBe(true);
+      expect(patternMatches("write_file", rule!.pattern!, "other.ts")).toBe(false);
+    }
+  });
+
+  test("a call without targets grants nothing for exec and file tools, the bare tool for agents", () => {
+    const none = (tool: string): PolicyRequest => ({ tool, targets: [], readOnly: false, sensitive: false });
+    expect(sessionGrantRules(none("exec"))).toEqual([]);
+    expect(sessionGrantRules(none("write_file"))).toEqual([]);
+    expect(sessionGrantRules(none("code-editor")).map((r) => r.text)).toEqual(["code-editor"]);
+  });
+
   test("one literal rule per target", () => {
     const patch: PolicyRequest = {
       tool: "apply_patch",

@@ -46,6 +46,9 @@ describe("parseRule", () => {
     expect(parseError("write_file:../x").message).toContain("cannot leave the workspace");
     expect(parseError("write_file:!secret").message).toContain("negated patterns");
     expect(parseError("fetch:docs.example.com").message).toContain("fetch patterns are URLs");
+    expect(parseError("exec:cd x && make").message).toContain("one simple command");
+    expect(parseError("exec:make > log").message).toContain("one simple command");
+    expect(parseRule("exec:echo 'a;b'", "allow", "user").pattern).toBe("echo 'a;b'");
   });
 
   test("flag errors are usage errors, config errors are config errors", () => {

@@ -101,6 +101,13 @@ const TABLE: [string, string[] | null][] = [
   ["cat <<EOF\nno end", null],
   ["echo hi >", null],
   ["[[ -f x ]] && rm x", null],
+  // assignments that decide which program runs, or what it loads
+  ["PATH=. ls", null],
+  ["PATH=.; ls", null],
+  ["LD_PRELOAD=./evil.so ls", null],
+  ["env GIT_SSH_COMMAND='sh -c x' git fetch", null],
+  ["BASH_ENV=./x bash -c ls", null],
+  ["FOO=1 ls", ["ls"]],
 ];
 
 describe("splitShell", () => {
