@@ -11,15 +11,3 @@ export function unifiedDiff(relPath: string, before: string | null, after: strin
     context: 3,
   });
 }
-
-/** Lines added and removed by a change, for one-line summaries. */
-export function changeCounts(before: string, after: string): { added: number; removed: number } {
-  const diff = unifiedDiff("f", before, after);
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.split("\n").slice(2)) {
-    if (line.startsWith("+")) added++;
-    else if (line.startsWith("-")) removed++;
-  }
-  return { added, removed };
-}

@@ -3,6 +3,7 @@
  * each redirect (followed by hand, at most 5), is checked by the network guard after DNS resolution.
  */
 
+import { isIP } from "node:net";
 import { z } from "zod";
 import { definePrimitive } from "./define.ts";
 import { htmlToText } from "./html-text.ts";
@@ -51,13 +52,18 @@ export function createFetchTool(options: FetchToolOptions = {}): Primitive<Fetch
       ]);
       let url = parseHttpUrl(args.url);
       for (let hop = 0; ; hop++) {
-        await checkHost(url.hostname, { allowHosts, ...(options.lookup ? { lookup: options.lookup } : {}) });
-        const response = await fetch(url, {
+        const checked = await checkHost(url.hostname, {
+          allowHosts,
+          ...(options.lookup ? { lookup: options.lookup } : {}),
+        });
+        const { target, host } = pinned(url, checked[0]);
+        const response = await fetch(target, {
           redirect: "manual",
           signal,
           headers: {
             "user-agent": "agent-cli/0.1",
             accept: "text/html,text/plain,application/json,*/*;q=0.5",
+            ...(host ? { host } : {}),
           },
         });
         const location = response.headers.get("location");
@@ -75,6 +81,20 @@ export function createFetchTool(options: FetchToolOptions = {}): Primitive<Fetch
 }
 
 export const fetchTool = createFetchTool();
+
+/**
+ * For plain http, connect to the address the guard checked (with the original Host header) so a second
+ * DNS answer cannot point elsewhere (DNS rebinding). https keeps the name: its certificate check needs it,
+ * and a rebound address would have to present a valid certificate for that name.
+ */
+function pinned(url: URL, address: string | undefined): { target: URL; host?: string } {
+  if (url.protocol !== "http:" || address === undefined || isIP(url.hostname.replace(/^\[|\]$/g, ""))) {
+    return { target: url };
+  }
+  const target = new URL(url.href);
+  target.hostname = isIP(address) === 6 ? `[${address}]` : address;
+  return { target, host: url.host };
+}
 
 function parseHttpUrl(text: string): URL {
   let url: URL;

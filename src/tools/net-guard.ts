@@ -90,17 +90,18 @@ export class ForbiddenAddressError extends Error {
 
 /**
  * Checks that `hostname` (as in a URL, IPv6 in brackets) resolves only to allowed addresses, unless an
- * allow rule names the host. Throws ForbiddenAddressError otherwise.
+ * allow rule names the host. Returns the resolved addresses, so the caller can connect to one of them
+ * rather than resolve again. Throws ForbiddenAddressError otherwise.
  */
 export async function checkHost(
   hostname: string,
   options: { allowHosts?: readonly string[]; lookup?: LookupAll } = {},
-): Promise<void> {
+): Promise<string[]> {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
   const allowed = (options.allowHosts ?? []).map((h) => h.toLowerCase().replace(/^\[|\]$/g, ""));
-  if (allowed.includes(host)) return;
   const addresses = isIP(host) ? [host] : await (options.lookup ?? systemLookup)(host);
   if (addresses.length === 0) throw new ForbiddenAddressError(`${host} did not resolve to any address`);
+  if (allowed.includes(host)) return addresses;
   const bad = addresses.find(isForbiddenAddress);
   if (bad !== undefined) {
     const shown = bad === host ? host : `${host} (${bad})`;
@@ -109,4 +110,5 @@ export async function checkHost(
         "unless an allow rule names the host",
     );
   }
+  return addresses;
 }

@@ -24,7 +24,7 @@ export const writeFileTool = definePrimitive<WriteFileArgs>({
   async preview(args, ctx) {
     const abs = await ctx.workspace.resolve(args.path);
     const rel = ctx.workspace.relative(abs);
-    return unifiedDiff(rel, await readTextIfExists(abs, rel), args.content);
+    return unifiedDiff(rel, await readTextIfExists(abs, rel).catch(() => null), args.content);
   },
   async run(args, ctx) {
     const abs = await ctx.workspace.resolve(args.path);

@@ -22,6 +22,8 @@ const server = Bun.serve({
             "<p>First &amp; second.</p><script>alert(1)</script><ul><li>one</li><li>two</li></ul></body></html>",
           { headers: { "content-type": "text/html; charset=utf-8" } },
         );
+      case "/host":
+        return new Response(`host=${request.headers.get("host")}`);
       case "/json":
         return Response.json({ ok: true });
       case "/missing":
@@ -149,6 +151,25 @@ describe("fetch", () => {
     const tool = createFetchTool({ allowPrivateHosts: ["127.0.0.1"], timeoutMs: 2_000 });
     const out = await tool.run({ url: `${base}/json` }, await contextFor(root));
     expect(out.modelText).toContain('{"ok":true}');
+  });
+
+  test("plain http connects to the address the guard resolved, keeping the Host header", async () => {
+    // The system resolver never resolves .test names: only the injected lookup can lead to this server.
+    const seen: string[] = [];
+    const tool = createFetchTool({
+      timeoutMs: 2_000,
+      lookup: async (host) => {
+        seen.push(host);
+        return ["127.0.0.1"];
+      },
+    });
+    const url = `http://pinned.test:${server.port}/host`;
+    const refused = await tool.run({ url }, await contextFor(root));
+    expect(refused.modelText).toContain("refusing to fetch pinned.test (127.0.0.1)");
+    const allowed = await tool.run({ url }, await contextFor(root, { allowPrivateHosts: ["pinned.test"] }));
+    expect(allowed.modelText).toContain(`host=pinned.test:${server.port}`);
+    expect(allowed.modelText).toContain(`URL: ${url}`);
+    expect(seen).toEqual(["pinned.test", "pinned.test"]);
   });
 
   test("a redirect from an allowed host to a forbidden address is refused at that hop", async () => {
