@@ -220,6 +220,18 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     withValue: ["-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter"],
     attached: ["-i", "-l", "-e"],
   }),
+  setsid: guarded({ flags: ["-f", "-w", "-c", "--fork", "--wait", "--ctty"] }),
+  stdbuf: guarded({ withValue: ["-i", "-o", "-e", "--input", "--output", "--error"] }),
+  unbuffer: guarded({ flags: ["-p"] }),
+  ionice: guarded({ flags: ["-t"], withValue: ["-c", "-n", "--class", "--classdata"] }),
+  trap: {
+    strict: true,
+    unwrap(_name, args) {
+      const action = args[0];
+      const runs = action !== undefined && args.length > 1 && !action.text.startsWith("-");
+      return { reportSelf: true, inner: [], scripts: runs ? [action.text] : [] };
+    },
+  },
   find,
   git,
 };

@@ -64,6 +64,9 @@ const TABLE: [string, string[] | null][] = [
   ["command rm x", ["rm x"]],
   ["/usr/bin/env bash -c 'rm x'", ["rm x"]],
   ["git -C sub status", ["git -C sub status"]],
+  ["setsid rm x", ["setsid rm x", "rm x"]],
+  ["stdbuf -oL rm x", ["stdbuf -oL rm x", "rm x"]],
+  ["trap 'rm x' EXIT", ["trap 'rm x' EXIT", "rm x"]],
   // quoting
   ['echo "a; b"', ["echo 'a; b'"]],
   ["echo 'a && b'", ["echo 'a && b'"]],
