@@ -96,6 +96,7 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
     child.on("exit", (code, signal) => {
       exitCode = code;
       exitSignal = signal;
+      if (settled) return;
       later(DRAIN_MS, () => {
         killGroup("SIGKILL");
         later(PIPE_GIVE_UP_MS, () => {
