@@ -54,8 +54,9 @@ async function runNode(
   shared: SessionShared,
   depthBound: number,
 ): Promise<NodeOutcome> {
+  const run = runSignal(options.signal, options.limits?.timeoutMs ?? options.spec.constraints.timeout_ms);
   try {
-    return await runNodeUnguarded(options, who, shared, depthBound);
+    return await runNodeUnguarded(options, who, shared, depthBound, run);
   } catch (error) {
     const message = `internal error in ${options.spec.name}: ${errorText(error)}`;
     options.emit(makeEvent(who, "error", { message, kind: "internal" }));
@@ -69,6 +70,8 @@ async function runNode(
     if (who.depth === 0)
       options.emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
     return { result };
+  } finally {
+    run.dispose();
   }
 }
 
@@ -77,12 +80,12 @@ async function runNodeUnguarded(
   who: AgentIdentity,
   shared: SessionShared,
   depthBound: number,
+  run: ReturnType<typeof runSignal>,
 ): Promise<NodeOutcome> {
   const { spec, emit } = options;
   const now = options.now ?? Date.now;
   const limits = options.limits ?? {};
   const maxTurns = limits.maxTurns ?? spec.constraints.max_turns;
-  const run = runSignal(options.signal, limits.timeoutMs ?? spec.constraints.timeout_ms);
   const isRoot = who.depth === 0;
   const learnFile = spec.constraints.can_learn ? (options.learnFile ?? defaultLearnFile()) : null;
   const learn = new LearnRecorder(
@@ -96,6 +99,20 @@ async function runNodeUnguarded(
   let bestAnswer = "";
   let approvalError: ApprovalNeededError | undefined;
   let modelName = options.model ?? spec.model;
+  let started = false;
+  const emitSessionStart = (model: string): void => {
+    started = true;
+    emit(
+      makeEvent(who, "session_start", {
+        sessionId: shared.sessionId ?? "",
+        goal: options.goal,
+        agentName: spec.name,
+        model,
+        cwd: options.workspace.root,
+        ...(options.resumed ? { resumed: true } : {}),
+      }),
+    );
+  };
 
   const append = (message: Message): void => {
     messages.push(message);
@@ -104,6 +121,7 @@ async function runNodeUnguarded(
   const finish = async (f: Finish): Promise<NodeOutcome> => {
     run.dispose();
     await learn.flush();
+    if (isRoot && !started) emitSessionStart(modelName);
     if (f.finishReason !== "stop" && f.finishReason !== "stall") {
       emit(
         makeEvent(who, "warning", { message: `${spec.name} ended: ${f.finishReason}`, code: f.finishReason }),
@@ -133,6 +151,7 @@ async function runNodeUnguarded(
     modelName = model.id;
   } catch (error) {
     shared.tracker.register({ ...who, model: modelName });
+    if (isRoot) emitSessionStart(modelName);
     return fail(`cannot resolve model "${modelName}" for ${spec.name}: ${errorText(error)}`, "config");
   }
   shared.tracker.register({
@@ -141,18 +160,7 @@ async function runNodeUnguarded(
     tokenBudget: limits.tokenBudget,
     costBudgetUsd: limits.costBudgetUsd,
   });
-  if (isRoot) {
-    emit(
-      makeEvent(who, "session_start", {
-        sessionId: shared.sessionId ?? "",
-        goal: options.goal,
-        agentName: spec.name,
-        model: model.id,
-        cwd: options.workspace.root,
-        ...(options.resumed ? { resumed: true } : {}),
-      }),
-    );
-  }
+  if (isRoot) emitSessionStart(model.id);
 
   // Tools: sub-agents (while depth allows) and primitives.
   const toolsFor = options.toolsFor ?? toolDefinitionsFor;

@@ -138,3 +138,16 @@ test("a provider error ends with status error and the message; a refusal with re
     answer: "I can't help with that",
   });
 });
+
+test("a model that cannot be resolved ends the run with a config error, never a throw", async () => {
+  h = await harness({ specs: [spec("root", [])], script: { queue: [] } });
+  const result = await h.run("x", {
+    resolveModel: () => {
+      throw new Error("no credentials for anthropic");
+    },
+  });
+  expect(result).toMatchObject({ status: "error", finishReason: "error" });
+  expect(result.error).toMatchObject({ kind: "config" });
+  expect(result.error?.message).toContain("no credentials for anthropic");
+  expect(h.events.map((e) => e.kind)).toEqual(["session_start", "error", "warning", "session_end"]);
+});

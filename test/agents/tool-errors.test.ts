@@ -182,3 +182,29 @@ test("a tool call written as JSON text is executed; so is a fenced json block", 
   expect(second?.role === "assistant" && second.parts.map((p) => p.type)).toEqual(["text", "tool_call"]);
   expect(result.answer).toContain("Done.");
 });
+
+test("mutating calls run in order, and reads after a write see it", async () => {
+  h = await harness({
+    specs: [spec("root", ["write_file", "read_file"])],
+    allow: ["write_file"],
+    script: {
+      queue: [
+        {
+          toolCalls: [
+            { name: "write_file", arguments: { path: "n.txt", content: "first" } },
+            { name: "read_file", arguments: { path: "n.txt" } },
+            { name: "write_file", arguments: { path: "n.txt", content: "second" } },
+            { name: "read_file", arguments: { path: "n.txt" } },
+          ],
+        },
+        done,
+      ],
+    },
+  });
+  await h.run("order");
+  const results = toolResultsIn(h, 1);
+  expect(results.map((r) => r.toolName)).toEqual(["write_file", "read_file", "write_file", "read_file"]);
+  expect(results[1]?.content).toContain("first");
+  expect(results[3]?.content).toContain("second");
+  expect(readFileSync(path.join(h.dir, "n.txt"), "utf8")).toBe("second");
+});
