@@ -1,4 +1,6 @@
 import { type AgentIdentity, type EmitFn, makeEvent, Redactor } from "../kernel/index.ts";
+import { minimalEnv } from "../tools/exec-env.ts";
+import { runCommand } from "../tools/run-command.ts";
 import type { CallResult } from "./act.ts";
 import type { LearnRecorder } from "./learn.ts";
 
@@ -42,8 +44,9 @@ export type VerifyOutcome =
 const MAX_OUTPUT_CHARS = 8000;
 
 /**
- * Runs the commands in order in `cwd` (via `sh -c`, secret-looking variables removed, output
- * redacted); stops at the first failure. A command past `timeoutMs` or aborted counts as failed.
+ * Runs the commands in order in `cwd` with the exec primitive's machinery (own process group, minimal
+ * environment without keys, output cap; output redacted); stops at the first failure. A command past
+ * `timeoutMs` or aborted counts as failed.
  */
 export async function runVerifyCommands(
   commands: string[],
@@ -51,9 +54,15 @@ export async function runVerifyCommands(
 ): Promise<VerifyOutcome> {
   const redactor = Redactor.fromEnv();
   for (const command of commands) {
-    const result = await runCommand(command, options.cwd, options.timeoutMs, options.signal);
-    const output = redactor.redact(result.output);
-    const ok = result.exitCode === 0 && !result.timedOut;
+    const result = await runCommand(command, {
+      cwd: options.cwd,
+      env: minimalEnv(process.env),
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      outputLimit: MAX_OUTPUT_CHARS,
+    });
+    const output = redactor.redact(result.spawnError ?? result.output);
+    const ok = result.exitCode === 0 && !result.timedOut && !result.aborted;
     const detail = ok
       ? `passed: ${command}`
       : result.timedOut
@@ -72,54 +81,4 @@ export function verifyFailureMessage(failure: Extract<VerifyOutcome, { ok: false
     `Verification ${how}: \`${failure.command}\`. You may not finish until it passes.\n` +
     `Output:\n${failure.output || "(no output)"}\n\nFix the problem, then answer again.`
   );
-}
-
-function safeEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/(API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|AUTH)/i.test(key))
-      env[key] = value;
-  }
-  return env;
-}
-
-async function runCommand(
-  command: string,
-  cwd: string,
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<{ exitCode: number | null; output: string; timedOut: boolean }> {
-  const proc = Bun.spawn(["sh", "-c", command], {
-    cwd,
-    env: safeEnv(),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let timedOut = false;
-  const kill = (): void => {
-    try {
-      proc.kill("SIGKILL");
-    } catch {
-      // already gone
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    kill();
-  }, timeoutMs);
-  signal.addEventListener("abort", kill, { once: true });
-  try {
-    const [stdout, stderr, exitCode] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
-    const output = `${stdout}${stderr ? (stdout ? "\n" : "") + stderr : ""}`;
-    const tail = output.length > MAX_OUTPUT_CHARS ? `[...]\n${output.slice(-MAX_OUTPUT_CHARS)}` : output;
-    return { exitCode: signal.aborted ? null : exitCode, output: tail, timedOut };
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener("abort", kill);
-  }
 }
