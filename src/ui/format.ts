@@ -3,8 +3,10 @@ import { totalTokens } from "../kernel/usage.ts";
 
 /** Collapses whitespace and cuts to `width` characters with an ellipsis. */
 export function oneLine(text: string, width = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat;
+  // Only the head can show: never scan a whole long text.
+  const head = text.length > width * 4 ? text.slice(0, width * 4) : text;
+  const flat = head.replace(/\s+/g, " ").trim();
+  return flat.length > width || head !== text ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat;
 }
 
 function stringArg(args: Record<string, unknown>, name: string): string | undefined {

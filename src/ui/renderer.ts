@@ -6,6 +6,7 @@ import type { Approver } from "../kernel/approvals.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import type { Redactor } from "../kernel/redact.ts";
 import type { Usage } from "../kernel/usage.ts";
+import { colorsEnabled } from "./ansi.ts";
 import type { FinishedRun } from "./result.ts";
 
 export type { FinishedRun } from "./result.ts";
@@ -86,7 +87,11 @@ export async function chooseRenderer(options: RendererOptions): Promise<Renderer
     }
     case "plain": {
       const { PlainRenderer } = await import("./plain-renderer.ts");
-      return new PlainRenderer({ stdout, stderr, colors: options.stderrIsTTY && !options.noColor });
+      return new PlainRenderer({
+        stdout,
+        stderr,
+        colors: colorsEnabled(options.stderrIsTTY, options.noColor),
+      });
     }
     case "json":
     case "stream-json": {

@@ -37,19 +37,22 @@ export const HistoryLine = memo(function HistoryLine({ item, colors, onRender }:
   const indent = item.depth * 2 + (item.kind === "tool" || item.kind === "approval" ? 2 : 0);
   const mark = item.kind === "tool" && item.ok === false ? "✗" : MARKS[item.kind];
   const color = tone(colors, markTone(item));
+  // One Box and one Text per item (nested Texts add no layout nodes): thousands of items stay cheap.
   if (item.kind === "message") {
     return (
-      <Box marginLeft={indent} flexDirection="column">
-        <Text bold>{item.agentName}</Text>
-        <Text>{item.text}</Text>
+      <Box marginLeft={indent}>
+        <Text>
+          <Text bold>{item.agentName}</Text>
+          {`\n${item.text}`}
+        </Text>
       </Box>
     );
   }
   const who = item.kind === "delegate" || item.kind === "goal" ? `${item.agentName}: ` : "";
   return (
     <Box marginLeft={indent}>
-      <Text color={color}>{mark} </Text>
       <Text>
+        <Text color={color}>{mark} </Text>
         {who}
         {item.text}
       </Text>

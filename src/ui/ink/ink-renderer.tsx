@@ -25,6 +25,8 @@ export interface InkRendererOptions {
   /** Route console.* above the app (default true). */
   patchConsole?: boolean;
   onHistoryRender?: (item: HistoryItem) => void;
+  /** Force Ink's interactive mode (live redraws) on or off; default: Ink's detection (TTY and not CI). */
+  interactive?: boolean;
 }
 
 /** The Ink renderer plus its store and approver. */
@@ -54,6 +56,7 @@ export function createInkRenderer(options: InkRendererOptions): InkRenderer {
       stderr: options.stderr,
       exitOnCtrlC: false,
       patchConsole: options.patchConsole ?? true,
+      interactive: options.interactive,
     },
   );
   let closed = false;

@@ -1,0 +1,257 @@
+/**
+ * Renderer benchmark: a synthetic run (delegations, tool calls, text deltas) through the Ink renderer
+ * into a fake terminal, and through the plain and stream-json renderers, reporting CPU time and memory.
+ *
+ *   bun bench/render.ts [--events 5000]
+ *
+ * Targets: under 1 s CPU for 5,000 events through Ink, and memory that stays flat (heap after the run,
+ * post-GC, close to the heap before it; the Static history is handed to the terminal and dropped).
+ */
+import { EventEmitter } from "node:events";
+import { type AgentEvent, type AgentIdentity, makeEvent } from "../src/kernel/events.ts";
+import { createInkRenderer } from "../src/ui/ink/ink-renderer.tsx";
+import { JsonRenderer, StreamJsonRenderer } from "../src/ui/json-renderers.ts";
+import { PlainRenderer } from "../src/ui/plain-renderer.ts";
+import type { Renderer, TextSink } from "../src/ui/renderer.ts";
+import type { FinishedRun } from "../src/ui/result.ts";
+
+const argIndex = process.argv.indexOf("--events");
+const EVENT_COUNT = argIndex > 0 ? Number(process.argv[argIndex + 1]) : 5000;
+const usage = { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/** Builds a run of about `count` events: turns of streamed text, tool calls, and nested delegations. */
+function syntheticRun(count: number): AgentEvent[] {
+  const events: AgentEvent[] = [];
+  const root: AgentIdentity = { agent: "root", name: "root", depth: 0 };
+  events.push(
+    makeEvent(root, "session_start", {
+      sessionId: "bench",
+      goal: "refactor everything",
+      agentName: "root",
+      model: "m",
+      cwd: "/w",
+    }),
+  );
+  let serial = 0;
+  const turn = (who: AgentIdentity, n: number): void => {
+    events.push(makeEvent(who, "plan_start", { turn: n, model: "m" }));
+    let text = "";
+    for (let i = 0; i < 12; i++) {
+      const delta = i % 4 === 3 ? `line ${i} of turn ${n}\n` : `word${i} `;
+      text += delta;
+      events.push(makeEvent(who, "text_delta", { delta }));
+    }
+    const calls = [0, 1].map(() => ({ id: `t${serial++}`, name: serial % 2 ? "read_file" : "exec" }));
+    events.push(
+      makeEvent(who, "plan_end", { turn: n, stopReason: "tool_use", usage, text, toolCalls: calls }),
+    );
+    for (const call of calls) {
+      const args =
+        call.name === "exec" ? { command: `npm test -- shard ${serial}` } : { path: `src/file-${serial}.ts` };
+      events.push(makeEvent(who, "tool_start", { id: call.id, tool: call.name, args }));
+      events.push(
+        makeEvent(who, "tool_end", {
+          id: call.id,
+          tool: call.name,
+          isError: serial % 17 === 0,
+          summary: "42 lines",
+          display: "",
+          durationMs: 12,
+        }),
+      );
+    }
+  };
+  const agent = (who: AgentIdentity): void => {
+    for (let n = 1; n <= 3 && events.length < count; n++) {
+      turn(who, n);
+      if (who.depth < 3 && events.length < count) {
+        const name = ["code-reader", "code-editor", "command-runner"][serial % 3] ?? "x";
+        const child: AgentIdentity = {
+          agent: `${who.agent}/${name}#${serial++}`,
+          name,
+          parent: who.agent,
+          depth: who.depth + 1,
+        };
+        events.push(
+          makeEvent(who, "act_start", {
+            id: `a${serial}`,
+            child: child.agent,
+            childName: name,
+            goal: `part ${serial}`,
+          }),
+        );
+        agent(child);
+        events.push(
+          makeEvent(who, "act_end", {
+            id: `a${serial}`,
+            child: child.agent,
+            childName: name,
+            status: "success",
+            finishReason: "stop",
+            answer: "done",
+          }),
+        );
+      }
+    }
+  };
+  while (events.length < count) agent(root);
+  return events;
+}
+
+class NullTty extends EventEmitter implements TextSink {
+  readonly isTTY = true;
+  columns = 120;
+  rows = 40;
+  bytes = 0;
+  write(chunk: string, callback?: (error?: Error | null) => void): boolean {
+    this.bytes += chunk.length;
+    callback?.();
+    return true;
+  }
+}
+
+class NullIn extends EventEmitter {
+  readonly isTTY = true;
+  setRawMode(): this {
+    return this;
+  }
+  setEncoding(): this {
+    return this;
+  }
+  resume(): this {
+    return this;
+  }
+  pause(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
+  read(): null {
+    return null;
+  }
+}
+
+const finished: FinishedRun = {
+  status: "success",
+  finishReason: "stop",
+  answer: "All done.",
+  usage: [],
+  sessionId: "bench",
+  exitCode: 0,
+};
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const yieldNow = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+interface Measure {
+  name: string;
+  cpuMs: number;
+  wallMs: number;
+  heapBefore: number;
+  heapPeak: number;
+  heapAfter: number;
+  out: number;
+}
+
+async function measure(
+  name: string,
+  make: (out: NullTty) => Renderer,
+  events: AgentEvent[],
+  yieldEvery: number,
+): Promise<Measure> {
+  Bun.gc(true);
+  const heapBefore = process.memoryUsage().heapUsed;
+  let heapPeak = heapBefore;
+  const out = new NullTty();
+  const cpu = process.cpuUsage();
+  const wall = performance.now();
+  const renderer = make(out);
+  for (let i = 0; i < events.length; i++) {
+    renderer.onEvent(events[i] as AgentEvent);
+    if (i % yieldEvery === yieldEvery - 1) {
+      await yieldNow();
+      if (i % 500 === 499) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    }
+  }
+  await renderer.finish(finished);
+  const used = process.cpuUsage(cpu);
+  const wallMs = performance.now() - wall;
+  heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+  Bun.gc(true);
+  const heapAfter = process.memoryUsage().heapUsed;
+  return {
+    name,
+    cpuMs: (used.user + used.system) / 1000,
+    wallMs,
+    heapBefore,
+    heapPeak,
+    heapAfter,
+    out: out.bytes,
+  };
+}
+
+function ink(flushMs: number): (out: NullTty) => Renderer {
+  return (out) =>
+    createInkRenderer({
+      colors: true,
+      flushMs,
+      stdout: out as unknown as NodeJS.WriteStream,
+      stderr: new NullTty() as unknown as NodeJS.WriteStream,
+      stdin: new NullIn() as unknown as NodeJS.ReadStream,
+      patchConsole: false,
+      interactive: true,
+      costOf: () => 0.0001,
+    });
+}
+
+const events = syntheticRun(EVENT_COUNT);
+const kinds = new Map<string, number>();
+for (const e of events) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
+console.log(`${events.length} events: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}`);
+
+// Warm up module loading and JIT so the first measurement is not the import cost.
+await measure("warm-up", ink(0), syntheticRun(300), 10);
+
+const results = [
+  await measure("ink, flush every yield (500 renders, stress)", ink(0), events, 10),
+  await measure("ink, 50 ms batching (default)", ink(50), events, 10),
+  await measure("plain", (out) => new PlainRenderer({ stdout: out, stderr: out, colors: true }), events, 10),
+  await measure(
+    "stream-json",
+    (out) => new StreamJsonRenderer({ stdout: out, stderr: new NullTty() }),
+    events,
+    10,
+  ),
+  await measure("json", (out) => new JsonRenderer({ stdout: out, stderr: new NullTty() }), events, 10),
+];
+/** Heap after a full GC at each quarter of the run: flat means the UI keeps no per-event state. */
+async function heapProfile(events: AgentEvent[]): Promise<string[]> {
+  const samples: string[] = [];
+  Bun.gc(true);
+  samples.push(mb(process.memoryUsage().heapUsed));
+  const renderer = ink(50)(new NullTty());
+  const quarter = Math.floor(events.length / 4);
+  for (let i = 0; i < events.length; i++) {
+    renderer.onEvent(events[i] as AgentEvent);
+    if (i % 10 === 9) await yieldNow();
+    if (i % quarter === quarter - 1) {
+      await new Promise((resolve) => setTimeout(resolve, 60)); // let the store flush and Ink print
+      Bun.gc(true);
+      samples.push(mb(process.memoryUsage().heapUsed));
+    }
+  }
+  await renderer.finish(finished);
+  return samples;
+}
+
+for (const r of results) {
+  console.log(
+    `${r.name.padEnd(46)} cpu ${r.cpuMs.toFixed(0).padStart(5)} ms  wall ${r.wallMs.toFixed(0).padStart(5)} ms  ` +
+      `heap before ${mb(r.heapBefore)}, peak ${mb(r.heapPeak)}, after ${mb(r.heapAfter)}  out ${mb(r.out)}`,
+  );
+}
+console.log(`ink heap after GC at 0/25/50/75/100% of the run: ${(await heapProfile(events)).join(" → ")}`);
+process.exit(0);
