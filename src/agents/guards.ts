@@ -26,19 +26,22 @@ function sortKeys(value: unknown): unknown {
 }
 
 /**
- * Detects a stall: a call with the same tool and key-sorted arguments as a call of the previous
- * response, or three identical tool results in a row. One detector per run.
+ * Detects a stall: a call with the same tool and key-sorted arguments as an earlier call since the
+ * last response that changed something (a mutating primitive or a delegation), or three identical
+ * tool results in a row. Reading a file again after editing it is progress; reading it twice is not.
+ * One detector per run.
  */
 export class StallDetector {
-  private previousCalls = new Set<string>();
+  private seen = new Set<string>();
   private lastResult: string | undefined;
   private sameResults = 0;
 
-  /** Checks this response's calls against the previous response; returns the repeated call, if any. */
-  repeatedCall(calls: ToolCall[]): ToolCall | undefined {
+  /** Checks this response's calls; returns the first repeated call, if any. */
+  repeatedCall(calls: ToolCall[], mutates: (call: ToolCall) => boolean = () => false): ToolCall | undefined {
     const keys = calls.map((c) => `${c.name}\u0000${canonicalArgs(c.arguments)}`);
-    const repeated = calls.find((_, i) => this.previousCalls.has(keys[i] as string));
-    this.previousCalls = new Set(keys);
+    const repeated = calls.find((_, i) => this.seen.has(keys[i] as string));
+    if (calls.some(mutates)) this.seen = new Set(keys);
+    else for (const key of keys) this.seen.add(key);
     return repeated;
   }
 

@@ -331,7 +331,10 @@ async function runNodeUnguarded(
     }
 
     // Act.
-    const repeated = stall.repeatedCall(calls);
+    const repeated = stall.repeatedCall(
+      calls,
+      (c) => actContext.subAgents.has(c.name) || actContext.primitives.get(c.name)?.readOnly === false,
+    );
     const { results, approvalError: needed } = await actOnCalls(calls, actContext);
     for (const r of results) append(r.message);
     if (needed) {

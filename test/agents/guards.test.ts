@@ -128,3 +128,21 @@ describe("tool calls written as text", () => {
     expect(detectTextToolCalls('```json\n{"answer": 42}\n```', tools)).toBeUndefined();
   });
 });
+
+describe("stall detector across responses", () => {
+  const read = (id: string, path: string) => ({ id, name: "read_file", arguments: { path } });
+  const edit = { id: "e", name: "edit_file", arguments: { path: "a" } };
+  const mutates = (c: { name: string }) => c.name === "edit_file";
+  test("A, B, A without a change in between is a stall", () => {
+    const d = new StallDetector();
+    expect(d.repeatedCall([read("1", "a")], mutates)).toBeUndefined();
+    expect(d.repeatedCall([read("2", "b")], mutates)).toBeUndefined();
+    expect(d.repeatedCall([read("3", "a")], mutates)?.id).toBe("3");
+  });
+  test("reading again after an edit is progress", () => {
+    const d = new StallDetector();
+    expect(d.repeatedCall([read("1", "a")], mutates)).toBeUndefined();
+    expect(d.repeatedCall([edit], mutates)).toBeUndefined();
+    expect(d.repeatedCall([read("2", "a")], mutates)).toBeUndefined();
+  });
+});
