@@ -61,10 +61,29 @@ export class StallDetector {
   }
 }
 
+/** Measures message sizes for the token estimate, remembering each message (one meter per run). */
+export class ContextMeter {
+  private readonly sizes = new WeakMap<Message, number>();
+
+  chars(m: Message): number {
+    let n = this.sizes.get(m);
+    if (n === undefined) {
+      n = messageChars(m);
+      this.sizes.set(m, n);
+    }
+    return n;
+  }
+}
+
 /** A rough token estimate (4 characters a token) of what a request sends. */
-export function estimateTokens(system: string, messages: Message[], tools: ToolDefinition[]): number {
+export function estimateTokens(
+  system: string,
+  messages: Message[],
+  tools: ToolDefinition[],
+  meter: ContextMeter = new ContextMeter(),
+): number {
   let chars = system.length + JSON.stringify(tools).length;
-  for (const m of messages) chars += messageChars(m);
+  for (const m of messages) chars += meter.chars(m);
   return Math.ceil(chars / 4);
 }
 
@@ -92,10 +111,16 @@ const MIN_ELIDE_CHARS = 200;
  */
 export function elideOldToolResults(
   messages: Message[],
-  options: { system: string; tools: ToolDefinition[]; limitTokens: number; keepRecent?: number },
+  options: {
+    system: string;
+    tools: ToolDefinition[];
+    limitTokens: number;
+    keepRecent?: number;
+    meter?: ContextMeter;
+  },
 ): { messages: Message[]; elided: number } {
   const keepRecent = options.keepRecent ?? 2;
-  let estimate = estimateTokens(options.system, messages, options.tools);
+  let estimate = estimateTokens(options.system, messages, options.tools, options.meter);
   if (estimate <= options.limitTokens) return { messages, elided: 0 };
   // Index where the protected tail begins: the keepRecent-th assistant message from the end.
   let tailStart = messages.length;

@@ -13,7 +13,7 @@ import {
 import { toolDefinitionsFor } from "../tools/registry.ts";
 import { type ActContext, actOnCalls } from "./act.ts";
 import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
-import { ELIDE_THRESHOLD, elideOldToolResults, STALL_NUDGE, StallDetector } from "./guards.ts";
+import { ContextMeter, ELIDE_THRESHOLD, elideOldToolResults, STALL_NUDGE, StallDetector } from "./guards.ts";
 import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } from "./history.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
@@ -240,6 +240,7 @@ async function runNodeUnguarded(
   }
 
   const stall = new StallDetector();
+  const meter = new ContextMeter();
   let nudged = false;
   let verifyFailures = 0;
   const limitReason = (): Finish | undefined =>
@@ -267,6 +268,7 @@ async function runNodeUnguarded(
       system: spec.system_prompt,
       tools,
       limitTokens: Math.floor(info.contextWindow * ELIDE_THRESHOLD),
+      meter,
     });
     if (elided.elided > 0) {
       messages.splice(0, messages.length, ...elided.messages);
