@@ -56,6 +56,34 @@ describe("Ink app", () => {
     expect(all).toContain("    ✓ grep TODO in src — 3 matches (5ms)".trimStart());
   });
 
+  test("the live area shows only the last lines of streaming text; the status line has model, tokens, cost", async () => {
+    const store = new UiStore({ flushMs: 5, costOf: () => 0.25 });
+    const app = render(
+      <App
+        store={store}
+        approver={new InkApprover(store)}
+        colors={false}
+        showCost={true}
+        onInterrupt={() => {}}
+      />,
+    );
+    const events = sampleRun();
+    for (const event of events.slice(0, 4)) store.dispatch({ type: "event", event });
+    store.dispatch({ type: "event", event: makeEvent(root, "plan_start", { turn: 2, model: "m-2" }) });
+    for (let i = 1; i <= 6; i++) {
+      store.dispatch({
+        type: "event",
+        event: makeEvent(root, "text_delta", { delta: `streamed line ${i}\n` }),
+      });
+    }
+    await tick();
+    const frame = app.lastFrame() ?? "";
+    expect(frame).toContain("streamed line 6");
+    expect(frame).toContain("streamed line 4");
+    expect(frame).not.toContain("streamed line 3");
+    expect(frame).toMatch(/m-2 · 120 tokens · \$0\.2500 · \d/);
+  });
+
   test("the approver shows one prompt at a time and resolves each request by id", async () => {
     const { approver, stdin, lastFrame } = mount();
     const controller = new AbortController();

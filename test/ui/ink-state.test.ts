@@ -108,12 +108,21 @@ describe("UI reducer", () => {
     expect(state.costUsd).toBe(0.03);
   });
 
-  test("live cost uses the pricing hook", () => {
-    const state = sampleRun().reduce(
-      (s, event) => reduce(s, { type: "event", event }, () => 0.5),
-      initialState(),
-    );
-    expect(state.costUsd).toBe(1);
-    expect(reader.depth).toBe(2);
+  test("live cost prices each turn with the model of the agent that made it", () => {
+    const prices: Record<string, number> = { "m-1": 0.5, "m-small": 0.01 };
+    const costOf = (model: string) => prices[model] ?? 100;
+    const events = [
+      ...sampleRun(),
+      makeEvent(reader, "plan_start", { turn: 1, model: "m-small" }),
+      makeEvent(reader, "plan_end", {
+        turn: 1,
+        stopReason: "end_turn",
+        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        text: "",
+        toolCalls: [],
+      }),
+    ];
+    const state = events.reduce((s, event) => reduce(s, { type: "event", event }, costOf), initialState());
+    expect(state.costUsd).toBeCloseTo(1.01);
   });
 });

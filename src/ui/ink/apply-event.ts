@@ -81,7 +81,9 @@ export function applyEvent(
       return;
     }
     case "plan_start": {
-      agentOf(draft, event).streamTail = "";
+      const agent = agentOf(draft, event);
+      agent.streamTail = "";
+      agent.model = event.data.model;
       if (event.depth === 0) draft.model = event.data.model;
       return;
     }
@@ -91,9 +93,10 @@ export function applyEvent(
       return;
     }
     case "plan_end": {
-      agentOf(draft, event).streamTail = "";
+      const agent = agentOf(draft, event);
+      agent.streamTail = "";
       draft.usage = addUsage(draft.usage, event.data.usage);
-      if (costOf) draft.costUsd += costOf(draft.model, event.data.usage);
+      if (costOf) draft.costUsd += costOf(agent.model ?? draft.model, event.data.usage);
       const text = event.data.text.trim();
       if (event.depth === 0) draft.lastRootText = text;
       if (text !== "") push(draft, fresh, { ...base, kind: "message", text });

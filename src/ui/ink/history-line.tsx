@@ -17,7 +17,7 @@ const MARKS: Record<HistoryItem["kind"], string> = {
   tool: "✓",
   delegate: "▸",
   return: "◂",
-  approval: "?",
+  approval: "✓",
   warning: "⚠",
   error: "✗",
   info: "↻",
@@ -35,7 +35,8 @@ function markTone(item: HistoryItem): Tone {
 export const HistoryLine = memo(function HistoryLine({ item, colors, onRender }: HistoryLineProps) {
   onRender?.(item);
   const indent = item.depth * 2 + (item.kind === "tool" || item.kind === "approval" ? 2 : 0);
-  const mark = item.kind === "tool" && item.ok === false ? "✗" : MARKS[item.kind];
+  const verdict = item.ok === false ? "✗" : "✓";
+  const mark = item.kind === "tool" || item.kind === "approval" ? verdict : MARKS[item.kind];
   const color = tone(colors, markTone(item));
   // One Box and one Text per item (nested Texts add no layout nodes): thousands of items stay cheap.
   if (item.kind === "message") {

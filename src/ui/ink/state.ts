@@ -41,6 +41,8 @@ export interface ActiveAgent {
   /** The last {@link STREAM_TAIL_CHARS} characters of the text the model is streaming this turn. */
   streamTail: string;
   tools: RunningTool[];
+  /** The model of the agent's current turn (from plan_start), for pricing its usage. */
+  model?: string;
 }
 
 export interface UiState {
