@@ -98,18 +98,19 @@ function isConcurrent(call: ToolCall, ctx: ActContext): boolean {
   return primitive === undefined || primitive.readOnly;
 }
 
-/** A concurrency limiter: at most `n` tasks at once, started in call order. */
+/** A concurrency limiter: at most `n` tasks at once, started in call order (a freed slot is handed over). */
 function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
   let active = 0;
   const queue: (() => void)[] = [];
   return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active >= n) await new Promise<void>((resolve) => queue.push(resolve));
-    active++;
+    if (active < n) active++;
+    else await new Promise<void>((resolve) => queue.push(resolve));
     try {
       return await task();
     } finally {
-      active--;
-      queue.shift()?.();
+      const next = queue.shift();
+      if (next) next();
+      else active--;
     }
   };
 }

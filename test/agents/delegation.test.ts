@@ -138,3 +138,27 @@ test("max_depth bounds recursion: an agent at the bound is offered no sub-agents
   expect(midTools).toEqual([]);
   expect(h.provider.requests[0]?.request.tools.map((t) => t.name)).toEqual(["mid"]);
 });
+
+test("concurrent delegations are bounded by the concurrency limit", async () => {
+  h = await harness({
+    specs: [spec("root", ["worker"]), spec("worker", [])],
+    script: {
+      agents: {
+        "agent:root;": [
+          { toolCalls: [1, 2, 3, 4, 5].map((i) => ({ name: "worker", arguments: { goal: `job ${i}` } })) },
+          { text: "done" },
+        ],
+      },
+      fallback: () => ({ text: "ok", delayMs: 50 }),
+    },
+  });
+  await h.run("five jobs", { limits: { concurrency: 2 } });
+  let running = 0;
+  let peak = 0;
+  for (const e of h.events) {
+    if (e.kind === "act_start") peak = Math.max(peak, ++running);
+    if (e.kind === "act_end") running--;
+  }
+  expect(h.of("act_end")).toHaveLength(5);
+  expect(peak).toBe(2);
+});
