@@ -119,3 +119,44 @@ describe("search path", () => {
     expect(result.specs.get("root")?.source.scope).toBe("user");
   });
 });
+
+describe("constraints", () => {
+  test("an unknown constraint names its line and the allowed fields", () => {
+    const { errors } = parseSpecText(
+      `name: a\ndescription: d\nsystem_prompt: s\nconstraints:\n  max_turn: 3\n`,
+      "c.yaml",
+    );
+    expect(errors).toEqual([
+      {
+        file: "c.yaml",
+        line: 5,
+        field: "constraints.max_turn",
+        message: expect.stringContaining("max_turns, max_depth, timeout_ms, can_spawn, can_learn"),
+      },
+    ]);
+  });
+
+  test("naming an agent while can_spawn is false is an error, not a silent drop", () => {
+    const result = loadSpecTexts([
+      {
+        file: "boss.yaml",
+        text: `${valid("boss").replace("[read_file]", "[helper-a]")}constraints:\n  can_spawn: false\n`,
+      },
+      { file: "helper-a.yaml", text: valid("helper-a") },
+    ]);
+    expect(result.specs.has("boss")).toBe(false);
+    expect(result.errors[0]).toMatchObject({ file: "boss.yaml", line: 5, field: "capabilities[0]" });
+    expect(result.errors[0]?.message).toContain("can_spawn is false");
+  });
+
+  test("defaults fill what a spec leaves out", () => {
+    const { spec } = parseSpecText(`name: a\ndescription: d\nsystem_prompt: s\n`, "d.yaml");
+    expect(spec).toMatchObject({
+      model: "good",
+      capabilities: [],
+      tags: [],
+      version: "1",
+      constraints: { max_turns: 30, max_depth: 3, can_spawn: true, can_learn: false },
+    });
+  });
+});
