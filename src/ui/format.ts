@@ -1,3 +1,5 @@
+import type { ApprovalRequest } from "../kernel/approvals.ts";
+import type { EventDataMap } from "../kernel/events.ts";
 import type { Usage } from "../kernel/usage.ts";
 import { totalTokens } from "../kernel/usage.ts";
 
@@ -77,4 +79,29 @@ export function formatCost(usd: number): string {
 /** `12.3k tokens (in 10.0k, out 2.3k)`. */
 export function formatUsage(usage: Usage): string {
   return `${formatTokens(totalTokens(usage))} tokens (in ${formatTokens(usage.inputTokens)}, out ${formatTokens(usage.outputTokens)})`;
+}
+
+/** An approval decision as one line of text, for the plain renderer and the Ink history alike. */
+export function describeDecision(
+  data: EventDataMap["approval_decision"],
+  request: ApprovalRequest | undefined,
+): { denied: boolean; text: string } {
+  const { decision } = data;
+  const denied = decision.kind === "deny" || decision.kind === "deny_feedback";
+  const what = request ? `${request.tool} ${describeToolCall(request.tool, request.args)}` : "the call";
+  const by =
+    data.source === "flag"
+      ? "--on-ask"
+      : data.source === "rule"
+        ? data.rule
+          ? `rule ${data.rule}`
+          : "policy"
+        : "user";
+  if (denied) {
+    const feedback = decision.kind === "deny_feedback" ? `: ${oneLine(decision.feedback, 60)}` : "";
+    return { denied, text: `denied ${what} (by ${by})${feedback}` };
+  }
+  const scope =
+    decision.kind === "session" ? `for this session${data.rule ? `, adds ${data.rule}` : ""}` : "once";
+  return { denied, text: `approved ${what} (${scope}, by ${by})` };
 }

@@ -2,7 +2,14 @@ import type { ApprovalRequest } from "../kernel/approvals.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import { totalTokens } from "../kernel/usage.ts";
 import { type Palette, palette } from "./ansi.ts";
-import { describeToolCall, formatCost, formatDuration, formatTokens, oneLine } from "./format.ts";
+import {
+  describeDecision,
+  describeToolCall,
+  formatCost,
+  formatDuration,
+  formatTokens,
+  oneLine,
+} from "./format.ts";
 import type { TextSink } from "./renderer.ts";
 import type { FinishedRun } from "./result.ts";
 
@@ -119,14 +126,8 @@ export class ProgressLines {
     const d = event.data;
     const request = this.requests.get(d.id);
     this.requests.delete(d.id);
-    const denied = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
+    const { denied, text } = describeDecision(d, request);
     if (!denied && (d.source === "rule" || this.options.level === "minimal")) return undefined;
-    const what = request
-      ? `${request.tool} ${describeToolCall(request.tool, request.args)}`
-      : `request ${d.id}`;
-    const by =
-      d.source === "flag" ? "--on-ask" : d.source === "rule" ? `rule ${d.rule ?? ""}`.trim() : "user";
-    if (denied) return `${indent}${c.red(`✗ denied ${what} (by ${by})`)}`;
-    return `${indent}${c.yellow(`✓ allowed ${what} (${d.decision.kind}, by ${by})`)}`;
+    return denied ? `${indent}${c.red(`✗ ${text}`)}` : `${indent}${c.yellow(`✓ ${text}`)}`;
   }
 }

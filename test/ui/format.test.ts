@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { colorsEnabled, palette } from "../../src/ui/ansi.ts";
 import {
+  describeDecision,
   describeToolCall,
   displayArgs,
   formatCost,
@@ -8,6 +9,7 @@ import {
   formatTokens,
   oneLine,
 } from "../../src/ui/format.ts";
+import { approvalRequest } from "./fixtures.ts";
 
 describe("format helpers", () => {
   test("oneLine collapses whitespace and cuts long text", () => {
@@ -33,6 +35,28 @@ describe("format helpers", () => {
       ["path", "a.ts"],
       ["content", "1 2 3 (3 lines)"],
     ]);
+  });
+
+  test("describeDecision says who decided, the scope and the rule a session grant adds", () => {
+    const request = approvalRequest("r1", { tool: "exec", args: { command: "git status" } });
+    expect(
+      describeDecision({ id: "x", decision: { kind: "deny" }, source: "rule", rule: "exec:rm *" }, undefined),
+    ).toEqual({ denied: true, text: "denied the call (by rule exec:rm *)" });
+    expect(
+      describeDecision(
+        { id: "r1", decision: { kind: "session" }, source: "user", rule: "exec:git status" },
+        request,
+      ).text,
+    ).toBe("approved exec $ git status (for this session, adds exec:git status, by user)");
+    expect(
+      describeDecision(
+        { id: "r1", decision: { kind: "deny_feedback", feedback: "use git diff" }, source: "user" },
+        request,
+      ).text,
+    ).toBe("denied exec $ git status (by user): use git diff");
+    expect(describeDecision({ id: "r1", decision: { kind: "once" }, source: "flag" }, request).text).toBe(
+      "approved exec $ git status (once, by --on-ask)",
+    );
   });
 
   test("numbers read well", () => {

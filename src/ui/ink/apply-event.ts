@@ -1,7 +1,7 @@
 /** How one event changes the UI state draft (the event half of the reducer in state.ts). */
 import type { AgentEvent } from "../../kernel/events.ts";
 import { addUsage } from "../../kernel/usage.ts";
-import { describeToolCall, formatDuration, oneLine } from "../format.ts";
+import { describeDecision, describeToolCall, formatDuration, oneLine } from "../format.ts";
 import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state.ts";
 
 /** Characters of streaming text kept per agent for the live area. */
@@ -154,11 +154,7 @@ export function applyEvent(
       const d = event.data;
       const request = draft.requests[d.id];
       delete draft.requests[d.id];
-      const denied = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
-      const what = request ? `${request.tool} ${describeToolCall(request.tool, request.args)}` : d.id;
-      const by = d.rule ? `${d.source} ${d.rule}` : d.source;
-      const feedback = d.decision.kind === "deny_feedback" ? `: ${oneLine(d.decision.feedback, 60)}` : "";
-      const text = `${denied ? "denied" : "approved"} ${what} (${d.decision.kind}, by ${by})${feedback}`;
+      const { denied, text } = describeDecision(d, request);
       if (denied || d.source !== "rule") push(draft, fresh, { ...base, kind: "approval", text, ok: !denied });
       return;
     }
