@@ -46,6 +46,7 @@ describe("approval prompt", () => {
       }),
     );
     expect(lastFrame()).toContain("$ npm test -- --watch=false");
+    expect(lastFrame()).not.toContain("command:");
     expect(lastFrame()).toContain("exec:npm test *");
   });
 

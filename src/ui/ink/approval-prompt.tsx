@@ -62,7 +62,8 @@ export function ApprovalPrompt({
 
   const isDiff = DIFF_TOOLS.has(request.tool) && request.preview.trim() !== "";
   const isExec = request.tool === "exec";
-  const args = displayArgs(isDiff ? omitBulk(request.args) : request.args);
+  const { command: _command, ...execArgs } = request.args;
+  const args = displayArgs(isDiff ? omitBulk(request.args) : isExec ? execArgs : request.args);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={tone(colors, "yellow")} paddingX={1}>
       <Text>
