@@ -1,5 +1,7 @@
 import {
   type AgentEvent,
+  type AgentUsageReport,
+  addUsage,
   type EmitFn,
   type ModelInfo,
   type ModelRef,
@@ -130,5 +132,23 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
       reason: "stalled: escalating once to the next tier",
     }),
   );
-  return attempt(next);
+  const second = await attempt(next);
+  return { ...second, usage: mergeUsage(first.usage, second.usage) };
+}
+
+/** Adds the stalled attempt's usage and cost into the escalated attempt's reports (same agent ids). */
+function mergeUsage(first: AgentUsageReport[], second: AgentUsageReport[]): AgentUsageReport[] {
+  return second.map((report) => {
+    const earlier = first.find((r) => r.agent === report.agent);
+    if (!earlier) return report;
+    return {
+      ...report,
+      usage: addUsage(report.usage, earlier.usage),
+      costUsd: report.costUsd + earlier.costUsd,
+      subtree: {
+        usage: addUsage(report.subtree.usage, earlier.subtree.usage),
+        costUsd: report.subtree.costUsd + earlier.subtree.costUsd,
+      },
+    };
+  });
 }

@@ -114,6 +114,8 @@ test("a stalled helper escalates once to the next tier", async () => {
     emit: (e) => events.push(e),
   });
   expect(result).toMatchObject({ finishReason: "stop", model: "test-good", answer: "answer from test-good" });
+  // Both attempts' model calls are counted: 3 stalled + 1 escalated, 10 input tokens each.
+  expect(result.usage[0]?.usage.inputTokens).toBe(40);
   expect(events.find((e) => e.kind === "model_switch")?.data).toMatchObject({ to: "good" });
 });
 
