@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { helperCommand } from "./helper-command.ts";
 import { modelsCommand } from "./models-command.ts";
+import { runCommand } from "./run-command.ts";
 
 /** A command module: registers itself (name, options, action) on the program. */
 export interface CommandModule {
@@ -12,7 +13,7 @@ export interface CommandModule {
 }
 
 /** Every command, in help order. */
-export const COMMANDS: readonly CommandModule[] = [helperCommand, modelsCommand];
+export const COMMANDS: readonly CommandModule[] = [runCommand, helperCommand, modelsCommand];
 
 /** Thrown by an action to end the process with a specific exit code (message, if any, goes to stderr). */
 export class CliExit extends Error {

@@ -1,0 +1,56 @@
+/** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
+import { type Command, Option } from "commander";
+import { CliExit, type CommandModule } from "./commands.ts";
+
+/** Flags of `agent run`, as commander parses them. */
+export interface RunFlags {
+  agent?: string;
+  model?: string;
+  maxTurns?: string;
+  timeout?: string;
+  output: "text" | "json" | "stream-json";
+  onAsk?: "deny" | "fail" | "allow";
+  allow: string[];
+  deny: string[];
+  resume?: string;
+  record?: string;
+  replay?: string;
+  cwd?: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export const runCommand: CommandModule = {
+  register(program: Command) {
+    program
+      .command("run")
+      .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
+      .argument("[goal...]", "what the agent should achieve (with --resume: what to continue with)")
+      .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
+      .option("--model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
+      .option("--max-turns <n>", "most model turns of the top agent")
+      .option("--timeout <seconds>", "wall-clock limit of the whole run")
+      .addOption(
+        new Option("--output <format>", "what stdout carries")
+          .choices(["text", "json", "stream-json"])
+          .default("text"),
+      )
+      .addOption(
+        new Option(
+          "--on-ask <decision>",
+          "how to decide approvals without a terminal (default deny)",
+        ).choices(["deny", "fail", "allow"]),
+      )
+      .option("--allow <rule>", "allow rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
+      .option("--deny <rule>", "deny rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
+      .option("--resume <id>", "continue the session with this id")
+      .option("--record <file>", "write every model exchange to a cassette")
+      .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
+      .option("--cwd <dir>", "the workspace (default: the current directory)")
+      .action(async (goal: string[], flags: RunFlags) => {
+        const { runSession } = await import("./run-session.ts");
+        const code = await runSession(goal, flags);
+        if (code !== 0) throw new CliExit(code);
+      });
+  },
+};

@@ -1,0 +1,162 @@
+/**
+ * `agent run` implementation: builds a session (workspace, specs, model client, rules, approval gate,
+ * transcript, renderer), runs the agent loop, and returns the documented exit code.
+ * Every event goes to the transcript first (synchronously, so nothing done is lost) and then to the renderer.
+ */
+import { basename } from "node:path";
+import { type ResumePoint, resumeFrom } from "../agents/resume.ts";
+import {
+  type AgentEvent,
+  type AgentIdentity,
+  AppError,
+  type Approver,
+  type EmitFn,
+  makeEvent,
+  Redactor,
+} from "../kernel/index.ts";
+import { costOf, modelInfo } from "../llm/catalog.ts";
+import { createModelClient } from "../llm/client.ts";
+import { flagApprover } from "../policy/approvers.ts";
+import { ApprovalGate } from "../policy/gate.ts";
+import { buildRuleSet } from "../policy/rules.ts";
+import { findSession, readTranscript } from "../session/sessions.ts";
+import { openTranscript } from "../session/transcript.ts";
+import { Workspace } from "../tools/workspace.ts";
+import { chooseRenderer } from "../ui/renderer.ts";
+import { loadConfig } from "./config.ts";
+import { describeNotice } from "./helper-run.ts";
+import { handleInterrupts } from "./interrupts.ts";
+import { loadProjectRules } from "./project-rules.ts";
+import type { RunFlags } from "./run-command.ts";
+import { exitCodeFor } from "./run-exit-code.ts";
+import { parseLimitFlags } from "./run-flags.ts";
+import { sessionToolsFor } from "./run-tools.ts";
+
+/** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
+export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
+  const env = process.env;
+  const limits = parseLimitFlags(flags);
+  const workspace = await openWorkspace(flags.cwd ?? process.cwd());
+  const config = await loadConfig(env);
+  const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
+  const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
+  if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
+
+  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
+  const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
+  if (loaded.errors.length > 0) throw specAppError(loaded.errors);
+  const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
+  const spec = loaded.specs.get(agentName);
+  if (!spec) {
+    const known = [...loaded.specs.keys()].sort().join(", ");
+    throw new AppError("usage", `unknown agent "${agentName}"; known agents: ${known}`);
+  }
+
+  const rules = buildRuleSet({
+    user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
+    flags: { allow: flags.allow, deny: flags.deny },
+    project: await loadProjectRules(workspace.root),
+  });
+
+  const redactor = Redactor.fromEnv(env);
+  let emit: EmitFn = () => {};
+  const who: AgentIdentity = { agent: "root", name: spec.name, depth: 0 };
+  const client = createModelClient({
+    env,
+    config,
+    workspaceRoot: workspace.root,
+    onNotice: (notice) => {
+      if (notice.type === "fallback") {
+        emit(
+          makeEvent(who, "model_switch", {
+            from: `${notice.from.providerName}:${notice.from.id}`,
+            to: `${notice.to.providerName}:${notice.to.id}`,
+            reason: notice.error.kind,
+          }),
+        );
+      } else emit(makeEvent(who, "warning", { message: describeNotice(notice), code: "retry" }));
+    },
+    ...(flags.record !== undefined ? { record: flags.record } : {}),
+    ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+  });
+  // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
+  client.resolve(flags.model ?? spec.model);
+
+  const transcript = openTranscript({
+    redactor,
+    ...(resumed ? { sessionId: resumed.sessionId } : {}),
+  });
+  const renderer = await chooseRenderer({
+    output: flags.output,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    noColor: Boolean(env.NO_COLOR),
+    redactor,
+    costOf: (model, usage) => costOf(usage, modelInfo(model)),
+  });
+  emit = (event: AgentEvent) => {
+    transcript.append(event);
+    renderer.onEvent(event);
+  };
+  const approver: Approver =
+    renderer.approver ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
+  const gate = new ApprovalGate({
+    rules,
+    approver,
+    emit,
+    approverSource: renderer.approver ? "user" : "flag",
+  });
+
+  const interrupts = handleInterrupts({
+    onFirst: () => process.stderr.write("\nagent: interrupting (press Ctrl-C again to force)\n"),
+    onForce: () => {
+      transcript.close();
+      renderer.dispose();
+      process.exit(130);
+    },
+  });
+  try {
+    const { runAgent } = await import("../agents/run-agent.ts");
+    const result = await runAgent({
+      spec,
+      goal,
+      specs: loaded.specs,
+      emit,
+      stream: client.stream,
+      resolveModel: (name) => client.resolve(name).ref,
+      modelInfo: (ref) => client.info(ref),
+      workspace,
+      gate,
+      toolsFor: sessionToolsFor(rules),
+      signal: interrupts.signal,
+      sessionId: transcript.id,
+      limits,
+      ...(flags.model !== undefined ? { model: flags.model } : {}),
+      ...(resumed ? { history: resumed.messages, resumed: true } : {}),
+    });
+    const exitCode = exitCodeFor(result);
+    await renderer.finish({ ...result, sessionId: transcript.id, exitCode });
+    return exitCode;
+  } finally {
+    interrupts.dispose();
+    transcript.close();
+  }
+}
+
+async function openWorkspace(dir: string): Promise<Workspace> {
+  try {
+    return await Workspace.open(dir);
+  } catch (error) {
+    throw new AppError("usage", `--cwd ${dir}: not a usable directory (${(error as Error).message})`);
+  }
+}
+
+/** Reads an existing session to continue; an unknown id is a usage error (exit 2), never a new session. */
+function loadResumePoint(id: string): ResumePoint & { sessionId: string } {
+  const path = findSession(id);
+  const { events, warnings } = readTranscript(path);
+  for (const warning of warnings) process.stderr.write(`agent: ${warning}\n`);
+  const point = resumeFrom(events);
+  return { ...point, sessionId: basename(path, ".jsonl") };
+}
