@@ -99,14 +99,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     transcript.append(event);
     renderer.onEvent(event);
   };
-  const approver: Approver =
-    renderer.approver ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
-  const gate = new ApprovalGate({
-    rules,
-    approver,
-    emit,
-    approverSource: renderer.approver ? "user" : "flag",
-  });
+  // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
+  const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
+  const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
+  const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
 
   const interrupts = handleInterrupts({
     onFirst: () => process.stderr.write("\nagent: interrupting (press Ctrl-C again to force)\n"),
