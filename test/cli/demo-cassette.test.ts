@@ -29,6 +29,7 @@ describe("the shipped demo cassette", () => {
     expect(result.code).toBe(0);
     expect(result.stdout.startsWith("Done.")).toBe(true);
     const greet = readFileSync(join(work, "greet.js"), "utf8");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: greet.js's own source holds a template literal
     expect(greet).toContain("export function farewell(name) {\n  return `Goodbye, ${name}!`;\n}");
     const sessions = readdirSync(join(sandbox.stateDir, "agent", "sessions"));
     expect(sessions).toHaveLength(1);
