@@ -79,6 +79,9 @@ export async function chooseRenderer(options: RendererOptions): Promise<Renderer
     case "ink": {
       const { createInkRenderer } = await import("./ink/ink-renderer.tsx");
       return createInkRenderer({
+        // Ink only gets here with a TTY on stdin and stdout. Ink's own detection would turn live redraws
+        // off whenever CI is set, and with them the approval prompt: a user at a terminal must see it.
+        interactive: true,
         colors: !options.noColor,
         costOf: options.costOf,
         onInterrupt: options.onInterrupt,
