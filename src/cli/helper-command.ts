@@ -1,4 +1,7 @@
-/** `agent helper`: one model call; stdout holds only the answer. The work lives in helper-run.ts. */
+/**
+ * `agent helper`: one model call, or with `--tools` the agent loop with exactly those primitives;
+ * stdout holds only the answer. The work lives in helper-run.ts (`helperMain`).
+ */
 import { type Command, Option } from "commander";
 import type { CommandModule } from "./commands.ts";
 
@@ -8,6 +11,10 @@ export interface HelperFlags {
   model?: string;
   system?: string;
   json?: boolean;
+  tools?: string;
+  maxTurns?: string;
+  timeout?: string;
+  verbose?: boolean;
   record?: string;
   replay?: string;
 }
@@ -17,22 +24,29 @@ export const helperCommand: CommandModule = {
     program
       .command("helper")
       .description(
-        "ask a model one question; stdout holds only the answer (piped stdin is added to the prompt)",
+        "ask a model; stdout holds only the answer (piped stdin is added to the prompt). With --tools the model may use those primitives, never asking",
       )
       .argument("[prompt...]", "the prompt")
       .addOption(
-        new Option("--tier <tier>", "model tier")
+        new Option("--tier <tier>", "model tier (auto: chosen from the task)")
           .choices(["fast", "good", "best", "smart", "auto"])
           .default("fast"),
       )
       .option("--model <model>", "a model: tier, provider:model or model id (overrides --tier)")
       .option("--system <text>", "system prompt")
+      .option(
+        "--tools <list>",
+        "comma-separated primitives the model may use without asking (read_file, write_file, edit_file, apply_patch, exec, grep, glob, fetch)",
+      )
+      .option("--max-turns <n>", "most model turns with --tools (default 10)")
+      .option("--timeout <seconds>", "wall-clock limit of the run")
+      .option("--verbose", "print each tool call on stderr (default: only when stderr is a terminal)")
       .option("--json", "print {answer, model, provider, usage} as JSON")
       .option("--record <file>", "write every model exchange to a cassette")
       .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
       .action(async (prompt: string[], flags: HelperFlags) => {
-        const { runHelper } = await import("./helper-run.ts");
-        await runHelper(prompt, flags);
+        const { helperMain } = await import("./helper-run.ts");
+        await helperMain(prompt, flags);
       });
   },
 };

@@ -1,74 +1,20 @@
 /**
- * `agent helper` implementation: builds the prompt (arguments plus piped stdin), resolves the model,
- * makes one model call and prints only the answer on stdout (streamed when stdout is a terminal).
- * The model call sits in `callModel`, which a later step swaps for the agent loop (`--tools`).
+ * `agent helper` implementation (`helperMain`): builds the prompt (arguments plus piped stdin), picks
+ * the model (`--model`, `--tier`, or the classifier for `--tier auto`), then runs either one model
+ * call (no `--tools`; helper-call.ts) or the agent loop with a tool whitelist (helper-tools.ts, loaded
+ * only then), and prints only the answer on stdout (helper-output.ts).
  */
-import {
-  AppError,
-  addUsage,
-  emptyUsage,
-  type ModelRef,
-  type ProviderError,
-  type ProviderNotice,
-  type StreamFn,
-  type Usage,
-} from "../kernel/index.ts";
-import { costOf } from "../llm/catalog.ts";
+import { describeTierChoice } from "../agents/tier-classifier.ts";
+import { AppError, type ModelRef, type ProviderNotice } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { CliExit } from "./commands.ts";
 import { loadConfig } from "./config.ts";
+import { singleCall } from "./helper-call.ts";
 import type { HelperFlags } from "./helper-command.ts";
-import defaultSystem from "./helper-system.txt" with { type: "text" };
-
-/** What one helper model call needs. */
-export interface HelperCallInput {
-  stream: StreamFn;
-  model: ModelRef;
-  system: string;
-  prompt: string;
-  signal: AbortSignal;
-  /** Answer text as it arrives. */
-  onDelta: (delta: string) => void;
-}
-
-export type HelperCallResult =
-  | { ok: true; answer: string; usage: Usage; model: string }
-  | { ok: false; error: ProviderError; answer: string };
-
-/** The helper's model call: one request, no tools. Never throws. */
-export async function callModel(input: HelperCallInput): Promise<HelperCallResult> {
-  let usage = emptyUsage();
-  let answer = "";
-  for await (const event of input.stream({
-    model: input.model,
-    system: input.system,
-    messages: [{ role: "user", content: input.prompt }],
-    tools: [],
-    signal: input.signal,
-  })) {
-    if (event.type === "text_delta") {
-      answer += event.delta;
-      input.onDelta(event.delta);
-    } else if (event.type === "done") {
-      usage = addUsage(usage, event.usage);
-      let text = "";
-      for (const part of event.message.parts) if (part.type === "text") text += part.text;
-      return { ok: true, answer: text || answer, usage, model: event.model || input.model.id };
-    } else if (event.type === "error") {
-      return { ok: false, error: event.error, answer };
-    }
-  }
-  return {
-    ok: false,
-    answer,
-    error: {
-      kind: "truncated",
-      message: `${input.model.providerName} ${input.model.id}: stream ended without a result`,
-      provider: input.model.provider,
-      model: input.model.id,
-    },
-  };
-}
+import { chooseModelName, parseToolList } from "./helper-options.ts";
+import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
+import { handleInterrupts } from "./interrupts.ts";
+import { parseLimitFlags } from "./run-flags.ts";
 
 /** The prompt from the arguments plus piped stdin as a delimited block. Usage error when both are empty. */
 export function buildPrompt(args: string[], stdinText: string): string {
@@ -80,16 +26,6 @@ export function buildPrompt(args: string[], stdinText: string): string {
   if (piped.trim() === "") return prompt;
   if (prompt === "") return piped;
   return `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
-}
-
-/** A provider error as one line naming provider, model and status. */
-export function describeProviderError(error: ProviderError, ref: ModelRef): string {
-  const model = error.model || ref.id;
-  const status = error.status !== undefined ? ` (HTTP ${error.status})` : "";
-  const named =
-    error.message.includes(model) &&
-    (error.status === undefined || error.message.includes(String(error.status)));
-  return named ? error.message : `${error.provider} ${model}${status}: ${error.message}`;
 }
 
 /** A retry or fallback notice as one stderr line. */
@@ -110,66 +46,77 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Runs `agent helper`. Throws AppError (usage 2, config 3, provider 4) or CliExit(130) on interrupt. */
-export async function runHelper(args: string[], flags: HelperFlags): Promise<void> {
+/**
+ * Runs `agent helper`. Usage (2), config (3) errors are thrown as AppError before any model call; the
+ * run's own end is a CliExit with the documented code (4 provider, 5 limit, 130 interrupted).
+ */
+export async function helperMain(args: string[], flags: HelperFlags): Promise<void> {
   const env = process.env;
-  const prompt = buildPrompt(args, await readStdin());
+  const tools = parseToolList(flags.tools);
+  const limits = parseLimitFlags(flags);
+  const stdinText = await readStdin();
+  const prompt = buildPrompt(args, stdinText);
+  const choice = chooseModelName({
+    tier: flags.tier,
+    prompt: args.join(" "),
+    stdinLength: stdinText.length,
+    toolCount: tools?.length ?? 0,
+    ...(flags.model !== undefined ? { model: flags.model } : {}),
+  });
+  if (choice.auto) process.stderr.write(`agent: ${describeTierChoice(choice.auto)}\n`);
+
   const config = await loadConfig(env);
-  let current: ModelRef | undefined;
+  let fellBackTo: ModelRef | undefined;
   const client = createModelClient({
     env,
     config,
     workspaceRoot: process.cwd(),
     onNotice: (notice) => {
-      if (notice.type === "fallback") current = notice.to;
+      if (notice.type === "fallback") fellBackTo = notice.to;
       process.stderr.write(`agent: ${describeNotice(notice)}\n`);
     },
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
   });
-  const resolved = client.resolve(flags.model ?? flags.tier, { nameErrorKind: "usage" });
-  current = resolved.ref;
+  // Resolve now: an unplaceable name is a usage error (2) and a missing key a config error (3).
+  const resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
 
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once("SIGINT", onSigint);
-  const streaming = process.stdout.isTTY === true && !flags.json;
-  let result: HelperCallResult;
+  const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
+  const streamed = tools === undefined && process.stdout.isTTY === true && !flags.json;
+  let outcome: HelperOutcome;
   try {
-    result = await callModel({
-      stream: client.stream,
-      model: resolved.ref,
-      system: flags.system ?? defaultSystem.trim(),
-      prompt,
-      signal: controller.signal,
-      onDelta: (delta) => {
-        if (streaming) process.stdout.write(delta);
-      },
-    });
+    if (tools === undefined) {
+      outcome = await singleCall({
+        client,
+        ref: resolved.ref,
+        prompt,
+        signal: interrupts.signal,
+        fellBackTo: () => fellBackTo,
+        onDelta: (delta) => {
+          if (streamed) process.stdout.write(delta);
+        },
+        ...(flags.system !== undefined ? { system: flags.system } : {}),
+        ...(limits.timeoutMs !== undefined ? { timeoutMs: limits.timeoutMs } : {}),
+      });
+    } else {
+      const { runWithTools } = await import("./helper-tools.ts");
+      const showProgress = flags.verbose === true || process.stderr.isTTY === true;
+      outcome = await runWithTools({
+        client,
+        model: choice.name,
+        tools,
+        prompt,
+        signal: interrupts.signal,
+        fellBackTo: () => fellBackTo,
+        ...(showProgress ? { progress: (line: string) => process.stderr.write(`agent: ${line}\n`) } : {}),
+        ...(flags.system !== undefined ? { system: flags.system } : {}),
+        ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
+        ...(limits.timeoutMs !== undefined ? { timeoutMs: limits.timeoutMs } : {}),
+      });
+    }
   } finally {
-    process.off("SIGINT", onSigint);
+    interrupts.dispose();
   }
-
-  if (!result.ok) {
-    if (streaming && result.answer !== "") process.stdout.write("\n");
-    if (result.error.kind === "aborted" || controller.signal.aborted) throw new CliExit(130, "interrupted");
-    throw new AppError("provider", describeProviderError(result.error, resolved.ref));
-  }
-  if (flags.json) {
-    const used = current ?? resolved.ref;
-    const info = client.info({ ...used, id: result.model });
-    const output = {
-      answer: result.answer,
-      model: result.model,
-      provider: used.providerName,
-      usage: { ...result.usage, costUsd: costOf(result.usage, info) },
-    };
-    process.stdout.write(`${JSON.stringify(output)}\n`);
-    return;
-  }
-  if (streaming) {
-    process.stdout.write("\n");
-    return;
-  }
-  process.stdout.write(result.answer.endsWith("\n") ? result.answer : `${result.answer}\n`);
+  const { code, message } = writeOutcome(outcome, { json: flags.json === true, streamed });
+  if (code !== 0) throw new CliExit(code, message);
 }

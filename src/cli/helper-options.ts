@@ -1,0 +1,47 @@
+/**
+ * `agent helper` flags beyond what commander checks: the `--tools` list and the model name to run
+ * (`--model`, else the tier, with `--tier auto` decided by the classifier).
+ */
+import { classifyTier, type TierChoice } from "../agents/tier-classifier.ts";
+import { AppError } from "../kernel/index.ts";
+import { PRIMITIVE_NAMES, type PrimitiveName } from "../tools/types.ts";
+
+/**
+ * `--tools read_file,grep` as primitive names (duplicates dropped, order kept); undefined when the flag
+ * is absent. An empty list or a name that is not a primitive is a usage error listing the valid ones.
+ */
+export function parseToolList(value: string | undefined): PrimitiveName[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  const valid = PRIMITIVE_NAMES.join(", ");
+  if (names.length === 0) throw new AppError("usage", `--tools needs at least one primitive: ${valid}`);
+  const unknown = names.filter((name) => !(PRIMITIVE_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    const list = unknown.map((name) => `"${name}"`).join(", ");
+    throw new AppError(
+      "usage",
+      `--tools: unknown ${unknown.length === 1 ? "tool" : "tools"} ${list}; valid primitives: ${valid}`,
+    );
+  }
+  return [...new Set(names)] as PrimitiveName[];
+}
+
+/**
+ * The model name a helper run starts with: `--model` when given, else the tier; `--tier auto` is
+ * resolved here to a concrete tier (so a stall can escalate from it) and the choice is returned.
+ */
+export function chooseModelName(input: {
+  tier: string;
+  model?: string;
+  prompt: string;
+  stdinLength: number;
+  toolCount: number;
+}): { name: string; auto?: TierChoice } {
+  if (input.model !== undefined) return { name: input.model };
+  if (input.tier !== "auto") return { name: input.tier };
+  const auto = classifyTier(input.prompt, input.stdinLength, input.toolCount);
+  return { name: auto.tier, auto };
+}

@@ -1,0 +1,64 @@
+/**
+ * How `agent helper` ends, whichever path ran (one model call, or the loop with `--tools`): one outcome
+ * shape, one place that prints it and picks the exit code (the same mapping as `agent run`).
+ */
+import type { FinishReason, RunStatus, Usage } from "../kernel/index.ts";
+import { exitCodeFor } from "./run-exit-code.ts";
+
+/** The end of a helper run. */
+export interface HelperOutcome {
+  status: RunStatus;
+  finishReason: FinishReason;
+  /** The answer, or the best partial answer when a limit ended the run. */
+  answer: string;
+  /** Model id and provider instance name that produced the answer. */
+  model: string;
+  provider: string;
+  usage: Usage;
+  costUsd: number;
+  /** One line saying why the run did not succeed (stderr); absent on success. */
+  problem?: string;
+}
+
+export interface OutputMode {
+  json: boolean;
+  /** The answer already went to stdout as it arrived (single call on a terminal). */
+  streamed: boolean;
+}
+
+/**
+ * Prints the outcome: stdout gets only the answer (or the `--json` object); a partial answer is printed
+ * too when a limit ended the run. Returns the exit code and the stderr line for a non-zero one.
+ */
+export function writeOutcome(
+  outcome: HelperOutcome,
+  mode: OutputMode,
+  stdout: { write(text: string): unknown } = process.stdout,
+): { code: number; message: string } {
+  const code = exitCodeFor(outcome);
+  const printable = outcome.status === "success" || (outcome.status === "limit" && outcome.answer !== "");
+  if (mode.json) {
+    if (printable) stdout.write(`${JSON.stringify(jsonOutput(outcome))}\n`);
+  } else if (mode.streamed) {
+    if (outcome.answer !== "" || outcome.status === "success") stdout.write("\n");
+  } else if (printable) {
+    stdout.write(outcome.answer.endsWith("\n") ? outcome.answer : `${outcome.answer}\n`);
+  }
+  const message = code === 0 ? "" : (outcome.problem ?? `helper ended: ${outcome.finishReason}`);
+  return { code, message };
+}
+
+/** `agent helper --json`: `{answer, model, provider, usage}` with the cost inside usage. */
+export function jsonOutput(outcome: HelperOutcome): {
+  answer: string;
+  model: string;
+  provider: string;
+  usage: Usage & { costUsd: number };
+} {
+  return {
+    answer: outcome.answer,
+    model: outcome.model,
+    provider: outcome.provider,
+    usage: { ...outcome.usage, costUsd: outcome.costUsd },
+  };
+}

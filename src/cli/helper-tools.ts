@@ -1,0 +1,95 @@
+/**
+ * `agent helper --tools a,b`: the agent loop as a single agent with exactly the listed primitives and
+ * nobody to ask (src/agents/helper-run.ts). Imported lazily: only this path loads the loop and the tools.
+ * Progress (one line per tool call, an escalation) goes to stderr when asked for.
+ */
+import { runHelper } from "../agents/helper-run.ts";
+import { type AgentEvent, emptyUsage, type ModelRef } from "../kernel/index.ts";
+import type { ModelClient } from "../llm/client.ts";
+import type { PrimitiveName } from "../tools/types.ts";
+import { Workspace } from "../tools/workspace.ts";
+import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
+import type { HelperOutcome } from "./helper-output.ts";
+
+export interface ToolsRunInput {
+  client: ModelClient;
+  /** Tier or model name as given (a tier lets a stalled run escalate once). */
+  model: string;
+  tools: PrimitiveName[];
+  prompt: string;
+  system?: string;
+  maxTurns?: number;
+  timeoutMs?: number;
+  signal: AbortSignal;
+  /** Where progress lines go; undefined for none. */
+  progress?: (line: string) => void;
+  /** The model a fallback switched to, if any. */
+  fellBackTo: () => ModelRef | undefined;
+}
+
+/** Runs the helper loop in the current directory and turns its result into a helper outcome. */
+export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome> {
+  const workspace = await Workspace.open(process.cwd());
+  const progress = input.progress;
+  const result = await runHelper({
+    prompt: input.prompt,
+    tools: input.tools,
+    model: input.model,
+    stream: input.client.stream,
+    resolveModel: (name) => input.client.resolve(name).ref,
+    modelInfo: (ref) => input.client.info(ref),
+    workspace,
+    signal: input.signal,
+    ...(input.system !== undefined ? { system: input.system } : {}),
+    ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
+    ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    ...(progress ? { emit: progressEmitter(progress) } : {}),
+  });
+  const root = result.usage.find((r) => r.depth === 0);
+  const fallback = input.fellBackTo();
+  return {
+    status: result.status,
+    finishReason: result.finishReason,
+    answer: result.answer,
+    model: fallback?.id ?? result.model,
+    provider: fallback?.providerName ?? result.provider,
+    usage: root?.subtree.usage ?? emptyUsage(),
+    costUsd: root?.subtree.costUsd ?? 0,
+    ...(result.status === "success" ? {} : { problem: problemLine(result, input) }),
+  };
+}
+
+/** Why a helper loop did not succeed, as one line. */
+function problemLine(
+  result: { status: string; finishReason: string; error?: { message: string } },
+  input: Pick<ToolsRunInput, "maxTurns" | "timeoutMs">,
+): string {
+  switch (result.finishReason) {
+    case "max_turns":
+      return `helper stopped: reached --max-turns ${input.maxTurns ?? "limit"} before an answer`;
+    case "timeout":
+      return `helper stopped: --timeout ${(input.timeoutMs ?? 0) / 1000}s passed before an answer`;
+    case "aborted":
+      return "interrupted";
+    default:
+      return result.error?.message ?? `helper ended: ${result.status} (${result.finishReason})`;
+  }
+}
+
+/** One stderr line per finished tool call, and one for an escalation. */
+function progressEmitter(write: (line: string) => void): (event: AgentEvent) => void {
+  const calls = new Map<string, string>();
+  return (event) => {
+    if (event.kind === "tool_start") {
+      calls.set(event.data.id, describeToolCall(event.data.tool, event.data.args));
+    } else if (event.kind === "tool_end") {
+      const d = event.data;
+      const args = calls.get(d.id) ?? "";
+      calls.delete(d.id);
+      const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
+      write(`${d.isError ? "✗" : "✓"} ${d.tool} ${args}${summary} (${formatDuration(d.durationMs)})`);
+    } else if (event.kind === "model_switch") {
+      write(`↻ model ${event.data.from} → ${event.data.to} (${event.data.reason})`);
+    }
+  };
+}
