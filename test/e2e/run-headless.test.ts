@@ -1,0 +1,364 @@
+/**
+ * `agent run` end to end without a terminal: bin/agent spawned with pipes only, against the fake LLM server
+ * (real Anthropic SDK and adapter), in a temp workspace with temp HOME / XDG directories.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import {
+  anthropicEnv,
+  type E2eSandbox,
+  makeE2eSandbox,
+  onlyTranscriptText,
+  parseJsonLines,
+  runAgentIn,
+  sessionIds,
+  spawnAgent,
+  toolResultsOf,
+  transcriptRecords,
+  waitFor,
+} from "./support.ts";
+
+/** Each test's own fake server (turns left by a failing test never reach the next) and sandbox. */
+let server: FakeLlmServer;
+let sandbox: E2eSandbox;
+
+beforeEach(async () => {
+  server = await startFakeLlmServer();
+  sandbox = makeE2eSandbox();
+});
+afterEach(async () => {
+  const pending = server.pending();
+  await server.close();
+  sandbox.cleanup();
+  // Every scripted turn was asked for: the run went the way the test scripted it.
+  expect(pending).toBe(0);
+});
+
+const GOAL = "Create hello.txt";
+
+/** root delegates to code-editor, which writes hello.txt, answers, and root answers "Done.". */
+function delegationTurns(childAnswer = "Created hello.txt.", rootAnswer = "Done."): FakeTurn[] {
+  return [
+    { toolCalls: [{ name: "code-editor", args: { goal: "Create hello.txt containing: Hello, world" } }] },
+    { toolCalls: [{ name: "write_file", args: { path: "hello.txt", content: "Hello, world\n" } }] },
+    { text: childAnswer },
+    { text: rootAnswer },
+  ];
+}
+
+/** Starts a run and notes which of the server's requests belong to it. */
+async function run(args: string[], env = anthropicEnv(sandbox, server)) {
+  const first = server.requests.length;
+  const result = await runAgentIn(sandbox, args, env);
+  return { ...result, requests: server.requests.slice(first) };
+}
+
+describe("delegation and approvals", () => {
+  test("--on-ask allow: root delegates to code-editor, the file is written, stdout is the answer", async () => {
+    server.enqueue(...delegationTurns());
+    const result = await run(["run", GOAL, "--on-ask", "allow"]);
+    expect(result.stderr).toContain("write_file");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Done.\n");
+    expect(readFileSync(join(sandbox.workspace, "hello.txt"), "utf8")).toBe("Hello, world\n");
+    // Root, child, child, root: the child asked with its own (cheaper) model.
+    expect(result.requests).toHaveLength(4);
+    expect(result.requests[1]?.model).not.toBe(result.requests[0]?.model);
+    const records = transcriptRecords(onlyTranscriptText(sandbox));
+    expect(records.at(-1)?.kind).toBe("session_end");
+    expect(records.at(-1)?.data.status).toBe("success");
+  });
+
+  test("--cwd names the workspace when the process runs elsewhere", async () => {
+    server.enqueue(...delegationTurns());
+    const elsewhere = join(sandbox.dir, "elsewhere");
+    mkdirSync(elsewhere);
+    const { code, stdout } = await spawnAgent(
+      ["run", GOAL, "--on-ask", "allow", "--cwd", sandbox.workspace],
+      { env: anthropicEnv(sandbox, server), cwd: elsewhere },
+    ).done;
+    expect(code).toBe(0);
+    expect(stdout).toBe("Done.\n");
+    expect(existsSync(join(sandbox.workspace, "hello.txt"))).toBe(true);
+    expect(existsSync(join(elsewhere, "hello.txt"))).toBe(false);
+  });
+
+  test("default (no --on-ask): the write is denied, the model is told, the run still answers with exit 0", async () => {
+    server.enqueue(...delegationTurns("I could not write hello.txt.", "The write was not approved."));
+    const result = await run(["run", GOAL]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("The write was not approved.\n");
+    expect(existsSync(join(sandbox.workspace, "hello.txt"))).toBe(false);
+    // The child's next request carries the denial as the write_file tool result.
+    const afterWrite = toolResultsOf(result.requests[2]);
+    expect(afterWrite).toHaveLength(1);
+    expect(afterWrite[0]).toContain("--on-ask deny");
+    expect(afterWrite[0]).toContain("write_file");
+    // The request did come after the write: it is the child's, with the same model as the write turn.
+    expect(result.requests[2]?.model).toBe(result.requests[1]?.model ?? "");
+    expect(result.stderr).toMatch(/denied/i);
+    expect(result.stderr).toContain("hello.txt");
+  });
+
+  test("--on-ask fail: the first write needing approval ends the run with exit 6", async () => {
+    server.enqueue(...delegationTurns().slice(0, 2));
+    const result = await run(["run", GOAL, "--on-ask", "fail"]);
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("write_file");
+    expect(existsSync(join(sandbox.workspace, "hello.txt"))).toBe(false);
+    expect(result.requests).toHaveLength(2);
+  });
+});
+
+interface StreamLine extends Record<string, unknown> {
+  type: string;
+}
+
+/** Checks the stream-json contract of DESIGN "Command line" and returns the lines. */
+function checkStreamJson(stdout: string, exitCode: number): StreamLine[] {
+  const lines = parseJsonLines(stdout) as StreamLine[];
+  expect(lines.length).toBeGreaterThan(2);
+  expect(lines[0]?.schema_version).toBe(1);
+  for (const line of lines) expect(typeof line.type).toBe("string");
+  const results = lines.filter((line) => line.type === "result");
+  expect(results).toHaveLength(1);
+  const result = lines.at(-1);
+  expect(result?.type).toBe("result");
+  expect(result?.exit_code).toBe(exitCode);
+  for (const line of lines.slice(1, -1)) {
+    expect(typeof line.agent).toBe("string");
+    expect(typeof line.depth).toBe("number");
+    if (line.depth === 0) expect(line.parent).toBeUndefined();
+    else expect(typeof line.parent).toBe("string");
+  }
+  return lines;
+}
+
+describe("--output stream-json and json", () => {
+  test("a successful delegation run: init line, events from both depths, one result line with exit_code 0", async () => {
+    server.enqueue(...delegationTurns());
+    const result = await run(["run", GOAL, "--on-ask", "allow", "--output", "stream-json"]);
+    expect(result.code).toBe(0);
+    const lines = checkStreamJson(result.stdout, result.code);
+    const depths = new Set(lines.slice(1, -1).map((line) => line.depth));
+    expect(depths).toEqual(new Set([0, 1]));
+    const child = lines.find((line) => line.depth === 1);
+    expect(child?.parent).toBe("root");
+    const final = lines.at(-1);
+    expect(final?.status).toBe("success");
+    expect(final?.answer).toBe("Done.");
+    expect(final?.finish_reason).toBe("stop");
+    expect(final?.session_id).toBe(sessionIds(sandbox)[0] ?? "no session");
+  });
+
+  test("an --on-ask fail run: the result line says exit_code 6, as the process does", async () => {
+    server.enqueue(...delegationTurns().slice(0, 2));
+    const result = await run(["run", GOAL, "--on-ask", "fail", "--output", "stream-json"]);
+    expect(result.code).toBe(6);
+    const lines = checkStreamJson(result.stdout, 6);
+    expect(lines.at(-1)?.status).toBe("error");
+    expect(lines.at(-1)?.finish_reason).toBe("approval_needed");
+  });
+
+  test("--max-turns 1 with a model that keeps calling tools: exit 5, finish_reason max_turns", async () => {
+    server.enqueue(
+      { toolCalls: [{ name: "code-reader", args: { goal: "List the files" } }] },
+      { toolCalls: [{ name: "glob", args: { pattern: "*" } }] },
+      { text: "No files." },
+    );
+    const result = await run(["run", "Look around", "--max-turns", "1", "--output", "stream-json"]);
+    expect(result.code).toBe(5);
+    const lines = checkStreamJson(result.stdout, 5);
+    expect(lines.at(-1)?.status).toBe("limit");
+    expect(lines.at(-1)?.finish_reason).toBe("max_turns");
+    // The root was never asked a second time: three requests, the last two the child's.
+    expect(result.requests).toHaveLength(3);
+  });
+
+  test("--output json prints the result object alone", async () => {
+    server.enqueue(...delegationTurns());
+    const result = await run(["run", GOAL, "--on-ask", "allow", "--output", "json"]);
+    expect(result.code).toBe(0);
+    const lines = parseJsonLines(result.stdout);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      type: "result",
+      status: "success",
+      answer: "Done.",
+      finish_reason: "stop",
+      exit_code: 0,
+      session_id: sessionIds(sandbox)[0] ?? "no session",
+    });
+  });
+});
+
+describe("interrupts", () => {
+  test("SIGINT during a slow model turn exits 130 within 2 s and leaves a whole transcript", async () => {
+    server.enqueue(
+      { toolCalls: [{ name: "code-reader", args: { goal: "Read everything" } }] },
+      { text: "too late", delayMs: 10_000 },
+    );
+    const first = server.requests.length;
+    const running = spawnAgent(["run", "Read the workspace"], {
+      env: anthropicEnv(sandbox, server),
+      cwd: sandbox.workspace,
+    });
+    // The child's (slow) request has reached the server: the run is waiting on the model.
+    await waitFor(() => server.requests.length >= first + 2, "the child's model request");
+    const signalledAt = performance.now();
+    running.proc.kill("SIGINT");
+    const result = await running.done;
+    const elapsed = performance.now() - signalledAt;
+    expect(result.code).toBe(130);
+    expect(elapsed).toBeLessThanOrEqual(2_000);
+
+    const records = transcriptRecords(onlyTranscriptText(sandbox));
+    const ends = records.filter((record) => record.kind === "session_end");
+    expect(ends).toHaveLength(1);
+    expect(records.at(-1)).toBe(ends[0]);
+    expect(ends[0]?.data.status).toBe("interrupted");
+    expect(ends[0]?.data.finishReason).toBe("aborted");
+    // The open delegation was closed: root's code-reader call has its (aborted) result.
+    const childEnd = records.find((record) => record.kind === "act_end");
+    expect(childEnd?.data.status).toBe("interrupted");
+  });
+});
+
+describe("sessions", () => {
+  test("--resume with an unknown id exits 2 and creates no session", async () => {
+    const result = await run(["run", "--resume", "20990101-000000-abcdef", "go on"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("20990101-000000-abcdef");
+    expect(sessionIds(sandbox)).toEqual([]);
+    expect(result.requests).toHaveLength(0);
+  });
+
+  test("--resume ID with a new goal continues the conversation in the same session", async () => {
+    const firstGoal = "Remember the code word PINEAPPLE";
+    server.enqueue({ text: "Noted: PINEAPPLE." });
+    const first = await run(["run", firstGoal]);
+    expect(first.code).toBe(0);
+    const [id] = sessionIds(sandbox);
+    expect(id).toBeDefined();
+
+    const newGoal = "Now say the code word backwards";
+    server.enqueue({ text: "ELPPAENIP" });
+    const second = await run(["run", "--resume", id ?? "", newGoal]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe("ELPPAENIP\n");
+    expect(sessionIds(sandbox)).toEqual([id ?? ""]);
+    expect(second.requests).toHaveLength(1);
+    const body = JSON.stringify(second.requests[0]?.body);
+    expect(body).toContain(firstGoal);
+    expect(body).toContain("Noted: PINEAPPLE.");
+    expect(body).toContain(newGoal);
+    expect(body.indexOf(firstGoal)).toBeLessThan(body.indexOf(newGoal));
+    // The transcript holds both runs, the resumed one marked as such.
+    const starts = transcriptRecords(onlyTranscriptText(sandbox)).filter((r) => r.kind === "session_start");
+    expect(starts.map((start) => start.data.resumed === true)).toEqual([false, true]);
+  });
+});
+
+describe("secrets", () => {
+  const SECRET_KEY = "sk-ant-secret-abcdefghijklmnop";
+  // No known key shape: only the environment-value layer of the redactor can catch this one.
+  const PLAIN_TOKEN = "plain-token-value-7f3a9c";
+
+  test("a provider key never reaches the transcript or the output, even written into a file or echoed", async () => {
+    server.enqueue(
+      { toolCalls: [{ name: "code-editor", args: { goal: `Store ${SECRET_KEY} in key.txt` } }] },
+      {
+        toolCalls: [
+          {
+            name: "write_file",
+            args: { path: "key.txt", content: `key=${SECRET_KEY}\ntoken=${PLAIN_TOKEN}\n` },
+          },
+        ],
+      },
+      { toolCalls: [{ name: "exec", args: { command: "echo key=$ANTHROPIC_API_KEY; cat key.txt" } }] },
+      { text: `Stored ${SECRET_KEY}.` },
+      { text: `Done: ${SECRET_KEY} ${PLAIN_TOKEN}` },
+    );
+    const result = await run(
+      ["run", "Store the key", "--on-ask", "allow", "--output", "stream-json"],
+      anthropicEnv(sandbox, server, { ANTHROPIC_API_KEY: SECRET_KEY, MY_SERVICE_TOKEN: PLAIN_TOKEN }),
+    );
+    expect(result.code).toBe(0);
+    // The tool did what the model asked; only what is recorded and shown is redacted.
+    expect(readFileSync(join(sandbox.workspace, "key.txt"), "utf8")).toContain(SECRET_KEY);
+
+    const transcript = onlyTranscriptText(sandbox);
+    transcriptRecords(transcript);
+    for (const secret of [SECRET_KEY, PLAIN_TOKEN]) {
+      expect(transcript).not.toContain(secret);
+      expect(result.stdout).not.toContain(secret);
+      expect(result.stderr).not.toContain(secret);
+    }
+    const records = transcriptRecords(transcript);
+    const write = records.find((r) => r.kind === "tool_start" && r.data.tool === "write_file");
+    expect(JSON.stringify(write?.data.args)).toContain("key=[REDACTED]\\ntoken=[REDACTED]");
+    const execEnd = records.find(
+      (r) => r.kind === "message" && JSON.stringify(r.data).includes('"toolName":"exec"'),
+    );
+    expect(JSON.stringify(execEnd?.data)).toContain("[REDACTED]");
+
+    // exec's environment has no key, and the file content it printed reached the model redacted.
+    const execResult = toolResultsOf(result.requests[3]).at(-1) ?? "";
+    expect(execResult).toContain("key=\\n");
+    expect(execResult).toContain("key=[REDACTED]");
+    expect(execResult).not.toContain(SECRET_KEY);
+    expect(execResult).not.toContain(PLAIN_TOKEN);
+  });
+});
+
+describe("usage and configuration errors", () => {
+  // Each fails before the model is asked and before a session is created.
+  afterEach(() => {
+    expect(server.requests).toHaveLength(0);
+    expect(sessionIds(sandbox)).toEqual([]);
+  });
+
+  test("no goal exits 2", async () => {
+    const result = await run(["run"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("no goal");
+    expect(result.stdout).toBe("");
+  });
+
+  test("--max-turns abc exits 2", async () => {
+    const result = await run(["run", "hi", "--max-turns", "abc"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--max-turns");
+    expect(result.stderr).toContain("abc");
+  });
+
+  test("an unknown --agent exits 2 naming the known agents", async () => {
+    const result = await run(["run", "hi", "--agent", "nobody"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("nobody");
+    expect(result.stderr).toContain("code-editor");
+  });
+
+  test("no provider key exits 3 naming the variables", async () => {
+    const result = await run(["run", "hi"], sandbox.env());
+    expect(result.code).toBe(3);
+    for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"]) {
+      expect(result.stderr).toContain(name);
+    }
+  });
+
+  test("a broken project spec exits 3 naming file and line", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "x.yaml"),
+      "name: x\ndescription: broken\ncapabilities: [read_file\nsystem_prompt: hi\n",
+    );
+    const result = await run(["run", "hi"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`${join(dir, "x.yaml")}:4:`);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * `agent run` on a real pseudo-terminal: bin/agent runs inside a tmux pane (private tmux server), so it
+ * gets the Ink renderer and the interactive approval prompt; the test reads the screen with capture-pane
+ * and answers with send-keys. Each case runs with and without CI=true (CI sets it, and Ink would turn
+ * its live region off under CI by default).
+ *
+ * tmux is required: without it these tests fail (CI installs it in .ci/run).
+ */
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { AGENT_BIN, type E2eSandbox, makeE2eSandbox, TEST_KEY } from "./support.ts";
+
+const TMUX = Bun.which("tmux");
+const SOCKET = `agent-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+const SCREEN_TIMEOUT_MS = 15_000;
+/** Bun's own per-test limit: above two screen waits, so a missing screen fails with its own message. */
+const TEST_TIMEOUT_MS = 40_000;
+
+/** Runs a tmux command on the private server; fails loudly when tmux is missing or the command fails. */
+function tmux(...args: string[]): string {
+  if (TMUX === null) {
+    throw new Error(
+      "tmux is not installed: the terminal tests of `agent run` need it (apt-get install -y tmux)",
+    );
+  }
+  const result = Bun.spawnSync([TMUX, "-L", SOCKET, ...args], { stdout: "pipe", stderr: "pipe" });
+  if (result.exitCode !== 0) {
+    throw new Error(`tmux ${args.join(" ")} failed (${result.exitCode}): ${result.stderr.toString()}`);
+  }
+  return result.stdout.toString();
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/** Each test's own fake server, so turns left over by a failed test never reach the next one. */
+let server: FakeLlmServer;
+let sessions = 0;
+
+beforeEach(async () => {
+  server = await startFakeLlmServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+afterAll(() => {
+  if (TMUX !== null)
+    Bun.spawnSync([TMUX, "-L", SOCKET, "kill-server"], { stdout: "ignore", stderr: "ignore" });
+});
+
+/** A run of `agent run GOAL` in a fresh tmux session; the pane stays open after the run for reading. */
+interface TerminalRun {
+  name: string;
+  sandbox: E2eSandbox;
+  screen(): string;
+  /** Polls the screen until `pattern` shows, failing with the last screen after the timeout. */
+  waitForScreen(pattern: RegExp, what: string): Promise<string>;
+  press(key: string): void;
+  /** Waits for the run to end and returns its exit status (printed by the pane's shell). */
+  exitStatus(): Promise<number>;
+  close(): void;
+}
+
+function startTerminalRun(goal: string, extraEnv: Record<string, string>): TerminalRun {
+  const sandbox = makeE2eSandbox();
+  sessions += 1;
+  const name = `run${sessions}`;
+  const env = sandbox.env({
+    TERM: "xterm-256color",
+    ANTHROPIC_API_KEY: TEST_KEY,
+    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+    ...extraEnv,
+  });
+  const assignments = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`));
+  const command = [
+    `cd ${shellQuote(sandbox.workspace)}`,
+    `env -i ${assignments.join(" ")} ${shellQuote(AGENT_BIN)} run ${shellQuote(goal)}`,
+    // `;` so the status is printed whatever it is; then keep the pane open for capture-pane.
+  ].join(" && ");
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    name,
+    "-x",
+    "120",
+    "-y",
+    "40",
+    `${command}; echo "EXIT=$?"; exec sleep 600`,
+  );
+
+  const screen = () => tmux("capture-pane", "-p", "-t", name);
+  const waitForScreen = async (pattern: RegExp, what: string): Promise<string> => {
+    const deadline = Date.now() + SCREEN_TIMEOUT_MS;
+    for (;;) {
+      const text = screen();
+      if (pattern.test(text)) return text;
+      if (Date.now() > deadline) {
+        throw new Error(`timed out after ${SCREEN_TIMEOUT_MS} ms waiting for ${what}; the screen:\n${text}`);
+      }
+      await Bun.sleep(50);
+    }
+  };
+  return {
+    name,
+    sandbox,
+    screen,
+    waitForScreen,
+    press: (key) => {
+      tmux("send-keys", "-t", name, key);
+    },
+    exitStatus: async () => {
+      const text = await waitForScreen(/EXIT=\d+/, "the run to end (EXIT=)");
+      return Number(/EXIT=(\d+)/.exec(text)?.[1]);
+    },
+    close: () => {
+      tmux("kill-session", "-t", name);
+      sandbox.cleanup();
+    },
+  };
+}
+
+/** root delegates to code-editor, which asks to write hello.txt; then the child and root answer. */
+function writeTurns(childAnswer: string, rootAnswer: string): FakeTurn[] {
+  return [
+    { toolCalls: [{ name: "code-editor", args: { goal: "Create hello.txt containing: Hello, world" } }] },
+    { toolCalls: [{ name: "write_file", args: { path: "hello.txt", content: "Hello, world\n" } }] },
+    { text: childAnswer },
+    { text: rootAnswer },
+  ];
+}
+
+const PROMPT = /wants to run write_file/;
+
+for (const ci of [false, true]) {
+  describe(ci ? "with CI=true" : "without CI", () => {
+    const extraEnv: Record<string, string> = ci ? { CI: "true" } : {};
+
+    test(
+      "the approval prompt names agent, tool and path; y writes the file and the run exits 0",
+      async () => {
+        server.enqueue(...writeTurns("Created hello.txt.", "Done."));
+        const run = startTerminalRun("Create hello.txt", extraEnv);
+        try {
+          const prompt = await run.waitForScreen(PROMPT, "the approval prompt");
+          expect(prompt).toContain("code-editor wants to run write_file");
+          expect(prompt).toContain("hello.txt");
+          expect(prompt).toContain("+Hello, world");
+          expect(prompt).toMatch(/y yes once/);
+          // Nothing is written while the prompt waits.
+          expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
+          run.press("y");
+          expect(await run.exitStatus()).toBe(0);
+          expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("Hello, world\n");
+          const after = run.screen();
+          expect(after).toContain("approved write_file hello.txt (once, by user)");
+          expect(after).toContain("Done.");
+          expect(after).not.toMatch(PROMPT);
+          expect(server.pending()).toBe(0);
+        } finally {
+          run.close();
+        }
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    test(
+      "n denies the write: the file stays absent and the run still ends with exit 0",
+      async () => {
+        server.enqueue(...writeTurns("The user declined the write.", "Nothing was written."));
+        const first = server.requests.length;
+        const run = startTerminalRun("Create hello.txt", extraEnv);
+        try {
+          await run.waitForScreen(PROMPT, "the approval prompt");
+          run.press("n");
+          expect(await run.exitStatus()).toBe(0);
+          expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
+          expect(run.screen()).toContain("Nothing was written.");
+          // The child was told that the user said no.
+          expect(JSON.stringify(server.requests[first + 2]?.body)).toContain("The user denied");
+          expect(server.pending()).toBe(0);
+        } finally {
+          run.close();
+        }
+      },
+      TEST_TIMEOUT_MS,
+    );
+  });
+}

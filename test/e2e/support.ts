@@ -1,0 +1,145 @@
+/**
+ * Shared pieces of the `agent run` end-to-end tests: a sandbox per test (temp HOME, XDG config and state,
+ * and a workspace), spawning `bin/agent` without a TTY, and reading transcripts and stream-json output.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AGENT_BIN, makeSandbox, type Sandbox } from "../cli/run-agent.ts";
+import type { FakeLlmServer, FakeRequest } from "../support/fake-llm-server.ts";
+
+export { AGENT_BIN };
+
+/** A fake Anthropic key; its `sk-ant-` shape alone is enough for the redactor, so tests pick their own. */
+export const TEST_KEY = "sk-ant-test-e2e-00000001";
+
+/** A sandbox plus an empty workspace directory inside it. */
+export interface E2eSandbox extends Sandbox {
+  workspace: string;
+  sessionsDir: string;
+}
+
+export function makeE2eSandbox(): E2eSandbox {
+  const sandbox = makeSandbox();
+  const workspace = join(sandbox.dir, "ws");
+  mkdirSync(workspace);
+  return { ...sandbox, workspace, sessionsDir: join(sandbox.stateDir, "agent", "sessions") };
+}
+
+/** The environment of a run against the fake server's Anthropic endpoint. */
+export function anthropicEnv(
+  sandbox: Sandbox,
+  server: FakeLlmServer,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return sandbox.env({ ANTHROPIC_API_KEY: TEST_KEY, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ...extra });
+}
+
+export interface RunOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A spawned `bin/agent` (pipes only, so no TTY anywhere) whose output is being collected. */
+export interface RunningAgent {
+  proc: ReturnType<typeof Bun.spawn>;
+  done: Promise<RunOutput>;
+}
+
+export function spawnAgent(
+  args: string[],
+  options: { env: Record<string, string>; cwd: string },
+): RunningAgent {
+  const proc = Bun.spawn([AGENT_BIN, ...args], {
+    env: options.env,
+    cwd: options.cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const done = Promise.all([
+    new Response(proc.stdout as ReadableStream<Uint8Array>).text(),
+    new Response(proc.stderr as ReadableStream<Uint8Array>).text(),
+    proc.exited,
+  ]).then(([stdout, stderr, code]) => ({ code, stdout, stderr }));
+  return { proc, done };
+}
+
+export function runAgentIn(
+  sandbox: E2eSandbox,
+  args: string[],
+  env: Record<string, string>,
+): Promise<RunOutput> {
+  return spawnAgent(args, { env, cwd: sandbox.workspace }).done;
+}
+
+/** Session ids in the sandbox's state directory. */
+export function sessionIds(sandbox: E2eSandbox): string[] {
+  if (!existsSync(sandbox.sessionsDir)) return [];
+  return readdirSync(sandbox.sessionsDir)
+    .filter((name) => name.endsWith(".jsonl"))
+    .map((name) => name.slice(0, -".jsonl".length))
+    .sort();
+}
+
+/** A transcript record, as far as these tests look into it. */
+export interface TranscriptRecord {
+  kind: string;
+  agent: string;
+  depth: number;
+  parent?: string;
+  data: Record<string, unknown>;
+}
+
+/** The raw text of the only session of the sandbox (fails when there is not exactly one). */
+export function onlyTranscriptText(sandbox: E2eSandbox): string {
+  const ids = sessionIds(sandbox);
+  if (ids.length !== 1)
+    throw new Error(`expected exactly one session, found ${ids.length}: ${ids.join(", ")}`);
+  return readFileSync(join(sandbox.sessionsDir, `${ids[0]}.jsonl`), "utf8");
+}
+
+/** Parses every line of a JSONL text; a line that does not parse throws with its number and text. */
+export function parseJsonLines(text: string): Record<string, unknown>[] {
+  if (!text.endsWith("\n"))
+    throw new Error(`JSONL text does not end with a newline: ${JSON.stringify(text.slice(-80))}`);
+  return text
+    .slice(0, -1)
+    .split("\n")
+    .map((line, index) => {
+      try {
+        const value: unknown = JSON.parse(line);
+        if (value === null || typeof value !== "object" || Array.isArray(value))
+          throw new Error("not an object");
+        return value as Record<string, unknown>;
+      } catch (error) {
+        throw new Error(`line ${index + 1} does not parse (${(error as Error).message}): ${line}`);
+      }
+    });
+}
+
+export function transcriptRecords(text: string): TranscriptRecord[] {
+  return parseJsonLines(text) as unknown as TranscriptRecord[];
+}
+
+/** The tool results (Anthropic `tool_result` blocks) a request sent back to the model, as text. */
+export function toolResultsOf(request: FakeRequest | undefined): string[] {
+  const body = request?.body as { messages?: { content?: unknown }[] } | undefined;
+  const out: string[] = [];
+  for (const message of body?.messages ?? []) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as { type?: string; content?: unknown }[]) {
+      if (block.type === "tool_result") out.push(JSON.stringify(block.content));
+    }
+  }
+  return out;
+}
+
+/** Polls until `check` is true (every 25 ms), failing with `what` after `timeoutMs`. */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(25);
+  }
+}
