@@ -105,7 +105,15 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
 
   const interrupts = handleInterrupts({
-    onFirst: () => process.stderr.write("\nagent: interrupting (press Ctrl-C again to force)\n"),
+    // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
+    // leaves pieces of the approval prompt on the screen.
+    onFirst: () =>
+      emit(
+        makeEvent(who, "warning", {
+          message: "interrupting (press Ctrl-C again to force)",
+          code: "interrupted",
+        }),
+      ),
     onForce: () => {
       transcript.close();
       renderer.dispose();
