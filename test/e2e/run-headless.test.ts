@@ -12,11 +12,13 @@ import {
   makeE2eSandbox,
   onlyTranscriptText,
   parseJsonLines,
+  processRunning,
   runAgentIn,
   sessionIds,
   spawnAgent,
   toolResultsOf,
   transcriptRecords,
+  unansweredToolCalls,
   waitFor,
 } from "./support.ts";
 
@@ -214,6 +216,7 @@ describe("interrupts", () => {
     const elapsed = performance.now() - signalledAt;
     expect(result.code).toBe(130);
     expect(elapsed).toBeLessThanOrEqual(2_000);
+    expect(result.stderr).toContain("interrupting (press Ctrl-C again to force)");
 
     const records = transcriptRecords(onlyTranscriptText(sandbox));
     const ends = records.filter((record) => record.kind === "session_end");
@@ -224,6 +227,40 @@ describe("interrupts", () => {
     // The open delegation was closed: root's code-reader call has its (aborted) result.
     const childEnd = records.find((record) => record.kind === "act_end");
     expect(childEnd?.data.status).toBe("interrupted");
+    expect(unansweredToolCalls(records)).toEqual([]);
+  });
+
+  test("SIGINT during a running exec kills the command, closes every call, and the result says 130", async () => {
+    const marker = `sleep 29.${process.pid}`;
+    server.enqueue(
+      { toolCalls: [{ name: "command-runner", args: { goal: "Run the slow command" } }] },
+      { toolCalls: [{ name: "exec", args: { command: `${marker}; echo late > late.txt` } }] },
+    );
+    const running = spawnAgent(["run", "Run it", "--on-ask", "allow", "--output", "stream-json"], {
+      env: anthropicEnv(sandbox, server),
+      cwd: sandbox.workspace,
+    });
+    await waitFor(() => processRunning(marker), "the exec command to start");
+    const signalledAt = performance.now();
+    running.proc.kill("SIGINT");
+    const result = await running.done;
+    const elapsed = performance.now() - signalledAt;
+    expect(result.code).toBe(130);
+    expect(elapsed).toBeLessThanOrEqual(2_000);
+    const lines = checkStreamJson(result.stdout, 130);
+    expect(lines.at(-1)).toMatchObject({ status: "interrupted", finish_reason: "aborted" });
+    // exec killed its process group: the command does not outlive the run.
+    await waitFor(() => !processRunning(marker), "the exec command to be gone", 5_000);
+    expect(existsSync(join(sandbox.workspace, "late.txt"))).toBe(false);
+
+    const records = transcriptRecords(onlyTranscriptText(sandbox));
+    expect(records.at(-1)?.kind).toBe("session_end");
+    expect(records.at(-1)?.data.status).toBe("interrupted");
+    expect(unansweredToolCalls(records)).toEqual([]);
+    const execResult = records.find(
+      (r) => r.kind === "message" && (r.data.message as { toolName?: string }).toolName === "exec",
+    );
+    expect(JSON.stringify(execResult?.data)).toContain("aborted");
   });
 });
 

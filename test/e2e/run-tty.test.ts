@@ -188,5 +188,28 @@ for (const ci of [false, true]) {
       },
       TEST_TIMEOUT_MS,
     );
+
+    test(
+      "Ctrl-C at the prompt interrupts the run: exit 130, nothing written, the prompt is gone",
+      async () => {
+        server.enqueue(...writeTurns("unused", "unused").slice(0, 2));
+        const run = startTerminalRun("Create hello.txt", extraEnv);
+        try {
+          await run.waitForScreen(PROMPT, "the approval prompt");
+          run.press("C-c");
+          expect(await run.exitStatus()).toBe(130);
+          expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
+          const after = run.screen();
+          expect(after).toContain("interrupting (press Ctrl-C again to force)");
+          expect(after).toContain("interrupted (aborted)");
+          // Ink redrew its live region away: no piece of the prompt box is left behind.
+          expect(after).not.toMatch(PROMPT);
+          expect(after).not.toContain("╭");
+        } finally {
+          run.close();
+        }
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 }

@@ -143,3 +143,31 @@ export async function waitFor(check: () => boolean, what: string, timeoutMs = 15
     await Bun.sleep(25);
   }
 }
+
+interface TranscriptMessage {
+  role?: string;
+  toolCallId?: string;
+  parts?: { type?: string; id?: string; name?: string }[];
+}
+
+/** `agent/tool-call-id` of every tool call in the transcript's assistant messages that has no tool result. */
+export function unansweredToolCalls(records: TranscriptRecord[]): string[] {
+  const open = new Map<string, string>();
+  for (const record of records) {
+    if (record.kind !== "message") continue;
+    const message = record.data.message as TranscriptMessage | undefined;
+    if (message?.role === "assistant") {
+      for (const part of message.parts ?? []) {
+        if (part.type === "tool_call") open.set(`${record.agent}/${part.id}`, `${part.name}`);
+      }
+    } else if (message?.role === "tool") {
+      open.delete(`${record.agent}/${message.toolCallId}`);
+    }
+  }
+  return [...open.entries()].map(([key, name]) => `${key} (${name})`);
+}
+
+/** True while some process's command line contains `marker` (procps `pgrep -f`). */
+export function processRunning(marker: string): boolean {
+  return Bun.spawnSync(["pgrep", "-f", marker], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+}
