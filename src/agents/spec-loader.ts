@@ -40,6 +40,15 @@ export interface SpecLoadResult {
   errors: SpecError[];
   /** Every spec file read, nearest first. */
   files: string[];
+  /** Valid specs hidden by a nearer spec of the same name, nearest first. */
+  shadowed: ShadowedSpec[];
+}
+
+/** A valid spec that a nearer one of the same name overrides. */
+export interface ShadowedSpec {
+  name: string;
+  file: string;
+  scope: SpecScope;
 }
 
 /** The repo's built-in specs, located relative to this module. */
@@ -263,6 +272,7 @@ function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
   const errors: SpecError[] = [];
   const lines = new Map<string, number[]>();
   const seenInScope = new Map<string, string>();
+  const shadowed: ShadowedSpec[] = [];
   for (const outcome of outcomes) {
     errors.push(...outcome.errors);
     const spec = outcome.spec;
@@ -279,7 +289,10 @@ function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
       continue;
     }
     seenInScope.set(scopedKey, outcome.file);
-    if (specs.has(spec.name)) continue; // a nearer spec already won
+    if (specs.has(spec.name)) {
+      shadowed.push({ name: spec.name, file: outcome.file, scope: outcome.scope }); // a nearer spec won
+      continue;
+    }
     specs.set(spec.name, { ...spec, source: { file: outcome.file, scope: outcome.scope } });
     lines.set(spec.name, outcome.capabilityLines);
   }
@@ -295,7 +308,7 @@ function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
       }
     }
   }
-  return { specs, errors, files: outcomes.map((o) => o.file) };
+  return { specs, errors, files: outcomes.map((o) => o.file), shadowed };
 }
 
 function capabilityErrors(spec: LoadedSpec, known: Map<string, LoadedSpec>, lines: number[]): SpecError[] {
