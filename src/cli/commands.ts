@@ -3,9 +3,11 @@
  * options and lazily imports its implementation inside the action. Adding a command is one line here.
  */
 import type { Command } from "commander";
+import { agentsCommand } from "./agents-command.ts";
 import { helperCommand } from "./helper-command.ts";
 import { modelsCommand } from "./models-command.ts";
 import { runCommand } from "./run-command.ts";
+import { sessionsCommand } from "./sessions-command.ts";
 
 /** A command module: registers itself (name, options, action) on the program. */
 export interface CommandModule {
@@ -13,7 +15,13 @@ export interface CommandModule {
 }
 
 /** Every command, in help order. */
-export const COMMANDS: readonly CommandModule[] = [runCommand, helperCommand, modelsCommand];
+export const COMMANDS: readonly CommandModule[] = [
+  runCommand,
+  helperCommand,
+  agentsCommand,
+  modelsCommand,
+  sessionsCommand,
+];
 
 /** Thrown by an action to end the process with a specific exit code (message, if any, goes to stderr). */
 export class CliExit extends Error {
