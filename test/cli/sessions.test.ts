@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type AgentEvent, makeEvent, Redactor, type RunResult } from "../../src/kernel/index.ts";
+import { openTranscript } from "../../src/session/transcript.ts";
+import { makeSandbox, runAgent, type Sandbox } from "./run-agent.ts";
+
+let sandbox: Sandbox;
+const root = { agent: "root", name: "root", depth: 0 };
+const OLD = "20261120-090000-aaaaaa";
+const NEW = "20261121-100000-bbbbbb";
+const RUNNING = "20261119-080000-cccccc";
+
+const done: RunResult = { status: "success", finishReason: "stop", answer: "Fixed the parser.", usage: [] };
+
+function at<E extends AgentEvent>(event: E, time: number): E {
+  return { ...event, time };
+}
+
+/** Writes a session with `openTranscript`, as `agent run` does (resuming an empty file fixes the id). */
+function writeSession(id: string, time: number, goal: string, result?: RunResult): void {
+  const dir = join(sandbox.stateDir, "agent", "sessions");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${id}.jsonl`), "");
+  const file = openTranscript({ dir, sessionId: id, redactor: new Redactor([]) });
+  file.append(
+    at(
+      makeEvent(root, "session_start", { sessionId: id, goal, agentName: "root", model: "m-1", cwd: "/w" }),
+      time,
+    ),
+  );
+  file.append(
+    at(
+      makeEvent(root, "tool_end", {
+        id: "c1",
+        tool: "read_file",
+        isError: false,
+        summary: "src/parser.ts",
+        display: "",
+        durationMs: 4,
+      }),
+      time + 1000,
+    ),
+  );
+  if (result) file.append(at(makeEvent(root, "session_end", { ...result, sessionId: id }), time + 2000));
+  file.close();
+}
+
+beforeAll(() => {
+  sandbox = makeSandbox();
+  writeSession(OLD, Date.UTC(2026, 10, 20, 9), "fix the parser\nand its tests", done);
+  writeSession(NEW, Date.UTC(2026, 10, 21, 10), "explain the cache", {
+    ...done,
+    status: "limit",
+    finishReason: "max_turns",
+  });
+  writeSession(RUNNING, Date.UTC(2026, 10, 19, 8), "still going");
+});
+afterAll(() => {
+  sandbox.cleanup();
+});
+
+function sessions(args: string[]) {
+  return runAgent(["sessions", ...args], { env: sandbox.env({ TZ: "UTC" }) });
+}
+
+describe("agent sessions", () => {
+  test("list: newest first with id, time, status and goal preview", async () => {
+    const result = await sessions(["list"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^ID\s+STARTED\s+STATUS\s+GOAL$/);
+    const ids = lines.slice(1).map((l) => l.split(/\s+/)[0]);
+    expect(ids.filter((id) => [OLD, NEW, RUNNING].includes(id ?? ""))).toEqual([NEW, OLD, RUNNING]);
+    expect(lines.find((l) => l.startsWith(NEW))).toMatch(/2026-11-21 10:00\s+limit\s+explain the cache$/);
+    expect(lines.find((l) => l.startsWith(OLD))).toMatch(/success\s+fix the parser and its tests$/);
+    expect(lines.find((l) => l.startsWith(RUNNING))).toMatch(/incomplete\s+still going$/);
+  });
+
+  test("list --json is machine-readable", async () => {
+    const result = await sessions(["list", "--json", "--limit", "2"]);
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout) as { id: string; status: string; goal: string; started: string }[];
+    expect(rows.map((r) => r.id)).toEqual([NEW, OLD]);
+    expect(rows[0]).toMatchObject({
+      status: "limit",
+      goal: "explain the cache",
+      started: "2026-11-21T10:00:00.000Z",
+    });
+  });
+
+  test("show ID prints the formatted session; a unique prefix works too", async () => {
+    const result = await sessions(["show", OLD]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`session ${OLD}`);
+    expect(result.stdout).toContain("goal: fix the parser");
+    expect(result.stdout).toContain("✓ read_file src/parser.ts");
+    expect(result.stdout).toContain("Fixed the parser.");
+    const prefix = await sessions(["show", NEW.slice(0, 12)]);
+    expect(prefix.code).toBe(0);
+    expect(prefix.stdout).toContain(`session ${NEW}`);
+  });
+
+  test("show --json carries the events", async () => {
+    const result = await sessions(["show", "--json", OLD]);
+    expect(result.code).toBe(0);
+    const output = JSON.parse(result.stdout) as { id: string; events: { kind: string }[] };
+    expect(output.id).toBe(OLD);
+    expect(output.events.map((e) => e.kind)).toEqual(["session_start", "tool_end", "session_end"]);
+  });
+
+  test("show with an unknown id: exit 2 with a clear message", async () => {
+    const result = await sessions(["show", "20991231-000000-ffffff"]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      'agent: unknown session "20991231-000000-ffffff" (see `agent sessions list`)\n',
+    );
+  });
+
+  test("an empty state directory lists nothing and says where it looked", async () => {
+    const empty = makeSandbox();
+    try {
+      const result = await runAgent(["sessions", "list"], { env: empty.env() });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain(join(empty.stateDir, "agent", "sessions"));
+    } finally {
+      empty.cleanup();
+    }
+  });
+});
