@@ -3,7 +3,7 @@
  * (real Anthropic SDK and adapter), in a temp workspace with temp HOME / XDG directories.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import {
@@ -113,6 +113,25 @@ describe("delegation and approvals", () => {
     expect(existsSync(join(sandbox.workspace, "hello.txt"))).toBe(false);
     expect(result.requests).toHaveLength(2);
   });
+
+  test("an --allow rule approves the write without --on-ask", async () => {
+    server.enqueue(...delegationTurns());
+    const result = await run(["run", GOAL, "--allow", "write_file:*.txt"]);
+    expect(result.code).toBe(0);
+    expect(readFileSync(join(sandbox.workspace, "hello.txt"), "utf8")).toBe("Hello, world\n");
+    expect(result.stderr).not.toMatch(/denied/i);
+  });
+
+  test("a project deny rule beats --on-ask allow", async () => {
+    mkdirSync(join(sandbox.workspace, ".agent"));
+    writeFileSync(join(sandbox.workspace, ".agent", "config.yaml"), "rules:\n  deny: ['write_file:*.txt']\n");
+    server.enqueue(...delegationTurns("Policy forbids it.", "Not written."));
+    const result = await run(["run", GOAL, "--on-ask", "allow"]);
+    expect(result.code).toBe(0);
+    expect(existsSync(join(sandbox.workspace, "hello.txt"))).toBe(false);
+    expect(toolResultsOf(result.requests[2])[0]).toContain("deny rule write_file:*.txt");
+    expect(result.stderr).toMatch(/denied/i);
+  });
 });
 
 interface StreamLine extends Record<string, unknown> {
@@ -178,6 +197,31 @@ describe("--output stream-json and json", () => {
     expect(lines.at(-1)?.finish_reason).toBe("max_turns");
     // The root was never asked a second time: three requests, the last two the child's.
     expect(result.requests).toHaveLength(3);
+  });
+
+  test("--timeout 1 with a model that does not answer in time: exit 5, finish_reason timeout", async () => {
+    server.enqueue({ text: "too late", delayMs: 5_000 });
+    const result = await run(["run", "hi", "--timeout", "1", "--output", "json"]);
+    expect(result.code).toBe(5);
+    expect(parseJsonLines(result.stdout)[0]).toMatchObject({
+      type: "result",
+      status: "limit",
+      finish_reason: "timeout",
+      exit_code: 5,
+    });
+  });
+
+  test("a provider that refuses the key: exit 4 naming provider, model and status", async () => {
+    server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+    const result = await run(["run", "hi", "--output", "stream-json"]);
+    expect(result.code).toBe(4);
+    const lines = checkStreamJson(result.stdout, 4);
+    expect(lines.at(-1)).toMatchObject({ status: "error", finish_reason: "provider_error" });
+    expect(result.stderr).toContain("anthropic");
+    expect(result.stderr).toContain(result.requests[0]?.model ?? "no request");
+    expect(result.stderr).toContain("401");
+    // 401 is never retried.
+    expect(result.requests).toHaveLength(1);
   });
 
   test("--output json prints the result object alone", async () => {
@@ -296,6 +340,41 @@ describe("sessions", () => {
     // The transcript holds both runs, the resumed one marked as such.
     const starts = transcriptRecords(onlyTranscriptText(sandbox)).filter((r) => r.kind === "session_start");
     expect(starts.map((start) => start.data.resumed === true)).toEqual([false, true]);
+  });
+});
+
+describe("resume after a crash", () => {
+  test("a killed run leaves a torn line and an open call; --resume skips the one and closes the other", async () => {
+    const firstGoal = "Read everything about ALPHA";
+    server.enqueue(
+      { toolCalls: [{ name: "code-reader", args: { goal: "Read" } }] },
+      { text: "never sent", delayMs: 10_000 },
+    );
+    const crashed = spawnAgent(["run", firstGoal], {
+      env: anthropicEnv(sandbox, server),
+      cwd: sandbox.workspace,
+    });
+    await waitFor(() => server.requests.length >= 2, "the child's model request");
+    crashed.proc.kill("SIGKILL");
+    await crashed.done;
+    const [id] = sessionIds(sandbox);
+    if (id === undefined) throw new Error("the killed run left no session");
+    appendFileSync(join(sandbox.sessionsDir, `${id}.jsonl`), '{"kind":"message","agent":"ro');
+
+    server.enqueue({ text: "Resumed." });
+    const result = await run(["run", "--resume", id]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Resumed.\n");
+    expect(result.stderr).toContain("torn last record");
+    const body = JSON.stringify(result.requests[0]?.body);
+    expect(body).toContain(firstGoal);
+    expect(body).toContain("Continue where you left off.");
+    // The delegation cut off by the crash has its result, so the provider accepts the history.
+    expect(toolResultsOf(result.requests[0])).toEqual([expect.stringContaining("aborted")]);
+    // The resumed session is appended to the same, now whole, transcript.
+    const records = transcriptRecords(onlyTranscriptText(sandbox));
+    expect(records.at(-1)?.kind).toBe("session_end");
+    expect(records.at(-1)?.data.status).toBe("success");
   });
 });
 
