@@ -1,8 +1,10 @@
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
 import { AppError, configDir } from "../kernel/index.ts";
+import { BOOTSTRAP_TEXTS, EMBEDDED_BOOTSTRAP_DIR } from "./bootstrap-specs.ts";
 import {
   type AgentSpec,
   agentSpecSchema,
@@ -31,6 +33,8 @@ export interface SpecError {
 export interface SpecSource {
   dir: string;
   scope: SpecScope;
+  /** Spec texts by file name, used when `dir` does not exist (bootstrap specs in a compiled binary). */
+  embedded?: Readonly<Record<string, string>>;
 }
 
 export interface SpecLoadResult {
@@ -62,7 +66,7 @@ export function specSearchPath(
   return [
     { dir: path.join(workspaceRoot, ".agent", "agents"), scope: "project" },
     { dir: path.join(configDir(env), "agents"), scope: "user" },
-    { dir: BOOTSTRAP_DIR, scope: "bootstrap" },
+    { dir: BOOTSTRAP_DIR, scope: "bootstrap", embedded: BOOTSTRAP_TEXTS },
   ];
 }
 
@@ -258,6 +262,13 @@ export async function loadSpecs(options: {
   const sources = options.sources ?? specSearchPath(options.workspaceRoot, options.env);
   const outcomes: FileOutcome[] = [];
   for (const source of sources) {
+    if (source.embedded && !existsSync(source.dir)) {
+      for (const [name, text] of Object.entries(source.embedded).sort(([a], [b]) => a.localeCompare(b))) {
+        const file = path.join(EMBEDDED_BOOTSTRAP_DIR, name);
+        outcomes.push({ ...parseSpecText(text, file), file, scope: source.scope });
+      }
+      continue;
+    }
     for (const file of await specFiles(source.dir)) {
       const text = await readFile(file, "utf8");
       outcomes.push({ ...parseSpecText(text, file), file, scope: source.scope });
