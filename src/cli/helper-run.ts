@@ -56,10 +56,12 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const limits = parseLimitFlags(flags);
   const stdinText = await readStdin();
   const prompt = buildPrompt(args, stdinText);
+  // With no arguments, piped stdin is the task itself, so the classifier reads it as the prompt.
+  const argText = args.join(" ").trim();
   const choice = chooseModelName({
     tier: flags.tier,
-    prompt: args.join(" "),
-    stdinLength: stdinText.length,
+    prompt: argText || stdinText,
+    stdinLength: argText ? stdinText.length : 0,
     toolCount: tools?.length ?? 0,
     ...(flags.model !== undefined ? { model: flags.model } : {}),
   });
@@ -96,7 +98,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
           if (streamed) process.stdout.write(delta);
         },
         ...(flags.system !== undefined ? { system: flags.system } : {}),
-        ...(limits.timeoutMs !== undefined ? { timeoutMs: limits.timeoutMs } : {}),
+        ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
       });
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
@@ -111,7 +113,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         ...(showProgress ? { progress: (line: string) => process.stderr.write(`agent: ${line}\n`) } : {}),
         ...(flags.system !== undefined ? { system: flags.system } : {}),
         ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
-        ...(limits.timeoutMs !== undefined ? { timeoutMs: limits.timeoutMs } : {}),
+        ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
       });
     }
   } finally {

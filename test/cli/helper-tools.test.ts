@@ -162,6 +162,19 @@ describe("agent helper --tier auto", () => {
     expect(server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
   });
 
+  test("with no arguments the piped task is what the classifier reads", async () => {
+    server.enqueue({ text: "a design" });
+    const before = server.requests.length;
+    const result = await runAgent(["helper", "--tier", "auto"], {
+      env: env(),
+      cwd,
+      stdin: "Design the architecture of a plugin system\n",
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("--tier auto chose best");
+    expect(server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
+  });
+
   test("a simple task stays on fast", async () => {
     server.enqueue({ text: "bonjour" });
     const before = server.requests.length;
