@@ -93,6 +93,44 @@ describe("approval prompt", () => {
     expect(decisions).toEqual([{ kind: "deny_feedback", feedback: "use let instead" }]);
   });
 
+  test("keys typed quickly arrive as one chunk: f and the feedback that follows it are kept", async () => {
+    const { stdin, decisions, lastFrame } = mount();
+    await tick();
+    stdin.write("fuse let");
+    await tick();
+    expect(lastFrame()).toContain("feedback for the model (Enter sends, Esc goes back): use let");
+    stdin.write(" instead\r"); // the last keys and Enter, in one chunk too
+    await tick();
+    expect(decisions).toEqual([{ kind: "deny_feedback", feedback: "use let instead" }]);
+  });
+
+  test("a pasted line in feedback mode stays one line; y, a or n inside a chunk never decide", async () => {
+    const { stdin, decisions, lastFrame } = mount();
+    await tick();
+    stdin.write("yes please");
+    stdin.write("any");
+    await tick();
+    expect(decisions).toEqual([]);
+    stdin.write("f");
+    await tick();
+    stdin.write("first\nsecond");
+    await tick();
+    expect(lastFrame()).toContain("first second");
+    expect(decisions).toEqual([]);
+    stdin.write("\r");
+    await tick();
+    expect(decisions).toEqual([{ kind: "deny_feedback", feedback: "first second" }]);
+  });
+
+  test("two chunks before a render decide once", async () => {
+    const { stdin, decisions } = mount();
+    await tick();
+    stdin.write("n");
+    stdin.write("y");
+    await tick();
+    expect(decisions).toEqual([{ kind: "deny" }]);
+  });
+
   test("Ctrl-C interrupts instead of being swallowed by raw mode", async () => {
     const { stdin, interrupts, decisions } = mount();
     await tick();

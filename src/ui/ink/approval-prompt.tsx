@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { ApprovalDecision, ApprovalRequest } from "../../kernel/approvals.ts";
 import { displayArgs } from "../format.ts";
 import { DiffPreview } from "./diff-preview.tsx";
@@ -33,12 +33,32 @@ export function ApprovalPrompt({
 }: ApprovalPromptProps) {
   const [mode, setMode] = useState<"choose" | "feedback">("choose");
   const [feedback, setFeedback] = useState("");
-  const [done, setDone] = useState(false);
+  const done = useRef(false);
+  // The same, updated at once: several input chunks can arrive before React renders again.
+  const modeNow = useRef<"choose" | "feedback">("choose");
+  const feedbackNow = useRef("");
 
   const decide = (decision: ApprovalDecision): void => {
-    if (done) return;
-    setDone(true);
+    if (done.current) return;
+    done.current = true;
     onDecision(decision);
+  };
+  const switchMode = (next: "choose" | "feedback"): void => {
+    modeNow.current = next;
+    setMode(next);
+  };
+  const editFeedback = (edit: (text: string) => string): void => {
+    feedbackNow.current = edit(feedbackNow.current);
+    setFeedback(feedbackNow.current);
+  };
+  /**
+   * Text typed in feedback mode. Line ends inside it (a paste) become spaces; one at its end is Enter
+   * (quick typing delivers "text\r" as one chunk) and sends.
+   */
+  const typeFeedback = (text: string): void => {
+    const send = /[\r\n]$/.test(text);
+    editFeedback((current) => current + text.replace(/[\r\n]+$/, "").replace(/[\r\n]/g, " "));
+    if (send) decide({ kind: "deny_feedback", feedback: feedbackNow.current.trim() });
   };
 
   useInput((input, key) => {
@@ -46,18 +66,23 @@ export function ApprovalPrompt({
       onInterrupt();
       return;
     }
-    if (mode === "feedback") {
-      if (key.return) decide({ kind: "deny_feedback", feedback: feedback.trim() });
-      else if (key.escape) setMode("choose");
-      else if (key.backspace || key.delete) setFeedback((text) => text.slice(0, -1));
-      else if (!key.ctrl && !key.meta && input) setFeedback((text) => text + input.replace(/[\r\n]/g, " "));
+    if (modeNow.current === "feedback") {
+      if (key.return) decide({ kind: "deny_feedback", feedback: feedbackNow.current.trim() });
+      else if (key.escape) switchMode("choose");
+      else if (key.backspace || key.delete) editFeedback((text) => text.slice(0, -1));
+      else if (!key.ctrl && !key.meta && input) typeFeedback(input);
       return;
     }
+    // Keys typed quickly arrive as one chunk ("fuse let"): f starts the feedback with the rest. y, a and n
+    // decide only as a key of their own, so pasted text never approves anything.
     const choice = input.toLowerCase();
     if (choice === "y") decide({ kind: "once" });
     else if (choice === "a") decide({ kind: "session" });
     else if (choice === "n") decide({ kind: "deny" });
-    else if (choice === "f") setMode("feedback");
+    else if (choice.startsWith("f") && !key.ctrl && !key.meta) {
+      switchMode("feedback");
+      if (input.length > 1) typeFeedback(input.slice(1));
+    }
   });
 
   const isDiff = DIFF_TOOLS.has(request.tool) && request.preview.trim() !== "";
