@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:tes
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { AGENT_BIN, type E2eSandbox, makeE2eSandbox, TEST_KEY } from "./support.ts";
+import { AGENT_BIN, type E2eSandbox, makeE2eSandbox, TEST_KEY, toolResultsOf } from "./support.ts";
 
 const TMUX = Bun.which("tmux");
 const SOCKET = `agent-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -189,6 +189,31 @@ for (const ci of [false, true]) {
       TEST_TIMEOUT_MS,
     );
 
+    test(
+      "f with feedback typed quickly (one input chunk): the write is denied, the model reads the feedback",
+      async () => {
+        server.enqueue(...writeTurns("Will use notes.md instead.", "Asked to use notes.md."));
+        const first = server.requests.length;
+        const run = startTerminalRun("Create hello.txt", extraEnv);
+        try {
+          await run.waitForScreen(PROMPT, "the approval prompt");
+          // Typed quickly: f and the first words reach the prompt as one chunk of input.
+          tmux("send-keys", "-t", run.name, "-l", "fuse notes.md");
+          await run.waitForScreen(/feedback for the model .*: use notes\.md/, "the feedback line");
+          tmux("send-keys", "-t", run.name, "-l", " instead");
+          await run.waitForScreen(/use notes\.md instead/, "the typed feedback");
+          run.press("Enter");
+          expect(await run.exitStatus()).toBe(0);
+          expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
+          expect(toolResultsOf(server.requests[first + 2])).toEqual([
+            expect.stringContaining("with feedback: use notes.md instead"),
+          ]);
+        } finally {
+          run.close();
+        }
+      },
+      TEST_TIMEOUT_MS,
+    );
     test(
       "Ctrl-C at the prompt interrupts the run: exit 130, nothing written, the prompt is gone",
       async () => {
