@@ -78,19 +78,15 @@ function startTerminalRun(goal: string, extraEnv: Record<string, string>): Termi
   const command = [
     `cd ${shellQuote(sandbox.workspace)}`,
     `env -i ${assignments.join(" ")} ${shellQuote(AGENT_BIN)} run ${shellQuote(goal)}`,
-    // `;` so the status is printed whatever it is; then keep the pane open for capture-pane.
   ].join(" && ");
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    name,
-    "-x",
-    "120",
-    "-y",
-    "40",
-    `${command}; echo "EXIT=$?"; exec sleep 600`,
-  );
+  // Run by sh whatever the user's shell; print the status, then keep the pane open for capture-pane.
+  const script = `${command}; echo "EXIT=$?"; exec sleep 600`;
+  try {
+    tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "sh", "-c", script);
+  } catch (error) {
+    sandbox.cleanup();
+    throw error;
+  }
 
   const screen = () => tmux("capture-pane", "-p", "-t", name);
   const waitForScreen = async (pattern: RegExp, what: string): Promise<string> => {
