@@ -19,6 +19,7 @@ import { createModelClient } from "../llm/client.ts";
 import { flagApprover } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
+import { redactRecord } from "../session/redact-record.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
 import { Workspace } from "../tools/workspace.ts";
@@ -95,9 +96,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     redactor,
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
   });
+  // What the renderers show is redacted like the transcript: stderr and stdout end up in CI logs too.
   emit = (event: AgentEvent) => {
     transcript.append(event);
-    renderer.onEvent(event);
+    renderer.onEvent(redactRecord(event, redactor));
   };
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
@@ -140,7 +142,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
     const exitCode = exitCodeFor(result);
-    await renderer.finish({ ...result, sessionId: transcript.id, exitCode });
+    await renderer.finish(redactRecord({ ...result, sessionId: transcript.id, exitCode }, redactor));
     return exitCode;
   } finally {
     interrupts.dispose();
