@@ -428,6 +428,24 @@ describe("secrets", () => {
     expect(execResult).not.toContain(SECRET_KEY);
     expect(execResult).not.toContain(PLAIN_TOKEN);
   });
+  test("text mode shows no secret either: goal, delegation, child answer, provider error, final answer", async () => {
+    server.enqueue(
+      { toolCalls: [{ name: "code-editor", args: { goal: `Store ${SECRET_KEY} and ${PLAIN_TOKEN}` } }] },
+      { status: 401, errorMessage: `bad key ${SECRET_KEY} for ${PLAIN_TOKEN}` },
+      { text: `Done: ${SECRET_KEY} ${PLAIN_TOKEN}` },
+    );
+    const result = await run(
+      ["run", `Use ${PLAIN_TOKEN}`],
+      anthropicEnv(sandbox, server, { ANTHROPIC_API_KEY: SECRET_KEY, MY_SERVICE_TOKEN: PLAIN_TOKEN }),
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Done: [REDACTED] [REDACTED]\n");
+    expect(result.stderr).toContain("401");
+    for (const secret of [SECRET_KEY, PLAIN_TOKEN]) {
+      expect(result.stderr).not.toContain(secret);
+      expect(onlyTranscriptText(sandbox)).not.toContain(secret);
+    }
+  });
 });
 
 describe("usage and configuration errors", () => {
