@@ -476,6 +476,13 @@ describe("usage and configuration errors", () => {
     expect(result.stderr).toContain("code-editor");
   });
 
+  test("a --cwd that does not exist exits 2", async () => {
+    const missing = join(sandbox.dir, "missing");
+    const result = await run(["run", "hi", "--cwd", missing]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--cwd ${missing}`);
+  });
+
   test("no provider key exits 3 naming the variables", async () => {
     const result = await run(["run", "hi"], sandbox.env());
     expect(result.code).toBe(3);

@@ -64,7 +64,7 @@ interface TerminalRun {
   close(): void;
 }
 
-function startTerminalRun(goal: string, extraEnv: Record<string, string>): TerminalRun {
+function startTerminalRun(goal: string, extraEnv: Record<string, string>, flags: string[] = []): TerminalRun {
   const sandbox = makeE2eSandbox();
   sessions += 1;
   const name = `run${sessions}`;
@@ -77,7 +77,7 @@ function startTerminalRun(goal: string, extraEnv: Record<string, string>): Termi
   const assignments = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`));
   const command = [
     `cd ${shellQuote(sandbox.workspace)}`,
-    `env -i ${assignments.join(" ")} ${shellQuote(AGENT_BIN)} run ${shellQuote(goal)}`,
+    `env -i ${assignments.join(" ")} ${[AGENT_BIN, "run", goal, ...flags].map(shellQuote).join(" ")}`,
   ].join(" && ");
   // Run by sh whatever the user's shell; print the status, then keep the pane open for capture-pane.
   const script = `${command}; echo "EXIT=$?"; exec sleep 600`;
@@ -234,3 +234,21 @@ for (const ci of [false, true]) {
     );
   });
 }
+
+test(
+  "an explicit --on-ask decides even on a terminal: no prompt, the write happens",
+  async () => {
+    server.enqueue(...writeTurns("Created hello.txt.", "Done."));
+    const run = startTerminalRun("Create hello.txt", {}, ["--on-ask", "allow"]);
+    try {
+      expect(await run.exitStatus()).toBe(0);
+      expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("Hello, world\n");
+      const after = run.screen();
+      expect(after).toContain("approved write_file hello.txt (once, by --on-ask)");
+      expect(after).not.toMatch(PROMPT);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
