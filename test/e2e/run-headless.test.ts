@@ -241,6 +241,49 @@ describe("--output stream-json and json", () => {
   });
 });
 
+describe("project agents and verification", () => {
+  /** A project agent that may finish only when done.txt exists. */
+  function writeCheckerSpec(): void {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "checker.yaml"),
+      [
+        "name: checker",
+        "description: Answers, then proves done.txt exists.",
+        "model: fast",
+        "capabilities: [read_file]",
+        "verify: ['test -f done.txt']",
+        "system_prompt: Answer briefly.",
+        "",
+      ].join("\n"),
+    );
+  }
+
+  test("a project agent whose verify command keeps failing ends with exit 1 (verify_failed)", async () => {
+    writeCheckerSpec();
+    server.enqueue({ text: "All done." }, { text: "Really done." }, { text: "Done, I promise." });
+    const result = await run(["run", "Finish", "--agent", "checker", "--output", "json"]);
+    expect(result.code).toBe(1);
+    expect(parseJsonLines(result.stdout)[0]).toMatchObject({
+      status: "failure",
+      finish_reason: "verify_failed",
+      exit_code: 1,
+    });
+    // The model was told which command failed before each retry.
+    expect(JSON.stringify(result.requests[1]?.body)).toContain("test -f done.txt");
+  });
+
+  test("the same agent passes once its verify command succeeds: exit 0", async () => {
+    writeCheckerSpec();
+    writeFileSync(join(sandbox.workspace, "done.txt"), "yes\n");
+    server.enqueue({ text: "All done." });
+    const result = await run(["run", "Finish", "--agent", "checker"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("All done.\n");
+  });
+});
+
 describe("interrupts", () => {
   test("SIGINT during a slow model turn exits 130 within 2 s and leaves a whole transcript", async () => {
     server.enqueue(
