@@ -10,7 +10,15 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:tes
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { AGENT_BIN, type E2eSandbox, makeE2eSandbox, TEST_KEY, toolResultsOf } from "./support.ts";
+import {
+  AGENT_BIN,
+  type E2eSandbox,
+  makeE2eSandbox,
+  onlyTranscriptText,
+  TEST_KEY,
+  toolResultsOf,
+  transcriptRecords,
+} from "./support.ts";
 
 const TMUX = Bun.which("tmux");
 const SOCKET = `agent-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -246,6 +254,33 @@ test(
       const after = run.screen();
       expect(after).toContain("approved write_file hello.txt (once, by --on-ask)");
       expect(after).not.toMatch(PROMPT);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "a approves for the session: the rule it adds lets the next write of that path through unasked",
+  async () => {
+    server.enqueue(
+      { toolCalls: [{ name: "code-editor", args: { goal: "Write hello.txt twice" } }] },
+      { toolCalls: [{ name: "write_file", args: { path: "hello.txt", content: "one\n" } }] },
+      { toolCalls: [{ name: "write_file", args: { path: "hello.txt", content: "two\n" } }] },
+      { text: "Wrote it twice." },
+      { text: "Done." },
+    );
+    const run = startTerminalRun("Write hello.txt twice", {});
+    try {
+      const prompt = await run.waitForScreen(PROMPT, "the approval prompt");
+      expect(prompt).toContain("a yes for this session (adds write_file:hello.txt)");
+      run.press("a");
+      expect(await run.exitStatus()).toBe(0);
+      expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("two\n");
+      const records = transcriptRecords(onlyTranscriptText(run.sandbox));
+      expect(records.filter((r) => r.kind === "approval_request")).toHaveLength(1);
+      expect(records.filter((r) => r.kind === "tool_end" && r.data.isError === false)).toHaveLength(2);
     } finally {
       run.close();
     }
