@@ -16,6 +16,7 @@ import {
   runAgentIn,
   sessionIds,
   spawnAgent,
+  TEST_KEY,
   toolResultsOf,
   transcriptRecords,
   unansweredToolCalls,
@@ -238,6 +239,29 @@ describe("--output stream-json and json", () => {
       exit_code: 0,
       session_id: sessionIds(sandbox)[0] ?? "no session",
     });
+  });
+});
+
+describe("record and replay", () => {
+  test("--record writes a cassette without the key; --replay reruns it with no key and no network", async () => {
+    server.enqueue(...delegationTurns());
+    const cassette = join(sandbox.dir, "run.cassette.jsonl");
+    const recorded = await run(["run", GOAL, "--on-ask", "allow", "--record", cassette]);
+    expect(recorded.code).toBe(0);
+    expect(readFileSync(cassette, "utf8")).not.toContain(TEST_KEY);
+
+    // Another workspace, no key, no base URL: the cassette alone answers.
+    const other = join(sandbox.dir, "other");
+    mkdirSync(other);
+    const before = server.requests.length;
+    const replayed = await spawnAgent(["run", GOAL, "--on-ask", "allow", "--replay", cassette], {
+      env: sandbox.env(),
+      cwd: other,
+    }).done;
+    expect(replayed.code).toBe(0);
+    expect(replayed.stdout).toBe("Done.\n");
+    expect(readFileSync(join(other, "hello.txt"), "utf8")).toBe("Hello, world\n");
+    expect(server.requests.length).toBe(before);
   });
 });
 
