@@ -2,7 +2,7 @@
  * How `agent helper` ends, whichever path ran (one model call, or the loop with `--tools`): one outcome
  * shape, one place that prints it and picks the exit code (the same mapping as `agent run`).
  */
-import type { FinishReason, RunStatus, Usage } from "../kernel/index.ts";
+import { type FinishReason, Redactor, type RunStatus, type Usage } from "../kernel/index.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 
 /** The end of a helper run. */
@@ -29,12 +29,15 @@ export interface OutputMode {
 /**
  * Prints the outcome: stdout gets only the answer (or the `--json` object); a partial answer is printed
  * too when a limit ended the run. Returns the exit code and the stderr line for a non-zero one.
+ * Secrets (key values from the environment, key shapes) are redacted: helper output often lands in CI logs.
  */
 export function writeOutcome(
-  outcome: HelperOutcome,
+  raw: HelperOutcome,
   mode: OutputMode,
   stdout: { write(text: string): unknown } = process.stdout,
+  redactor: Redactor = Redactor.fromEnv(),
 ): { code: number; message: string } {
+  const outcome = redactor.redactValue(raw);
   const code = exitCodeFor(outcome);
   const printable = outcome.status === "success" || (outcome.status === "limit" && outcome.answer !== "");
   if (mode.json) {

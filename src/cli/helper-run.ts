@@ -5,7 +5,7 @@
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
 import { describeTierChoice } from "../agents/tier-classifier.ts";
-import { AppError, type ModelRef, type ProviderNotice } from "../kernel/index.ts";
+import { AppError, type ModelRef, type ProviderNotice, Redactor } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { CliExit } from "./commands.ts";
 import { loadConfig } from "./config.ts";
@@ -52,6 +52,7 @@ async function readStdin(): Promise<string> {
  */
 export async function helperMain(args: string[], flags: HelperFlags): Promise<void> {
   const env = process.env;
+  const redactor = Redactor.fromEnv(env);
   const tools = parseToolList(flags.tools);
   const limits = parseLimitFlags(flags);
   const stdinText = await readStdin();
@@ -95,7 +96,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         signal: interrupts.signal,
         fellBackTo: () => fellBackTo,
         onDelta: (delta) => {
-          if (streamed) process.stdout.write(delta);
+          if (streamed) process.stdout.write(redactor.redact(delta));
         },
         ...(flags.system !== undefined ? { system: flags.system } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
@@ -110,7 +111,9 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         prompt,
         signal: interrupts.signal,
         fellBackTo: () => fellBackTo,
-        ...(showProgress ? { progress: (line: string) => process.stderr.write(`agent: ${line}\n`) } : {}),
+        ...(showProgress
+          ? { progress: (line: string) => process.stderr.write(`agent: ${redactor.redact(line)}\n`) }
+          : {}),
         ...(flags.system !== undefined ? { system: flags.system } : {}),
         ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
@@ -119,6 +122,11 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   } finally {
     interrupts.dispose();
   }
-  const { code, message } = writeOutcome(outcome, { json: flags.json === true, streamed });
+  const { code, message } = writeOutcome(
+    outcome,
+    { json: flags.json === true, streamed },
+    process.stdout,
+    redactor,
+  );
   if (code !== 0) throw new CliExit(code, message);
 }

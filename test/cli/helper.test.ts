@@ -216,3 +216,18 @@ describe("agent helper output and errors", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ answer: "recorded answer", provider: "anthropic" });
   });
 });
+
+describe("agent helper never prints a secret", () => {
+  test("a key value the model repeats is redacted on stdout, in text and --json", async () => {
+    const key = "sk-ant-helper-secret-0123456789";
+    const env = sandbox.env({ ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: server.anthropicBaseUrl });
+    server.enqueue({ text: `your key is ${key}` }, { text: `your key is ${key}` });
+    const text = await runAgent(["helper", "what is my key?"], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe("your key is [REDACTED]\n");
+    const json = await runAgent(["helper", "--json", "what is my key?"], { env });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).answer).toBe("your key is [REDACTED]");
+    expect(`${text.stderr}${json.stdout}${json.stderr}`).not.toContain(key);
+  });
+});
