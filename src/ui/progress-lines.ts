@@ -110,7 +110,8 @@ export class ProgressLines {
           ? `${pad}${c.yellow("↻")} model ${event.data.from} → ${event.data.to} (${event.data.reason})`
           : undefined;
       case "verify":
-        if (event.data.ok || !full) return undefined;
+        // A failed tool call is already shown by its tool_end line; only failed verify: commands add news.
+        if (event.data.ok || event.data.step !== "command" || !full) return undefined;
         return `${inner}${c.red("✗")} verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
       case "warning":
         return `${pad}${c.yellow(`⚠ ${event.name}: ${event.data.message}`)}`;

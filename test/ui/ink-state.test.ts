@@ -126,3 +126,18 @@ describe("UI reducer", () => {
     expect(state.costUsd).toBeCloseTo(1.01);
   });
 });
+
+describe("failed verification in the history", () => {
+  test("a failed verify: command is shown; a failed tool call is not repeated (its tool_end shows it)", () => {
+    const state = run([
+      makeEvent(editor, "verify", { step: "tool", ok: false, detail: "exec: The user denied exec ls" }),
+      makeEvent(editor, "verify", {
+        step: "command",
+        ok: false,
+        detail: "1 test failed",
+        command: "npm test",
+      }),
+    ]);
+    expect(state.history.map((h) => h.text)).toEqual(["verify npm test: 1 test failed"]);
+  });
+});

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { makeEvent } from "../../src/kernel/events.ts";
 import { PlainRenderer } from "../../src/ui/plain-renderer.ts";
 import { selectRenderer } from "../../src/ui/renderer.ts";
-import { finishedRun, MemorySink, sampleRun } from "./fixtures.ts";
+import { editor, finishedRun, MemorySink, sampleRun } from "./fixtures.ts";
 
 const ESC = "\u001b[";
 
@@ -50,5 +51,24 @@ describe("selectRenderer", () => {
     expect(selectRenderer({ output: "stream-json", stdinIsTTY: true, stdoutIsTTY: true })).toBe(
       "stream-json",
     );
+  });
+});
+
+describe("plain renderer and failed verification", () => {
+  test("a failed verify: command gets a line; a failed tool call is not repeated", () => {
+    const stdout = new MemorySink();
+    const stderr = new MemorySink();
+    const renderer = new PlainRenderer({ stdout, stderr, colors: false });
+    renderer.onEvent(makeEvent(editor, "verify", { step: "tool", ok: false, detail: "exec: denied" }));
+    renderer.onEvent(
+      makeEvent(editor, "verify", {
+        step: "command",
+        ok: false,
+        detail: "1 test failed",
+        command: "npm test",
+      }),
+    );
+    expect(stderr.text).not.toContain("exec: denied");
+    expect(stderr.text).toContain("✗ verify npm test: 1 test failed");
   });
 });

@@ -167,7 +167,8 @@ export function applyEvent(
       });
       return;
     case "verify":
-      if (!event.data.ok) {
+      // A failed tool call is already shown by its tool_end item; only failed verify: commands add news.
+      if (!event.data.ok && event.data.step === "command") {
         const text = `verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
         push(draft, fresh, { ...base, kind: "error", text });
       }
