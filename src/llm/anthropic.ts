@@ -99,16 +99,6 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
       yield* builder.drain();
     }
     if (!stopped) return; // runGuarded turns a missing message_stop into a truncated error.
-    builder.closeAll();
-    yield* builder.drain();
-    yield { type: "usage", usage: { ...usage } };
-    yield {
-      type: "done",
-      stopReason: mapStopReason(rawStop),
-      rawStopReason: rawStop,
-      message: builder.message(),
-      usage,
-      model,
-    };
+    yield* builder.finish({ stopReason: mapStopReason(rawStop), rawStopReason: rawStop, usage, model });
   }
 }

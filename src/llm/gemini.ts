@@ -176,16 +176,11 @@ export function geminiStream(options: AdapterOptions): StreamFn {
       yield* builder.drain();
     }
     // Gemini has no end-of-stream event; a cut connection surfaces as a thrown network error instead.
-    builder.closeAll();
-    yield* builder.drain();
-    yield { type: "usage", usage: { ...usage } };
-    yield {
-      type: "done",
+    yield* builder.finish({
       stopReason: mapStopReason(rawStop, reader.callCount > 0),
       rawStopReason: rawStop,
-      message: builder.message(),
       usage,
       model,
-    };
+    });
   }
 }

@@ -4,7 +4,8 @@
  * index, a tool_calls index, ...); event indexes are positions in `message.parts`.
  */
 import type { AssistantMessage, AssistantPart, ProviderKind, ToolCall } from "../kernel/messages.ts";
-import type { StreamEvent } from "../kernel/stream.ts";
+import type { StopReason, StreamEvent } from "../kernel/stream.ts";
+import type { Usage } from "../kernel/usage.ts";
 
 type OpenKind = "text" | "reasoning" | "tool_call";
 
@@ -158,6 +159,24 @@ export class MessageBuilder {
   closeAll(): void {
     const keys = [...this.open.entries()].sort((a, b) => a[1].index - b[1].index).map(([key]) => key);
     for (const key of keys) this.close(key);
+  }
+
+  /**
+   * The end of a complete stream: closes every open part and returns the remaining events, the final
+   * usage and the one `done` event. Every adapter ends the same way through here.
+   */
+  finish(end: {
+    stopReason: StopReason;
+    rawStopReason: string | null;
+    usage: Usage;
+    model: string;
+  }): StreamEvent[] {
+    this.closeAll();
+    return [
+      ...this.drain(),
+      { type: "usage", usage: { ...end.usage } },
+      { type: "done", ...end, message: this.message() },
+    ];
   }
 
   /** The message so far (a snapshot; parts are copied). */

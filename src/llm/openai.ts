@@ -99,16 +99,6 @@ export function openaiStream(options: AdapterOptions): StreamFn {
     }
     if (rawStop === null) return; // No finish_reason: runGuarded reports a truncated stream.
     for (const [index, call] of calls) if (!call.started) startCall(index, call);
-    builder.closeAll();
-    yield* builder.drain();
-    yield { type: "usage", usage: { ...usage } };
-    yield {
-      type: "done",
-      stopReason: mapStopReason(rawStop),
-      rawStopReason: rawStop,
-      message: builder.message(),
-      usage,
-      model,
-    };
+    yield* builder.finish({ stopReason: mapStopReason(rawStop), rawStopReason: rawStop, usage, model });
   }
 }
