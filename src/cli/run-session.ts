@@ -20,6 +20,7 @@ import { flagApprover } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 import { redactRecord } from "../session/redact-record.ts";
+import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
 import { Workspace } from "../tools/workspace.ts";
@@ -97,10 +98,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
   });
   // What the renderers show is redacted like the transcript: stderr and stdout end up in CI logs too.
-  emit = (event: AgentEvent) => {
+  emit = redactingEmit(redactor, (event: AgentEvent) => {
     transcript.append(event);
-    renderer.onEvent(redactRecord(event, redactor));
-  };
+    renderer.onEvent(event);
+  });
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
   const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
