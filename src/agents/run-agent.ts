@@ -122,7 +122,8 @@ async function runNodeUnguarded(
     run.dispose();
     await learn.flush();
     if (isRoot && !started) emitSessionStart(modelName);
-    if (f.finishReason !== "stop" && f.finishReason !== "stall") {
+    // A child's early end is news to its parent's watchers; the root's end is the session_end event itself.
+    if (!isRoot && f.finishReason !== "stop" && f.finishReason !== "stall") {
       emit(
         makeEvent(who, "warning", { message: `${spec.name} ended: ${f.finishReason}`, code: f.finishReason }),
       );

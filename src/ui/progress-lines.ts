@@ -32,6 +32,8 @@ export class ProgressLines {
   private readonly calls = new Map<string, string>();
   private readonly requests = new Map<string, ApprovalRequest>();
   private startedAt: number | undefined;
+  /** Error messages already shown as lines, so the closing summary does not repeat them. */
+  private readonly shownErrors = new Set<string>();
 
   constructor(private readonly options: ProgressOptions) {
     this.c = palette(options.colors);
@@ -40,14 +42,18 @@ export class ProgressLines {
   onEvent(event: AgentEvent): void {
     this.startedAt ??= event.time;
     const line = this.lineFor(event);
-    if (line !== undefined) this.options.stderr.write(`${line}\n`);
+    if (line === undefined) return;
+    if (event.kind === "error") this.shownErrors.add(event.data.message);
+    this.options.stderr.write(`${line}\n`);
   }
 
   /** The closing line(s): status, time, tokens, cost and session (full), or just the error (minimal). */
   finish(run: FinishedRun, now = Date.now()): void {
     const { c } = this;
     const lines: string[] = [];
-    if (run.error) lines.push(c.red(`✗ ${run.error.kind} error: ${run.error.message}`));
+    if (run.error && !this.shownErrors.has(run.error.message)) {
+      lines.push(c.red(`✗ ${run.error.kind} error: ${run.error.message}`));
+    }
     if (this.options.level === "full") {
       const root = run.usage.find((r) => r.depth === 0);
       const parts = [`${run.status} (${run.finishReason})`];

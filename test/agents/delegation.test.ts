@@ -121,6 +121,9 @@ test("a failed child returns its status to the parent as an error result", async
   expect(child?.isError).toBe(true);
   expect(child?.content).toContain("status limit, finish reason max_turns");
   expect(child?.content).toContain("partial progress");
+  // The child's early end is announced by a warning from the child; the root's own end is session_end.
+  const warnings = h.of("warning").map((e) => [e.agent, e.data.code]);
+  expect(warnings).toEqual([["root/worker#1", "max_turns"]]);
 });
 
 test("max_depth bounds recursion: an agent at the bound is offered no sub-agents", async () => {

@@ -149,5 +149,5 @@ test("a model that cannot be resolved ends the run with a config error, never a 
   expect(result).toMatchObject({ status: "error", finishReason: "error" });
   expect(result.error).toMatchObject({ kind: "config" });
   expect(result.error?.message).toContain("no credentials for anthropic");
-  expect(h.events.map((e) => e.kind)).toEqual(["session_start", "error", "warning", "session_end"]);
+  expect(h.events.map((e) => e.kind)).toEqual(["session_start", "error", "session_end"]);
 });

@@ -72,3 +72,24 @@ describe("plain renderer and failed verification", () => {
     expect(stderr.text).toContain("✗ verify npm test: 1 test failed");
   });
 });
+
+describe("plain renderer and run errors", () => {
+  test("an error already shown as an event is not repeated by the closing summary", async () => {
+    const stdout = new MemorySink();
+    const stderr = new MemorySink();
+    const renderer = new PlainRenderer({ stdout, stderr, colors: false });
+    const message = "anthropic m-1: 401 authentication failed";
+    renderer.onEvent(makeEvent(editor, "error", { message, kind: "auth" }));
+    await renderer.finish(
+      finishedRun({
+        answer: "",
+        status: "error",
+        finishReason: "provider_error",
+        exitCode: 4,
+        error: { kind: "auth", message },
+      }),
+    );
+    expect(stderr.text.split(message).length - 1).toBe(1);
+    expect(stderr.text).toContain("■ error (provider_error)");
+  });
+});
