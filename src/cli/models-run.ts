@@ -84,7 +84,7 @@ export function formatModelsReport(report: ModelsReport): string {
         ? `; ${p.baseUrlVar} not set (default endpoint)`
         : "";
     const kind = p.compatible ? " [openai-compatible]" : "";
-    lines.push(`  ${p.name.padEnd(10)} ${p.ready ? "ready  " : "missing"} ${key}${base}${kind}`);
+    lines.push(`  ${p.name.padEnd(10)} ${p.ready ? "ready      " : "unavailable"} ${key}${base}${kind}`);
   }
   lines.push("", "Tiers (smart = best; auto starts at fast):");
   for (const t of report.tiers) {
