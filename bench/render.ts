@@ -14,6 +14,7 @@ import { JsonRenderer, StreamJsonRenderer } from "../src/ui/json-renderers.ts";
 import { PlainRenderer } from "../src/ui/plain-renderer.ts";
 import type { Renderer, TextSink } from "../src/ui/renderer.ts";
 import type { FinishedRun } from "../src/ui/result.ts";
+import { FakeTtyIn } from "../test/ui/fake-tty.ts";
 
 const argIndex = process.argv.indexOf("--events");
 const EVENT_COUNT = argIndex > 0 ? Number(process.argv[argIndex + 1]) : 5000;
@@ -110,31 +111,6 @@ class NullTty extends EventEmitter implements TextSink {
   }
 }
 
-class NullIn extends EventEmitter {
-  readonly isTTY = true;
-  setRawMode(): this {
-    return this;
-  }
-  setEncoding(): this {
-    return this;
-  }
-  resume(): this {
-    return this;
-  }
-  pause(): this {
-    return this;
-  }
-  ref(): this {
-    return this;
-  }
-  unref(): this {
-    return this;
-  }
-  read(): null {
-    return null;
-  }
-}
-
 const finished: FinishedRun = {
   status: "success",
   finishReason: "stop",
@@ -200,7 +176,7 @@ function ink(flushMs: number): (out: NullTty) => Renderer {
       flushMs,
       stdout: out as unknown as NodeJS.WriteStream,
       stderr: new NullTty() as unknown as NodeJS.WriteStream,
-      stdin: new NullIn() as unknown as NodeJS.ReadStream,
+      stdin: new FakeTtyIn().asStream(),
       patchConsole: false,
       interactive: true,
       costOf: () => 0.0001,
