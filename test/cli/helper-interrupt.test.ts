@@ -1,35 +1,24 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { AGENT_BIN, makeSandbox, type Sandbox } from "./run-agent.ts";
+import { expect, test } from "bun:test";
+import { AGENT_BIN, withFakeServerAndSandbox } from "./run-agent.ts";
 
-let server: FakeLlmServer;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeSandbox();
-});
-afterAll(async () => {
-  await server.close();
-  sandbox.cleanup();
-});
+const fx = withFakeServerAndSandbox();
 
 /** Starts `agent helper ...args`, waits until its model request arrived, sends SIGINT; returns the result. */
 async function interruptMidCall(args: string[]) {
-  server.enqueue({ text: ["partial ", "answer"], hangAfterEvents: 3 });
-  const before = server.requests.length;
+  fx.server.enqueue({ text: ["partial ", "answer"], hangAfterEvents: 3 });
+  const before = fx.server.requests.length;
   const proc = Bun.spawn([AGENT_BIN, "helper", ...args], {
-    env: sandbox.env({
+    env: fx.sandbox.env({
       ANTHROPIC_API_KEY: "sk-ant-test-int-000001",
-      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+      ANTHROPIC_BASE_URL: fx.server.anthropicBaseUrl,
     }),
-    cwd: sandbox.dir,
+    cwd: fx.sandbox.dir,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
   });
   const deadline = Date.now() + 5000;
-  while (server.requests.length === before && Date.now() < deadline) await Bun.sleep(20);
+  while (fx.server.requests.length === before && Date.now() < deadline) await Bun.sleep(20);
   await Bun.sleep(100);
   const sentAt = performance.now();
   proc.kill("SIGINT");

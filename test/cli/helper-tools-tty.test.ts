@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { AGENT_BIN, makeSandbox, type Sandbox } from "./run-agent.ts";
+import { AGENT_BIN, withFakeServerAndSandbox } from "./run-agent.ts";
 
-let server: FakeLlmServer;
-let sandbox: Sandbox;
+const fx = withFakeServerAndSandbox();
 
 beforeAll(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeSandbox();
-  writeFileSync(join(sandbox.dir, "notes.txt"), "the answer is 42\n");
-});
-afterAll(async () => {
-  await server.close();
-  sandbox.cleanup();
+  writeFileSync(join(fx.sandbox.dir, "notes.txt"), "the answer is 42\n");
 });
 
 function shellQuote(text: string): string {
@@ -22,15 +14,15 @@ function shellQuote(text: string): string {
 }
 
 test("on a terminal, helper --tools shows one progress line per tool call, then the answer", async () => {
-  server.enqueue({ toolCalls: [{ name: "read_file", args: { path: "notes.txt" } }] }, { text: "42" });
+  fx.server.enqueue({ toolCalls: [{ name: "read_file", args: { path: "notes.txt" } }] }, { text: "42" });
   // util-linux `script` gives the child a pseudo-terminal (stdout and stderr both) and copies it to our pipe.
   const command = [AGENT_BIN, "helper", "--tools", "read_file", "answer?"].map(shellQuote).join(" ");
   const proc = Bun.spawn(["script", "-qfec", command, "/dev/null"], {
-    env: sandbox.env({
+    env: fx.sandbox.env({
       ANTHROPIC_API_KEY: "sk-ant-test-tty-000002",
-      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+      ANTHROPIC_BASE_URL: fx.server.anthropicBaseUrl,
     }),
-    cwd: sandbox.dir,
+    cwd: fx.sandbox.dir,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -1,33 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { makeSandbox, runAgent, type Sandbox } from "./run-agent.ts";
+import { runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
 
-let server: FakeLlmServer;
-let sandbox: Sandbox;
+const fx = withFakeServerAndSandbox();
 let cwd: string;
 
 beforeAll(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeSandbox();
-  cwd = join(sandbox.dir, "work");
+  cwd = join(fx.sandbox.dir, "work");
   mkdirSync(cwd);
   writeFileSync(join(cwd, "notes.txt"), "the answer is 42\n");
 });
-afterAll(async () => {
-  await server.close();
-  sandbox.cleanup();
-});
 beforeEach(() => {
-  expect(server.pending()).toBe(0);
+  expect(fx.server.pending()).toBe(0);
 });
 
 function env(): Record<string, string> {
-  return sandbox.env({
+  return fx.sandbox.env({
     ANTHROPIC_API_KEY: "sk-ant-test-tools-000001",
-    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+    ANTHROPIC_BASE_URL: fx.server.anthropicBaseUrl,
   });
 }
 
@@ -45,52 +37,52 @@ const readNotes = { toolCalls: [{ name: "read_file", args: { path: "notes.txt" }
 
 describe("agent helper --tools", () => {
   test("read_file: the model reads a file of the cwd and the result reaches the next request", async () => {
-    server.enqueue(readNotes, { text: "42" });
-    const before = server.requests.length;
+    fx.server.enqueue(readNotes, { text: "42" });
+    const before = fx.server.requests.length;
     const result = await helper(["--tools", "read_file", "what is the answer in notes.txt?"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("42\n");
-    const requests = server.requests.slice(before);
+    const requests = fx.server.requests.slice(before);
     expect(requests).toHaveLength(2);
     expect(offeredTools(requests[0]?.body)).toEqual(["read_file"]);
     expect(JSON.stringify(requests[1]?.body)).toContain("the answer is 42");
   });
 
   test("a tool outside the whitelist is refused to the model and never runs", async () => {
-    server.enqueue(
+    fx.server.enqueue(
       { toolCalls: [{ name: "write_file", args: { path: "evil.txt", content: "pwned" } }] },
       { text: "could not write" },
     );
-    const before = server.requests.length;
+    const before = fx.server.requests.length;
     const result = await helper(["--tools", "read_file", "write evil.txt"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("could not write\n");
     expect(existsSync(join(cwd, "evil.txt"))).toBe(false);
-    const second = JSON.stringify(server.requests[before + 1]?.body);
+    const second = JSON.stringify(fx.server.requests[before + 1]?.body);
     expect(second).toContain("write_file");
     expect(second).toContain("Available tools: read_file");
   });
 
   test("unknown tool names: exit 2 listing the valid primitives, no model call", async () => {
-    const before = server.requests.length;
+    const before = fx.server.requests.length;
     const result = await helper(["--tools", "read_file,teleport", "hi"]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain('"teleport"');
     for (const name of ["read_file", "write_file", "exec", "grep", "glob", "fetch"])
       expect(result.stderr).toContain(name);
-    expect(server.requests.length).toBe(before);
+    expect(fx.server.requests.length).toBe(before);
   });
 
   test("--max-turns 1 with a model that keeps calling tools: exit 5", async () => {
-    server.enqueue(readNotes);
-    const before = server.requests.length;
+    fx.server.enqueue(readNotes);
+    const before = fx.server.requests.length;
     const result = await helper(["--tools", "read_file", "--max-turns", "1", "loop forever"]);
     expect(result.code).toBe(5);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("--max-turns 1");
-    expect(server.requests.length - before).toBe(1);
+    expect(fx.server.requests.length - before).toBe(1);
   });
 
   test("--max-turns must be a positive whole number (exit 2)", async () => {
@@ -100,7 +92,7 @@ describe("agent helper --tools", () => {
   });
 
   test("--verbose prints one progress line per tool call on stderr; stdout keeps only the answer", async () => {
-    server.enqueue(readNotes, { text: "42" });
+    fx.server.enqueue(readNotes, { text: "42" });
     const result = await helper(["--tools", "read_file", "--verbose", "answer?"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("42\n");
@@ -110,7 +102,7 @@ describe("agent helper --tools", () => {
   });
 
   test("--json prints {answer, model, provider, usage} with both turns' tokens", async () => {
-    server.enqueue(
+    fx.server.enqueue(
       { ...readNotes, usage: { input: 10, output: 5 } },
       { text: "42", usage: { input: 20, output: 2 } },
     );
@@ -128,7 +120,7 @@ describe("agent helper --tools", () => {
   });
 
   test("a provider error in the loop exits 4", async () => {
-    server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+    fx.server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
     const result = await helper(["--tools", "read_file", "hi"]);
     expect(result.code).toBe(4);
     expect(result.stdout).toBe("");
@@ -138,7 +130,7 @@ describe("agent helper --tools", () => {
 
 describe("agent helper --timeout", () => {
   test("a single call slower than --timeout exits 5", async () => {
-    server.enqueue({ text: "late", delayMs: 2000 });
+    fx.server.enqueue({ text: "late", delayMs: 2000 });
     const started = performance.now();
     const result = await helper(["--timeout", "0.3", "hi"]);
     expect(result.code).toBe(5);
@@ -149,8 +141,8 @@ describe("agent helper --timeout", () => {
 
 describe("agent helper --tier auto", () => {
   test("the chosen tier's model is the one called, and the choice is one stderr line", async () => {
-    server.enqueue({ text: "a plan" });
-    const before = server.requests.length;
+    fx.server.enqueue({ text: "a plan" });
+    const before = fx.server.requests.length;
     const result = await helper([
       "--tier",
       "auto",
@@ -159,12 +151,12 @@ describe("agent helper --tier auto", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("a plan\n");
     expect(result.stderr).toMatch(/^agent: --tier auto chose best \(.*asks about architecture.*\)\n$/);
-    expect(server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
+    expect(fx.server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
   });
 
   test("with no arguments the piped task is what the classifier reads", async () => {
-    server.enqueue({ text: "a design" });
-    const before = server.requests.length;
+    fx.server.enqueue({ text: "a design" });
+    const before = fx.server.requests.length;
     const result = await runAgent(["helper", "--tier", "auto"], {
       env: env(),
       cwd,
@@ -172,26 +164,26 @@ describe("agent helper --tier auto", () => {
     });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("--tier auto chose best");
-    expect(server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
+    expect(fx.server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
   });
 
   test("a simple task stays on fast", async () => {
-    server.enqueue({ text: "bonjour" });
-    const before = server.requests.length;
+    fx.server.enqueue({ text: "bonjour" });
+    const before = fx.server.requests.length;
     const result = await helper(["--tier", "auto", "Translate 'hello' into French"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("--tier auto chose fast (asks to translate)");
-    expect(server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.fast.anthropic[0]);
+    expect(fx.server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.fast.anthropic[0]);
   });
 
   test("a stalled auto run escalates once from the chosen tier to the next", async () => {
-    server.enqueue(readNotes, readNotes, readNotes, { text: "escalated answer" });
-    const before = server.requests.length;
+    fx.server.enqueue(readNotes, readNotes, readNotes, { text: "escalated answer" });
+    const before = fx.server.requests.length;
     const result = await helper(["--tier", "auto", "--tools", "read_file", "what is in notes.txt?"]);
     expect(result.stdout).toBe("escalated answer\n");
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("--tier auto chose fast");
-    const models = server.requests.slice(before).map((r) => r.model);
+    const models = fx.server.requests.slice(before).map((r) => r.model);
     const fast = DEFAULT_TIER_MODELS.fast.anthropic[0] ?? "";
     const good = DEFAULT_TIER_MODELS.good.anthropic[0] ?? "";
     expect(models).toEqual([fast, fast, fast, good]);

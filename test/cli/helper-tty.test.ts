@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { AGENT_BIN, makeSandbox, type Sandbox } from "./run-agent.ts";
+import { expect, test } from "bun:test";
+import { AGENT_BIN, withFakeServerAndSandbox } from "./run-agent.ts";
 
-let server: FakeLlmServer;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeSandbox();
-});
-afterAll(async () => {
-  await server.close();
-  sandbox.cleanup();
-});
+const fx = withFakeServerAndSandbox();
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 test("on a terminal the answer streams as it arrives", async () => {
-  server.enqueue({ text: ["first ", "second ", "third"], chunkDelayMs: 400 });
+  fx.server.enqueue({ text: ["first ", "second ", "third"], chunkDelayMs: 400 });
   // util-linux `script` gives the child a pseudo-terminal and copies its output to our pipe as it comes.
   const command = [AGENT_BIN, "helper", "hi"].map(shellQuote).join(" ");
   const proc = Bun.spawn(["script", "-qfec", command, "/dev/null"], {
-    env: sandbox.env({
+    env: fx.sandbox.env({
       ANTHROPIC_API_KEY: "sk-ant-test-tty-000001",
-      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+      ANTHROPIC_BASE_URL: fx.server.anthropicBaseUrl,
     }),
     stdin: "ignore",
     stdout: "pipe",

@@ -1,31 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { makeSandbox, runAgent, type Sandbox } from "./run-agent.ts";
+import { makeSandbox, runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
 
-let server: FakeLlmServer;
-let sandbox: Sandbox;
+const fx = withFakeServerAndSandbox();
 
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeSandbox();
-});
-afterAll(async () => {
-  await server.close();
-  sandbox.cleanup();
-});
 beforeEach(() => {
-  expect(server.pending()).toBe(0);
+  expect(fx.server.pending()).toBe(0);
 });
 
 const QUESTION = "What colour is the sky?";
 const PIPED = "the sky is blue";
 
 function anthropicEnv(): Record<string, string> {
-  return sandbox.env({
+  return fx.sandbox.env({
     ANTHROPIC_API_KEY: "sk-ant-test-cli-000001",
-    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+    ANTHROPIC_BASE_URL: fx.server.anthropicBaseUrl,
   });
 }
 
@@ -43,15 +33,18 @@ describe("agent helper against each provider", () => {
     {
       provider: "openai",
       env: () =>
-        sandbox.env({ OPENAI_API_KEY: "sk-test-cli-0000000000001", OPENAI_BASE_URL: server.openaiBaseUrl }),
+        fx.sandbox.env({
+          OPENAI_API_KEY: "sk-test-cli-0000000000001",
+          OPENAI_BASE_URL: fx.server.openaiBaseUrl,
+        }),
       model: /^gpt-6-luna$/,
     },
     {
       provider: "gemini",
       env: () =>
-        sandbox.env({
+        fx.sandbox.env({
           GEMINI_API_KEY: "gemini-test-cli-000001",
-          GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl,
+          GOOGLE_GEMINI_BASE_URL: fx.server.geminiBaseUrl,
         }),
       model: /^gemini-.*flash/,
     },
@@ -59,8 +52,8 @@ describe("agent helper against each provider", () => {
 
   for (const c of cases) {
     test(`${c.provider}: piped stdin plus a question prints only the scripted answer`, async () => {
-      server.enqueue({ text: ["The sky ", "is blue."], protocol: c.provider });
-      const before = server.requests.length;
+      fx.server.enqueue({ text: ["The sky ", "is blue."], protocol: c.provider });
+      const before = fx.server.requests.length;
       const result = await runAgent(["helper", "--tier", "fast", QUESTION], {
         env: c.env(),
         stdin: `${PIPED}\n`,
@@ -68,7 +61,7 @@ describe("agent helper against each provider", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       expect(result.stdout).toBe("The sky is blue.\n");
-      const requests = server.requests.slice(before);
+      const requests = fx.server.requests.slice(before);
       expect(requests).toHaveLength(1);
       const [request] = requests;
       expect(request?.protocol).toBe(c.provider);
@@ -83,7 +76,7 @@ describe("agent helper against each provider", () => {
 
 describe("agent helper output and errors", () => {
   test("--json prints {answer, model, provider, usage}", async () => {
-    server.enqueue({ text: "blue", usage: { input: 12, output: 3 } });
+    fx.server.enqueue({ text: "blue", usage: { input: 12, output: 3 } });
     const result = await runAgent(["helper", "--json", QUESTION], { env: anthropicEnv() });
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
@@ -99,16 +92,16 @@ describe("agent helper output and errors", () => {
   });
 
   test("stdin alone is the prompt", async () => {
-    server.enqueue({ text: "ok" });
-    const before = server.requests.length;
+    fx.server.enqueue({ text: "ok" });
+    const before = fx.server.requests.length;
     const result = await runAgent(["helper"], { env: anthropicEnv(), stdin: "summarize this\n" });
     expect(result.code).toBe(0);
-    expect(JSON.stringify(server.requests[before]?.body)).toContain("summarize this");
+    expect(JSON.stringify(fx.server.requests[before]?.body)).toContain("summarize this");
   });
 
   test("--model and --system reach the request", async () => {
-    server.enqueue({ text: "ok" });
-    const before = server.requests.length;
+    fx.server.enqueue({ text: "ok" });
+    const before = fx.server.requests.length;
     const result = await runAgent(
       ["helper", "--model", "anthropic:claude-opus-5-5", "--system", "Be terse.", "hi"],
       {
@@ -116,13 +109,13 @@ describe("agent helper output and errors", () => {
       },
     );
     expect(result.code).toBe(0);
-    const request = server.requests[before];
+    const request = fx.server.requests[before];
     expect(request?.model).toBe("claude-opus-5-5");
     expect(JSON.stringify(request?.body)).toContain("Be terse.");
   });
 
   test("no key at all: exit 3, names the variables, no stack trace", async () => {
-    const result = await runAgent(["helper", QUESTION], { env: sandbox.env() });
+    const result = await runAgent(["helper", QUESTION], { env: fx.sandbox.env() });
     expect(result.code).toBe(3);
     expect(result.stdout).toBe("");
     for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"])
@@ -132,11 +125,11 @@ describe("agent helper output and errors", () => {
   });
 
   test("401: one request, exit 4, the message names provider, model and status", async () => {
-    server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
-    const before = server.requests.length;
+    fx.server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+    const before = fx.server.requests.length;
     const result = await runAgent(["helper", QUESTION], { env: anthropicEnv() });
     expect(result.code).toBe(4);
-    expect(server.requests.length - before).toBe(1);
+    expect(fx.server.requests.length - before).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("anthropic");
     expect(result.stderr).toMatch(/claude-haiku/);
@@ -166,7 +159,7 @@ describe("agent helper output and errors", () => {
       const result = await runAgent(["helper", "hi"], {
         env: sb.env({
           ANTHROPIC_API_KEY: "sk-ant-test-cli-000001",
-          ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+          ANTHROPIC_BASE_URL: fx.server.anthropicBaseUrl,
         }),
       });
       expect(result.code).toBe(3);
@@ -184,35 +177,37 @@ describe("agent helper output and errors", () => {
       mkdirSync(join(sb.configDir, "agent"), { recursive: true });
       writeFileSync(
         join(sb.configDir, "agent", "config.yaml"),
-        `providers:\n  ollama:\n    kind: openai-compatible\n    base_url: ${server.openaiBaseUrl}\nmodels:\n  fast: ollama:llama3.2\n`,
+        `providers:\n  ollama:\n    kind: openai-compatible\n    base_url: ${fx.server.openaiBaseUrl}\nmodels:\n  fast: ollama:llama3.2\n`,
       );
-      server.enqueue({ text: "local answer", protocol: "openai" });
-      const before = server.requests.length;
+      fx.server.enqueue({ text: "local answer", protocol: "openai" });
+      const before = fx.server.requests.length;
       const result = await runAgent(["helper", "hi"], { env: sb.env() });
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       expect(result.stdout).toBe("local answer\n");
-      expect(server.requests[before]?.model).toBe("llama3.2");
+      expect(fx.server.requests[before]?.model).toBe("llama3.2");
     } finally {
       sb.cleanup();
     }
   });
 
   test("--record then --replay with no key and no server", async () => {
-    const cassette = join(sandbox.dir, "helper.cassette.jsonl");
-    server.enqueue({ text: ["recorded ", "answer"] });
+    const cassette = join(fx.sandbox.dir, "helper.cassette.jsonl");
+    fx.server.enqueue({ text: ["recorded ", "answer"] });
     const recorded = await runAgent(["helper", "--record", cassette, QUESTION], { env: anthropicEnv() });
     expect(recorded.code).toBe(0);
     expect(existsSync(cassette)).toBe(true);
 
-    const before = server.requests.length;
-    const replayed = await runAgent(["helper", "--replay", cassette, QUESTION], { env: sandbox.env() });
+    const before = fx.server.requests.length;
+    const replayed = await runAgent(["helper", "--replay", cassette, QUESTION], { env: fx.sandbox.env() });
     expect(replayed.stderr).toBe("");
     expect(replayed.code).toBe(0);
     expect(replayed.stdout).toBe("recorded answer\n");
-    expect(server.requests.length).toBe(before);
+    expect(fx.server.requests.length).toBe(before);
 
-    const json = await runAgent(["helper", "--json", "--replay", cassette, QUESTION], { env: sandbox.env() });
+    const json = await runAgent(["helper", "--json", "--replay", cassette, QUESTION], {
+      env: fx.sandbox.env(),
+    });
     expect(JSON.parse(json.stdout)).toMatchObject({ answer: "recorded answer", provider: "anthropic" });
   });
 });
@@ -220,8 +215,8 @@ describe("agent helper output and errors", () => {
 describe("agent helper never prints a secret", () => {
   test("a key value the model repeats is redacted on stdout, in text and --json", async () => {
     const key = "sk-ant-helper-secret-0123456789";
-    const env = sandbox.env({ ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: server.anthropicBaseUrl });
-    server.enqueue({ text: `your key is ${key}` }, { text: `your key is ${key}` });
+    const env = fx.sandbox.env({ ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: fx.server.anthropicBaseUrl });
+    fx.server.enqueue({ text: `your key is ${key}` }, { text: `your key is ${key}` });
     const text = await runAgent(["helper", "what is my key?"], { env });
     expect(text.code).toBe(0);
     expect(text.stdout).toBe("your key is [REDACTED]\n");

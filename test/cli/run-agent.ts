@@ -3,9 +3,11 @@
  * XDG_CONFIG_HOME and XDG_STATE_HOME pointing at a fresh temp directory, so the developer's own config
  * and keys never leak in. Extra variables (keys, base URLs) are passed per call.
  */
+import { afterAll, beforeAll } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 
 export const AGENT_BIN = resolve(import.meta.dir, "../../bin/agent");
 
@@ -65,4 +67,24 @@ export async function runAgent(
     proc.exited,
   ]);
   return { code, stdout, stderr };
+}
+
+/** A fake LLM server and a sandbox shared by one test file. */
+export interface CliFixture {
+  server: FakeLlmServer;
+  sandbox: Sandbox;
+}
+
+/** Registers hooks that start the server and sandbox before the file's tests and remove them after. */
+export function withFakeServerAndSandbox(): CliFixture {
+  const fixture = {} as CliFixture;
+  beforeAll(async () => {
+    fixture.server = await startFakeLlmServer();
+    fixture.sandbox = makeSandbox();
+  });
+  afterAll(async () => {
+    await fixture.server.close();
+    fixture.sandbox.cleanup();
+  });
+  return fixture;
 }
