@@ -13,14 +13,8 @@ import { costOf } from "../llm/catalog.ts";
  * One tracker per session, passed down to every child run (no module-level state).
  */
 
-interface UsageNode {
-  agent: string;
-  name: string;
-  parent?: string;
-  depth: number;
-  model: string;
-  usage: Usage;
-  costUsd: number;
+/** One agent's report fields, plus its running subtree totals and budgets. */
+interface UsageNode extends Omit<AgentUsageReport, "subtree"> {
   subtreeUsage: Usage;
   subtreeCostUsd: number;
   tokenBudget?: number;
