@@ -4,8 +4,8 @@ import { z } from "zod";
 import { definePrimitive } from "./define.ts";
 import { unifiedDiff } from "./diff.ts";
 import { readTextFile, writeTextFile } from "./files.ts";
+import { pathTarget } from "./policy-target.ts";
 import type { ToolContext } from "./types.ts";
-import { pathTarget } from "./write-file.ts";
 
 const schema = z.object({
   path: z.string().min(1).describe("File to edit, relative to the workspace or absolute."),

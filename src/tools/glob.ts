@@ -3,6 +3,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { definePrimitive } from "./define.ts";
+import { readTarget } from "./policy-target.ts";
 import { plural } from "./truncate.ts";
 import { skipListFor, walkFiles } from "./walk.ts";
 
@@ -23,10 +24,7 @@ export const globTool = definePrimitive<GlobArgs>({
     "unless the pattern names them.",
   schema,
   readOnly: true,
-  async policyTarget(args, ctx) {
-    const rel = ctx.workspace.relative(await ctx.workspace.resolve(args.path ?? "."));
-    return { targets: [rel], sensitive: false };
-  },
+  policyTarget: (args, ctx) => readTarget(args.path ?? ".", ctx),
   async preview(args) {
     return `glob ${args.pattern} in ${args.path ?? "."}`;
   },

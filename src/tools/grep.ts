@@ -4,6 +4,7 @@ import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { definePrimitive } from "./define.ts";
 import { looksBinary } from "./files.ts";
+import { readTarget } from "./policy-target.ts";
 import { cutLine, plural } from "./truncate.ts";
 import { skipListFor, walkFiles } from "./walk.ts";
 
@@ -29,10 +30,7 @@ export const grepTool = definePrimitive<GrepArgs>({
     "binary files. Narrow the search with path (a file or directory) and glob (e.g. *.ts).",
   schema,
   readOnly: true,
-  async policyTarget(args, ctx) {
-    const rel = ctx.workspace.relative(await ctx.workspace.resolve(args.path ?? "."));
-    return { targets: [rel], sensitive: false };
-  },
+  policyTarget: (args, ctx) => readTarget(args.path ?? ".", ctx),
   async preview(args) {
     return `grep /${args.pattern}/ in ${args.path ?? "."}${args.glob ? ` (${args.glob})` : ""}`;
   },

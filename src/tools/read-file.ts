@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { definePrimitive } from "./define.ts";
 import { readTextFile } from "./files.ts";
+import { readTarget } from "./policy-target.ts";
 import { cutLine, plural } from "./truncate.ts";
 
 /** Lines returned when the model gives no limit. */
@@ -28,11 +29,7 @@ export const readFileTool = definePrimitive<ReadFileArgs>({
     "long files. Very long lines are cut. Fails on directories and binary files.",
   schema,
   readOnly: true,
-  async policyTarget(args, ctx) {
-    const rel = ctx.workspace.relative(await ctx.workspace.resolve(args.path));
-    // Reading is not changing: sensitive paths (.git, .agent) need approval only to change.
-    return { targets: [rel], sensitive: false };
-  },
+  policyTarget: (args, ctx) => readTarget(args.path, ctx),
   async preview(args) {
     return `read ${args.path}`;
   },

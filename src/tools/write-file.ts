@@ -4,8 +4,8 @@ import { z } from "zod";
 import { definePrimitive } from "./define.ts";
 import { unifiedDiff } from "./diff.ts";
 import { readTextIfExists, statOrNull, writeTextFile } from "./files.ts";
+import { pathTarget } from "./policy-target.ts";
 import { countLines, plural } from "./truncate.ts";
-import type { PolicyTarget, ToolContext } from "./types.ts";
 
 const schema = z.object({
   path: z.string().min(1).describe("File to write, relative to the workspace or absolute."),
@@ -44,7 +44,3 @@ export const writeFileTool = definePrimitive<WriteFileArgs>({
 });
 
 /** The policy target of a single-path mutating tool. */
-export async function pathTarget(path: string, ctx: ToolContext): Promise<PolicyTarget> {
-  const rel = ctx.workspace.relative(await ctx.workspace.resolve(path));
-  return { targets: [rel], sensitive: ctx.workspace.isSensitive(rel) };
-}
