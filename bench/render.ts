@@ -18,7 +18,13 @@ import { FakeTtyIn } from "../test/ui/fake-tty.ts";
 
 const argIndex = process.argv.indexOf("--events");
 const EVENT_COUNT = argIndex > 0 ? Number(process.argv[argIndex + 1]) : 5000;
-const usage = { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const usage = {
+  inputTokens: 1200,
+  outputTokens: 300,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+};
 
 /** Builds a run of about `count` events: turns of streamed text, tool calls, and nested delegations. */
 function syntheticRun(count: number): AgentEvent[] {

@@ -32,12 +32,41 @@ export interface ModelRequest {
   messages: Message[];
   tools: ToolDefinition[];
   maxOutputTokens?: number;
+  /** Reasoning effort for this call; absent means the model's catalog default. */
+  reasoningEffort?: ReasoningEffort;
   temperature?: number;
   signal?: AbortSignal;
 }
 
-/** Normalized stop reasons; `raw` on the done event keeps the provider's own value. */
-export type StopReason = "end" | "tool_calls" | "max_tokens" | "refusal" | "none" | "other";
+/**
+ * Normalized stop reasons; `rawStopReason` on the done event keeps the provider's own value.
+ * - `max_tokens`: the output limit cut the answer (Anthropic `max_tokens`, OpenAI `length` /
+ *   `incomplete_details.reason: max_output_tokens`, Gemini `MAX_TOKENS`).
+ * - `pause`: the provider paused a long turn and expects the conversation re-sent to continue
+ *   (Anthropic `pause_turn`).
+ * - `context_window`: the input filled the model's context window (Anthropic
+ *   `model_context_window_exceeded`).
+ * - `malformed_call`: the model produced a tool call the provider could not parse (Gemini
+ *   `MALFORMED_FUNCTION_CALL`).
+ * - `refusal`: the model refused (Anthropic `refusal`, an OpenAI `refusal` part, content filters).
+ */
+export type StopReason =
+  | "end"
+  | "tool_calls"
+  | "max_tokens"
+  | "pause"
+  | "context_window"
+  | "malformed_call"
+  | "refusal"
+  | "none"
+  | "other";
+
+/**
+ * How hard a reasoning model thinks, normalized across providers; each adapter maps it to its own
+ * setting (OpenAI `reasoning.effort`, Anthropic `output_config.effort`/thinking, Gemini `thinkingLevel`)
+ * and only to values the model accepts (the catalog lists them).
+ */
+export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 /**
  * Events a provider stream yields: start/delta/end keyed by index, then exactly one terminal event

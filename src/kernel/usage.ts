@@ -1,13 +1,20 @@
-/** Token counts reported by a provider for one or more model calls. */
+/**
+ * Token counts reported by a provider for one or more model calls, as the provider bills them.
+ * The four billed buckets are disjoint: `inputTokens` is input billed at the base rate (cache reads and
+ * cache writes excluded, even where the wire reports them inside the prompt count, as OpenAI's
+ * `prompt_tokens` and Gemini's `promptTokenCount` do), and `outputTokens` includes reasoning/thought tokens.
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
   cacheReadTokens: number;
   cacheWriteTokens: number;
+  /** The part of `outputTokens` spent on reasoning (OpenAI reasoning, Gemini thoughts); informational. */
+  reasoningTokens: number;
 }
 
 export function emptyUsage(): Usage {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {
@@ -16,6 +23,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
     outputTokens: a.outputTokens + b.outputTokens,
     cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
     cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
   };
 }
 

@@ -241,6 +241,7 @@ describe("catalog", () => {
         outputTokens: 100_000,
         cacheReadTokens: 2_000_000,
         cacheWriteTokens: 400_000,
+        reasoningTokens: 0,
       },
       info,
     );

@@ -55,7 +55,13 @@ export interface ScriptedProvider {
   requests: { key: string; request: ModelRequest; time: number }[];
 }
 
-const DEFAULT_USAGE: Usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const DEFAULT_USAGE: Usage = {
+  inputTokens: 10,
+  outputTokens: 5,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+};
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {

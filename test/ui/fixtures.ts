@@ -17,7 +17,13 @@ export const reader: AgentIdentity = {
   depth: 2,
 };
 
-const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 };
+const usage = {
+  inputTokens: 100,
+  outputTokens: 20,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+};
 
 /** A small run: root delegates to code-editor, which delegates to code-reader, edits a file, then answers. */
 export function sampleRun(): AgentEvent[] {

@@ -117,7 +117,13 @@ describe("UI reducer", () => {
       makeEvent(reader, "plan_end", {
         turn: 1,
         stopReason: "end_turn",
-        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        usage: {
+          inputTokens: 1,
+          outputTokens: 1,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          reasoningTokens: 0,
+        },
         text: "",
         toolCalls: [],
       }),
