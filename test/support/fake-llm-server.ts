@@ -20,7 +20,8 @@
  * text, reasoning, toolCalls, usage, stopReason, delayMs, chunkDelayMs, status + retryAfter + errorMessage,
  * cutAfterEvents, hangAfterEvents, rawEvents). The response's model echoes the requested model. When the
  * queue is empty the server answers 400 with an error naming the request, so a test fails loudly instead of
- * hanging (400 is never retried).
+ * hanging (400 is never retried). Requests the real API would refuse are refused first, with the real
+ * status and error text (fake-rules.ts), without consuming a turn.
  *
  * CLI: `bun test/support/fake-llm-server.ts --script turns.json [--port N]` serves the turns of a JSON
  * array file, prints its URL on stdout and runs until killed.
@@ -33,6 +34,7 @@ import {
   type FakeTurn,
   type FakeUsage,
 } from "./fake-llm-frames.ts";
+import { checkRules } from "./fake-rules.ts";
 
 export type { FakeProtocol, FakeToolCall, FakeTurn, FakeUsage };
 
@@ -156,6 +158,13 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
         body,
         model,
       });
+      // What the real API refuses is refused here too, before a scripted turn is consumed.
+      const refusal = checkRules({ protocol: target.protocol, path: url.pathname, body, model });
+      if (refusal)
+        return new Response(JSON.stringify(refusal.body), {
+          status: refusal.status,
+          headers: { "content-type": "application/json" },
+        });
       const turn = queue.shift();
       if (!turn || (turn.protocol && turn.protocol !== target.protocol)) {
         const why = turn

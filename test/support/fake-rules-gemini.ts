@@ -1,0 +1,4 @@
+/** The rules of the real Gemini API that the fake server enforces (see fake-rules.ts). */
+import type { FakeRule } from "./fake-rules.ts";
+
+export const geminiRules: FakeRule[] = [];

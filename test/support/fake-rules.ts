@@ -1,0 +1,46 @@
+/**
+ * What the real provider APIs refuse, enforced by the fake server so that a request that passes here is
+ * one the real API accepts. Each protocol's rules live in their own module (fake-rules-<protocol>.ts);
+ * every rule cites the documentation or public report it reproduces, and answers with the real status
+ * and error text.
+ *
+ * A refused request does not consume a scripted turn: the turn stays queued for the next request (so a
+ * fallback to another candidate receives it).
+ */
+import type { FakeProtocol } from "./fake-llm-frames.ts";
+import { anthropicRules } from "./fake-rules-anthropic.ts";
+import { geminiRules } from "./fake-rules-gemini.ts";
+import { openaiRules } from "./fake-rules-openai.ts";
+
+/** A request as a rule sees it. */
+export interface RuleRequest {
+  protocol: FakeProtocol;
+  path: string;
+  /** The parsed JSON body (null when it was not JSON). */
+  body: unknown;
+  model: string;
+}
+
+/** The refusal a rule answers with: the real status and the real error body. */
+export interface Refusal {
+  status: number;
+  body: unknown;
+}
+
+/** A rule returns a refusal, or null when the request is fine by it. */
+export type FakeRule = (request: RuleRequest) => Refusal | null;
+
+const RULES: Record<string, FakeRule[]> = {
+  anthropic: anthropicRules,
+  openai: openaiRules,
+  gemini: geminiRules,
+};
+
+/** The first refusal any rule of the request's protocol gives, or null. */
+export function checkRules(request: RuleRequest): Refusal | null {
+  for (const rule of RULES[request.protocol] ?? []) {
+    const refusal = rule(request);
+    if (refusal) return refusal;
+  }
+  return null;
+}
