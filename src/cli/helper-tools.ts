@@ -25,6 +25,8 @@ export interface ToolsRunInput {
   progress?: (line: string) => void;
   /** The model a fallback switched to, if any. */
   fellBackTo: () => ModelRef | undefined;
+  /** Retry once on the next tier when the run stalls (false with `--no-fallback`). */
+  escalate?: boolean;
 }
 
 /** Runs the helper loop in the current directory and turns its result into a helper outcome. */
@@ -40,6 +42,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     modelInfo: (ref) => input.client.info(ref),
     workspace,
     signal: input.signal,
+    ...(input.escalate === false ? { escalate: false } : {}),
     ...(input.system !== undefined ? { system: input.system } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
