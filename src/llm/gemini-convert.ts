@@ -77,6 +77,12 @@ export function mapStopReason(raw: string | null, hasToolCalls: boolean): StopRe
       return hasToolCalls ? "tool_calls" : "end";
     case "MAX_TOKENS":
       return "max_tokens";
+    // FinishReason in node_modules/@google/genai/dist/genai.d.ts; the SDK continues CONTINUATION itself
+    // when it has a token (automaticContinuation), so one that arrives here is re-sent like a pause.
+    case "MALFORMED_FUNCTION_CALL":
+      return "malformed_call";
+    case "CONTINUATION":
+      return "pause";
     case "SAFETY":
     case "RECITATION":
     case "BLOCKLIST":
