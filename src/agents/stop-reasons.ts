@@ -9,8 +9,10 @@ import type { AssistantMessage, FinishReason, StopReason } from "../kernel/index
  *   platform.claude.com/docs/en/build-with-claude/handling-stop-reasons.)
  * - `pause` (Anthropic `pause_turn`): the assistant content goes back unchanged so the model continues
  *   ("Send the assistant content back to continue", same page); at most MAX_PAUSE_RESENDS times in a row.
- *   Gemini `CONTINUATION` is continued by @google/genai itself (`automaticContinuation`, default true, in
- *   node_modules/@google/genai/dist/genai.d.ts); one that still reaches us is handled as a pause.
+ *   Gemini `CONTINUATION` ("reached the per-request token limit, but generation is not yet complete",
+ *   `FinishReason` in node_modules/@google/genai/dist/genai.d.ts) is handled the same way: our adapter turns
+ *   the SDK's `automaticContinuation` off (its silent reconnects would hide cut streams from our retry
+ *   layer), so the partial model turn is sent back and the model continues.
  * - `context_window` (Anthropic `model_context_window_exceeded`: "Treat the response as truncated", same
  *   page): the loop elides old tool results and retries once; when nothing can be elided the run ends
  *   `context_window`.
@@ -32,6 +34,9 @@ export const CONTINUE_NOTE =
 export const MALFORMED_NOTE =
   "Your last function call was malformed; call the tool again with valid JSON arguments.";
 
+/** The finish reasons a cut reply can end with. */
+export type CutFinish = Extract<FinishReason, "truncated" | "context_window" | "malformed_call">;
+
 export type StopDecision =
   /** An ordinary end or tool-call turn: the loop goes on as usual. */
   | { action: "accept" }
@@ -47,7 +52,7 @@ export type StopDecision =
   /** Elide old tool results and retry; end `context_window` when nothing can be elided. */
   | { action: "compact"; reason: string; code: string }
   /** End the run; `keep` is the cut reply's text, for the history. */
-  | { action: "finish"; finishReason: FinishReason; keep?: AssistantMessage };
+  | { action: "finish"; finishReason: CutFinish; keep?: AssistantMessage };
 
 /** The text of a cut reply without its tool calls or reasoning, or undefined when it has no text. */
 export function textOnly(message: AssistantMessage): AssistantMessage | undefined {
@@ -141,7 +146,7 @@ export class StopHandler {
     this.carried += textOf(keep);
   }
 
-  private end(finishReason: FinishReason, keep: AssistantMessage | undefined): StopDecision {
+  private end(finishReason: CutFinish, keep: AssistantMessage | undefined): StopDecision {
     this.carry(keep);
     return { action: "finish", finishReason, ...(keep ? { keep } : {}) };
   }

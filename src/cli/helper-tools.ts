@@ -9,6 +9,7 @@ import type { ModelClient } from "../llm/client.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
+import { CUT_PROBLEM } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 
 export interface ToolsRunInput {
@@ -74,6 +75,13 @@ function problemLine(
       return `helper stopped: --timeout ${(input.timeoutMs ?? 0) / 1000}s passed before an answer`;
     case "aborted":
       return "interrupted";
+    case "truncated":
+    case "context_window":
+      return CUT_PROBLEM[result.finishReason];
+    case "refusal":
+      return "helper ended: the model refused (refusal)";
+    case "malformed_call":
+      return "helper ended: the model's tool call was malformed twice (malformed_call)";
     default:
       return result.error?.message ?? `helper ended: ${result.status} (${result.finishReason})`;
   }
