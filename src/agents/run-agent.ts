@@ -315,11 +315,7 @@ async function runNodeUnguarded(
       });
     }
     // Stop reasons that cut the reply (see stop-reasons.ts): continue, re-send, compact, or end clearly.
-    const stop = stops.decide(
-      planned.stopReason,
-      planned.message,
-      assistantToolCalls(planned.message).length > 0,
-    );
+    const stop = stops.decide(planned.stopReason, planned.message);
     raiseLimit = false;
     if (stop.action === "finish") {
       if (stop.keep) append(stop.keep);

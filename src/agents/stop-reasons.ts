@@ -77,7 +77,7 @@ export class StopHandler {
   private compactions = 0;
   private carried = "";
 
-  decide(stopReason: StopReason, message: AssistantMessage, hasToolCalls: boolean): StopDecision {
+  decide(stopReason: StopReason, message: AssistantMessage): StopDecision {
     switch (stopReason) {
       case "max_tokens": {
         const keep = textOnly(message);
@@ -94,7 +94,8 @@ export class StopHandler {
         };
       }
       case "pause":
-        if (hasToolCalls) break;
+        // A paused reply that calls our tools is an ordinary tool turn.
+        if (message.parts.some((p) => p.type === "tool_call")) break;
         if (++this.pauses > MAX_PAUSE_RESENDS) return this.end("truncated", textOnly(message));
         this.carry(textOnly(message));
         return {

@@ -110,7 +110,7 @@ export async function callModel(input: HelperCallInput): Promise<HelperCallResul
     const end = (finishReason: Extract<HelperCallResult, { ok: true }>["finishReason"], answer: string) =>
       ({ ok: true, answer, usage, model, finishReason }) as const;
     if (turn.stopReason === "refusal") return end("refusal", stops.answer(text));
-    const stop = stops.decide(turn.stopReason, turn.message, false);
+    const stop = stops.decide(turn.stopReason, turn.message);
     if (stop.action === "accept") return end("stop", stops.answer(text));
     if (stop.action === "finish") return end(stop.finishReason, stops.partial());
     // One request holds nothing to elide.

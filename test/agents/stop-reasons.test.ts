@@ -108,6 +108,22 @@ describe("pause", () => {
     expect(second.at(-1)).toEqual({ role: "assistant", parts: [{ type: "text", text: "Searching" }] });
   });
 
+  test("a paused reply that calls tools is an ordinary tool turn", async () => {
+    h = await harness({
+      specs: [root()],
+      script: {
+        queue: [
+          { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }], stopReason: "pause" },
+          { text: "read it" },
+        ],
+      },
+    });
+    await writeFile(path.join(h.dir, "a.txt"), "alpha");
+    const result = await h.run("q");
+    expect(result).toMatchObject({ finishReason: "stop", answer: "read it" });
+    expect(h.of("tool_end").map((e) => e.data.isError)).toEqual([false]);
+  });
+
   test(`more than ${MAX_PAUSE_RESENDS} pauses in a row end truncated`, async () => {
     h = await harness({
       specs: [root()],
