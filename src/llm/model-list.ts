@@ -2,11 +2,11 @@
  * The models a provider serves right now, through each SDK's own list method (for `agent models --check`):
  * - Anthropic `client.models.list()` (`GET /v1/models`, paged by the SDK; `lifecycle` and `retires_at` per
  *   model: node_modules/@anthropic-ai/sdk/resources/models.d.ts; the default list holds active and
- *   deprecated models, retired ones only on request);
+ *   deprecated models, retired ones only on request; `limit` 1 to 1000, docs.anthropic.com/en/api/models-list);
  * - OpenAI `client.models.list()` (`GET /v1/models`; node_modules/openai/resources/models.d.ts), also for
  *   openai-compatible servers (Ollama, vLLM, LM Studio serve the same endpoint);
  * - Gemini `ai.models.list()` (`GET /v1beta/models`, names `models/<id>`; node_modules/@google/genai
- *   `Models.list`, a Pager).
+ *   `Models.list`, a Pager; at most 1000 per page, ai.google.dev/api/rest/v1beta/models/list).
  * Imports each SDK only when its provider is listed. Never throws: a failure is a classified ProviderError.
  */
 import type { ProviderError } from "../kernel/errors.ts";
