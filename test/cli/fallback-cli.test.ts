@@ -4,7 +4,7 @@
  * with exit 4.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
 
@@ -69,6 +69,31 @@ describe("fallback when a model cannot serve the request", () => {
     const result = await runAgent(["helper", "What colour is the sky?"], { env: env() });
     expect(result.code).toBe(4);
     expect(fx.server.requests.length - before).toBe(1);
+  });
+
+  test("helper --tools --no-fallback: a stalled run ends without escalating to the next tier", async () => {
+    rmSync(join(fx.sandbox.configDir, "agent", "config.yaml"));
+    const call = { toolCalls: [{ name: "read_file", args: { path: "a.txt" } }] };
+    fx.server.enqueue(call, call, { text: "as far as I got" });
+    const before = fx.server.requests.length;
+    const result = await runAgent(["helper", "--tools", "read_file", "--verbose", "--no-fallback", "q"], {
+      env: fx.sandbox.env({
+        ANTHROPIC_API_KEY: "sk-ant-test-fallback-0001",
+        ANTHROPIC_BASE_URL: fx.server.anthropicBaseUrl,
+      }),
+      cwd: fx.sandbox.home,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("as far as I got\n");
+    expect(result.stderr).not.toContain("↻ model");
+    expect(fx.server.requests.length - before).toBe(3);
+  });
+
+  test("a defaults.fallback that is not a boolean is a config error (exit 3) naming the field", async () => {
+    writeConfig("defaults:\n  fallback: sometimes\n");
+    const result = await runAgent(["helper", "What colour is the sky?"], { env: env() });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("defaults.fallback: expected fallback: true or false");
   });
 
   test("run: the switch is a model_switch event naming why", async () => {
