@@ -13,13 +13,21 @@ import {
 import { toolDefinitionsFor } from "../tools/registry.ts";
 import { type ActContext, actOnCalls } from "./act.ts";
 import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
-import { ContextMeter, ELIDE_THRESHOLD, elideOldToolResults, STALL_NUDGE, StallDetector } from "./guards.ts";
+import {
+  ContextMeter,
+  compactForRetry,
+  ELIDE_THRESHOLD,
+  elideOldToolResults,
+  STALL_NUDGE,
+  StallDetector,
+} from "./guards.ts";
 import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } from "./history.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
 import { primitiveCapabilities } from "./spec.ts";
+import { StopHandler } from "./stop-reasons.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
 import { judgeResults, runVerifyCommands, verifyFailureMessage } from "./verify.ts";
@@ -242,6 +250,8 @@ async function runNodeUnguarded(
 
   const stall = new StallDetector();
   const meter = new ContextMeter();
+  const stops = new StopHandler();
+  let raiseLimit = false;
   let nudged = false;
   let verifyFailures = 0;
   const limitReason = (): Finish | undefined =>
@@ -278,7 +288,14 @@ async function runNodeUnguarded(
       );
     }
     const planned = await planTurn(
-      { model, system: spec.system_prompt, messages: [...messages], tools, signal: run.signal },
+      {
+        model,
+        system: spec.system_prompt,
+        messages: [...messages],
+        tools,
+        signal: run.signal,
+        ...(raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
+      },
       options.stream,
       who,
       emit,
@@ -297,9 +314,30 @@ async function runNodeUnguarded(
         error: { kind: planned.error.kind, message: planned.error.message },
       });
     }
+    // Stop reasons that cut the reply (see stop-reasons.ts): continue, re-send, compact, or end clearly.
+    const stop = stops.decide(planned.stopReason, planned.message);
+    raiseLimit = false;
+    if (stop.action === "finish") {
+      if (stop.keep) append(stop.keep);
+      return finish({ finishReason: stop.finishReason, answer: stops.partial().trim() || bestAnswer });
+    }
+    if (stop.action !== "accept") {
+      emit(makeEvent(who, "warning", { message: stop.reason, code: stop.code }));
+      if (stop.action === "compact") {
+        const compacted = compactForRetry(messages, { system: spec.system_prompt, tools, meter });
+        if (!compacted) return finish({ finishReason: "context_window", answer: bestAnswer });
+        messages.splice(0, messages.length, ...compacted);
+      } else {
+        if (stop.keep) append(stop.keep);
+        if (stop.note) append({ role: "user", content: stop.note });
+        raiseLimit = stop.raiseLimit;
+      }
+      bestAnswer = stops.partial().trim() || bestAnswer;
+      continue;
+    }
     const message = withTextToolCalls(planned.message, toolNames, who, emit, turn);
     append(message);
-    const text = assistantText(message).trim();
+    const text = stops.answer(assistantText(message)).trim();
     if (text) bestAnswer = text;
     if (planned.stopReason === "refusal") return finish({ finishReason: "refusal", answer: bestAnswer });
     const calls = assistantToolCalls(message);

@@ -79,7 +79,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "models, providers, rules or defaults";
   if (first === "models") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
-  if (first === "defaults") return "agent or on_ask";
+  if (first === "defaults") return "agent, on_ask or fallback";
   if (first === "providers") return "kind, base_url or api_key_env";
   return "a known field";
 }
@@ -106,6 +106,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };
   if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
   if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
+  if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
   return config;
 }
 

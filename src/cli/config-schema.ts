@@ -46,6 +46,7 @@ export const configSchema = z.strictObject({
     .strictObject({
       agent: z.string().min(1).optional(),
       on_ask: z.enum(["deny", "fail", "allow"], { error: "expected on_ask: deny, fail or allow" }).optional(),
+      fallback: z.boolean({ error: "expected fallback: true or false" }).optional(),
     })
     .optional(),
 });

@@ -113,8 +113,12 @@ export function mapStopReason(raw: string | null): StopReason {
     case "tool_use":
       return "tool_calls";
     case "max_tokens":
-    case "model_context_window_exceeded":
       return "max_tokens";
+    // platform.claude.com/docs/en/build-with-claude/handling-stop-reasons
+    case "pause_turn":
+      return "pause";
+    case "model_context_window_exceeded":
+      return "context_window";
     case "refusal":
       return "refusal";
     default:

@@ -32,6 +32,11 @@ export interface ModelClientOptions {
   replay?: string;
   /** Workspace root, stored as `${WORKSPACE}` in cassettes. */
   workspaceRoot: string;
+  /**
+   * False keeps every run on the model it resolved to: no fallback to the tier's next candidate
+   * (`--no-fallback`, config `defaults.fallback: false`). Default true.
+   */
+  fallback?: boolean;
   /** Retry tuning passed to withRetry (tests shorten the delays). */
   retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
 }
@@ -130,12 +135,14 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   return {
     stream,
     resolve(name, resolveOptions = {}) {
-      return resolveModel(name, {
+      const resolved = resolveModel(name, {
         env: options.env,
         config: options.config ?? {},
         requireCredentials: !replaying,
         ...resolveOptions,
       });
+      if (options.fallback === false) delete resolved.ref.fallbacks;
+      return resolved;
     },
     info(ref) {
       const endpoint = findEndpoint(endpoints, ref.providerName);

@@ -77,6 +77,12 @@ export function mapStopReason(raw: string | null, hasToolCalls: boolean): StopRe
       return hasToolCalls ? "tool_calls" : "end";
     case "MAX_TOKENS":
       return "max_tokens";
+    // FinishReason in node_modules/@google/genai/dist/genai.d.ts. With the SDK's automaticContinuation
+    // off, CONTINUATION arrives here and the loop re-sends the partial turn, as for a pause.
+    case "MALFORMED_FUNCTION_CALL":
+      return "malformed_call";
+    case "CONTINUATION":
+      return "pause";
     case "SAFETY":
     case "RECITATION":
     case "BLOCKLIST":

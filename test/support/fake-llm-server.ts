@@ -6,6 +6,7 @@
  *   Anthropic  POST /v1/messages                                         (SSE, `event: <type>` lines)
  *   OpenAI     POST /v1/chat/completions                                 (SSE `data:` chunks, usage chunk, `[DONE]`)
  *   Gemini     POST /v1beta/models/<model>:streamGenerateContent?alt=sse (SSE `data:` chunks)
+ *   Model lists: GET /v1/models (Anthropic or OpenAI), GET /v1beta/models (Gemini); see fake-model-list.ts
  *
  * API:
  *   const server = await startFakeLlmServer();
@@ -34,6 +35,7 @@ import {
   type FakeTurn,
   type FakeUsage,
 } from "./fake-llm-frames.ts";
+import { type FakeModelList, modelListResponse, modelListRoute } from "./fake-model-list.ts";
 import { checkRules } from "./fake-rules.ts";
 
 export type { FakeProtocol, FakeToolCall, FakeTurn, FakeUsage };
@@ -59,6 +61,8 @@ export interface FakeLlmServer {
   enqueue(...turns: FakeTurn[]): void;
   /** Turns not yet served. */
   pending(): number;
+  /** What the protocol's model-list endpoint answers (fake-model-list.ts); an empty list until set. */
+  serveModels(protocol: FakeProtocol, list: FakeModelList): void;
   requests: FakeRequest[];
   close(): Promise<void>;
 }
@@ -128,6 +132,7 @@ function streamResponse(frames: string[], turn: FakeTurn, closed: Promise<void>)
 export async function startFakeLlmServer(options: { port?: number } = {}): Promise<FakeLlmServer> {
   const queue: FakeTurn[] = [];
   const requests: FakeRequest[] = [];
+  const modelLists: Partial<Record<FakeProtocol, FakeModelList>> = {};
   let markClosed = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
@@ -139,6 +144,8 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      const listing = req.method === "GET" ? modelListRoute(url.pathname, req.headers) : null;
+      if (listing) return modelListResponse(listing, modelLists[listing]);
       const target = req.method === "POST" ? route(url.pathname) : null;
       if (!target)
         return new Response(`fake-llm-server: no route for ${req.method} ${url.pathname}`, { status: 404 });
@@ -195,6 +202,9 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       queue.push(...turns);
     },
     pending: () => queue.length,
+    serveModels: (protocol, list) => {
+      modelLists[protocol] = list;
+    },
     requests,
     close: async () => {
       markClosed();
