@@ -7,6 +7,7 @@ import {
   type ModelInfo,
   type ModelRef,
   makeEvent,
+  modelFamily,
   type RunResult,
   type ToolDefinition,
 } from "../kernel/index.ts";
@@ -167,7 +168,7 @@ async function runNodeUnguarded(
   const toolsFor = options.toolsFor ?? toolDefinitionsFor;
   let primitiveTools: ReturnType<typeof toolsFor>;
   try {
-    primitiveTools = toolsFor(primitiveCapabilities(spec), model.provider);
+    primitiveTools = toolsFor(primitiveCapabilities(spec), modelFamily(model));
   } catch (error) {
     return fail(`cannot build the tools of ${spec.name}: ${errorText(error)}`, "config");
   }
