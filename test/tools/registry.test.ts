@@ -59,12 +59,12 @@ describe("registry", () => {
   });
 
   test("asking for both yields one tool", () => {
-    expect(toolDefinitionsFor(["edit_file", "apply_patch"], "gpt").definitions.map((d) => d.name)).toEqual(
-      ["apply_patch"],
+    expect(toolDefinitionsFor(["edit_file", "apply_patch"], "gpt").definitions.map((d) => d.name)).toEqual([
+      "apply_patch",
+    ]);
+    expect(toolDefinitionsFor(["apply_patch", "edit_file"], "claude").definitions.map((d) => d.name)).toEqual(
+      ["edit_file"],
     );
-    expect(
-      toolDefinitionsFor(["apply_patch", "edit_file"], "claude").definitions.map((d) => d.name),
-    ).toEqual(["edit_file"]);
   });
 
   test("definitions carry the primitive's description and schema", () => {
