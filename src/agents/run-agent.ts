@@ -6,6 +6,7 @@ import {
   type Message,
   type ModelInfo,
   type ModelRef,
+  type ModelRequest,
   makeEvent,
   modelFamily,
   type RunResult,
@@ -20,7 +21,7 @@ import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
-import { primitiveCapabilities } from "./spec.ts";
+import { type AgentSpec, primitiveCapabilities } from "./spec.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
 import { judgeResults, runVerifyCommands, verifyFailureMessage } from "./verify.ts";
@@ -279,7 +280,14 @@ async function runNodeUnguarded(
       );
     }
     const planned = await planTurn(
-      { model, system: spec.system_prompt, messages: [...messages], tools, signal: run.signal },
+      {
+        model,
+        system: spec.system_prompt,
+        messages: [...messages],
+        tools,
+        signal: run.signal,
+        ...reasoningEffortFor(spec, model),
+      },
       options.stream,
       who,
       emit,
@@ -365,4 +373,11 @@ async function runNodeUnguarded(
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The reasoning effort of an agent's model calls: the spec's, else the tier's from config, else none
+ * (the model's default). */
+function reasoningEffortFor(spec: AgentSpec, model: ModelRef): Pick<ModelRequest, "reasoningEffort"> {
+  const effort = spec.reasoning_effort ?? model.reasoningEffort;
+  return effort !== undefined ? { reasoningEffort: effort } : {};
 }

@@ -5,7 +5,6 @@ import type {
   ModelFamily,
   ModelInfo,
   ModelRef,
-  ReasoningEffort,
   StreamFn,
   ToolDefinition,
 } from "../kernel/index.ts";

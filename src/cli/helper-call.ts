@@ -40,6 +40,7 @@ export async function callModel(input: HelperCallInput): Promise<HelperCallResul
     messages: [{ role: "user", content: input.prompt }],
     tools: [],
     signal: input.signal,
+    ...(input.model.reasoningEffort !== undefined ? { reasoningEffort: input.model.reasoningEffort } : {}),
   })) {
     if (event.type === "text_delta") {
       answer += event.delta;

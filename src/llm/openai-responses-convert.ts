@@ -138,7 +138,7 @@ export function buildResponsesRequest(request: ModelRequest): Params {
     }));
   }
   if (request.maxOutputTokens !== undefined) params.max_output_tokens = request.maxOutputTokens;
-  const requested = request.reasoningEffort ?? request.model.reasoningEffort;
+  const requested = request.reasoningEffort;
   if (requested !== undefined) {
     params.reasoning = {
       effort: acceptedEffort(request.model.id, requested) as OpenAI.ReasoningEffort,
