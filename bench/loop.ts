@@ -40,7 +40,11 @@ const noop: Primitive = {
   validate: (args) => ({ ok: true, value: args as Record<string, unknown> }),
   policyTarget: async () => ({ targets: [], sensitive: false }),
   preview: async () => "",
-  run: async (args) => ({ modelText: `ok ${String(args.pattern)}`, display: "ok", isError: false }),
+  run: async (args) => ({
+    modelText: `ok ${String(args.pattern ?? args.path)}`,
+    display: "ok",
+    isError: false,
+  }),
 };
 const toolsFor: ToolsFor = () => ({
   definitions: [{ name: noop.name, description: noop.description, parameters: noop.parameters }],
