@@ -6,7 +6,7 @@
  * content. A `refusal` content part ends the run as a refusal (exit 1), never as an empty success.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
 import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from "../support/fake-llm-server.ts";
@@ -112,4 +112,36 @@ test("a refusal content part ends the run as a refusal: finish_reason refusal, e
   };
   expect(out).toMatchObject({ finish_reason: "refusal", exit_code: 1, answer: "I can't help with that." });
   expect(out.status).not.toBe("success");
+});
+
+test("a local model on an OpenAI-compatible server is called over Chat Completions, offered and allowed edit_file", async () => {
+  mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
+  writeFileSync(
+    join(sandbox.configDir, "agent", "config.yaml"),
+    `providers:\n  ollama:\n    kind: openai-compatible\n    base_url: ${server.openaiBaseUrl}\nmodels:\n  fast: ollama:llama3.2\n`,
+  );
+  writeFileSync(join(sandbox.workspace, "a.txt"), "helo\n");
+  server.enqueue(
+    {
+      protocol: "openai",
+      toolCalls: [{ name: "edit_file", args: { path: "a.txt", old_string: "helo", new_string: "hello" } }],
+    },
+    { protocol: "openai", text: "fixed" },
+  );
+  const first = server.requests.length;
+  // Listing apply_patch allows the edit tool under the name this model is offered.
+  const result = await runAgentIn(
+    sandbox,
+    ["helper", "--tools", "apply_patch,read_file", "fix the typo"],
+    sandbox.env(),
+  );
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("fixed\n");
+  expect(readFileSync(join(sandbox.workspace, "a.txt"), "utf8")).toBe("hello\n");
+  const [request] = server.requests.slice(first);
+  expect(request?.path).toBe("/v1/chat/completions");
+  const names = ((request?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
+    (t) => t.function.name,
+  );
+  expect(names).toEqual(["edit_file", "read_file"]);
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { modelFamily } from "../../src/kernel/index.ts";
 import {
   createPrimitives,
   isPrimitiveName,
@@ -56,6 +57,16 @@ describe("registry", () => {
       expect(definitions.map((d) => d.name)).toEqual(["edit_file", "grep"]);
       expect(primitives.get("edit_file")).toBe(PRIMITIVES.edit_file);
     }
+  });
+
+  test("the family comes from the endpoint, not the wire: a local model on an OpenAI-compatible server gets edit_file", () => {
+    const ollama = modelFamily({ provider: "openai", providerName: "ollama" });
+    const official = modelFamily({ provider: "openai", providerName: "openai" });
+    expect([ollama, official]).toEqual(["open", "gpt"]);
+    expect(toolDefinitionsFor(["edit_file"], ollama).definitions.map((d) => d.name)).toEqual(["edit_file"]);
+    expect(toolDefinitionsFor(["edit_file"], official).definitions.map((d) => d.name)).toEqual([
+      "apply_patch",
+    ]);
   });
 
   test("asking for both yields one tool", () => {
