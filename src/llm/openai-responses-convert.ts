@@ -169,6 +169,12 @@ export function responsesUsage(raw: OpenAI.Responses.ResponseUsage | null | unde
 }
 
 /**
+ * We offer apply_patch as our own function tool, not the built-in `{"type": "apply_patch"}` tool
+ * (developers.openai.com/api/docs/guides/tools-apply-patch): the built-in one emits one file operation per
+ * `apply_patch_call` (a V4A diff per file, answered by `apply_patch_call_output`), so a multi-file change
+ * becomes several calls and approvals and loses our all-or-nothing apply. Should such an item arrive
+ * anyway (recorded-exchanges/openai-responses/gpt-5-1-apply-patch-tool), it becomes the same primitive call.
+ *
  * A built-in `apply_patch_call` operation as the `*** Begin Patch` text our apply_patch primitive takes:
  * create_file diffs are `+` lines (an Add File body), update_file diffs are V4A hunks (an Update File
  * body), delete_file has no diff.
