@@ -35,7 +35,7 @@ async function run(args: string[]) {
 }
 
 const toolNames = (request: FakeRequest | undefined) =>
-  ((request?.body as { tools?: { name: string }[] }).tools ?? []).map((t) => t.name);
+  ((request?.body as { tools?: { name: string }[] } | undefined)?.tools ?? []).map((t) => t.name);
 
 function expectStatelessResponses(requests: FakeRequest[]): void {
   expect(requests.length).toBeGreaterThan(0);
@@ -78,7 +78,8 @@ describe.each(["fast", "good", "best"] as const)("tier %s on OpenAI only", (tier
     expect(toolNames(result.requests[1])).toContain("apply_patch");
     expect(toolNames(result.requests[1])).not.toContain("edit_file");
     // The child's third request sends back its earlier reasoning item, message (with phase) and calls.
-    const input = (result.requests[3]?.body as { input: { type?: string; phase?: string }[] }).input;
+    const input =
+      (result.requests[3]?.body as { input?: { type?: string; phase?: string }[] } | undefined)?.input ?? [];
     expect(input.filter((i) => i.type === "reasoning")).toHaveLength(2);
     expect(input.find((i) => i.type === "message")?.phase).toBe("commentary");
     expect(input.filter((i) => i.type === "function_call_output")).toHaveLength(2);
@@ -140,8 +141,8 @@ test("a local model on an OpenAI-compatible server is called over Chat Completio
   expect(readFileSync(join(sandbox.workspace, "a.txt"), "utf8")).toBe("hello\n");
   const [request] = server.requests.slice(first);
   expect(request?.path).toBe("/v1/chat/completions");
-  const names = ((request?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
-    (t) => t.function.name,
-  );
+  const names = (
+    (request?.body as { tools?: { function: { name: string } }[] } | undefined)?.tools ?? []
+  ).map((t) => t.function.name);
   expect(names).toEqual(["edit_file", "read_file"]);
 });

@@ -111,7 +111,7 @@ describe("output items", () => {
     expect(second.message.parts).toMatchObject([
       { type: "text", text: "It says hi.", phase: "final_answer" },
     ]);
-    const input = (server.requests[before]?.body as { input: unknown[] }).input;
+    const input = (server.requests[before]?.body as { input?: unknown[] } | undefined)?.input;
     expect(input).toEqual([
       { role: "user", content: "hi" },
       {
@@ -151,7 +151,7 @@ describe("output items", () => {
     const before = server.requests.length;
     server.enqueue({ protocol: R, text: "fine" });
     expectDone(await collect(responses()(makeRequest("openai", "gpt-6-luna", history))));
-    const input = (server.requests[before]?.body as { input: unknown[] }).input;
+    const input = (server.requests[before]?.body as { input?: unknown[] } | undefined)?.input;
     expect(input).toEqual([
       { role: "user", content: "hi" },
       { role: "assistant", content: "earlier" },
