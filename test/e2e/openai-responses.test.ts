@@ -146,3 +146,25 @@ test("a local model on an OpenAI-compatible server is called over Chat Completio
   ).map((t) => t.function.name);
   expect(names).toEqual(["edit_file", "read_file"]);
 });
+
+test("reasoning_effort from config (per tier) and from a spec (which wins) reach the request, mapped per model", async () => {
+  mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
+  writeFileSync(
+    join(sandbox.configDir, "agent", "config.yaml"),
+    "reasoning_effort:\n  fast: none\n  best: none\n",
+  );
+  mkdirSync(join(sandbox.workspace, ".agent", "agents"), { recursive: true });
+  writeFileSync(
+    join(sandbox.workspace, ".agent", "agents", "thinker.yaml"),
+    "name: thinker\ndescription: thinks hard\nsystem_prompt: think\nmodel: fast\nreasoning_effort: xhigh\ncapabilities: [read_file]\n",
+  );
+  server.enqueue({ protocol: R, text: "a" }, { protocol: R, text: "b" }, { protocol: R, text: "c" });
+  const fast = await run(["helper", "--tier", "fast", "hi"]);
+  const best = await run(["helper", "--tier", "best", "hi"]);
+  const spec = await run(["run", "--agent", "thinker", "hi"]);
+  expect([fast.code, best.code, spec.code]).toEqual([0, 0, 0]);
+  const effort = (r: { requests: FakeRequest[] }) =>
+    (r.requests[0]?.body as { reasoning?: { effort?: string } } | undefined)?.reasoning?.effort;
+  // gpt-6-luna takes none; gpt-6-astra has no none, so its floor (low) is sent.
+  expect([effort(fast), effort(best), effort(spec)]).toEqual(["none", "low", "xhigh"]);
+});
