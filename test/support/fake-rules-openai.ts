@@ -90,7 +90,9 @@ const unsupportedEffort: FakeRule = (request) => {
 /**
  * Rule: sampling parameters only without reasoning. Deployment checklist: "When reasoning effort is not
  * none, remove temperature, top_p, and top_logprobs"; dcdpr/jp#1086: "temperature and top_p … parameters
- * Astra refuses outright". Answered with the API's "Unsupported parameter" text.
+ * Astra refuses outright"; decolua/9router#536: GPT 5.5, 5.6 and later refuse it too. Answered with the
+ * API's text and code as reported in appatalks/eva-agent#83 and soberlemur/autopo#57 ("Unsupported
+ * parameter: 'temperature' is not supported with this model.", code `unsupported_parameter`).
  */
 const samplingNeedsNoReasoning: FakeRule = (request) => {
   if (!isCurrentReasoningModel(request.model) || effortOf(request) === "none") return null;
