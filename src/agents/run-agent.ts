@@ -6,7 +6,9 @@ import {
   type Message,
   type ModelInfo,
   type ModelRef,
+  type ModelRequest,
   makeEvent,
+  modelFamily,
   type RunResult,
   type ToolDefinition,
 } from "../kernel/index.ts";
@@ -26,7 +28,7 @@ import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
-import { primitiveCapabilities } from "./spec.ts";
+import { type AgentSpec, primitiveCapabilities } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
@@ -175,7 +177,7 @@ async function runNodeUnguarded(
   const toolsFor = options.toolsFor ?? toolDefinitionsFor;
   let primitiveTools: ReturnType<typeof toolsFor>;
   try {
-    primitiveTools = toolsFor(primitiveCapabilities(spec), model.provider);
+    primitiveTools = toolsFor(primitiveCapabilities(spec), modelFamily(model));
   } catch (error) {
     return fail(`cannot build the tools of ${spec.name}: ${errorText(error)}`, "config");
   }
@@ -295,6 +297,7 @@ async function runNodeUnguarded(
         tools,
         signal: run.signal,
         ...(raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
+        ...reasoningEffortFor(spec, model),
       },
       options.stream,
       who,
@@ -402,4 +405,11 @@ async function runNodeUnguarded(
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The reasoning effort of an agent's model calls: the spec's, else the tier's from config, else none
+ * (the model's default). */
+function reasoningEffortFor(spec: AgentSpec, model: ModelRef): Pick<ModelRequest, "reasoningEffort"> {
+  const effort = spec.reasoning_effort ?? model.reasoningEffort;
+  return effort !== undefined ? { reasoningEffort: effort } : {};
 }
