@@ -14,6 +14,7 @@
  *   server.geminiBaseUrl     // GOOGLE_GEMINI_BASE_URL / @google/genai httpOptions.baseUrl
  *   server.enqueue({ text: ["Hel", "lo"] }, { toolCalls: [{ name: "read_file", args: { path: "a" }, fragments: 3 }] });
  *   server.requests          // every request: protocol, path, headers, parsed JSON body, model
+ *   server.clear()           // drops unserved turns (call after each test sharing a server)
  *   await server.close();
  *
  * Turns are answered in order whatever the protocol (see `FakeTurn` in fake-llm-frames.ts for every field:
@@ -59,6 +60,8 @@ export interface FakeLlmServer {
   enqueue(...turns: FakeTurn[]): void;
   /** Turns not yet served. */
   pending(): number;
+  /** Drops every turn not yet served (a test's leftovers must never answer the next test). */
+  clear(): void;
   requests: FakeRequest[];
   close(): Promise<void>;
 }
@@ -195,6 +198,9 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       queue.push(...turns);
     },
     pending: () => queue.length,
+    clear: () => {
+      queue.length = 0;
+    },
     requests,
     close: async () => {
       markClosed();
