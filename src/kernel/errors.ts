@@ -61,6 +61,8 @@ export const ExitCode = {
   provider: 4,
   limit: 5,
   approvalNeeded: 6,
+  /** An unexpected exception: a bug in agent, not a failure of the agent's work (BSD sysexits EX_SOFTWARE). */
+  internal: 70,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
