@@ -287,7 +287,17 @@ describe("project agents and verification", () => {
   test("a project agent whose verify command keeps failing ends with exit 1 (verify_failed)", async () => {
     writeCheckerSpec();
     server.enqueue({ text: "All done." }, { text: "Really done." }, { text: "Done, I promise." });
-    const result = await run(["run", "Finish", "--agent", "checker", "--output", "json"]);
+    // The user allows the verify command (it goes through the same gate as a model's exec call).
+    const result = await run([
+      "run",
+      "Finish",
+      "--agent",
+      "checker",
+      "--output",
+      "json",
+      "--allow",
+      "exec:test -f done.txt",
+    ]);
     expect(result.code).toBe(1);
     expect(parseJsonLines(result.stdout)[0]).toMatchObject({
       status: "failure",
@@ -302,7 +312,7 @@ describe("project agents and verification", () => {
     writeCheckerSpec();
     writeFileSync(join(sandbox.workspace, "done.txt"), "yes\n");
     server.enqueue({ text: "All done." });
-    const result = await run(["run", "Finish", "--agent", "checker"]);
+    const result = await run(["run", "Finish", "--agent", "checker", "--allow", "exec:test -f done.txt"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("All done.\n");
   });
