@@ -22,7 +22,13 @@ import { type Finish, runSignal, type SessionShared, statusFor } from "./run-sta
 import { primitiveCapabilities, specOrigin } from "./spec.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
-import { judgeResults, runVerifyCommands, type VerifyFailure, verifyFailureMessage } from "./verify.ts";
+import {
+  judgeResults,
+  runVerifyCommands,
+  unverifiedFinish,
+  type VerifyFailure,
+  verifyFailureMessage,
+} from "./verify.ts";
 
 /**
  * The agent loop: Perceive, Plan, Act, Verify, repeated until the model answers without tool calls
@@ -260,27 +266,10 @@ async function runNodeUnguarded(
     });
   /** Ends the run when verification cannot pass: not approved, `--on-ask fail`, or after a stall. */
   const unverified = (failure: VerifyFailure): Promise<NodeOutcome> => {
-    const stopped = limitReason();
-    if (stopped) return finish(stopped);
-    if (failure.kind === "approval_needed") {
-      approvalError = failure.error;
-      emit(makeEvent(who, "error", { message: failure.error.message, kind: "approval" }));
-      return finish({
-        finishReason: "approval_needed",
-        answer: bestAnswer,
-        error: { kind: "approval", message: failure.error.message },
-      });
-    }
-    if (failure.kind === "denied") {
-      const message = `verify command not approved, so ${spec.name} is unverified: ${failure.message}`;
-      emit(makeEvent(who, "error", { message, kind: "approval" }));
-      return finish({
-        finishReason: "verify_failed",
-        answer: bestAnswer,
-        error: { kind: "approval", message },
-      });
-    }
-    return finish({ finishReason: "verify_failed", answer: bestAnswer });
+    const end = limitReason() ?? unverifiedFinish(failure, spec.name, bestAnswer);
+    if (failure.kind === "approval_needed" && !run.signal.aborted) approvalError = failure.error;
+    if (end.error) emit(makeEvent(who, "error", { message: end.error.message, kind: end.error.kind }));
+    return finish(end);
   };
   /** A stall ends in a forced answer: a success only when the verify commands pass too. */
   const finishStalled = async (): Promise<NodeOutcome> => {

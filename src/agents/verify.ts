@@ -9,6 +9,7 @@ import { minimalEnv } from "../tools/exec-env.ts";
 import { runCommand } from "../tools/run-command.ts";
 import type { CallResult } from "./act.ts";
 import type { LearnRecorder } from "./learn.ts";
+import type { Finish } from "./run-state.ts";
 import type { ToolGate } from "./types.ts";
 
 /**
@@ -133,6 +134,33 @@ async function approve(command: string, options: VerifyOptions): Promise<VerifyF
     if (error instanceof ApprovalNeededError) return { ok: false, kind: "approval_needed", command, error };
     if (!options.signal.aborted) throw error;
     return { ok: false, kind: "failed", command, exitCode: null, output: "aborted", timedOut: false };
+  }
+}
+
+/**
+ * How a run ends when its verification cannot pass: `--on-ask fail` ends the session (approval_needed,
+ * exit 6); a command that was not approved leaves the agent unverified (verify_failed, exit 1, with the
+ * refusal as its error); a command that kept failing is verify_failed.
+ */
+export function unverifiedFinish(failure: VerifyFailure, agentName: string, answer: string): Finish {
+  switch (failure.kind) {
+    case "approval_needed":
+      return {
+        finishReason: "approval_needed",
+        answer,
+        error: { kind: "approval", message: failure.error.message },
+      };
+    case "denied":
+      return {
+        finishReason: "verify_failed",
+        answer,
+        error: {
+          kind: "approval",
+          message: `verify command not approved, so ${agentName} is unverified: ${failure.message}`,
+        },
+      };
+    case "failed":
+      return { finishReason: "verify_failed", answer };
   }
 }
 

@@ -100,12 +100,12 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   });
   // What the renderers show is redacted like the transcript: stderr and stdout end up in CI logs too.
   // A project spec overriding a user or built-in agent is announced (a warning after session_start).
-  emit = redactingEmit(
-    redactor,
-    emitNoticesAfterStart((event: AgentEvent) => {
+  emit = emitNoticesAfterStart(
+    redactingEmit(redactor, (event: AgentEvent) => {
       transcript.append(event);
       renderer.onEvent(event);
-    }, projectOverrideNotices(loaded)),
+    }),
+    projectOverrideNotices(loaded),
   );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
