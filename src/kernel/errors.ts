@@ -61,7 +61,8 @@ export const ExitCode = {
   provider: 4,
   limit: 5,
   approvalNeeded: 6,
-  /** An unexpected exception: a bug in agent, not a failure of the agent's work (BSD sysexits EX_SOFTWARE). */
+  /** An unexpected exception: a bug in agent, not a failure of the agent's work. EX_SOFTWARE, "internal software
+   * error", in sysexits.h (https://man.archlinux.org/man/core/man-pages/sysexits.h.3head). */
   internal: 70,
   interrupted: 130,
 } as const;
