@@ -18,6 +18,8 @@ export interface HelperOutcome {
   costUsd: number;
   /** One line saying why the run did not succeed (stderr); absent on success. */
   problem?: string;
+  /** What kind of error ended the run, when one did (decides 3 or 70 for a run that ended in error). */
+  error?: { kind: string; message: string };
 }
 
 export interface OutputMode {

@@ -28,6 +28,7 @@ import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
 import { describeNotice } from "./helper-run.ts";
 import { handleInterrupts } from "./interrupts.ts";
+import { emitNoticesAfterStart, projectOverrideNotices } from "./project-notices.ts";
 import { loadProjectRules } from "./project-rules.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
@@ -99,10 +100,14 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
   });
   // What the renderers show is redacted like the transcript: stderr and stdout end up in CI logs too.
-  emit = redactingEmit(redactor, (event: AgentEvent) => {
-    transcript.append(event);
-    renderer.onEvent(event);
-  });
+  // A project spec overriding a user or built-in agent is announced (a warning after session_start).
+  emit = emitNoticesAfterStart(
+    redactingEmit(redactor, (event: AgentEvent) => {
+      transcript.append(event);
+      renderer.onEvent(event);
+    }),
+    projectOverrideNotices(loaded),
+  );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
   const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");

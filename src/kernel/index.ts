@@ -1,4 +1,5 @@
 export * from "./approvals.ts";
+export * from "./config-file.ts";
 export * from "./errors.ts";
 export * from "./events.ts";
 export * from "./messages.ts";
