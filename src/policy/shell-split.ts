@@ -1,5 +1,7 @@
 import {
   checkAssignment,
+  checkParameter,
+  checkSubscripts,
   isBareWord,
   quoteWord,
   RESERVED_PREFIXES,
@@ -12,9 +14,11 @@ import { type CommandSink, MAX_SHELL_DEPTH, unwrapCommand } from "./shell-wrappe
 
 /**
  * The simple commands a shell command line would run, or why it could not be understood.
- * `commands` holds each argv (quotes removed, expansions kept as written), `texts` the same argv
- * re-joined for rule matching (`git commit -m 'a b'`), `writes` the files output redirections write to
- * (`/dev/null` and fd duplications like `2>&1` are left out).
+ * `commands` holds each argv (quotes removed, expansions kept as written), `texts` the command as allow
+ * rules must match it: the argv re-joined (`git commit -m 'a b'`) behind the environment it is given
+ * (`HOME=. git status`, `env -i X=1 git status`), so setting a variable is never covered by a rule for
+ * the bare command. `writes` holds the files output redirections write to (`/dev/null` and fd
+ * duplications like `2>&1` are left out).
  */
 export type SplitResult =
   | { ok: true; commands: string[][]; texts: string[]; writes: string[] }
@@ -41,7 +45,7 @@ const ANSI_C_ESCAPES: Record<string, string> = {
 };
 
 interface Collected {
-  commands: ShellWord[][];
+  commands: { argv: ShellWord[]; prefix: ShellWord[] }[];
   writes: string[];
 }
 
@@ -63,7 +67,7 @@ class Parser {
   ) {
     if (depth > MAX_SHELL_DEPTH) throw new ShellParseError("commands nested too deeply");
     this.sink = {
-      command: (argv) => this.out.commands.push(argv),
+      command: (argv, prefix) => this.out.commands.push({ argv, prefix }),
       script: (source, d) => new Parser(source, this.out, d).parseAll(),
     };
   }
@@ -138,13 +142,20 @@ class Parser {
     }
   }
 
-  /** Strips assignments and reserved words, then hands the command to the wrapper logic. */
+  /**
+   * Strips reserved words and sets assignments in front aside as the command's prefix, then hands the
+   * command to the wrapper logic.
+   */
   private emit(words: ShellWord[]): void {
+    for (const w of words) checkSubscripts(w);
     let i = 0;
+    const prefix: ShellWord[] = [];
     while (i < words.length) {
       const w = words[i]!;
-      if (w.assignment) checkAssignment(w);
-      else if (!(isBareWord(w) && RESERVED_PREFIXES.has(w.text))) break;
+      if (w.assignment) {
+        checkAssignment(w);
+        prefix.push(w);
+      } else if (!(isBareWord(w) && RESERVED_PREFIXES.has(w.text))) break;
       i++;
     }
     const head = words[i];
@@ -154,7 +165,7 @@ class Parser {
     }
     // A loop header's words are data; substitutions in them were collected while reading.
     if (isBareWord(head, "for") || isBareWord(head, "select")) return;
-    unwrapCommand(words.slice(i), this.sink, this.depth);
+    unwrapCommand(words.slice(i), this.sink, this.depth, prefix);
   }
 
   private readWord(): ShellWord {
@@ -245,6 +256,7 @@ class Parser {
       if (/[`'"{\\]|\$\(/.test(inner)) {
         throw new ShellParseError(`parameter expansion \${${inner}} is too complex to check`);
       }
+      checkParameter(inner);
       b.expansion(this.src.slice(start, end + 1));
       this.pos = end + 1;
     } else if (n === "'" && !inDouble) {
@@ -377,8 +389,8 @@ export function splitShell(command: string): SplitResult {
   }
   return {
     ok: true,
-    commands: out.commands.map((argv) => argv.map((w) => w.text)),
-    texts: out.commands.map((argv) => argv.map(quoteWord).join(" ")),
+    commands: out.commands.map(({ argv }) => argv.map((w) => w.text)),
+    texts: out.commands.map(({ argv, prefix }) => [...prefix, ...argv].map(quoteWord).join(" ")),
     writes: out.writes,
   };
 }

@@ -133,20 +133,25 @@ describe("evaluate: exec", () => {
     expect(execEffect('curl "https://evil.test/a b"', set)).toBe("deny");
   });
 
-  test("an unparsable command asks unless a deny rule matches it whole", () => {
+  test("an unparsable command asks, and is denied when any deny rule exists", () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell command, not a template
     expect(evaluate(req("exec", ["rm${IFS}-rf /"]), rules({ allow: ["exec:rm *"] }))).toMatchObject({
       effect: "ask",
       reason: expect.stringContaining("unparsable shell"),
     });
     expect(execEffect("rm 'unbalanced", rules({ deny: ["exec:rm *"] }))).toBe("deny");
+    expect(evaluate(req("exec", ["echo 'unbalanced"]), rules({ deny: ["exec:rm *"] }))).toMatchObject({
+      effect: "deny",
+      reason: expect.stringContaining("cannot tell which programs run"),
+    });
   });
 
   test("wrappers need their own allow rule when they change privileges", () => {
     const set = rules({ allow: ["exec:rm *"] });
     expect(execEffect("sudo rm x", set)).toBe("ask");
     expect(execEffect("sudo rm x", rules({ allow: ["exec:rm *", "exec:sudo rm *"] }))).toBe("allow");
-    expect(execEffect("env FOO=1 rm x", set)).toBe("allow");
+    expect(execEffect("env rm x", set)).toBe("allow");
+    expect(execEffect("env FOO=1 rm x", set)).toBe("ask");
     expect(execEffect("find . -exec rm {} \\;", rules({ allow: ["exec:find *"] }))).toBe("ask");
   });
 

@@ -51,8 +51,9 @@ const TABLE: [string, string[] | null][] = [
   ["bash -lc 'npm test'", ["npm test"]],
   ["bash script.sh", ["bash script.sh"]],
   ['eval "rm x"', ["rm x"]],
-  ["env X=1 rm x", ["rm x"]],
-  ["X=1 Y=2 rm x", ["rm x"]],
+  ["env X=1 rm x", ["env X=1 rm x"]],
+  ["env rm x", ["rm x"]],
+  ["X=1 Y=2 rm x", ["X=1 Y=2 rm x"]],
   ["sudo rm x", ["sudo rm x", "rm x"]],
   ["sudo -u root rm x", ["sudo -u root rm x", "rm x"]],
   ["ls | xargs rm", ["ls", "xargs rm", "rm"]],
@@ -89,8 +90,8 @@ const TABLE: [string, string[] | null][] = [
   ["`echo rm` x", null],
   ["{rm,-rf} x", null],
   ["./*", null],
-  ["git -c core.pager=sh log", null],
-  ["git --config-env=core.pager=X log", null],
+  ["git -c core.pager=sh log", ["git -c core.pager=sh log"]],
+  ["git --config-env=core.pager=X log", ["git --config-env=core.pager=X log"]],
   ["env -S 'rm x'", null],
   ["sudo $cmd", null],
   ['bash -c "$script"', null],
@@ -110,7 +111,7 @@ const TABLE: [string, string[] | null][] = [
   ["LD_PRELOAD=./evil.so ls", null],
   ["env GIT_SSH_COMMAND='sh -c x' git fetch", null],
   ["BASH_ENV=./x bash -c ls", null],
-  ["FOO=1 ls", ["ls"]],
+  ["FOO=1 ls", ["FOO=1 ls"]],
 ];
 
 describe("splitShell", () => {
