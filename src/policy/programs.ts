@@ -62,7 +62,9 @@ const RISKY: Record<string, RiskySpec> = {
       bisect: ["run"],
     },
   },
-  find: { options: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"] },
+  find: {
+    options: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"],
+  },
   rg: { options: ["--pre", "--hostname-bin", "--search-zip", "-z"] },
   base64: { options: ["-o", "--output"] },
   sort: { options: ["-o", "--output", "--compress-program"] },

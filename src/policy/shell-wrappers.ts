@@ -108,7 +108,8 @@ function guarded(spec: OptionSpec, operands = 0, pidFlags: string[] = []): Wrapp
     strict: true,
     unwrap(name, args) {
       const options = skipOptions(name, args, spec);
-      if (args.slice(0, options).some((w) => pidFlags.includes(w.text))) return { ...none(), reportSelf: true };
+      if (args.slice(0, options).some((w) => pidFlags.includes(w.text)))
+        return { ...none(), reportSelf: true };
       const at = skipAssignments(args, options + operands);
       const inner = args.slice(at);
       return { reportSelf: true, inner: inner.length > 0 ? [inner] : [], scripts: [] };
@@ -270,13 +271,27 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   setsid: guarded({ flags: ["-f", "-w", "-c", "--fork", "--wait", "--ctty"] }),
   stdbuf: guarded({ withValue: ["-i", "-o", "-e", "--input", "--output", "--error"] }),
   unbuffer: guarded({ flags: ["-p"] }),
-  ionice: guarded({ flags: ["-t"], withValue: ["-c", "-n", "--class", "--classdata"] }, 0, ["-p", "-P", "-u"]),
+  ionice: guarded({ flags: ["-t"], withValue: ["-c", "-n", "--class", "--classdata"] }, 0, [
+    "-p",
+    "-P",
+    "-u",
+  ]),
   flock: {
     strict: true,
     unwrap(name, args) {
       const spec: OptionSpec = {
-        flags: ["-s", "--shared", "-x", "-e", "--exclusive", "-u", "--unlock", "-n", "--nb", "--nonblock"]
-          .concat(["-o", "--close", "-F", "--no-fork", "--verbose"]),
+        flags: [
+          "-s",
+          "--shared",
+          "-x",
+          "-e",
+          "--exclusive",
+          "-u",
+          "--unlock",
+          "-n",
+          "--nb",
+          "--nonblock",
+        ].concat(["-o", "--close", "-F", "--no-fork", "--verbose"]),
         withValue: ["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"],
       };
       const at = skipOptions(name, args, spec) + 1;
@@ -288,8 +303,9 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   },
   chrt: guarded(
     {
-      flags: ["-a", "--all-tasks", "-b", "--batch", "-d", "--deadline", "-e", "--ext", "-f", "--fifo"]
-        .concat(["-i", "--idle", "-o", "--other", "-r", "--rr", "-R", "--reset-on-fork", "-v", "--verbose"]),
+      flags: ["-a", "--all-tasks", "-b", "--batch", "-d", "--deadline", "-e", "--ext", "-f", "--fifo"].concat(
+        ["-i", "--idle", "-o", "--other", "-r", "--rr", "-R", "--reset-on-fork", "-v", "--verbose"],
+      ),
       withValue: ["-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"],
     },
     1,
@@ -297,25 +313,50 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   ),
   taskset: guarded({ flags: ["-a", "--all-tasks", "-c", "--cpu-list"] }, 1, ["-p", "--pid"]),
   setpriv: guarded({
-    flags: ["-d", "--dump", "--nnp", "--no-new-privs", "--keep-groups", "--clear-groups", "--init-groups"]
-      .concat(["--reset-env"]),
+    flags: [
+      "-d",
+      "--dump",
+      "--nnp",
+      "--no-new-privs",
+      "--keep-groups",
+      "--clear-groups",
+      "--init-groups",
+    ].concat(["--reset-env"]),
     withValue: ["--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups", "--inh-caps"]
       .concat(["--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label"])
       .concat(["--apparmor-profile", "--landlock-access", "--landlock-rule"]),
   }),
-  unshare: guarded(
-    {
-      flags: ["-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user"]
-        .concat(["-C", "--cgroup", "-T", "--time", "-f", "--fork", "-r", "--map-root-user", "-c"])
-        .concat(["--map-current-user", "--mount-proc", "--kill-child", "--keep-caps"]),
-      withValue: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--propagation"]
-        .concat(["--setgroups", "--map-user", "--map-group", "--map-users", "--map-groups"]),
-    },
-  ),
+  unshare: guarded({
+    flags: ["-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user"]
+      .concat(["-C", "--cgroup", "-T", "--time", "-f", "--fork", "-r", "--map-root-user", "-c"])
+      .concat(["--map-current-user", "--mount-proc", "--kill-child", "--keep-caps"]),
+    withValue: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--propagation"].concat([
+      "--setgroups",
+      "--map-user",
+      "--map-group",
+      "--map-users",
+      "--map-groups",
+    ]),
+  }),
   strace: guarded(
     {
-      flags: ["-f", "-ff", "-c", "-C", "-w", "-d", "-D", "-DD", "-F", "-i", "-k", "-n", "-q", "-qq", "-r"]
-        .concat(["-t", "-tt", "-ttt", "-T", "-v", "-x", "-xx", "-y", "-yy", "-Z", "-z"]),
+      flags: [
+        "-f",
+        "-ff",
+        "-c",
+        "-C",
+        "-w",
+        "-d",
+        "-D",
+        "-DD",
+        "-F",
+        "-i",
+        "-k",
+        "-n",
+        "-q",
+        "-qq",
+        "-r",
+      ].concat(["-t", "-tt", "-ttt", "-T", "-v", "-x", "-xx", "-y", "-yy", "-Z", "-z"]),
       withValue: ["-e", "-o", "-s", "-u", "-a", "-b", "-I", "-O", "-S", "-P", "-E", "-X"],
     },
     0,
@@ -341,7 +382,11 @@ const WRAPPERS: Record<string, WrapperSpec> = {
       const exec = args.slice(0, at).some((w) => w.text === "-x" || w.text === "--exec");
       // Without -x, watch joins its arguments and runs them with `sh -c`.
       if (exec) return { reportSelf: true, inner: inner.length > 0 ? [inner] : [], scripts: [] };
-      return { reportSelf: true, inner: [], scripts: inner.length > 0 ? [inner.map((w) => w.text).join(" ")] : [] };
+      return {
+        reportSelf: true,
+        inner: [],
+        scripts: inner.length > 0 ? [inner.map((w) => w.text).join(" ")] : [],
+      };
     },
   },
   trap: {
