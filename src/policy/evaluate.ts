@@ -126,9 +126,12 @@ function execUnits(command: string, rules: Rule[]): Unit[] {
 
 /** One target of a file, fetch or other tool. */
 function targetUnit(request: PolicyRequest, target: string | undefined, rules: Rule[]): Unit {
-  const fallback: Unit = request.readOnly
-    ? { effect: "allow", reason: "default: read-only tools are allowed in the workspace" }
-    : ask(`default: ${request.tool} asks`);
+  // Only reads of workspace paths are allowed by default: fetch reads too, but what it sends (the URL)
+  // leaves the machine, so it asks like a write.
+  const fallback: Unit =
+    request.readOnly && PATH_TOOLS.has(request.tool)
+      ? { effect: "allow", reason: "default: read-only tools are allowed in the workspace" }
+      : ask(`default: ${request.tool} asks`);
   if (target === undefined)
     return decideUnit(
       rules.filter((r) => r.pattern === undefined),
