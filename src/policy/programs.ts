@@ -154,14 +154,17 @@ function found(words: readonly string[], options: readonly string[]): string | u
 
 /**
  * The first option of `argv` that makes its program run another program or write a file
- * (`git fetch --upload-pack=x`, `git -c core.pager=sh log`, `find . -delete`), or undefined.
- * Words after `--` are operands, not options.
+ * (`git fetch --upload-pack=x`, `git -c core.pager=sh log`, `find . -delete`), or a word starting with an
+ * expansion that could become one, or undefined. Words after `--` are operands, not options.
  */
 export function riskyOption(argv: readonly string[]): string | undefined {
   const spec = RISKY[programOf(argv)];
   if (spec === undefined) return undefined;
   const end = argv.indexOf("--");
   const words = argv.slice(1, end < 0 ? argv.length : end);
+  // `rg $OPTS x`: an expansion may become any option, `--pre=sh` included.
+  const expanded = words.find((w) => /^[$`]/.test(w));
+  if (expanded !== undefined) return expanded;
   const direct = found(words, spec.options);
   if (direct !== undefined) return direct;
   let at = 0;

@@ -81,16 +81,34 @@ class Parser {
   /** Parses commands until the end of input, or through the `)` that closes a subshell or `$(`. */
   private parseList(closer: ")" | null): void {
     let words: ShellWord[] = [];
+    /** Something (a word, a redirection, a subshell) since the last operator. */
+    let content = false;
+    /** A `&&`, `||` or `|` still waiting for the command after it (a newline may come first). */
+    let pending: string | null = null;
     const finish = () => {
       this.emit(words);
       words = [];
+      content = false;
+    };
+    const operator = (op: string, binary: boolean) => {
+      // bash refuses `; ls`, `ls | | wc`, `&& ls`: nothing runs, so neither do we claim to know what would.
+      if (!content) throw new ShellParseError(`syntax error: ${op} with no command before it`);
+      this.pos += op.length;
+      finish();
+      pending = binary ? op : null;
+    };
+    const end = () => {
+      if (pending !== null && !content) {
+        throw new ShellParseError(`syntax error: ${pending} with no command after it`);
+      }
+      finish();
     };
     for (;;) {
       const c = this.src[this.pos];
       const next = this.src[this.pos + 1];
       if (c === undefined) {
         if (closer) throw new ShellParseError("unbalanced parentheses: missing )");
-        finish();
+        end();
         return;
       }
       if (c === " " || c === "\t") {
@@ -99,15 +117,15 @@ class Parser {
         this.pos += 2;
       } else if (c === "\n") {
         this.pos++;
-        finish();
+        if (pending === null) finish();
         this.readHeredocBodies();
       } else if (c === "#") {
-        const end = this.src.indexOf("\n", this.pos);
-        this.pos = end < 0 ? this.src.length : end;
+        const stop = this.src.indexOf("\n", this.pos);
+        this.pos = stop < 0 ? this.src.length : stop;
       } else if (c === ")") {
         if (closer !== ")") throw new ShellParseError("unbalanced parentheses: unexpected )");
         this.pos++;
-        finish();
+        end();
         return;
       } else if (c === "(") {
         if (!words.every((w) => isBareWord(w) && RESERVED_PREFIXES.has(w.text))) {
@@ -119,25 +137,28 @@ class Parser {
         this.pos++;
         words = [];
         this.parseList(")");
+        content = true;
+        pending = null;
       } else if (c === ";") {
         if (next === ";") throw new ShellParseError("case clauses (;;) are not supported");
-        this.pos++;
-        finish();
+        operator(";", false);
       } else if (c === "&" && next !== ">") {
-        this.pos += next === "&" ? 2 : 1;
-        finish();
+        operator(next === "&" ? "&&" : "&", next === "&");
       } else if (c === "|") {
-        this.pos += next === "|" || next === "&" ? 2 : 1;
-        finish();
-      } else if ((c === "<" || c === ">") && next === "(") {
-        words.push(this.processSubstitution());
-      } else if (c === "<" || c === ">" || c === "&") {
-        this.redirect();
+        operator(next === "|" || next === "&" ? `|${next}` : "|", true);
       } else {
-        const word = this.readWord();
-        const after = this.src[this.pos];
-        if ((after === "<" || after === ">") && !word.quoted && /^\d+$/.test(word.text)) this.redirect();
-        else words.push(word);
+        content = true;
+        pending = null;
+        if ((c === "<" || c === ">") && next === "(") {
+          words.push(this.processSubstitution());
+        } else if (c === "<" || c === ">" || c === "&") {
+          this.redirect();
+        } else {
+          const word = this.readWord();
+          const after = this.src[this.pos];
+          if ((after === "<" || after === ">") && !word.quoted && /^\d+$/.test(word.text)) this.redirect();
+          else words.push(word);
+        }
       }
     }
   }

@@ -107,7 +107,7 @@ function guarded(spec: OptionSpec, operands = 0, pidFlags: string[] = []): Wrapp
   return {
     strict: true,
     unwrap(name, args) {
-      const options = skipOptions(name, args, spec);
+      const options = skipOptions(name, args, { ...spec, flags: [...(spec.flags ?? []), ...pidFlags] });
       if (args.slice(0, options).some((w) => pidFlags.includes(w.text)))
         return { ...none(), reportSelf: true };
       const at = skipAssignments(args, options + operands);

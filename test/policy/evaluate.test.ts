@@ -237,3 +237,128 @@ describe("evaluate: fetch", () => {
     expect(evaluate(req("fetch", ["https://docs.example.com@evil.test/a"]), set).effect).toBe("ask");
   });
 });
+
+describe("evaluate: a deny must be hard to dodge, an allow hard to widen", () => {
+  const WRAPPED_RM = [
+    "flock /tmp/l rm -rf x",
+    "flock /tmp/l -c 'rm -rf x'",
+    "chrt 10 rm -rf x",
+    "taskset 0x1 rm -rf x",
+    "setpriv --nnp rm -rf x",
+    "script -c 'rm -rf x' /dev/null",
+    "unshare -r rm -rf x",
+    "strace -f rm -rf x",
+    "watch rm -rf x",
+    "ionice -c 3 rm -rf x",
+    "stdbuf -oL rm -rf x",
+    "sudo rm -rf x",
+    "doas rm -rf x",
+    "su -c 'rm -rf x'",
+    "busybox rm -rf x",
+    "time rm -rf x",
+    "nice -n 5 rm -rf x",
+    "nohup rm -rf x",
+    "command rm -rf x",
+    "builtin exec rm -rf x",
+    "exec rm -rf x",
+    "env -i rm -rf x",
+    "timeout 5 rm -rf x",
+    "echo x | xargs rm -rf",
+    "find . -exec rm -rf {} +",
+    "bash -c 'rm -rf x'",
+    "some-unknown-tool --run rm -rf x",
+    "node -e \"require('child_process').execSync('rm -rf x')\"",
+    "git -c alias.x='!rm -rf x' x",
+    "HOME=. rm -rf x",
+    "/bin/rm -rf x",
+  ];
+  const deny = rules({ allow: ["exec:*"], deny: ["exec:rm *"] });
+  for (const command of WRAPPED_RM) {
+    test(`deny exec:rm * sees through ${command}`, () => {
+      expect(execEffect(command, deny)).toBe("deny");
+    });
+  }
+
+  test("programs that never run their arguments are not denied for mentioning the program", () => {
+    expect(execEffect("echo rm -rf x", deny)).toBe("allow");
+    expect(execEffect("grep -r 'rm -rf' .", deny)).toBe("allow");
+    expect(execEffect("docker run --rm img", deny)).toBe("allow");
+    expect(execEffect("git rm x", rules({ allow: ["exec:git rm *"], deny: ["exec:rm *"] }))).toBe("allow");
+  });
+
+  test("a command whose program cannot be resolved is denied when any deny rule exists, else asks", () => {
+    for (const command of [
+      "$R -rf x",
+      "${R:-ls} x",
+      "$(echo ls) x",
+      "`echo ls` x",
+      'eval "$x"',
+      "sudo $cmd",
+    ]) {
+      expect(evaluate(req("exec", [command]), deny)).toMatchObject({
+        effect: "deny",
+        reason: expect.stringContaining("cannot tell which programs run"),
+      });
+      expect(execEffect(command, rules({ allow: ["exec:*"] }))).toBe("ask");
+    }
+  });
+
+  test("an allow rule for the inner program does not cover a wrapper that changes how it runs", () => {
+    const rm = rules({ allow: ["exec:rm *"] });
+    for (const command of ["flock /tmp/l rm x", "chrt 10 rm x", "strace rm x", "watch rm x", "sudo rm x"]) {
+      expect(execEffect(command, rm)).toBe("ask");
+    }
+    expect(execEffect("timeout 5 rm x", rm)).toBe("allow");
+  });
+
+  test("environment assignments in front are part of what an allow rule must match", () => {
+    const git = rules({ allow: ["exec:git status", "exec:git diff *"] });
+    for (const command of [
+      "HOME=. git status",
+      "XDG_CONFIG_HOME=. git status",
+      "env HOME=. git status",
+      "A=1 git diff",
+    ]) {
+      expect(execEffect(command, git)).toBe("ask");
+    }
+    expect(execEffect("git status", git)).toBe("allow");
+    expect(execEffect("HOME=. git status", rules({ allow: ["exec:HOME=. git status"] }))).toBe("allow");
+    expect(execEffect("HOME=. git status", rules({ allow: ["exec:*"], deny: ["exec:git status"] }))).toBe(
+      "deny",
+    );
+  });
+
+  test("risky options are not covered by a narrow allow rule, unless the rule names the option", () => {
+    const fetch = rules({
+      allow: ["exec:git fetch *", "exec:git log *", "exec:git grep *", "exec:git archive *"],
+    });
+    for (const command of [
+      "git fetch --upload-pack=x origin",
+      "git fetch --upload-pa=x origin",
+      "git fetch -u x origin",
+      "git log --output=x",
+      "git log --out=x",
+      "git grep -O a",
+      "git grep --open-files-in-pager=vi a",
+      "git archive --exec=x HEAD",
+      "git archive --remote=x HEAD",
+    ]) {
+      expect(evaluate(req("exec", [command]), fetch)).toMatchObject({
+        effect: "ask",
+        reason: expect.stringContaining("can run another program or write a file"),
+      });
+    }
+    expect(execEffect("git fetch origin", fetch)).toBe("allow");
+    expect(execEffect("git log -- --output=x", fetch)).toBe("allow");
+    expect(execEffect("git log --output=x", rules({ allow: ["exec:git log --output=*"] }))).toBe("allow");
+    const any = rules({ allow: ["exec:git *"] });
+    for (const command of [
+      "git -c core.pager=sh log",
+      "git --config-env=core.pager=X log",
+      "git --exec-path=. st",
+    ]) {
+      expect(execEffect(command, any)).toBe("ask");
+    }
+    expect(execEffect("git -c core.pager=sh log", rules({ allow: ["exec"] }))).toBe("allow");
+  });
+});
