@@ -2,6 +2,7 @@ import {
   checkAssignment,
   checkParameter,
   checkSubscripts,
+  decodeAnsiC,
   isBareWord,
   quoteWord,
   RESERVED_PREFIXES,
@@ -28,21 +29,6 @@ const MAX_LENGTH = 65_536;
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 const REDIRECT_OPS = ["&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">"];
-const ANSI_C_ESCAPES: Record<string, string> = {
-  n: "\n",
-  t: "\t",
-  r: "\r",
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  a: "\x07",
-  b: "\b",
-  e: "\x1b",
-  E: "\x1b",
-  f: "\f",
-  v: "\v",
-  "?": "?",
-};
 
 interface Collected {
   commands: { argv: ShellWord[]; prefix: ShellWord[] }[];
@@ -299,27 +285,10 @@ class Parser {
     }
   }
 
-  /** `$'...'` with the common escapes; numeric and control escapes are refused. */
   private readAnsiC(b: WordBuilder): void {
-    let i = this.pos + 2;
-    let text = "";
-    for (;;) {
-      const c = this.src[i];
-      if (c === undefined) throw new ShellParseError("unterminated $'...'");
-      if (c === "'") break;
-      if (c === "\\") {
-        const e = this.src[i + 1] ?? "";
-        const decoded = ANSI_C_ESCAPES[e];
-        if (decoded === undefined) throw new ShellParseError(`escape \\${e} in $'...' is not supported`);
-        text += decoded;
-        i += 2;
-      } else {
-        text += c;
-        i++;
-      }
-    }
+    const { text, end } = decodeAnsiC(this.src, this.pos);
     b.literal(text);
-    this.pos = i + 1;
+    this.pos = end;
   }
 
   private readBacktick(b: WordBuilder): void {

@@ -143,3 +143,41 @@ export function checkAssignment(word: ShellWord): void {
     throw new ShellParseError(`setting ${name} can change which program runs or what it loads`);
   }
 }
+
+const ANSI_C_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "?": "?",
+};
+
+/** Decodes `$'...'` starting at `start` (the `$`) with the common escapes; numeric and control escapes
+ * are refused. Returns the text and the index after the closing quote. */
+export function decodeAnsiC(src: string, start: number): { text: string; end: number } {
+  let i = start + 2;
+  let text = "";
+  for (;;) {
+    const c = src[i];
+    if (c === undefined) throw new ShellParseError("unterminated $'...'");
+    if (c === "'") return { text, end: i + 1 };
+    if (c === "\\") {
+      const e = src[i + 1] ?? "";
+      const decoded = ANSI_C_ESCAPES[e];
+      if (decoded === undefined) throw new ShellParseError(`escape \\${e} in $'...' is not supported`);
+      text += decoded;
+      i += 2;
+    } else {
+      text += c;
+      i++;
+    }
+  }
+}

@@ -1,4 +1,15 @@
-import { checkAssignment, ShellParseError, type ShellWord } from "./shell-word.ts";
+import { ShellParseError, type ShellWord } from "./shell-word.ts";
+import {
+  ENV_OPTIONS,
+  guarded,
+  none,
+  plainWord,
+  skipAssignments,
+  skipOptions,
+  transparent,
+  type WrapperSpec,
+} from "./shell-wrapper-kit.ts";
+import { SYSTEM_WRAPPERS } from "./shell-wrappers-system.ts";
 
 /** Where unwrapping sends what it finds. */
 export interface CommandSink {
@@ -11,142 +22,7 @@ export interface CommandSink {
 /** How deep wrappers and nested scripts may go before the command counts as unparsable. */
 export const MAX_SHELL_DEPTH = 16;
 
-interface Unwrapped {
-  /** The wrapper itself must be allowed too (it changes privileges or adds arguments). */
-  reportSelf: boolean;
-  inner: ShellWord[][];
-  scripts: string[];
-  /** Environment changes the wrapper makes for the inner commands (`env -i X=1 ...`). */
-  prefix?: ShellWord[];
-}
-
-interface OptionSpec {
-  flags?: string[];
-  /** Options that take a value: `-u root`, `-uroot`, `--user=root`. */
-  withValue?: string[];
-  /** Options whose value may only be attached: `-i{}`. */
-  attached?: string[];
-  numeric?: boolean;
-}
-
-interface WrapperSpec {
-  /** Every argument must be a plain word: an expansion could smuggle in options or a command. */
-  strict: boolean;
-  unwrap(name: string, args: ShellWord[]): Unwrapped;
-}
-
-const ENV_OPTIONS: OptionSpec = {
-  flags: ["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"],
-  withValue: ["-u", "--unset", "-C", "--chdir"],
-};
-
-function plainWord(text: string): ShellWord {
-  return { text, quoted: false, expands: false, assignment: false };
-}
-
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
-
-function none(): Unwrapped {
-  return { reportSelf: false, inner: [], scripts: [] };
-}
-
-/** Index of the first argument after the options `spec` describes; throws on an unknown option. */
-function skipOptions(name: string, args: ShellWord[], spec: OptionSpec): number {
-  let i = 0;
-  while (i < args.length) {
-    const t = args[i]!.text;
-    if (t === "--") return i + 1;
-    if (spec.flags?.includes(t)) {
-      i++;
-      continue;
-    }
-    if (!t.startsWith("-") || t === "-") break;
-    if (spec.numeric && /^-\d+$/.test(t)) {
-      i++;
-      continue;
-    }
-    if (spec.withValue?.includes(t)) {
-      if (i + 1 >= args.length) throw new ShellParseError(`${name}: option ${t} needs a value`);
-      i += 2;
-      continue;
-    }
-    const eq = t.indexOf("=");
-    if (t.startsWith("--") && eq > 0 && spec.withValue?.includes(t.slice(0, eq))) {
-      i++;
-      continue;
-    }
-    const short = t.slice(0, 2);
-    if (!t.startsWith("--") && (spec.withValue?.includes(short) || spec.attached?.includes(short))) {
-      i++;
-      continue;
-    }
-    throw new ShellParseError(`${name}: option ${t} is not understood`);
-  }
-  return i;
-}
-
-/** A transparent wrapper: only the command it runs is checked. */
-function transparent(spec: OptionSpec, after?: (args: ShellWord[], at: number) => number): WrapperSpec {
-  return {
-    strict: true,
-    unwrap(name, args) {
-      let at = skipOptions(name, args, spec);
-      if (after) at = after(args, at);
-      const inner = args.slice(at);
-      return inner.length === 0 ? { ...none(), reportSelf: true } : { ...none(), inner: [inner] };
-    },
-  };
-}
-
-/**
- * A wrapper that must be allowed itself and whose command must be allowed too. `operands` words come
- * between the options and the command (`chrt 10 cmd`, `taskset 0x3 cmd`, `flock FILE cmd`); with one of
- * `pidFlags` it acts on a running process and runs no command.
- */
-function guarded(spec: OptionSpec, operands = 0, pidFlags: string[] = []): WrapperSpec {
-  return {
-    strict: true,
-    unwrap(name, args) {
-      const options = skipOptions(name, args, { ...spec, flags: [...(spec.flags ?? []), ...pidFlags] });
-      if (args.slice(0, options).some((w) => pidFlags.includes(w.text)))
-        return { ...none(), reportSelf: true };
-      const at = skipAssignments(args, options + operands);
-      const inner = args.slice(at);
-      return { reportSelf: true, inner: inner.length > 0 ? [inner] : [], scripts: [] };
-    },
-  };
-}
-
-/** A wrapper that runs a script given with `-c`/`--command` (`su -c`, `script -c`, `flock FILE -c`). */
-function scriptOption(spec: OptionSpec, refuse: string[] = []): WrapperSpec {
-  return {
-    strict: true,
-    unwrap(name, args) {
-      const scripts: string[] = [];
-      for (let i = 0; i < args.length; i++) {
-        const t = args[i]!.text;
-        if (refuse.some((r) => t === r || t.startsWith(`${r}=`) || (r.length === 2 && t.startsWith(r)))) {
-          throw new ShellParseError(`${name} ${t} chooses the program that runs`);
-        }
-        if (t.startsWith("--command=")) scripts.push(t.slice("--command=".length));
-        else if (t === "--command" || /^-[A-Za-z]*c$/.test(t)) {
-          const script = args[++i];
-          if (script === undefined) throw new ShellParseError(`${name} ${t} without a command`);
-          scripts.push(script.text);
-        }
-      }
-      // Options are only checked for being understood when no script is found (a login shell, a lock).
-      if (scripts.length === 0) skipOptions(name, args, spec);
-      return { reportSelf: true, inner: [], scripts };
-    },
-  };
-}
-
-function skipAssignments(args: ShellWord[], at: number): number {
-  let i = at;
-  while (args[i]?.assignment) checkAssignment(args[i++]!);
-  return i;
-}
 
 const shell: WrapperSpec = {
   strict: true,
@@ -209,6 +85,7 @@ const git: WrapperSpec = {
 };
 
 const WRAPPERS: Record<string, WrapperSpec> = {
+  ...SYSTEM_WRAPPERS,
   env: {
     strict: true,
     unwrap(name, args) {
@@ -258,137 +135,11 @@ const WRAPPERS: Record<string, WrapperSpec> = {
       return { ...none(), scripts: args.length > 0 ? [args.map((w) => w.text).join(" ")] : [] };
     },
   },
-  sudo: guarded({
-    flags: ["-A", "-B", "-E", "-H", "-K", "-P", "-S", "-b", "-e", "-i", "-k", "-l", "-n", "-s", "-v"],
-    withValue: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user", "--group", "--chdir"],
-  }),
-  doas: guarded({ flags: ["-n", "-s", "-L"], withValue: ["-u", "-C"] }),
   xargs: guarded({
     flags: ["-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-p", "--interactive", "-x", "-o"],
     withValue: ["-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter"],
     attached: ["-i", "-l", "-e"],
   }),
-  setsid: guarded({ flags: ["-f", "-w", "-c", "--fork", "--wait", "--ctty"] }),
-  stdbuf: guarded({ withValue: ["-i", "-o", "-e", "--input", "--output", "--error"] }),
-  unbuffer: guarded({ flags: ["-p"] }),
-  ionice: guarded({ flags: ["-t"], withValue: ["-c", "-n", "--class", "--classdata"] }, 0, [
-    "-p",
-    "-P",
-    "-u",
-  ]),
-  flock: {
-    strict: true,
-    unwrap(name, args) {
-      const spec: OptionSpec = {
-        flags: [
-          "-s",
-          "--shared",
-          "-x",
-          "-e",
-          "--exclusive",
-          "-u",
-          "--unlock",
-          "-n",
-          "--nb",
-          "--nonblock",
-        ].concat(["-o", "--close", "-F", "--no-fork", "--verbose"]),
-        withValue: ["-w", "--wait", "--timeout", "-E", "--conflict-exit-code"],
-      };
-      const at = skipOptions(name, args, spec) + 1;
-      const next = args[at]?.text;
-      if (next === "-c" || next === "--command") return scriptOption({}).unwrap(name, args.slice(at));
-      const inner = args.slice(at);
-      return { reportSelf: true, inner: inner.length > 0 ? [inner] : [], scripts: [] };
-    },
-  },
-  chrt: guarded(
-    {
-      flags: ["-a", "--all-tasks", "-b", "--batch", "-d", "--deadline", "-e", "--ext", "-f", "--fifo"].concat(
-        ["-i", "--idle", "-o", "--other", "-r", "--rr", "-R", "--reset-on-fork", "-v", "--verbose"],
-      ),
-      withValue: ["-T", "--sched-runtime", "-P", "--sched-period", "-D", "--sched-deadline"],
-    },
-    1,
-    ["-p", "--pid", "-m", "--max"],
-  ),
-  taskset: guarded({ flags: ["-a", "--all-tasks", "-c", "--cpu-list"] }, 1, ["-p", "--pid"]),
-  setpriv: guarded({
-    flags: [
-      "-d",
-      "--dump",
-      "--nnp",
-      "--no-new-privs",
-      "--keep-groups",
-      "--clear-groups",
-      "--init-groups",
-    ].concat(["--reset-env"]),
-    withValue: ["--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups", "--inh-caps"]
-      .concat(["--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label"])
-      .concat(["--apparmor-profile", "--landlock-access", "--landlock-rule"]),
-  }),
-  unshare: guarded({
-    flags: ["-m", "--mount", "-u", "--uts", "-i", "--ipc", "-n", "--net", "-p", "--pid", "-U", "--user"]
-      .concat(["-C", "--cgroup", "-T", "--time", "-f", "--fork", "-r", "--map-root-user", "-c"])
-      .concat(["--map-current-user", "--mount-proc", "--kill-child", "--keep-caps"]),
-    withValue: ["-S", "--setuid", "-G", "--setgid", "-R", "--root", "-w", "--wd", "--propagation"].concat([
-      "--setgroups",
-      "--map-user",
-      "--map-group",
-      "--map-users",
-      "--map-groups",
-    ]),
-  }),
-  strace: guarded(
-    {
-      flags: [
-        "-f",
-        "-ff",
-        "-c",
-        "-C",
-        "-w",
-        "-d",
-        "-D",
-        "-DD",
-        "-F",
-        "-i",
-        "-k",
-        "-n",
-        "-q",
-        "-qq",
-        "-r",
-      ].concat(["-t", "-tt", "-ttt", "-T", "-v", "-x", "-xx", "-y", "-yy", "-Z", "-z"]),
-      withValue: ["-e", "-o", "-s", "-u", "-a", "-b", "-I", "-O", "-S", "-P", "-E", "-X"],
-    },
-    0,
-    ["-p"],
-  ),
-  script: scriptOption({ flags: ["-a", "-e", "-f", "-q", "--append", "--return", "--flush", "--quiet"] }),
-  su: scriptOption({ flags: ["-", "-l", "--login", "-m", "-p", "--preserve-environment", "-P", "--pty"] }, [
-    "-s",
-    "--shell",
-    "--session-command",
-  ]),
-  watch: {
-    strict: true,
-    unwrap(name, args) {
-      const spec: OptionSpec = {
-        flags: ["-b", "--beep", "-c", "--color", "-C", "--no-color", "-d", "--differences", "-e"]
-          .concat(["--errexit", "-g", "--chgexit", "-t", "--no-title", "-x", "--exec", "-p", "--precise"])
-          .concat(["-r", "--no-rerun", "-w", "--no-wrap"]),
-        withValue: ["-n", "--interval", "-q", "--equexit"],
-      };
-      const at = skipOptions(name, args, spec);
-      const inner = args.slice(at);
-      const exec = args.slice(0, at).some((w) => w.text === "-x" || w.text === "--exec");
-      // Without -x, watch joins its arguments and runs them with `sh -c`.
-      if (exec) return { reportSelf: true, inner: inner.length > 0 ? [inner] : [], scripts: [] };
-      return {
-        reportSelf: true,
-        inner: [],
-        scripts: inner.length > 0 ? [inner.map((w) => w.text).join(" ")] : [],
-      };
-    },
-  },
   trap: {
     strict: true,
     unwrap(_name, args) {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: many strings here are shell commands, not templates
 import { describe, expect, test } from "bun:test";
 import { evaluate } from "../../src/policy/evaluate.ts";
 import { parseRule } from "../../src/policy/rules.ts";
@@ -134,7 +135,6 @@ describe("evaluate: exec", () => {
   });
 
   test("an unparsable command asks, and is denied when any deny rule exists", () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell command, not a template
     expect(evaluate(req("exec", ["rm${IFS}-rf /"]), rules({ allow: ["exec:rm *"] }))).toMatchObject({
       effect: "ask",
       reason: expect.stringContaining("unparsable shell"),
