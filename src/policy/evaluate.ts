@@ -1,5 +1,5 @@
 import { leavesWorkspace, normalizeTarget, PATH_TOOLS, patternMatches, patternOccurs } from "./match.ts";
-import { NON_EXECUTING, programOf, riskyOption } from "./programs.ts";
+import { NON_EXECUTING, programOf, riskyOption, withoutGlobalOptions } from "./programs.ts";
 import { splitShell } from "./shell-split.ts";
 import type { Effect, PolicyRequest, Rule, Verdict } from "./types.ts";
 
@@ -66,12 +66,14 @@ function ask(reason: string): Unit {
   return { effect: "ask", reason };
 }
 
-/** Other spellings deny and ask rules also see: unquoted, and with the program's directory dropped. */
+/**
+ * Other spellings deny and ask rules also see: unquoted, with the program's directory dropped, and
+ * without options before a subcommand (`git -C dir push` is also `git push`).
+ */
 function looseForms(argv: string[]): string[] {
-  const plain = argv.join(" ");
-  const head = argv[0] ?? "";
-  const base = head.slice(head.lastIndexOf("/") + 1);
-  return base === head ? [plain] : [plain, [base, ...argv.slice(1)].join(" ")];
+  const base = [programOf(argv), ...argv.slice(1)];
+  const forms = [argv, base, withoutGlobalOptions(base)].map((words) => words.join(" "));
+  return [...new Set(forms)];
 }
 
 /** How one simple command is matched: its environment counts for allow rules, risky options too. */

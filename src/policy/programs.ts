@@ -131,6 +131,20 @@ export function programOf(argv: readonly string[]): string {
   return head.slice(head.lastIndexOf("/") + 1);
 }
 
+/**
+ * The argv without the options a program takes before its subcommand (`git -C dir -c k=v push` is
+ * `git push`), so deny and ask rules written for the subcommand see it; the argv itself otherwise.
+ */
+export function withoutGlobalOptions(argv: readonly string[]): string[] {
+  const spec = RISKY[programOf(argv)];
+  if (spec?.globalValues === undefined) return [...argv];
+  let at = 1;
+  while (at < argv.length && argv[at]!.startsWith("-") && argv[at] !== "--") {
+    at += spec.globalValues.includes(argv[at]!) ? 2 : 1;
+  }
+  return [argv[0]!, ...argv.slice(at)];
+}
+
 /** Whether `word` spells `option`: exactly, abbreviated (`--upload-pa`), with `=value`, or in a short cluster. */
 function spells(word: string, option: string): boolean {
   if (!option.startsWith("-")) return word === option;

@@ -279,6 +279,23 @@ describe("evaluate: a deny must be hard to dodge, an allow hard to widen", () =>
     });
   }
 
+  test("deny and ask rules for a git subcommand see through options before it", () => {
+    // The bypass reported for Claude Code in anthropics/claude-code#66176 (`git -C /path push`).
+    const push = rules({ allow: ["exec"], deny: ["exec:git push *"], ask: ["exec:git reset --hard*"] });
+    for (const command of [
+      "git -C /elsewhere push origin main",
+      "git --git-dir=.git --work-tree=. push",
+      "git -c user.name=x push --force",
+      "git --no-pager push",
+      "/usr/bin/git -C . push",
+      "HOME=. git -C . push",
+    ]) {
+      expect(execEffect(command, push)).toBe("deny");
+    }
+    expect(execEffect("git -C /elsewhere reset --hard HEAD~1", push)).toBe("ask");
+    expect(execEffect("git -C /elsewhere status", push)).toBe("allow");
+  });
+
   test("programs that never run their arguments are not denied for mentioning the program", () => {
     expect(execEffect("echo rm -rf x", deny)).toBe("allow");
     expect(execEffect("grep -r 'rm -rf' .", deny)).toBe("allow");
