@@ -28,6 +28,9 @@ interface UnitTexts {
   /** An option that makes the program run another program or write a file: only an allow rule naming
    * it (or the bare tool) covers the command. */
   risky?: string;
+  /** An argument, built by expansion, that a program which may run its arguments could run: no one can
+   * tell which program that is, so any deny rule could match it. */
+  unresolved?: string;
 }
 
 function restricts(rule: Rule, texts: UnitTexts): boolean {
@@ -44,6 +47,11 @@ function permits(rule: Rule, texts: UnitTexts): boolean {
 function decideUnit(rules: Rule[], texts: UnitTexts, fallback: Unit): Unit {
   const deny = rules.find((r) => r.effect === "deny" && restricts(r, texts));
   if (deny) return { effect: "deny", rule: deny, reason: `deny rule ${deny.text}` };
+  const unknown = texts.unresolved === undefined ? undefined : rules.find((r) => r.effect === "deny");
+  if (unknown) {
+    const reason = `${texts.unresolved} may be a command, and deny rule ${unknown.text} could match it`;
+    return { effect: "deny", rule: unknown, reason };
+  }
   const grant = rules.find((r) => r.effect === "allow" && r.source === "session" && matches(r, texts.strict));
   if (grant)
     return {
@@ -81,7 +89,11 @@ function commandTexts(text: string, argv: string[]): UnitTexts {
   const risky = riskyOption(argv);
   const texts: UnitTexts = { strict: [text], loose: looseForms(argv) };
   if (risky !== undefined) texts.risky = risky;
-  if (risky !== undefined || !NON_EXECUTING.has(programOf(argv))) texts.scan = argv.slice(1).join(" ");
+  if (risky !== undefined || !NON_EXECUTING.has(programOf(argv))) {
+    texts.scan = argv.slice(1).join(" ");
+    const expanded = argv.slice(1).find((w) => /^[$`]/.test(w));
+    if (expanded !== undefined) texts.unresolved = expanded;
+  }
   return texts;
 }
 

@@ -123,6 +123,16 @@ export const NON_EXECUTING: ReadonlySet<string> = new Set([
   "true",
   "false",
   "git",
+  "cd",
+  "export",
+  "set",
+  "test",
+  "[",
+  "exit",
+  "sleep",
+  "date",
+  "which",
+  "tee",
 ]);
 
 /** The program name of an argv: its first word without a directory. */

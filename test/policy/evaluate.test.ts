@@ -320,6 +320,18 @@ describe("evaluate: a deny must be hard to dodge, an allow hard to widen", () =>
     }
   });
 
+  test("an expansion handed to a program that may run its arguments is denied when any deny rule exists", () => {
+    for (const command of ["my-wrapper $CMD", 'some-tool --quiet "$(echo ls)" -rf x', "my-tool `echo ls` x"]) {
+      expect(evaluate(req("exec", [command]), deny)).toMatchObject({
+        effect: "deny",
+        reason: expect.stringContaining("may be a command"),
+      });
+    }
+    expect(execEffect("my-wrapper $CMD", rules({ allow: ["exec:my-wrapper *"] }))).toBe("allow");
+    expect(execEffect("echo $R -rf x", deny)).toBe("allow");
+    expect(execEffect("cd $DIR", deny)).toBe("allow");
+  });
+
   test("an allow rule for the inner program does not cover a wrapper that changes how it runs", () => {
     const rm = rules({ allow: ["exec:rm *"] });
     for (const command of ["flock /tmp/l rm x", "chrt 10 rm x", "strace rm x", "watch rm x", "sudo rm x"]) {
