@@ -321,7 +321,11 @@ describe("evaluate: a deny must be hard to dodge, an allow hard to widen", () =>
   });
 
   test("an expansion handed to a program that may run its arguments is denied when any deny rule exists", () => {
-    for (const command of ["my-wrapper $CMD", 'some-tool --quiet "$(echo ls)" -rf x', "my-tool `echo ls` x"]) {
+    for (const command of [
+      "my-wrapper $CMD",
+      'some-tool --quiet "$(echo ls)" -rf x',
+      "my-tool `echo ls` x",
+    ]) {
       expect(evaluate(req("exec", [command]), deny)).toMatchObject({
         effect: "deny",
         reason: expect.stringContaining("may be a command"),
