@@ -23,11 +23,13 @@ export class WorkspaceError extends Error {
 const SENSITIVE_TOP = new Set([".agent"]);
 /**
  * Names (compared case-insensitively, as on macOS and Windows file systems) that are sensitive wherever
- * they appear: `.git` (a folder, or a file naming a git dir elsewhere), `.gitmodules`, and `HEAD`, the
- * file whose presence makes git treat a folder as a repository (a bare one needs only HEAD, objects/
- * and refs/; see gitrepository-layout(5)), so writing one cannot turn the workspace into a repository.
+ * they appear: `.git` (a folder, or a file naming a git dir elsewhere) and `.gitmodules`. A file named
+ * `HEAD` is sensitive too: its presence makes git treat the folder as a repository (a bare one needs only
+ * HEAD, objects/ and refs/; see gitrepository-layout(5)), so writing one cannot make a repository.
  */
-const SENSITIVE_ANY = new Set([".git", ".gitmodules", "head"]);
+const SENSITIVE_ANY = new Set([".git", ".gitmodules"]);
+/** File names (the last component only, case-insensitively) sensitive anywhere. */
+const SENSITIVE_FILES = new Set(["head"]);
 /** What a git dir holds (gitrepository-layout(5)): changing one inside a folder that has HEAD is sensitive. */
 const GIT_DIR_ENTRIES = new Set([
   "config",
@@ -122,6 +124,7 @@ export class Workspace {
   isSensitive(relPath: string): boolean {
     const parts = relPath.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
     if (parts[0] !== undefined && SENSITIVE_TOP.has(parts[0]) && !isAbsolute(relPath)) return true;
+    if (SENSITIVE_FILES.has(parts.at(-1)?.toLowerCase() ?? "")) return true;
     return parts.some((p) => SENSITIVE_ANY.has(p.toLowerCase()));
   }
 
@@ -131,9 +134,10 @@ export class Workspace {
    * (a bare repository, or the workspace root made into one).
    */
   async isSensitiveChange(absPath: string): Promise<boolean> {
-    if (this.isSensitive(this.relative(absPath))) return true;
     const root = this.roots.find((r) => isWithin(r, absPath));
     if (root === undefined) return false;
+    // Names are judged below the root that holds the path, never in the root's own path.
+    if (this.isSensitive(relative(root, absPath) || ".")) return true;
     let child = absPath;
     for (let dir = dirname(absPath); isWithin(root, dir); dir = dirname(dir)) {
       if (GIT_DIR_ENTRIES.has(basename(child).toLowerCase()) && (await exists(join(dir, "HEAD"))))

@@ -132,6 +132,7 @@ describe("Workspace.isSensitiveChange", () => {
     expect(await at("vendor/.Git/hooks/x")).toBe(true);
     expect(await at(".gitmodules")).toBe(true);
     expect(await at("head")).toBe(true);
+    expect(await at("src/components/Head/index.tsx")).toBe(false);
     expect(await at("config")).toBe(false);
     expect(await at("refs/x")).toBe(false);
     mkdirSync(path.join(dir, "repo.git"));
@@ -140,5 +141,17 @@ describe("Workspace.isSensitiveChange", () => {
     expect(await at("repo.git/hooks/pre-commit")).toBe(true);
     expect(await at("repo.git/README")).toBe(false);
     expect(await at("config")).toBe(false);
+  });
+
+  test("a root whose own path has a component named like git metadata is not sensitive as a whole", async () => {
+    h = await harness({ specs: [spec("root", [])], script: { queue: [] } });
+    const main = path.join(h.dir, "main");
+    const extra = path.join(h.dir, "HEAD", "project");
+    mkdirSync(main);
+    mkdirSync(extra, { recursive: true });
+    const ws = await Workspace.open(main, { extraRoots: [extra] });
+    const other = ws.roots[1]!;
+    expect(await ws.isSensitiveChange(path.join(other, "src", "a.ts"))).toBe(false);
+    expect(await ws.isSensitiveChange(path.join(other, ".git", "config"))).toBe(true);
   });
 });
