@@ -18,7 +18,8 @@ interface RiskySpec {
 
 /**
  * Options that run a program or write a file. Long options also match their abbreviations (git and GNU
- * getopt_long accept any unambiguous prefix: `--upload-pa` is `--upload-pack`, see `git help cli`).
+ * getopt_long accept any unambiguous prefix: `--upload-pa` is `--upload-pack`; git's api-parse-options.txt
+ * "Long options may be abbreviated, as long as the abbreviation is unambiguous", glibc getopt.texi).
  * Sources: git-fetch(1)/git-clone(1)/git-ls-remote(1) `--upload-pack`, git-grep(1) `-O`,
  * git-archive(1) `--exec`/`--remote`/`--output`, git(1) `-c`/`--config-env`/`--exec-path`/`-C`;
  * Codex codex-rs/shell-command/src/command_safety/is_safe_command.rs (find `-exec`/`-delete`/`-fprint*`,

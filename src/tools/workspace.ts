@@ -25,7 +25,8 @@ const SENSITIVE_TOP = new Set([".agent"]);
  * Names (compared case-insensitively, as on macOS and Windows file systems) that are sensitive wherever
  * they appear: `.git` (a folder, or a file naming a git dir elsewhere) and `.gitmodules`. A file named
  * `HEAD` is sensitive too: its presence makes git treat the folder as a repository (a bare one needs only
- * HEAD, objects/ and refs/; see gitrepository-layout(5)), so writing one cannot make a repository.
+ * HEAD, objects/ and refs/: gitrepository-layout(5); docs.rs gix_discover::is_git "a valid head, an
+ * objects directory, a refs directory"), so writing one cannot make a repository.
  */
 const SENSITIVE_ANY = new Set([".git", ".gitmodules"]);
 /** File names (the last component only, case-insensitively) sensitive anywhere. */
