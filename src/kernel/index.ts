@@ -1,6 +1,7 @@
 export * from "./approvals.ts";
 export * from "./errors.ts";
 export * from "./events.ts";
+export * from "./map-strings.ts";
 export * from "./messages.ts";
 export * from "./paths.ts";
 export * from "./redact.ts";

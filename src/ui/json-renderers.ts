@@ -86,8 +86,8 @@ abstract class JsonRendererBase implements Renderer {
   dispose(): void {}
 
   protected serialize(value: unknown): string {
-    const text = JSON.stringify(value);
-    return `${this.options.redactor ? this.options.redactor.redact(text) : text}\n`;
+    const { redactor } = this.options;
+    return `${JSON.stringify(redactor ? redactor.redactValue(value) : value)}\n`;
   }
 
   protected result(run: FinishedRun): string {
