@@ -6,5 +6,6 @@ export * from "./messages.ts";
 export * from "./paths.ts";
 export * from "./redact.ts";
 export * from "./stream.ts";
+export * from "./terminal-text.ts";
 export * from "./tools.ts";
 export * from "./usage.ts";

@@ -1,3 +1,4 @@
+import { terminalSafeValue } from "../../kernel/terminal-text.ts";
 import type { FinishedRun } from "../result.ts";
 import { type CostFn, initialState, reduceBatch, type UiAction, type UiState } from "./state.ts";
 
@@ -32,9 +33,9 @@ export class UiStore {
     return () => this.listeners.delete(listener);
   };
 
-  /** Queues an action; it shows at the next flush. */
+  /** Queues an action (its text made terminal-safe: everything in the state reaches the screen); it shows at the next flush. */
   dispatch(action: UiAction): void {
-    this.pending.push(action);
+    this.pending.push(terminalSafeValue(action));
     if (this.timer === undefined) {
       this.timer = setTimeout(() => this.flush(), this.flushMs);
       this.timer.unref?.();
