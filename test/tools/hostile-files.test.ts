@@ -9,6 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { globTool } from "../../src/tools/glob.ts";
 import { grepTool } from "../../src/tools/grep.ts";
+import { workerUrl } from "../../src/tools/grep-runner.ts";
 import { GREP_MAX_FILE_BYTES } from "../../src/tools/grep-search.ts";
 import { readFileTool } from "../../src/tools/read-file.ts";
 import { writeFileTool } from "../../src/tools/write-file.ts";
@@ -97,4 +98,15 @@ describe("a catastrophically backtracking pattern cannot hang the run", () => {
     const out = await running;
     expect(out).toMatchObject({ isError: true, modelText: "Error: aborted" });
   }, 30_000);
+});
+
+describe("the grep worker is always our own module", () => {
+  test("from source it sits next to the runner; in a compiled binary under the embedded root, never in the workspace", () => {
+    expect(workerUrl("file:///work/agent/src/tools/grep-runner.ts").href).toBe(
+      "file:///work/agent/src/tools/grep-worker.ts",
+    );
+    expect(workerUrl("file:///$bunfs/root/chunk-1atg9ar0.js").href).toBe(
+      "file:///$bunfs/root/tools/grep-worker.ts",
+    );
+  });
 });
