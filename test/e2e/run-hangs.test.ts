@@ -65,6 +65,17 @@ function pidIn(file: string): number {
   return pid;
 }
 
+/** CPU time (user + system, all threads) a process has used, from /proc/<pid>/stat (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** Thousands of lines on which `(a+)+$` backtracks for about a second each. */
 function writeBacktrackBait(): void {
   writeFileSync(join(sandbox.workspace, "bait.txt"), `${"a".repeat(64)}b\n`.repeat(4_000));
@@ -94,6 +105,8 @@ describe("a catastrophically backtracking grep", () => {
       server.enqueue(BACKTRACKING_GREP);
       const running = start(["run", "--agent", "code-reader", "find the pattern"]);
       await waitFor(() => transcriptHas('"kind":"tool_start"'), "the grep call to start");
+      // The search is under way once the process has burnt CPU on it (an event, not a clock).
+      await waitFor(() => cpuSeconds(running.proc.pid) >= 1.5, "the search to be running");
       running.proc.kill("SIGTERM");
       const result = await ends(running);
       expect(result.code).toBe(130);
