@@ -2,7 +2,14 @@
  * How `agent helper` ends, whichever path ran (one model call, or the loop with `--tools`): one outcome
  * shape, one place that prints it and picks the exit code (the same mapping as `agent run`).
  */
-import { type FinishReason, Redactor, type RunStatus, terminalSafe, type Usage } from "../kernel/index.ts";
+import {
+  type FinishReason,
+  Redactor,
+  type RunStatus,
+  stringifyForTerminal,
+  terminalSafe,
+  type Usage,
+} from "../kernel/index.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 
 /** The end of a helper run. */
@@ -43,7 +50,7 @@ export function writeOutcome(
   const code = exitCodeFor(outcome);
   const printable = outcome.status === "success" || (outcome.status === "limit" && outcome.answer !== "");
   if (mode.json) {
-    if (printable) stdout.write(`${JSON.stringify(jsonOutput(outcome))}\n`);
+    if (printable) stdout.write(`${stringifyForTerminal(jsonOutput(outcome))}\n`);
   } else if (mode.streamed) {
     if (outcome.answer !== "" || outcome.status === "success") stdout.write("\n");
   } else if (printable) {

@@ -46,6 +46,20 @@ export function terminalSafeValue<T>(value: T): T {
   return mapStrings(value, terminalSafe);
 }
 
+/** What JSON.stringify leaves raw but a terminal may act on: DEL, C1 controls, bidi overrides, line separators. */
+const JSON_RAW_CONTROLS = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text of `value` with the control characters JSON.stringify leaves raw written as `\uXXXX` escapes:
+ * the same JSON value, byte for byte safe on a terminal (JSON.stringify already escapes C0 and ESC).
+ */
+export function stringifyForTerminal(value: unknown): string {
+  return JSON.stringify(value).replace(
+    JSON_RAW_CONTROLS,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /** Characters a stream holds back waiting for the end of a sequence; past this it gives up and cleans. */
 const MAX_HELD = 1_024;
 

@@ -11,6 +11,7 @@
  */
 import type { AgentEvent } from "../kernel/events.ts";
 import type { Redactor } from "../kernel/redact.ts";
+import { stringifyForTerminal } from "../kernel/terminal-text.ts";
 import { ProgressLines } from "./progress-lines.ts";
 import type { Renderer, TextSink } from "./renderer.ts";
 import { buildResultRecord, type FinishedRun } from "./result.ts";
@@ -87,7 +88,7 @@ abstract class JsonRendererBase implements Renderer {
 
   protected serialize(value: unknown): string {
     const { redactor } = this.options;
-    return `${JSON.stringify(redactor ? redactor.redactValue(value) : value)}\n`;
+    return `${stringifyForTerminal(redactor ? redactor.redactValue(value) : value)}\n`;
   }
 
   protected result(run: FinishedRun): string {

@@ -112,6 +112,36 @@ describe("model text never drives the terminal", () => {
   });
 });
 
+describe("JSON output is the same value, and inert on a terminal", () => {
+  /** Characters JSON.stringify leaves raw: an 8-bit CSI, a bidi override, a line separator. */
+  const RAW = `clear\u009b2J flip${BIDI}x line\u2028end ${CLIPBOARD}`;
+
+  function expectEscapedOnly(stdout: string): void {
+    for (const ch of ["\u009b", BIDI, "\u2028", "\u001b", "\u0007"]) expect(stdout).not.toContain(ch);
+  }
+
+  test("stream-json lines escape them and parse back to the model's exact text", async () => {
+    server.enqueue({ text: RAW });
+    const result = await runAgentIn(
+      sandbox,
+      ["run", "--agent", "code-reader", "--output", "stream-json", "say it"],
+      anthropicEnv(sandbox, server),
+    );
+    expect(result.code).toBe(0);
+    expectEscapedOnly(result.stdout);
+    const last = JSON.parse(result.stdout.trim().split("\n").at(-1) ?? "{}") as { answer?: string };
+    expect(last.answer).toBe(RAW);
+  });
+
+  test("helper --json escapes them and parses back to the model's exact text", async () => {
+    server.enqueue({ text: RAW });
+    const result = await runAgentIn(sandbox, ["helper", "--json", "say it"], anthropicEnv(sandbox, server));
+    expect(result.code).toBe(0);
+    expectEscapedOnly(result.stdout);
+    expect((JSON.parse(result.stdout) as { answer: string }).answer).toBe(RAW);
+  });
+});
+
 describe("error lines on stderr", () => {
   test("a message quoting hostile text is one terminal-safe line", async () => {
     const result = await runAgentIn(

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { stripEscapeSequences, TerminalSafeStream, terminalSafe } from "../../src/kernel/terminal-text.ts";
+import {
+  stringifyForTerminal,
+  stripEscapeSequences,
+  TerminalSafeStream,
+  terminalSafe,
+} from "../../src/kernel/terminal-text.ts";
 
 /** Hostile inputs and what a terminal may show of them (xterm ctlseqs; ECMA-48). */
 const CASES: [string, string, string][] = [
@@ -62,5 +67,14 @@ describe("TerminalSafeStream", () => {
     const first = stream.push(`a\u001b]0;${"x".repeat(2_000)}`);
     expect(first).toBe("a");
     expect(stream.push("b")).toBe("b");
+  });
+});
+
+describe("stringifyForTerminal", () => {
+  test("escapes what JSON.stringify leaves raw, and parses back to the same value", () => {
+    const value = { answer: "a\u009b2J\u202eb\u2028c\u007f\u001b]0;t\u0007 ünï", n: 1 };
+    const text = stringifyForTerminal(value);
+    expect(text).toBe('{"answer":"a\\u009b2J\\u202eb\\u2028c\\u007f\\u001b]0;t\\u0007 ünï","n":1}');
+    expect(JSON.parse(text)).toEqual(value);
   });
 });
