@@ -1,5 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { readRegularFile } from "../tools/files.ts";
 
 /**
  * Perceive: the first user message of a run — the goal, the hints, and cheap facts about the
@@ -34,7 +35,10 @@ export async function workspaceFacts(root: string): Promise<WorkspaceFacts> {
     // unreadable root: leave the listing out
   }
   try {
-    const head = (await readFile(path.join(root, ".git", "HEAD"), "utf8")).trim();
+    // A regular file only: a FIFO planted at .git/HEAD must not hang the start of a run.
+    const read = await readRegularFile(path.join(root, ".git", "HEAD"), 4_096);
+    if (!read.ok) return facts;
+    const head = read.bytes.toString("utf8").trim();
     const match = /^ref: refs\/heads\/(.+)$/.exec(head);
     facts.branch = match ? match[1] : `(detached at ${head.slice(0, 12)})`;
   } catch {

@@ -4,7 +4,7 @@
  * (a generous bound, never a timing) with the documented exit code, and leave no process behind.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { goneSoon, isAlive } from "../tools/helpers.ts";
@@ -110,6 +110,22 @@ describe("a catastrophically backtracking grep", () => {
       running.proc.kill("SIGTERM");
       const result = await ends(running);
       expect(result.code).toBe(130);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe("a hostile workspace", () => {
+  test(
+    "a FIFO at .git/HEAD does not hang the start of a run",
+    async () => {
+      mkdirSync(join(sandbox.workspace, ".git"));
+      const made = Bun.spawnSync(["mkfifo", join(sandbox.workspace, ".git", "HEAD")]);
+      expect(made.exitCode).toBe(0);
+      server.enqueue({ text: "Hello." });
+      const result = await ends(start(["run", "--agent", "code-reader", "say hello"]));
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe("Hello.\n");
     },
     TEST_TIMEOUT_MS,
   );

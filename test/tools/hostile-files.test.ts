@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { applyPatchTool } from "../../src/tools/apply-patch.ts";
 import { globTool } from "../../src/tools/glob.ts";
 import { grepTool } from "../../src/tools/grep.ts";
 import { workerUrl } from "../../src/tools/grep-runner.ts";
@@ -57,6 +58,13 @@ describe("FIFOs are never opened", () => {
   test("glob lists regular files and names the FIFO as skipped", async () => {
     const out = await globTool.run({ pattern: "*.txt", path: "fifo" }, await contextFor(root));
     expect(out.modelText).toBe("fifo/notes.txt\n\n(skipped, not regular files: fifo/pipe.txt (a FIFO))");
+  });
+
+  test("apply_patch refuses to touch a FIFO (deleting one first reads it for the undo copy)", async () => {
+    const patch = "*** Begin Patch\n*** Delete File: fifo/pipe.txt\n*** End Patch";
+    const out = await applyPatchTool.run({ patch }, await contextFor(root));
+    expect(out.isError).toBe(true);
+    expect(out.modelText).toContain("fifo/pipe.txt is a FIFO, not a regular file");
   });
 
   test("write_file into a FIFO is refused instead of waiting for a reader", async () => {
