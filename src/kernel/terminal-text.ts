@@ -4,7 +4,11 @@
  * screen or move the cursor (CSI), send device-control strings (DCS), or hide text with backspace, carriage
  * return and bidirectional overrides. One definition of an escape sequence serves exec (which strips them
  * from what the model sees) and every terminal sink (which shows only plain text plus our own colours).
- * Sources: ECMA-48 (control functions: CSI, OSC, DCS, SOS/PM/APC, C1), xterm ctlseqs (OSC 0/2/8/52).
+ * Sources: ECMA-48 (control functions: CSI, OSC, DCS, SOS/PM/APC, C1), xterm ctlseqs (OSC 0/2/8/52);
+ * google-gemini/gemini-cli PR #8636 (cursor moves in model output hid part of a command in the approval
+ * dialog) and issue #26807 (JSON fields and error messages left unsanitized); daintreehq/daintree issue
+ * #3703 (OSC 52 from agent output overwrote the clipboard). Ink 8 strips CSI but keeps OSC sequences
+ * (node_modules/ink/build/sanitize-ansi.js), so the Ink path needs this too.
  */
 import { mapStrings } from "./map-strings.ts";
 
