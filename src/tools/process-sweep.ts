@@ -38,11 +38,6 @@ export function releaseExecId(id: string): void {
   live.delete(id);
 }
 
-/** True where the sweep can see other processes' environments (Linux /proc). */
-export function canSweep(): boolean {
-  return process.platform === "linux" && readProcOrNull() !== null;
-}
-
 /**
  * SIGKILLs every process whose environment carries AGENT_EXEC_ID=`id` (Linux; elsewhere a no-op).
  * Synchronous, so it also runs from an exit handler. Returns how many processes were signalled.
