@@ -23,7 +23,7 @@ import {
 import { buildRequest as anthropicBody } from "../src/llm/anthropic-convert.ts";
 import { buildResponsesRequest } from "../src/llm/openai-responses-convert.ts";
 import { toolDefinitionsFor } from "../src/tools/registry.ts";
-import type { Primitive } from "../src/tools/types.ts";
+import type { Tool } from "../src/tools/types.ts";
 import { Workspace } from "../src/tools/workspace.ts";
 import { type ScriptOptions, scriptedProvider } from "../test/support/scripted-provider.ts";
 
@@ -32,15 +32,18 @@ const allowAll: ToolGate = {
 };
 
 /** A read-only no-op tool, so the figures measure the loop and not a primitive. */
-const noop: Primitive = {
+const noop: Tool = {
   name: "glob",
+  kind: "primitive",
   description: "no-op",
   parameters: { type: "object", properties: { pattern: { type: "string" } } },
   readOnly: true,
+  concurrent: true,
+  policyName: "glob",
   validate: (args) => ({ ok: true, value: args as Record<string, unknown> }),
   policyTarget: async () => ({ targets: [], sensitive: false }),
   preview: async () => "",
-  run: async (args) => ({
+  execute: async (args) => ({
     modelText: `ok ${String(args.pattern ?? args.path)}`,
     display: "ok",
     isError: false,

@@ -1,18 +1,23 @@
 import {
   type AgentIdentity,
-  type ApprovalNeededError,
   type EmitFn,
   makeEvent,
   type RunResult,
   type ToolDefinition,
 } from "../kernel/index.ts";
-import type { ActContext, DelegationResult } from "./act.ts";
+import type { Tool, ToolRunOutput, ValidationResult } from "../tools/types.ts";
 import { type AgentSpec, agentCapabilities } from "./spec.ts";
 
 /**
- * Delegation: sub-agents offered as tools (`{goal, hints?}`), child identities, and what the parent's
- * model receives back from a child run.
+ * Delegation: sub-agents offered as tools (`{goal, hints?}`) that go through the same pipeline as every
+ * other tool, child identities, and what the parent's model receives back from a child run.
  */
+
+/** What a delegation returns to the parent's model. */
+export interface DelegationResult {
+  content: string;
+  isError: boolean;
+}
 
 /** The parameter schema of every sub-agent tool. */
 export const SUB_AGENT_PARAMETERS = {
@@ -87,53 +92,93 @@ export type ChildRunner = (
   hints: string[],
   child: AgentIdentity,
   depthBound: number,
-) => Promise<{ result: RunResult; approvalError?: ApprovalNeededError }>;
+) => Promise<{ result: RunResult; stop?: string }>;
 
-/**
- * The delegate function Act calls for a sub-agent tool: allocates the child's id, emits act_start and
- * act_end around the child run, and returns the child's answer (with its status when it failed).
- * An approval error in the child (`--on-ask fail`) is rethrown so the whole session ends.
- */
-export function makeDelegate(options: {
+export interface DelegationContext {
   who: AgentIdentity;
   emit: EmitFn;
   specs: ReadonlyMap<string, AgentSpec>;
   counters: ChildCounters;
   depthBound: number;
   runChild: ChildRunner;
-}): ActContext["delegate"] {
-  const { who, emit } = options;
-  return async (childName, goal, hints, callId) => {
-    const childSpec = options.specs.get(childName);
-    const child = childIdentity(who, childName, options.counters);
-    emit(makeEvent(who, "act_start", { id: callId, child: child.agent, childName, goal }));
-    const outcome = childSpec
-      ? await options.runChild(
-          childSpec,
-          goal,
-          hints,
-          child,
-          Math.min(options.depthBound, child.depth + childSpec.constraints.max_depth),
-        )
-      : undefined;
-    const result: RunResult = outcome?.result ?? {
-      status: "error",
-      finishReason: "error",
-      answer: "",
-      usage: [],
-      error: { kind: "config", message: `unknown agent ${childName}` },
-    };
-    emit(
-      makeEvent(who, "act_end", {
-        id: callId,
-        child: child.agent,
-        childName,
-        status: result.status,
-        finishReason: result.finishReason,
-        answer: result.answer,
-      }),
-    );
-    if (outcome?.approvalError) throw outcome.approvalError;
-    return delegationResult(childName, result);
+}
+
+interface DelegationArgs {
+  goal: string;
+  hints: string[];
+}
+
+function validateDelegation(name: string, args: unknown): ValidationResult<DelegationArgs> {
+  const fail = (why: string) => ({ ok: false as const, error: `invalid arguments for ${name}: ${why}` });
+  const record = (args ?? {}) as Record<string, unknown>;
+  const goal = record.goal;
+  if (typeof goal !== "string" || goal.trim() === "") return fail("`goal` must be a non-empty string");
+  const hints = record.hints ?? [];
+  if (!Array.isArray(hints) || !hints.every((h) => typeof h === "string")) {
+    return fail("`hints` must be a list of strings when given");
+  }
+  return { ok: true, value: { goal, hints: hints as string[] } };
+}
+
+/**
+ * The sub-agent a spec may delegate to, as a tool: concurrent, counted as mutating (its children may
+ * write), allowed by default (each call the child makes is gated; deny and ask rules naming the agent
+ * apply). Running it allocates the child's id, emits act_start and act_end around the child run, and
+ * returns the child's answer (with its status when it failed); a child that must stop the session
+ * (`--on-ask fail`) passes that on.
+ */
+export function subAgentTool(definition: ToolDefinition, ctx: DelegationContext): Tool<DelegationArgs> {
+  const name = definition.name;
+  return {
+    ...definition,
+    kind: "agent",
+    readOnly: false,
+    concurrent: true,
+    policyName: name,
+    allowByDefault: true,
+    validate: (args) => validateDelegation(name, args),
+    policyTarget: async () => ({ targets: [], sensitive: false }),
+    preview: async (args) => `delegate to ${name}: ${args.goal}`,
+    execute: (args, toolCtx) => delegate(name, args, toolCtx.callId ?? name, ctx),
+  };
+}
+
+async function delegate(
+  childName: string,
+  args: DelegationArgs,
+  callId: string,
+  ctx: DelegationContext,
+): Promise<ToolRunOutput> {
+  const { who, emit } = ctx;
+  const childSpec = ctx.specs.get(childName);
+  const child = childIdentity(who, childName, ctx.counters);
+  emit(makeEvent(who, "act_start", { id: callId, child: child.agent, childName, goal: args.goal }));
+  const outcome = childSpec
+    ? await ctx.runChild(
+        childSpec,
+        args.goal,
+        args.hints,
+        child,
+        Math.min(ctx.depthBound, child.depth + childSpec.constraints.max_depth),
+      )
+    : undefined;
+  const result: RunResult = outcome?.result ?? {
+    status: "error",
+    finishReason: "error",
+    answer: "",
+    usage: [],
+    error: { kind: "config", message: `unknown agent ${childName}` },
+  };
+  const { status, finishReason, answer } = result;
+  emit(
+    makeEvent(who, "act_end", { id: callId, child: child.agent, childName, status, finishReason, answer }),
+  );
+  const { content, isError } = delegationResult(childName, result);
+  const display = `${childName}: ${status} (${finishReason})`;
+  return {
+    modelText: content,
+    display,
+    isError,
+    ...(outcome?.stop !== undefined ? { stop: outcome.stop } : {}),
   };
 }

@@ -1,49 +1,23 @@
-import {
-  type AgentIdentity,
-  type ApprovalNeededError,
-  assistantText,
-  assistantToolCalls,
-  type Message,
-  type ModelInfo,
-  type ModelRef,
-  type ModelRequest,
-  makeEvent,
-  modelFamily,
-  type RunResult,
-  type ToolDefinition,
-} from "../kernel/index.ts";
+import { type AgentIdentity, makeEvent, modelFamily, Redactor, type RunResult } from "../kernel/index.ts";
 import { toolDefinitionsFor } from "../tools/registry.ts";
-import { type ActContext, actOnCalls } from "./act.ts";
-import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
-import {
-  ContextMeter,
-  compactForRetry,
-  ELIDE_THRESHOLD,
-  elideOldToolResults,
-  STALL_NUDGE,
-  StallDetector,
-} from "./guards.ts";
-import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } from "./history.ts";
+import { MODEL_TEXT_LIMIT } from "../tools/truncate.ts";
+import type { Tool } from "../tools/types.ts";
+import { type DelegationContext, subAgentDefinitions, subAgentTool } from "./delegation.ts";
+import { ContextMeter, StallDetector } from "./guards.ts";
+import { repairHistory } from "./history.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
-import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
-import { planTurn } from "./plan.ts";
-import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
-import { type AgentSpec, primitiveCapabilities, specOrigin } from "./spec.ts";
+import { errorText, type Node, type NodeOutcome, nodeFail, runTurns, startSession } from "./run-loop.ts";
+import { runSignal, type SessionShared } from "./run-state.ts";
+import { type AgentSpec, primitiveCapabilities } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
-import {
-  judgeResults,
-  runVerifyCommands,
-  unverifiedFinish,
-  type VerifyFailure,
-  verifyFailureMessage,
-} from "./verify.ts";
 
 /**
  * The agent loop: Perceive, Plan, Act, Verify, repeated until the model answers without tool calls
  * or a limit ends the run. A plain async function: every dependency is injected, nothing is kept at
- * module level, so recursive and parallel runs share nothing but what they are handed.
+ * module level, so recursive and parallel runs share nothing but what they are handed. This module sets
+ * a run up (model, tools, children); run-loop.ts holds the phases.
  */
 export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   const who: AgentIdentity = { agent: "root", name: options.spec.name, depth: 0 };
@@ -54,13 +28,26 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
   };
   const depthBound = options.limits?.maxDepth ?? options.spec.constraints.max_depth;
   const outcome = await runNode(options, who, shared, depthBound);
+  if (options.hooks) await options.hooks.onStop(outcome.result);
   return outcome.result;
 }
 
-/** A finished node: its result, and the approval error that must end the whole session, if any. */
-interface NodeOutcome {
-  result: RunResult;
-  approvalError?: ApprovalNeededError;
+/**
+ * The options of a child run, derived from its parent's in one place: the same session dependencies
+ * (stream, gate view, workspace, redactor, hooks, specs), its own spec, goal and history, the parent's
+ * signal, and only the limits a child inherits.
+ */
+export function childRunOptions(
+  parent: RunAgentOptions,
+  child: { spec: AgentSpec; goal: string; hints: string[]; signal: AbortSignal },
+): RunAgentOptions {
+  const { history: _history, model: _model, resumed: _resumed, limits, ...deps } = parent;
+  const inherited = {
+    concurrency: limits?.concurrency,
+    verifyTimeoutMs: limits?.verifyTimeoutMs,
+    toolOutputChars: limits?.toolOutputChars,
+  };
+  return { ...deps, ...child, gate: parent.gate.child?.() ?? parent.gate, limits: inherited };
 }
 
 /** Runs one agent; an unexpected internal failure becomes an error result, never a throw. */
@@ -72,7 +59,8 @@ async function runNode(
 ): Promise<NodeOutcome> {
   const run = runSignal(options.signal, options.limits?.timeoutMs ?? options.spec.constraints.timeout_ms);
   try {
-    return await runNodeUnguarded(options, who, shared, depthBound, run);
+    const node = newNode(options, who, shared, depthBound, run);
+    return (await setUp(node)) ?? (await runTurns(node));
   } catch (error) {
     const message = `internal error in ${options.spec.name}: ${errorText(error)}`;
     options.emit(makeEvent(who, "error", { message, kind: "internal" }));
@@ -91,349 +79,114 @@ async function runNode(
   }
 }
 
-async function runNodeUnguarded(
+function newNode(
   options: RunAgentOptions,
   who: AgentIdentity,
   shared: SessionShared,
   depthBound: number,
   run: ReturnType<typeof runSignal>,
-): Promise<NodeOutcome> {
+): Node {
   const { spec, emit } = options;
   const now = options.now ?? Date.now;
-  const limits = options.limits ?? {};
-  const maxTurns = limits.maxTurns ?? spec.constraints.max_turns;
-  const isRoot = who.depth === 0;
   const learnFile = spec.constraints.can_learn ? (options.learnFile ?? defaultLearnFile()) : null;
-  const learn = new LearnRecorder(
+  const learnTo = options.learnFile === null ? null : learnFile;
+  return {
+    options,
     who,
-    emit,
-    options.learnFile === null ? null : learnFile,
-    shared.sessionId,
+    shared,
+    depthBound,
+    run,
+    limits: options.limits ?? {},
     now,
-  );
-  const messages: Message[] = options.history ? repairHistory(options.history) : [];
-  let bestAnswer = "";
-  let approvalError: ApprovalNeededError | undefined;
-  let modelName = options.model ?? spec.model;
-  let started = false;
-  const emitSessionStart = (model: string): void => {
-    started = true;
-    emit(
-      makeEvent(who, "session_start", {
-        sessionId: shared.sessionId ?? "",
-        goal: options.goal,
-        agentName: spec.name,
-        model,
-        cwd: options.workspace.root,
-        ...(options.resumed ? { resumed: true } : {}),
-      }),
+    learn: new LearnRecorder(who, emit, learnTo, shared.sessionId, now),
+    messages: options.history ? repairHistory(options.history) : [],
+    bestAnswer: "",
+    modelName: options.model ?? spec.model,
+    started: false,
+    tools: new Map(),
+    stall: new StallDetector(),
+    meter: new ContextMeter(),
+    stops: new StopHandler(),
+    raiseLimit: false,
+    nudged: false,
+    verifyFailures: 0,
+  };
+}
+
+/** Resolves the model and builds the tool registry; an outcome when the run cannot start. */
+async function setUp(node: Node): Promise<NodeOutcome | undefined> {
+  const { options, who, shared } = node;
+  const { spec } = options;
+  try {
+    node.model = options.resolveModel(node.modelName);
+    node.info = options.modelInfo(node.model);
+    node.modelName = node.model.id;
+  } catch (error) {
+    shared.tracker.register({ ...who, model: node.modelName });
+    if (who.depth === 0) startSession(node);
+    return nodeFail(
+      node,
+      `cannot resolve model "${node.modelName}" for ${spec.name}: ${errorText(error)}`,
+      "config",
     );
-  };
-
-  const append = (message: Message): void => {
-    messages.push(message);
-    emit(makeEvent(who, "message", { message }));
-  };
-  const finish = async (f: Finish): Promise<NodeOutcome> => {
-    run.dispose();
-    await learn.flush();
-    if (isRoot && !started) emitSessionStart(modelName);
-    // A child's early end is news to its parent's watchers; the root's end is the session_end event itself.
-    if (!isRoot && f.finishReason !== "stop" && f.finishReason !== "stall") {
-      emit(
-        makeEvent(who, "warning", { message: `${spec.name} ended: ${f.finishReason}`, code: f.finishReason }),
-      );
-    }
-    const result: RunResult = {
-      ...f,
-      status: f.status ?? statusFor(f.finishReason),
-      usage: shared.tracker.report(who.agent),
-    };
-    if (isRoot) emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
-    return approvalError ? { result, approvalError } : { result };
-  };
-  const fail = (
-    message: string,
-    kind: NonNullable<RunResult["error"]>["kind"] = "internal",
-  ): Promise<NodeOutcome> => {
-    emit(makeEvent(who, "error", { message, kind }));
-    return finish({ finishReason: "error", answer: bestAnswer, error: { kind, message } });
-  };
-
-  let model: ModelRef;
-  let info: ModelInfo;
-  try {
-    model = options.resolveModel(modelName);
-    info = options.modelInfo(model);
-    modelName = model.id;
-  } catch (error) {
-    shared.tracker.register({ ...who, model: modelName });
-    if (isRoot) emitSessionStart(modelName);
-    return fail(`cannot resolve model "${modelName}" for ${spec.name}: ${errorText(error)}`, "config");
   }
-  shared.tracker.register({
-    ...who,
-    model: model.id,
-    tokenBudget: limits.tokenBudget,
-    costBudgetUsd: limits.costBudgetUsd,
-  });
-  if (isRoot) emitSessionStart(model.id);
+  const { tokenBudget, costBudgetUsd } = node.limits;
+  shared.tracker.register({ ...who, model: node.model.id, tokenBudget, costBudgetUsd });
+  if (who.depth === 0) startSession(node);
+  const problem = buildTools(node);
+  if (problem) return nodeFail(node, problem, "config");
+  return undefined;
+}
 
-  // Tools: sub-agents (while depth allows) and primitives.
+/** The run's registry: its sub-agents (while depth allows), then its primitives. A problem's message. */
+function buildTools(node: Node): string | undefined {
+  const { options, who, depthBound } = node;
+  const { spec } = options;
   const toolsFor = options.toolsFor ?? toolDefinitionsFor;
-  let primitiveTools: ReturnType<typeof toolsFor>;
+  let primitives: Map<string, Tool>;
   try {
-    primitiveTools = toolsFor(primitiveCapabilities(spec), modelFamily(model));
+    primitives = toolsFor(primitiveCapabilities(spec), modelFamily(node.model!)).primitives;
   } catch (error) {
-    return fail(`cannot build the tools of ${spec.name}: ${errorText(error)}`, "config");
+    return `cannot build the tools of ${spec.name}: ${errorText(error)}`;
   }
   const canSpawn = spec.constraints.can_spawn && who.depth < depthBound;
-  const subAgents = canSpawn ? subAgentDefinitions(spec, options.specs) : { definitions: [], missing: [] };
-  if (subAgents.missing.length > 0) {
-    return fail(`${spec.name} names unknown agents: ${subAgents.missing.join(", ")}`, "config");
+  const agents = subAgentDefinitions(spec, options.specs);
+  if (canSpawn && agents.missing.length > 0)
+    return `${spec.name} names unknown agents: ${agents.missing.join(", ")}`;
+  if (!canSpawn && agents.definitions.length > 0) {
+    const message = `${spec.name} is at max depth ${depthBound}: no sub-agents offered`;
+    options.emit(makeEvent(who, "warning", { message }));
   }
-  if (!canSpawn && subAgentDefinitions(spec, options.specs).definitions.length > 0) {
-    emit(
-      makeEvent(who, "warning", {
-        message: `${spec.name} is at max depth ${depthBound}: no sub-agents offered`,
-      }),
-    );
-  }
-  const tools: ToolDefinition[] = [...subAgents.definitions, ...primitiveTools.definitions];
-  const toolNames = new Set(tools.map((t) => t.name));
-
-  const delegate = makeDelegate({
+  const delegation: DelegationContext = {
     who,
-    emit,
+    emit: options.emit,
     specs: options.specs,
-    counters: shared.counters,
+    counters: node.shared.counters,
     depthBound,
     runChild: (childSpec, goal, hints, child, childDepthBound) =>
       runNode(
-        {
-          ...options,
-          spec: childSpec,
-          goal,
-          hints,
-          history: undefined,
-          model: undefined,
-          resumed: false,
-          signal: run.signal,
-          gate: options.gate.child?.() ?? options.gate,
-          limits: { concurrency: limits.concurrency, verifyTimeoutMs: limits.verifyTimeoutMs },
-        },
+        childRunOptions(options, { spec: childSpec, goal, hints, signal: node.run.signal }),
         child,
-        shared,
+        node.shared,
         childDepthBound,
       ),
-  });
-  const actContext: ActContext = {
+  };
+  if (canSpawn)
+    for (const d of agents.definitions)
+      node.tools.set(d.name, subAgentTool(d, delegation) as unknown as Tool);
+  for (const [name, tool] of primitives) node.tools.set(name, tool);
+  node.act = {
     who,
-    emit,
-    workspace: options.workspace,
+    emit: options.emit,
     gate: options.gate,
-    signal: run.signal,
-    primitives: primitiveTools.primitives,
-    definitions: tools,
-    subAgents: new Set(subAgents.definitions.map((d) => d.name)),
-    delegate,
-    concurrency: limits.concurrency ?? 4,
-    now,
+    signal: node.run.signal,
+    workspace: options.workspace,
+    redactor: options.redactor ?? Redactor.fromEnv(),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    modelTextLimit: node.limits.toolOutputChars ?? MODEL_TEXT_LIMIT,
+    now: node.now,
+    tools: node.tools,
+    concurrency: node.limits.concurrency ?? 4,
   };
-
-  // Perceive.
-  if (messages.length === 0) {
-    append({
-      role: "user",
-      content: initialMessage(
-        options.goal,
-        options.hints ?? [],
-        await workspaceFacts(options.workspace.root),
-      ),
-    });
-  } else {
-    closeOpenToolCalls(messages, append);
-    append({ role: "user", content: continueMessage(options.goal, options.hints ?? []) });
-  }
-
-  const stall = new StallDetector();
-  const meter = new ContextMeter();
-  const stops = new StopHandler();
-  let raiseLimit = false;
-  let nudged = false;
-  let verifyFailures = 0;
-  const limitReason = (): Finish | undefined =>
-    run.signal.aborted
-      ? { finishReason: run.timedOut() ? "timeout" : "aborted", answer: bestAnswer }
-      : undefined;
-  const verify = () =>
-    runVerifyCommands(spec.verify ?? [], {
-      cwd: options.workspace.root,
-      timeoutMs: limits.verifyTimeoutMs ?? 120_000,
-      signal: run.signal,
-      who,
-      emit,
-      gate: options.gate,
-      origin: specOrigin(spec),
-    });
-  /** Ends the run when verification cannot pass: not approved, `--on-ask fail`, or after a stall. */
-  const unverified = (failure: VerifyFailure): Promise<NodeOutcome> => {
-    const end = limitReason() ?? unverifiedFinish(failure, spec.name, bestAnswer);
-    if (failure.kind === "approval_needed" && !run.signal.aborted) approvalError = failure.error;
-    if (end.error) emit(makeEvent(who, "error", { message: end.error.message, kind: end.error.kind }));
-    return finish(end);
-  };
-  /** A stall ends in a forced answer: a success only when the verify commands pass too. */
-  const finishStalled = async (): Promise<NodeOutcome> => {
-    const verified = await verify();
-    return verified.ok ? finish({ finishReason: "stall", answer: bestAnswer }) : unverified(verified);
-  };
-
-  for (let turn = 1; ; turn++) {
-    const stopped = limitReason();
-    if (stopped) return finish(stopped);
-    if (turn > maxTurns) return finish({ finishReason: "max_turns", answer: bestAnswer });
-    const over = shared.tracker.exceeded(who.agent);
-    if (over) {
-      emit(
-        makeEvent(who, "warning", {
-          message: `${over.kind} budget of ${over.agent} exceeded`,
-          code: "budget",
-        }),
-      );
-      return finish({ finishReason: "budget", answer: bestAnswer });
-    }
-
-    // Plan.
-    const elided = elideOldToolResults(messages, {
-      system: spec.system_prompt,
-      tools,
-      limitTokens: Math.floor(info.contextWindow * ELIDE_THRESHOLD),
-      meter,
-    });
-    if (elided.elided > 0) {
-      messages.splice(0, messages.length, ...elided.messages);
-      emit(
-        makeEvent(who, "warning", { message: `elided ${elided.elided} old tool results`, code: "elided" }),
-      );
-    }
-    const planned = await planTurn(
-      {
-        model,
-        system: spec.system_prompt,
-        messages: [...messages],
-        tools,
-        signal: run.signal,
-        ...(raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
-        ...reasoningEffortFor(spec, model),
-      },
-      options.stream,
-      who,
-      emit,
-      turn,
-    );
-    shared.tracker.add(who.agent, planned.usage, info);
-    if (!planned.ok) {
-      const partial = planned.partial ? assistantText(planned.partial).trim() : "";
-      if (partial) bestAnswer = partial;
-      const stoppedNow = limitReason();
-      if (stoppedNow) return finish(stoppedNow);
-      emit(makeEvent(who, "error", { message: planned.error.message, kind: planned.error.kind }));
-      return finish({
-        finishReason: "provider_error",
-        answer: bestAnswer,
-        error: { kind: planned.error.kind, message: planned.error.message },
-      });
-    }
-    // Stop reasons that cut the reply (see stop-reasons.ts): continue, re-send, compact, or end clearly.
-    const stop = stops.decide(planned.stopReason, planned.message);
-    raiseLimit = false;
-    if (stop.action === "finish") {
-      if (stop.keep) append(stop.keep);
-      return finish({ finishReason: stop.finishReason, answer: stops.partial().trim() || bestAnswer });
-    }
-    if (stop.action !== "accept") {
-      emit(makeEvent(who, "warning", { message: stop.reason, code: stop.code }));
-      if (stop.action === "compact") {
-        const compacted = compactForRetry(messages, { system: spec.system_prompt, tools, meter });
-        if (!compacted) return finish({ finishReason: "context_window", answer: bestAnswer });
-        messages.splice(0, messages.length, ...compacted);
-      } else {
-        if (stop.keep) append(stop.keep);
-        if (stop.note) append({ role: "user", content: stop.note });
-        raiseLimit = stop.raiseLimit;
-      }
-      bestAnswer = stops.partial().trim() || bestAnswer;
-      continue;
-    }
-    const message = withTextToolCalls(planned.message, toolNames, who, emit, turn);
-    append(message);
-    const text = stops.answer(assistantText(message)).trim();
-    if (text) bestAnswer = text;
-    if (planned.stopReason === "refusal") return finish({ finishReason: "refusal", answer: bestAnswer });
-    const calls = assistantToolCalls(message);
-
-    if (calls.length === 0) {
-      if (nudged) return finishStalled();
-      const verified = await verify();
-      if (!verified.ok) {
-        if (verified.kind !== "failed") return unverified(verified);
-        if (run.signal.aborted) continue;
-        verifyFailures++;
-        if (verifyFailures >= (limits.maxVerifyAttempts ?? 3)) return unverified(verified);
-        append({ role: "user", content: verifyFailureMessage(verified) });
-        continue;
-      }
-      return finish({ finishReason: "stop", answer: text || bestAnswer });
-    }
-
-    if (nudged) {
-      // Told to answer without tools and still calling them: close the calls and end with a stall.
-      for (const call of calls) append(notRunResult(call, "not run: you were told to answer without tools"));
-      return finishStalled();
-    }
-
-    // Act.
-    const { results, approvalError: needed } = await actOnCalls(calls, actContext);
-    for (const r of results) append(r.message);
-    if (needed) {
-      approvalError = needed;
-      emit(makeEvent(who, "error", { message: needed.message, kind: "approval" }));
-      return finish({
-        finishReason: "approval_needed",
-        answer: bestAnswer,
-        error: { kind: "approval", message: needed.message },
-      });
-    }
-
-    // Verify.
-    judgeResults(results, who, emit, learn);
-    const mutating = (name: string): boolean =>
-      actContext.subAgents.has(name) || actContext.primitives.get(name)?.readOnly === false;
-    const repeated = stall.repeatedCall(
-      results.map((r, i) => ({
-        call: calls[i] as (typeof calls)[number],
-        result: r.message.content,
-        mutated: r.outcome === "ok" && mutating(r.message.toolName),
-      })),
-    );
-    const sameResults = stall.recordResults(results.map((r) => r.message));
-    if ((repeated || sameResults) && !run.signal.aborted) {
-      const why = repeated ? `repeated call to ${repeated.name}` : "three identical results in a row";
-      emit(makeEvent(who, "warning", { message: `stall detected: ${why}`, code: "stall" }));
-      append({ role: "user", content: STALL_NUDGE });
-      nudged = true;
-    }
-  }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** The reasoning effort of an agent's model calls: the spec's, else the tier's from config, else none
- * (the model's default). */
-function reasoningEffortFor(spec: AgentSpec, model: ModelRef): Pick<ModelRequest, "reasoningEffort"> {
-  const effort = spec.reasoning_effort ?? model.reasoningEffort;
-  return effort !== undefined ? { reasoningEffort: effort } : {};
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../kernel/stream.ts";
-import { PRIMITIVE_NAMES, type PrimitiveName } from "../tools/types.ts";
+import { isPrimitiveName, type PrimitiveName } from "../tools/names.ts";
 
 /**
  * An agent spec: one YAML file per agent (DESIGN "Agent specs").
@@ -92,10 +92,8 @@ export function specOrigin(spec: AgentSpec): string {
   return source ? `${source.scope} spec ${source.file}` : "a spec built in code";
 }
 
-/** True when `name` is one of the primitives the model can be offered. */
-export function isPrimitiveCapability(name: string): name is PrimitiveName {
-  return (PRIMITIVE_NAMES as readonly string[]).includes(name);
-}
+/** True when `name` is one of the primitives the model can be offered (checked in src/tools/names.ts). */
+export const isPrimitiveCapability: (name: string) => name is PrimitiveName = isPrimitiveName;
 
 /** The primitive capabilities of a spec, in spec order. */
 export function primitiveCapabilities(spec: AgentSpec): PrimitiveName[] {

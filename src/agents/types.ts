@@ -5,18 +5,20 @@ import type {
   ModelFamily,
   ModelInfo,
   ModelRef,
+  Redactor,
   StreamFn,
   ToolDefinition,
 } from "../kernel/index.ts";
 import type { PolicyRequest, Verdict } from "../policy/types.ts";
-import type { Primitive, PrimitiveName } from "../tools/types.ts";
+import type { PrimitiveName, Tool } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import type { ToolHooks } from "./hooks.ts";
 import type { AgentSpec } from "./spec.ts";
 
 /**
  * The approval channel the loop uses (structurally the policy layer's ApprovalGate). One gate is
  * shared by a whole session, so a child can never hold more permission than its parent.
- * An ApprovalNeededError thrown by `check` (`--on-ask fail`) ends the session with approval_needed.
+ * An outcome with `stop` (`--on-ask fail`) ends the session with approval_needed.
  */
 export interface ToolGate {
   check(
@@ -28,7 +30,9 @@ export interface ToolGate {
       preview: () => Promise<string>;
     },
     signal: AbortSignal,
-  ): Promise<{ allowed: true; verdict: Verdict } | { allowed: false; verdict: Verdict; message: string }>;
+  ): Promise<
+    { allowed: true; verdict: Verdict } | { allowed: false; verdict: Verdict; message: string; stop?: true }
+  >;
   /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
   child?(): ToolGate;
 }
@@ -37,7 +41,7 @@ export interface ToolGate {
 export type ToolsFor = (
   names: PrimitiveName[],
   family: ModelFamily,
-) => { definitions: ToolDefinition[]; primitives: Map<string, Primitive> };
+) => { definitions: ToolDefinition[]; primitives: Map<string, Tool> };
 
 /** Limits of one run. Unset fields come from the spec's constraints (or have no bound). */
 export interface RunLimits {
@@ -55,6 +59,8 @@ export interface RunLimits {
   verifyTimeoutMs?: number;
   /** How many failed verification rounds end the run with verify_failed (default 3). */
   maxVerifyAttempts?: number;
+  /** Characters of one tool result the model receives (default MODEL_TEXT_LIMIT, src/tools/truncate.ts). */
+  toolOutputChars?: number;
 }
 
 /** What every run of a session shares: dependencies injected once at the root and passed down. */
@@ -70,6 +76,10 @@ export interface AgentDeps {
   specs: ReadonlyMap<string, AgentSpec>;
   /** Primitive definitions (defaults to src/tools/registry.ts). */
   toolsFor?: ToolsFor;
+  /** Redacts every tool result once, in the pipeline; defaults to `Redactor.fromEnv()`. */
+  redactor?: Redactor;
+  /** The session's hooks around tool calls and at the end (src/agents/hooks.ts); none when absent. */
+  hooks?: ToolHooks;
   /** `$XDG_STATE_HOME/agent/learn.jsonl`, or null to never write learn signals to disk. */
   learnFile?: string | null;
   now?: () => number;

@@ -1,16 +1,10 @@
-import {
-  type AgentIdentity,
-  ApprovalNeededError,
-  type EmitFn,
-  makeEvent,
-  Redactor,
-} from "../kernel/index.ts";
+import { type AgentIdentity, type EmitFn, makeEvent } from "../kernel/index.ts";
 import { minimalEnv } from "../tools/exec-env.ts";
-import { runCommand } from "../tools/run-command.ts";
-import type { CallResult } from "./act.ts";
+import { type CommandResult, runCommand } from "../tools/run-command.ts";
+import type { Tool } from "../tools/types.ts";
+import { type CallResult, type InvokeContext, invoke } from "./invoke.ts";
 import type { LearnRecorder } from "./learn.ts";
 import type { Finish } from "./run-state.ts";
-import type { ToolGate } from "./types.ts";
 
 /**
  * Verify: judges each tool result (success, failure, stumble) and runs the spec's `verify:`
@@ -52,57 +46,101 @@ export type VerifyOutcome = { ok: true } | VerifyFailure;
 export type VerifyFailure =
   | { ok: false; kind: "failed"; command: string; exitCode: number | null; output: string; timedOut: boolean }
   | { ok: false; kind: "denied"; command: string; message: string }
-  | { ok: false; kind: "approval_needed"; command: string; error: ApprovalNeededError };
+  | { ok: false; kind: "approval_needed"; command: string; message: string };
 
 /** Output kept from a failing command (its tail, where errors usually are). */
 const MAX_OUTPUT_CHARS = 8000;
 
 export interface VerifyOptions {
-  cwd: string;
+  /** The run's pipeline context: every verify command is a tool call of its own, checked by the session's
+   * approval gate exactly like a model's `exec` call (same rules, hooks, prompt or `--on-ask`), so a spec
+   * file, a cloned repository's included, cannot run a command by itself. */
+  invoke: InvokeContext;
   timeoutMs: number;
-  signal: AbortSignal;
-  who: AgentIdentity;
-  emit: EmitFn;
-  /**
-   * The session's approval gate: every verify command is checked exactly like a model's `exec` call
-   * (same rules, same prompt or `--on-ask`), so a spec file, a cloned repository's included, cannot
-   * run a command by itself.
-   */
-  gate: ToolGate;
   /** Where the commands come from, shown in the approval prompt (e.g. `./.agent/agents/x.yaml`). */
   origin: string;
 }
 
 /**
- * Runs the commands in order in `cwd` with the exec primitive's machinery (own process group, minimal
- * environment without keys, output cap; output redacted), each only once the approval gate allows it;
- * stops at the first failure or refusal. A command past `timeoutMs` or aborted counts as failed.
+ * A spec's `verify:` commands as a tool: its policy target is `exec` with the command, run with the exec
+ * primitive's machinery (own process group, minimal environment without keys, output cap). `ran` keeps
+ * each call's command result for the verdict.
+ */
+function verifyTool(options: VerifyOptions, ran: Map<string, CommandResult>): Tool<{ command: string }> {
+  const { who, workspace, signal } = options.invoke;
+  return {
+    name: "verify",
+    kind: "verify",
+    description: `the verify: commands of ${who.name}`,
+    parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+    readOnly: false,
+    concurrent: false,
+    policyName: "exec",
+    validate: (args) => {
+      const command = (args as { command?: unknown } | undefined)?.command;
+      return typeof command === "string"
+        ? { ok: true, value: { command } }
+        : { ok: false, error: "no command" };
+    },
+    policyTarget: async ({ command }) => ({ targets: [command], sensitive: false }),
+    preview: async ({ command }) =>
+      `${command}\n(the verify: command of ${who.name}, from ${options.origin})`,
+    async execute({ command }, ctx) {
+      const result = await runCommand(command, {
+        cwd: workspace.root,
+        env: minimalEnv(process.env),
+        timeoutMs: options.timeoutMs,
+        signal,
+        outputLimit: MAX_OUTPUT_CHARS,
+      });
+      ran.set(ctx.callId ?? command, result);
+      const ok = result.exitCode === 0 && !result.timedOut && !result.aborted;
+      const output = result.spawnError ?? result.output;
+      return { modelText: output, display: `$ ${command}`, isError: !ok };
+    },
+  };
+}
+
+/**
+ * Runs the commands in order, each through the tool pipeline (approval, hooks, redaction); stops at the
+ * first failure or refusal. A command past `timeoutMs` or aborted counts as failed.
  */
 export async function runVerifyCommands(commands: string[], options: VerifyOptions): Promise<VerifyOutcome> {
-  const redactor = Redactor.fromEnv();
-  for (const command of commands) {
-    const refused = await approve(command, options);
-    if (refused) {
-      const detail = refused.kind === "denied" ? `not run (${refused.message})` : "not run: approval needed";
-      options.emit(makeEvent(options.who, "verify", { step: "command", ok: false, detail, command }));
-      return refused;
+  const ran = new Map<string, CommandResult>();
+  const tool = verifyTool(options, ran);
+  const { who, emit } = options.invoke;
+  for (const [i, command] of commands.entries()) {
+    const id = `verify-${who.agent}-${i + 1}`;
+    const call = await invoke(tool, { id, name: "verify", arguments: { command } }, options.invoke);
+    const result = ran.get(id);
+    if (!result) {
+      const stopped = call.stop !== undefined;
+      const detail =
+        call.outcome === "denied" && !stopped
+          ? `not run (${call.message.content})`
+          : "not run: approval needed";
+      emit(makeEvent(who, "verify", { step: "command", ok: false, detail, command }));
+      if (stopped) return { ok: false, kind: "approval_needed", command, message: call.stop ?? "" };
+      if (call.outcome === "denied")
+        return { ok: false, kind: "denied", command, message: call.message.content };
+      return {
+        ok: false,
+        kind: "failed",
+        command,
+        exitCode: null,
+        output: call.message.content,
+        timedOut: false,
+      };
     }
-    const result = await runCommand(command, {
-      cwd: options.cwd,
-      env: minimalEnv(process.env),
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      outputLimit: MAX_OUTPUT_CHARS,
-    });
-    const output = redactor.redact(result.spawnError ?? result.output);
-    const ok = result.exitCode === 0 && !result.timedOut && !result.aborted;
+    const ok = !call.message.isError;
     const detail = ok
       ? `passed: ${command}`
       : result.timedOut
         ? `timed out after ${options.timeoutMs} ms: ${command}`
         : `exit ${result.exitCode ?? "signal"}: ${command}`;
-    options.emit(makeEvent(options.who, "verify", { step: "command", ok, detail, command }));
-    if (!ok)
+    emit(makeEvent(who, "verify", { step: "command", ok, detail, command }));
+    if (!ok) {
+      const output = call.message.content;
       return {
         ok: false,
         kind: "failed",
@@ -111,30 +149,9 @@ export async function runVerifyCommands(commands: string[], options: VerifyOptio
         output,
         timedOut: result.timedOut,
       };
+    }
   }
   return { ok: true };
-}
-
-/** Puts one verify command to the gate as an `exec` call; undefined when it may run. */
-async function approve(command: string, options: VerifyOptions): Promise<VerifyFailure | undefined> {
-  try {
-    const decision = await options.gate.check(
-      {
-        who: options.who,
-        tool: "exec",
-        args: { command },
-        request: { tool: "exec", targets: [command], readOnly: false, sensitive: false },
-        preview: async () =>
-          `${command}\n(the verify: command of ${options.who.name}, from ${options.origin})`,
-      },
-      options.signal,
-    );
-    return decision.allowed ? undefined : { ok: false, kind: "denied", command, message: decision.message };
-  } catch (error) {
-    if (error instanceof ApprovalNeededError) return { ok: false, kind: "approval_needed", command, error };
-    if (!options.signal.aborted) throw error;
-    return { ok: false, kind: "failed", command, exitCode: null, output: "aborted", timedOut: false };
-  }
 }
 
 /**
@@ -148,7 +165,7 @@ export function unverifiedFinish(failure: VerifyFailure, agentName: string, answ
       return {
         finishReason: "approval_needed",
         answer,
-        error: { kind: "approval", message: failure.error.message },
+        error: { kind: "approval", message: failure.message },
       };
     case "denied":
       return {

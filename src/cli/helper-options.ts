@@ -4,7 +4,7 @@
  */
 import { classifyTier, type TierChoice } from "../agents/tier-classifier.ts";
 import { AppError } from "../kernel/index.ts";
-import { PRIMITIVE_NAMES, type PrimitiveName } from "../tools/types.ts";
+import { isPrimitiveName, PRIMITIVE_NAMES, type PrimitiveName } from "../tools/names.ts";
 
 /**
  * `--tools read_file,grep` as primitive names (duplicates dropped, order kept); undefined when the flag
@@ -18,7 +18,7 @@ export function parseToolList(value: string | undefined): PrimitiveName[] | unde
     .filter((name) => name !== "");
   const valid = PRIMITIVE_NAMES.join(", ");
   if (names.length === 0) throw new AppError("usage", `--tools needs at least one primitive: ${valid}`);
-  const unknown = names.filter((name) => !(PRIMITIVE_NAMES as readonly string[]).includes(name));
+  const unknown = names.filter((name) => !isPrimitiveName(name));
   if (unknown.length > 0) {
     const list = unknown.map((name) => `"${name}"`).join(", ");
     throw new AppError(

@@ -4,7 +4,7 @@
  * Progress (one line per tool call, an escalation) goes to stderr when asked for.
  */
 import { runHelper } from "../agents/helper-run.ts";
-import { type AgentEvent, emptyUsage, type ModelRef } from "../kernel/index.ts";
+import { type AgentEvent, emptyUsage, type ModelRef, shownAsTool } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
@@ -92,6 +92,7 @@ function problemLine(
 function progressEmitter(write: (line: string) => void): (event: AgentEvent) => void {
   const calls = new Map<string, string>();
   return (event) => {
+    if ((event.kind === "tool_start" || event.kind === "tool_end") && !shownAsTool(event.data)) return;
     if (event.kind === "tool_start") {
       calls.set(event.data.id, describeToolCall(event.data.tool, event.data.args));
     } else if (event.kind === "tool_end") {

@@ -33,6 +33,15 @@ export interface RunResult {
   error?: { kind: ProviderErrorKind | "config" | "tool" | "approval" | "internal"; message: string };
 }
 
+/** What kind of tool a tool event is about (src/tools/types.ts ToolKind). */
+export type ToolEventKind = "primitive" | "agent" | "verify" | "mcp";
+
+/** Whether renderers show a tool event as a tool line: sub-agents and `verify:` commands have events of
+ * their own (act_start/act_end, verify). */
+export function shownAsTool(data: { kind?: ToolEventKind }): boolean {
+  return data.kind !== "agent" && data.kind !== "verify";
+}
+
 /** Payload of each session event kind. */
 export interface EventDataMap {
   session_start: {
@@ -54,7 +63,9 @@ export interface EventDataMap {
   text_delta: { delta: string };
   /** A message appended to the agent's history (lets --resume rebuild the conversation). */
   message: { message: Message };
-  tool_start: { id: string; tool: string; args: Record<string, unknown> };
+  /** Every call through the tool pipeline. `kind` is absent for primitives; renderers show sub-agents
+   * (`agent`) by their act events and `verify:` commands (`verify`) by their verify events. */
+  tool_start: { id: string; tool: string; args: Record<string, unknown>; kind?: ToolEventKind };
   tool_end: {
     id: string;
     tool: string;
@@ -62,6 +73,7 @@ export interface EventDataMap {
     summary: string;
     display: string;
     durationMs: number;
+    kind?: ToolEventKind;
   };
   act_start: { id: string; child: string; childName: string; goal: string };
   act_end: {

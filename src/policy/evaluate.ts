@@ -142,8 +142,9 @@ function execUnits(command: string, rules: Rule[]): Unit[] {
 function targetUnit(request: PolicyRequest, target: string | undefined, rules: Rule[]): Unit {
   // Only reads of workspace paths are allowed by default: fetch reads too, but what it sends (the URL)
   // leaves the machine, so it asks like a write.
-  const fallback: Unit =
-    request.readOnly && PATH_TOOLS.has(request.tool)
+  const fallback: Unit = request.allowByDefault
+    ? { effect: "allow", reason: `default: ${request.tool} holds no permission of its own` }
+    : request.readOnly && PATH_TOOLS.has(request.tool)
       ? { effect: "allow", reason: "default: read-only tools are allowed in the workspace" }
       : ask(`default: ${request.tool} asks`);
   if (target === undefined)

@@ -2,6 +2,7 @@ import {
   type AgentEvent,
   type AgentIdentity,
   type ApprovalDecision,
+  ApprovalNeededError,
   type ApprovalRequest,
   type Approver,
   type EmitFn,
@@ -13,10 +14,13 @@ import { escapePattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
 import { parseRule } from "./rules.ts";
 import type { PolicyRequest, Rule, Verdict } from "./types.ts";
 
-/** What the loop does with a call: run it, or tell the model `message` instead. */
+/**
+ * What the loop does with a call: run it, or tell the model `message` instead. `stop` is set when the
+ * approver could not answer and the session must end (`--on-ask fail`, exit 6): a value, never a throw.
+ */
 export type GateOutcome =
   | { allowed: true; verdict: Verdict }
-  | { allowed: false; verdict: Verdict; message: string };
+  | { allowed: false; verdict: Verdict; message: string; stop?: true };
 
 /** One tool call presented to the gate. */
 export interface GateCheck {
@@ -73,8 +77,8 @@ export function sessionGrantRules(request: PolicyRequest): Rule[] {
 /**
  * The approval gate the agent loop calls for every mutating or unknown call. Deny rules refuse
  * without asking; allow rules and session grants pass; everything else is put to the approver, one
- * prompt at a time across every agent sharing the gate. An ApprovalNeededError from the approver
- * propagates (the run ends with exit code 6).
+ * prompt at a time across every agent sharing the gate. An ApprovalNeededError from the approver comes
+ * back as an outcome with `stop` (the run ends with exit code 6).
  */
 export class ApprovalGate {
   private state: SharedState = { grants: [], queue: Promise.resolve() };
@@ -166,7 +170,18 @@ export class ApprovalGate {
       reason: first.reason,
     };
     this.emit(input.who, "approval_request", { request });
-    const decision = await this.options.approver.decide(request, signal);
+    let decision: ApprovalDecision;
+    try {
+      decision = await this.options.approver.decide(request, signal);
+    } catch (error) {
+      if (!(error instanceof ApprovalNeededError)) throw error;
+      return {
+        allowed: false,
+        verdict: { effect: "ask", reason: first.reason },
+        message: error.message,
+        stop: true,
+      };
+    }
     this.emit(input.who, "approval_decision", {
       id: request.id,
       decision,

@@ -24,6 +24,9 @@ export interface PolicyRequest {
   readOnly: boolean;
   /** Touches agent config or .git internals: never allowed without asking. */
   sensitive: boolean;
+  /** Allowed when no rule matches: the tool holds no permission of its own (a sub-agent, whose every
+   * call is gated in turn). Deny and ask rules naming it still apply. */
+  allowByDefault?: boolean;
 }
 
 export interface Verdict {

@@ -1,12 +1,12 @@
 /**
  * Builds a Primitive from a zod schema and three functions: arguments are validated before anything runs,
- * the JSON schema the model sees is derived from the same zod schema, and every result is redacted and
- * truncated in one place.
+ * and the JSON schema the model sees is derived from the same zod schema. In a session the pipeline
+ * (src/agents/invoke.ts) runs it; `run` is the standalone path, finished the same way (tool-output.ts).
  */
 
 import { z } from "zod";
-import { ApprovalNeededError, type JsonSchema, Redactor, type ToolOutput } from "../kernel/index.ts";
-import { DISPLAY_LIMIT, MODEL_TEXT_LIMIT, truncateText } from "./truncate.ts";
+import { type JsonSchema, Redactor, type ToolOutput } from "../kernel/index.ts";
+import { errorOutput, finishOutput } from "./tool-output.ts";
 import type { PolicyTarget, Primitive, PrimitiveName, ToolContext, ValidationResult } from "./types.ts";
 
 export interface PrimitiveSpec<A> {
@@ -28,40 +28,28 @@ export function definePrimitive<A>(spec: PrimitiveSpec<A>): Primitive<A> {
   };
   return {
     name: spec.name,
+    kind: "primitive",
     description: spec.description,
     parameters: jsonSchemaOf(spec.schema),
     readOnly: spec.readOnly,
+    concurrent: spec.readOnly,
+    policyName: spec.name,
     validate,
     policyTarget: (args, ctx) => spec.policyTarget(args, ctx),
     preview: (args, ctx) => spec.preview(args, ctx),
+    execute: (args, ctx) => spec.run(args, ctx),
     async run(args, ctx) {
+      const redactor = ctx.redactor ?? Redactor.fromEnv();
       const checked = validate(args);
-      if (!checked.ok) return finish(errorOutput(checked.error), ctx);
-      if (ctx.signal.aborted) return finish(errorOutput(`${spec.name} aborted before it started`), ctx);
+      if (!checked.ok) return finishOutput(errorOutput(checked.error), redactor);
+      if (ctx.signal.aborted)
+        return finishOutput(errorOutput(`${spec.name} aborted before it started`), redactor);
       try {
-        return finish(await spec.run(checked.value, ctx), ctx);
+        return finishOutput(await spec.run(checked.value, ctx), redactor);
       } catch (error) {
-        // A question nobody can answer (`--on-ask fail`, e.g. on a redirect) ends the run, as at the gate.
-        if (error instanceof ApprovalNeededError) throw error;
-        return finish(errorOutput(error instanceof Error ? error.message : String(error)), ctx);
+        return finishOutput(errorOutput(error instanceof Error ? error.message : String(error)), redactor);
       }
     },
-  };
-}
-
-/** An error result: the message for the model, its first line for the user. */
-export function errorOutput(message: string): ToolOutput {
-  const firstLine = message.split("\n", 1)[0] ?? message;
-  return { modelText: `Error: ${message}`, display: `Error: ${firstLine}`, isError: true };
-}
-
-/** Redacts secrets from both texts and truncates them (the model's text with a note). */
-export function finish(output: ToolOutput, ctx: ToolContext): ToolOutput {
-  const redactor = ctx.redactor ?? Redactor.fromEnv();
-  return {
-    modelText: truncateText(redactor.redact(output.modelText), MODEL_TEXT_LIMIT),
-    display: truncateText(redactor.redact(output.display), DISPLAY_LIMIT),
-    isError: output.isError,
   };
 }
 

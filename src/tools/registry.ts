@@ -12,9 +12,12 @@ import { execTool } from "./exec.ts";
 import { createFetchTool, type FetchToolOptions } from "./fetch.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
+import type { PrimitiveName } from "./names.ts";
 import { readFileTool } from "./read-file.ts";
-import { PRIMITIVE_NAMES, type Primitive, type PrimitiveName } from "./types.ts";
+import type { Primitive } from "./types.ts";
 import { writeFileTool } from "./write-file.ts";
+
+export { isPrimitiveName } from "./names.ts";
 
 /** Options for building the primitives (fetch's DNS lookup and allow-list). */
 export interface PrimitiveOptions {
@@ -37,10 +40,6 @@ export function createPrimitives(options: PrimitiveOptions = {}): Record<Primiti
 
 /** The primitives with default options. */
 export const PRIMITIVES: Record<PrimitiveName, Primitive> = createPrimitives();
-
-export function isPrimitiveName(name: string): name is PrimitiveName {
-  return (PRIMITIVE_NAMES as readonly string[]).includes(name);
-}
 
 /** The primitive a model of `family` is offered when a spec asks for `name`. */
 export function offeredName(name: PrimitiveName, family: ModelFamily): PrimitiveName {

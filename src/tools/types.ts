@@ -1,28 +1,10 @@
 import type { JsonSchema, Redactor, ToolOutput } from "../kernel/index.ts";
+import type { PrimitiveName } from "./names.ts";
 import type { Workspace } from "./workspace.ts";
 
-export type PrimitiveName =
-  | "read_file"
-  | "write_file"
-  | "edit_file"
-  | "apply_patch"
-  | "exec"
-  | "grep"
-  | "glob"
-  | "fetch";
+export { isPrimitiveName, PRIMITIVE_NAMES, type PrimitiveName } from "./names.ts";
 
-export const PRIMITIVE_NAMES: readonly PrimitiveName[] = [
-  "read_file",
-  "write_file",
-  "edit_file",
-  "apply_patch",
-  "exec",
-  "grep",
-  "glob",
-  "fetch",
-];
-
-/** Everything a primitive may touch while it runs. */
+/** Everything a tool may touch while it runs. */
 export interface ToolContext {
   workspace: Workspace;
   signal: AbortSignal;
@@ -40,6 +22,8 @@ export interface ToolContext {
   env?: Record<string, string | undefined>;
   /** Wall-clock bound of one grep search in milliseconds; defaults to GREP_TIME_LIMIT_MS (grep-runner.ts). */
   searchTimeoutMs?: number;
+  /** The id of the model's tool call being run (a sub-agent names its act events after it). */
+  callId?: string;
 }
 
 /** What the policy layer needs to know about one call (see src/policy/types.ts PolicyRequest). */
@@ -51,22 +35,52 @@ export interface PolicyTarget {
   sensitive: boolean;
 }
 
-export type ValidationResult<A> = { ok: true; value: A } | { ok: false; error: string };
+/** What kind of callable a tool is. Every kind goes through the same pipeline (src/agents/invoke.ts). */
+export type ToolKind = "primitive" | "agent" | "verify" | "mcp";
 
-/** A primitive the model can call. Arguments are validated before `run`; errors become results. */
-export interface Primitive<A = Record<string, unknown>> {
-  name: PrimitiveName;
+/** What a tool's run returns: its output, and whether the session must stop (`--on-ask fail` met a
+ * question nobody can answer, e.g. inside a sub-agent); the message says which. */
+export interface ToolRunOutput extends ToolOutput {
+  stop?: string;
+}
+
+/**
+ * Every callable thing: primitives, sub-agents, `verify:` commands and MCP server tools. The pipeline
+ * (src/agents/invoke.ts) validates the arguments, runs hooks, asks the approval gate about the policy
+ * target, calls `execute`, then redacts and truncates the output once.
+ */
+export interface Tool<A = Record<string, unknown>> {
+  /** The name the model calls (and hooks and events show). */
+  name: string;
+  kind: ToolKind;
   description: string;
   parameters: JsonSchema;
-  /** Read-only primitives may run concurrently and are allowed by default inside the workspace. */
+  /** Only reads: read-only workspace tools are allowed by default. */
   readOnly: boolean;
+  /** May run alongside the other concurrent calls of one response; the others run alone, in order. */
+  concurrent: boolean;
+  /** The tool name approval rules and hooks match: `exec` for a `verify:` command, the name otherwise
+   * (`mcp:server/tool` for an MCP tool). */
+  policyName: string;
+  /** Allowed when no rule matches (a sub-agent holds no permission of its own: each call it makes is gated). */
+  allowByDefault?: boolean;
   validate(args: unknown): ValidationResult<A>;
-  /** What policy rules match against; paths resolved inside the workspace (throws WorkspaceError outside,
-   * and an error naming the problem when the arguments cannot be interpreted, e.g. a patch that does not parse). */
+  /** What policy rules match against (may throw: the error becomes the result). */
   policyTarget(args: A, ctx: ToolContext): Promise<PolicyTarget>;
-  /** What an approval prompt shows: a unified diff for writes, the command for exec, the URL for fetch. */
+  /** What an approval prompt shows. */
   preview(args: A, ctx: ToolContext): Promise<string>;
-  /** Runs the call. Expected failures (bad path, no match, timeout) come back as results with `isError`;
-   * `modelText` is already redacted and truncated. May still throw; the loop turns a throw into an error result. */
-  run(args: A, ctx: ToolContext): Promise<ToolOutput>;
+  /** Runs a validated, approved call. The raw output: the pipeline redacts and truncates it. May throw. */
+  execute(args: A, ctx: ToolContext): Promise<ToolRunOutput>;
+}
+
+export type ValidationResult<A> = { ok: true; value: A } | { ok: false; error: string };
+
+/** A primitive the model can call (built with definePrimitive). */
+export interface Primitive<A = Record<string, unknown>> extends Tool<A> {
+  name: PrimitiveName;
+  kind: "primitive";
+  /** Runs the call on its own, outside a session's pipeline (tests, scripts): validates, runs, and
+   * redacts (`ctx.redactor`, else from the environment) and truncates like the pipeline. Expected failures
+   * come back as results with `isError`. */
+  run(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
 }

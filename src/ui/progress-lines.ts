@@ -1,5 +1,5 @@
 import type { ApprovalRequest } from "../kernel/approvals.ts";
-import type { AgentEvent } from "../kernel/events.ts";
+import { type AgentEvent, shownAsTool } from "../kernel/events.ts";
 import { terminalSafeValue } from "../kernel/terminal-text.ts";
 import { totalTokens } from "../kernel/usage.ts";
 import { type Palette, palette } from "./ansi.ts";
@@ -97,10 +97,12 @@ export class ProgressLines {
         return `${pad}${mark} ${d.childName}: ${d.status} (${d.finishReason}) ${c.dim(oneLine(d.answer, 60))}`;
       }
       case "tool_start":
+        if (!shownAsTool(event.data)) return undefined;
         this.calls.set(event.data.id, describeToolCall(event.data.tool, event.data.args));
         return undefined;
       case "tool_end": {
         const d = event.data;
+        if (!shownAsTool(d)) return undefined;
         const args = this.calls.get(d.id) ?? "";
         this.calls.delete(d.id);
         if (!full) return undefined;

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { ToolsFor } from "../../src/agents/types.ts";
 import { flagApprover, scriptedApprover } from "../../src/policy/approvers.ts";
 import { toolDefinitionsFor } from "../../src/tools/registry.ts";
-import type { Primitive } from "../../src/tools/types.ts";
+import type { Tool } from "../../src/tools/types.ts";
 import { type Harness, harness, spec, toolResultsIn } from "./harness.ts";
 
 let h: Harness | undefined;
@@ -80,22 +80,26 @@ test("an unknown tool gets an error naming the available tools; invalid argument
 });
 
 test("a throwing tool becomes an error result and the run goes on", async () => {
-  const boom: Primitive = {
+  const boom: Tool = {
     name: "grep",
+    kind: "primitive",
     description: "always throws",
     parameters: { type: "object", properties: {} },
     readOnly: true,
+    concurrent: true,
+    policyName: "grep",
     validate: (args) => ({ ok: true, value: args as Record<string, unknown> }),
     policyTarget: async () => ({ targets: [], sensitive: false }),
     preview: async () => "",
-    run: async () => {
+    execute: async () => {
       throw new Error("kaboom");
     },
   };
   const toolsFor: ToolsFor = (names, provider) => {
     const base = toolDefinitionsFor(names, provider);
-    base.primitives.set("grep", boom);
-    return base;
+    const primitives = new Map<string, Tool>(base.primitives);
+    primitives.set("grep", boom);
+    return { ...base, primitives };
   };
   h = await harness({
     specs: [spec("root", ["grep"])],

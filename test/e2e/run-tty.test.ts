@@ -280,7 +280,9 @@ test(
       expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("two\n");
       const records = transcriptRecords(onlyTranscriptText(run.sandbox));
       expect(records.filter((r) => r.kind === "approval_request")).toHaveLength(1);
-      expect(records.filter((r) => r.kind === "tool_end" && r.data.isError === false)).toHaveLength(2);
+      // The two writes; the delegation's own tool_end carries kind "agent".
+      const writes = records.filter((r) => r.kind === "tool_end" && r.data.kind === undefined);
+      expect(writes.filter((r) => r.data.isError === false)).toHaveLength(2);
     } finally {
       run.close();
     }

@@ -171,12 +171,12 @@ describe("ApprovalGate", () => {
     expect(approver.requests).toHaveLength(1);
   });
 
-  test("ApprovalNeededError propagates and the queue keeps working", async () => {
+  test("--on-ask fail comes back as a stop outcome (a value, not a throw) and the queue keeps working", async () => {
     const gate = new ApprovalGate({ rules: [], approver: flagApprover("fail") });
-    const error = await gate.check(exec("rm x"), signal).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApprovalNeededError);
-    expect((error as ApprovalNeededError).request.sessionRule).toBe("exec:rm x");
-    await expect(gate.check(exec("rm y"), signal)).rejects.toBeInstanceOf(ApprovalNeededError);
+    const outcome = await gate.check(exec("rm x"), signal);
+    expect(outcome).toMatchObject({ allowed: false, stop: true });
+    expect(outcome.allowed ? "" : outcome.message).toContain("approval needed for exec (rm x)");
+    expect(await gate.check(exec("rm y"), signal)).toMatchObject({ allowed: false, stop: true });
   });
 
   test("children share grants but bring no rules of their own", async () => {

@@ -1,5 +1,5 @@
 /** How one event changes the UI state draft (the event half of the reducer in state.ts). */
-import type { AgentEvent } from "../../kernel/events.ts";
+import { type AgentEvent, shownAsTool } from "../../kernel/events.ts";
 import { addUsage } from "../../kernel/usage.ts";
 import { describeDecision, describeToolCall, formatDuration, oneLine } from "../format.ts";
 import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state.ts";
@@ -104,12 +104,14 @@ export function applyEvent(
     }
     case "tool_start": {
       const d = event.data;
+      if (!shownAsTool(d)) return;
       const description = describeToolCall(d.tool, d.args);
       agentOf(draft, event).tools.push({ id: d.id, tool: d.tool, description, startedAt: event.time });
       return;
     }
     case "tool_end": {
       const d = event.data;
+      if (!shownAsTool(d)) return;
       const agent = agentOf(draft, event);
       const running = agent.tools.find((t) => t.id === d.id);
       agent.tools = agent.tools.filter((t) => t.id !== d.id);

@@ -1,0 +1,196 @@
+import {
+  type AgentIdentity,
+  type EmitFn,
+  makeEvent,
+  type Redactor,
+  type ToolCall,
+  type ToolResultMessage,
+} from "../kernel/index.ts";
+import { finishOutput } from "../tools/tool-output.ts";
+import type { Tool, ToolContext, ToolRunOutput } from "../tools/types.ts";
+import type { Workspace } from "../tools/workspace.ts";
+import type { HookCall, ToolHooks } from "./hooks.ts";
+import type { ToolGate } from "./types.ts";
+
+/**
+ * The one call path of every tool (primitives, sub-agents, `verify:` commands, MCP tools), in order:
+ * validate the arguments, hooks before, approval (the gate's decision as a value), run, redact once with
+ * the session's redactor, truncate, hooks after, events (tool_start before, tool_end after).
+ * Nothing escapes as a throw: every failure is a result the model can read.
+ */
+
+/** How one call went, for Verify: ok, the tool failed, the model stumbled, approval denied, aborted. */
+export type CallOutcome = "ok" | "tool_error" | "stumble" | "denied" | "aborted";
+
+export interface CallResult {
+  message: ToolResultMessage;
+  outcome: CallOutcome;
+  /** Set when the session must end (`--on-ask fail`): why. */
+  stop?: string;
+}
+
+/** What the pipeline needs from the run it serves. */
+export interface InvokeContext {
+  who: AgentIdentity;
+  emit: EmitFn;
+  gate: ToolGate;
+  signal: AbortSignal;
+  workspace: Workspace;
+  /** The session's redactor: tool output is redacted here, once. */
+  redactor: Redactor;
+  hooks?: ToolHooks;
+  /** Characters of one result the model receives (the rest is cut with a note). */
+  modelTextLimit: number;
+  now: () => number;
+}
+
+/** The message returned for a call that could not run because the run was aborted. */
+export const ABORTED_RESULT = "aborted: the run was interrupted before this tool call finished";
+
+export function errorResult(call: ToolCall, content: string, outcome: CallOutcome): CallResult {
+  return {
+    message: { role: "tool", toolCallId: call.id, toolName: call.name, content, isError: true },
+    outcome,
+  };
+}
+
+/** Wraps one call in its tool_start / tool_end events. */
+export async function traced(
+  call: ToolCall,
+  ctx: Pick<InvokeContext, "who" | "emit" | "now">,
+  body: () => Promise<CallResult & { display?: string }>,
+  kind?: Tool["kind"],
+): Promise<CallResult> {
+  const started = ctx.now();
+  const tagged = kind && kind !== "primitive" ? { kind } : {};
+  ctx.emit(
+    makeEvent(ctx.who, "tool_start", { id: call.id, tool: call.name, args: call.arguments, ...tagged }),
+  );
+  const { display, ...result } = await body();
+  const summary = summarize(result.message.content);
+  ctx.emit(
+    makeEvent(ctx.who, "tool_end", {
+      id: call.id,
+      tool: call.name,
+      isError: result.message.isError,
+      summary,
+      display: display ?? summary,
+      durationMs: ctx.now() - started,
+      ...tagged,
+    }),
+  );
+  return result;
+}
+
+function summarize(text: string): string {
+  const first = text.split("\n", 1)[0] ?? "";
+  return first.length > 200 ? `${first.slice(0, 197)}...` : first;
+}
+
+/** Runs one call of `tool` through the pipeline. */
+export function invoke(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<CallResult> {
+  return traced(call, ctx, () => stages(tool, call, ctx), tool.kind);
+}
+
+async function stages(
+  tool: Tool,
+  call: ToolCall,
+  ctx: InvokeContext,
+): Promise<CallResult & { display?: string }> {
+  const valid = tool.validate(call.arguments);
+  if (!valid.ok) {
+    const schema = JSON.stringify(tool.parameters);
+    return errorResult(
+      call,
+      `error: ${valid.error}\nExpected a JSON object matching this schema: ${schema}`,
+      "stumble",
+    );
+  }
+  if (ctx.signal.aborted) return errorResult(call, ABORTED_RESULT, "aborted");
+  let stop: string | undefined;
+  const toolCtx: ToolContext = {
+    workspace: ctx.workspace,
+    signal: ctx.signal,
+    redactor: ctx.redactor,
+    callId: call.id,
+    approveRedirect: async (url) => {
+      const outcome = await approve(redirectCheck(call, url), ctx);
+      if (outcome?.stop) stop ??= outcome.message;
+      return outcome?.message;
+    },
+  };
+  try {
+    const target = await tool.policyTarget(valid.value, toolCtx);
+    const hookCall: HookCall = {
+      tool: tool.name,
+      policyName: tool.policyName,
+      targets: target.targets,
+      args: call.arguments,
+    };
+    const before = ctx.hooks ? await ctx.hooks.before(hookCall) : {};
+    if (before.block !== undefined) return errorResult(call, before.block, "denied");
+    const refused = await approve(
+      {
+        tool: tool.policyName,
+        args: call.arguments,
+        request: {
+          tool: tool.policyName,
+          targets: target.targets,
+          readOnly: tool.readOnly,
+          sensitive: target.sensitive,
+          ...(tool.allowByDefault ? { allowByDefault: true } : {}),
+        },
+        preview: () => tool.preview(valid.value, toolCtx),
+      },
+      ctx,
+    );
+    if (refused)
+      return {
+        ...errorResult(call, refused.message, "denied"),
+        ...(refused.stop ? { stop: refused.message } : {}),
+      };
+    const raw: ToolRunOutput = await tool.execute(valid.value, toolCtx);
+    stop ??= raw.stop;
+    const output = finishOutput(raw, ctx.redactor, ctx.modelTextLimit);
+    const after = ctx.hooks ? await ctx.hooks.after(hookCall, output) : {};
+    const notes = [before.note, after.note, after.block].filter((n): n is string => n !== undefined);
+    const content =
+      notes.length > 0
+        ? `${output.modelText}\n\n${notes.map((n) => `[hook] ${n}`).join("\n")}`
+        : output.modelText;
+    const outcome: CallOutcome = ctx.signal.aborted ? "aborted" : output.isError ? "tool_error" : "ok";
+    return {
+      message: { role: "tool", toolCallId: call.id, toolName: call.name, content, isError: output.isError },
+      outcome,
+      display: output.display,
+      ...(stop !== undefined ? { stop } : {}),
+    };
+  } catch (error) {
+    if (ctx.signal.aborted) return errorResult(call, ABORTED_RESULT, "aborted");
+    const message = ctx.redactor.redact(error instanceof Error ? error.message : String(error));
+    const result = errorResult(call, `error: ${call.name} failed: ${message}`, "tool_error");
+    return stop !== undefined ? { ...result, stop } : result;
+  }
+}
+
+type Check = Omit<Parameters<ToolGate["check"]>[0], "who">;
+
+/** Puts a call to the gate; undefined when it may run, else the refusal (with `stop` for `--on-ask fail`). */
+async function approve(
+  check: Check,
+  ctx: InvokeContext,
+): Promise<{ message: string; stop?: true } | undefined> {
+  const decision = await ctx.gate.check({ who: ctx.who, ...check }, ctx.signal);
+  if (decision.allowed) return undefined;
+  return decision.stop ? { message: decision.message, stop: true } : { message: decision.message };
+}
+
+/** A redirect fetch would follow goes through the gate as a fetch of that URL (rules, then asking). */
+function redirectCheck(call: ToolCall, url: string): Check {
+  return {
+    tool: call.name,
+    args: { url },
+    request: { tool: "fetch", targets: [url], readOnly: true, sensitive: false },
+    preview: async () => `redirect to ${url}`,
+  };
+}
