@@ -80,7 +80,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (first === "models") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults") return "agent or on_ask";
-  if (first === "providers") return "kind, base_url or api_key_env";
+  if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   return "a known field";
 }
 
@@ -101,6 +101,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
       kind: "openai-compatible",
       baseUrl: p.base_url,
       ...(p.api_key_env ? { apiKeyEnv: p.api_key_env } : {}),
+      ...(p.send_reasoning_content ? { sendReasoningContent: true } : {}),
     };
   }
   config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };

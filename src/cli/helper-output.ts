@@ -2,7 +2,7 @@
  * How `agent helper` ends, whichever path ran (one model call, or the loop with `--tools`): one outcome
  * shape, one place that prints it and picks the exit code (the same mapping as `agent run`).
  */
-import { type FinishReason, Redactor, type RunStatus, type Usage } from "../kernel/index.ts";
+import { type FinishReason, Redactor, type RunStatus, roundUsd, type Usage } from "../kernel/index.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 
 /** The end of a helper run. */
@@ -62,6 +62,6 @@ export function jsonOutput(outcome: HelperOutcome): {
     answer: outcome.answer,
     model: outcome.model,
     provider: outcome.provider,
-    usage: { ...outcome.usage, costUsd: outcome.costUsd },
+    usage: { ...outcome.usage, costUsd: roundUsd(outcome.costUsd) },
   };
 }

@@ -21,6 +21,8 @@ export interface ProviderConfig {
   baseUrl?: string;
   /** Idle limit between stream events (default 60 s). */
   idleTimeoutMs?: number;
+  /** Chat Completions: send reasoning back as `reasoning_content` (see AdapterOptions). */
+  sendReasoningContent?: boolean;
 }
 
 /** The stream function of a provider instance: its wire adapter behind the stream guard. The SDK is
@@ -28,6 +30,7 @@ export interface ProviderConfig {
 export function createProviderStream(config: ProviderConfig): StreamFn {
   const options: AdapterOptions = { name: config.name, apiKey: config.apiKey };
   if (config.baseUrl !== undefined) options.baseUrl = config.baseUrl;
+  if (config.sendReasoningContent) options.sendReasoningContent = true;
   const adapter =
     config.kind === "anthropic"
       ? anthropicStream(options)

@@ -18,7 +18,7 @@
  *
  * Turns are answered in order whatever the protocol (see `FakeTurn` in fake-llm-frames.ts for every field:
  * text, reasoning, toolCalls, usage, stopReason, delayMs, chunkDelayMs, status + retryAfter + errorMessage,
- * cutAfterEvents, hangAfterEvents, rawEvents). The response's model echoes the requested model. When the
+ * cutAfterEvents, hangAfterEvents, rawEvents, rawSse). The response's model echoes the requested model. When the
  * queue is empty the server answers 400 with an error naming the request, so a test fails loudly instead of
  * hanging (400 is never retried). Requests the real API would refuse are refused first, with the real
  * status and error text (fake-rules.ts), without consuming a turn.
@@ -35,6 +35,7 @@ import {
   type FakeUsage,
 } from "./fake-llm-frames.ts";
 import { checkRules } from "./fake-rules.ts";
+import { bindAnthropicTurn } from "./fake-rules-anthropic.ts";
 
 export type { FakeProtocol, FakeToolCall, FakeTurn, FakeUsage };
 
@@ -181,7 +182,8 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       if (turn.delayMs) await Bun.sleep(turn.delayMs);
       if (turn.status !== undefined && turn.status !== 200)
         return errorResponse(target.protocol, turn, turn.status);
-      return streamResponse(encodeTurn(target.protocol, turn, model), turn, closed);
+      const served = target.protocol === "anthropic" ? bindAnthropicTurn(turn, body) : turn;
+      return streamResponse(encodeTurn(target.protocol, served, model), served, closed);
     },
   });
 
