@@ -121,6 +121,7 @@ const CATALOG: Record<string, CatalogEntry> = {
     price: claude(5, 25),
     aliases: ["claude-opus-4-5-20251101"],
   },
+  // The SDK warns: end-of-life 2026-11-30 (node_modules/@anthropic-ai/sdk DEPRECATED_MODELS).
   "claude-sonnet-4-5": {
     provider: "anthropic",
     contextWindow: 200 * K,

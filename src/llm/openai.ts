@@ -25,7 +25,10 @@ type ToolCallPiece = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.To
  * Usage as billed (platform.openai.com/docs/api-reference/chat/object#usage): `prompt_tokens` includes
  * `prompt_tokens_details.cached_tokens` (and the tokens written to cache, `cache_write_tokens`), so
  * both are taken out of the input; `completion_tokens` includes `reasoning_tokens`. DeepSeek reports
- * the same `cached_tokens` (api-docs.deepseek.com, KV cache).
+ * the same `cached_tokens` (api-docs.deepseek.com, KV cache). Some compatible servers (xAI, recorded in
+ * ../shared/conformance/provider-streams/openai-chat/xai-tool-call: completion 26, reasoning 227, total
+ * 560 = 307 + 26 + 227) leave reasoning out of `completion_tokens`; `total_tokens` then says so, and
+ * the output is everything past the prompt.
  */
 export function chatUsage(raw: OpenAI.Completions.CompletionUsage): Usage {
   const usage = emptyUsage();
@@ -34,7 +37,10 @@ export function chatUsage(raw: OpenAI.Completions.CompletionUsage): Usage {
   usage.inputTokens = Math.max(0, (raw.prompt_tokens ?? 0) - cached - written);
   usage.cacheReadTokens = cached;
   usage.cacheWriteTokens = written;
-  usage.outputTokens = raw.completion_tokens ?? 0;
+  const prompt = raw.prompt_tokens ?? 0;
+  const completion = raw.completion_tokens ?? 0;
+  const pastPrompt = typeof raw.total_tokens === "number" ? raw.total_tokens - prompt : 0;
+  usage.outputTokens = Math.max(completion, pastPrompt);
   usage.reasoningTokens = raw.completion_tokens_details?.reasoning_tokens ?? 0;
   return usage;
 }
