@@ -302,12 +302,14 @@ describe("openai-compatible recordings", () => {
     server.enqueue({ protocol: "openai", text: "Sunny." });
     const stream = streamFor(server, "openai", { name: "deepseek", sendReasoningContent: true });
     expectDone(await collect(stream(makeRequest("openai", "deepseek-reasoner", history, { tools: [] }))));
-    const withFlag = (server.requests.at(-1)?.body as { messages: Record<string, unknown>[] }).messages;
+    const lastMessages = () =>
+      (server.requests.at(-1)?.body as { messages?: Record<string, unknown>[] } | undefined)?.messages ?? [];
+    const withFlag = lastMessages();
     expect(withFlag.find((m) => m.role === "assistant")?.reasoning_content).toBe(reasoning);
 
     server.enqueue({ protocol: "openai", text: "Sunny." });
     await turn("openai", "deepseek-reasoner", history, { providerName: "deepseek" });
-    const without = (server.requests.at(-1)?.body as { messages: Record<string, unknown>[] }).messages;
+    const without = lastMessages();
     expect(without.find((m) => m.role === "assistant")).not.toHaveProperty("reasoning_content");
   });
 });
