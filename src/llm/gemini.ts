@@ -134,6 +134,13 @@ class PartReader {
       return;
     }
     if (typeof part.text === "string") {
+      // A trailing empty text part carrying only the signature stays a part of its own, to be sent back
+      // as it came (ai.google.dev/gemini-api/docs/thought-signatures: return each signature in its part).
+      if (part.text === "" && part.thoughtSignature) {
+        b.close("text");
+        b.signedEmptyText(part.thoughtSignature);
+        return;
+      }
       if (part.text !== "") {
         b.close(`thought:${this.reasoningKey}`);
         this.reasoningKey++;

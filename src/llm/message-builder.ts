@@ -69,6 +69,12 @@ export class MessageBuilder {
     else this.parts.push({ type: "text", text: "", signature });
   }
 
+  /** Adds an empty text part that only carries a signature (Gemini's trailing `{text: "", thoughtSignature}`),
+   * kept as its own part so it goes back exactly where it came. */
+  signedEmptyText(signature: string): void {
+    this.parts.push({ type: "text", text: "", signature });
+  }
+
   /** Appends reasoning text to the part `key`, opening it first. Never part of the answer. */
   reasoning(key: string, delta: string): void {
     const part = this.ensure(key, "reasoning");

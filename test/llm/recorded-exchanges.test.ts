@@ -218,6 +218,18 @@ describe("gemini recordings", () => {
     const signed = done.message.parts.filter((p) => p.type === "text" && p.signature);
     expect(signed).toHaveLength(1);
     expect(done.usage).toMatchObject({ outputTokens: 23 + 302, reasoningTokens: 302 });
+    // The signature came on a trailing empty text part, and goes back on one, unchanged.
+    const signature = signed[0]?.type === "text" ? signed[0].signature : undefined;
+    server.enqueue({ text: "ok" });
+    const next = await turn("gemini", "gemini-3-pro-preview", [
+      { role: "user", content: "r in strawberry" },
+      done.message,
+      { role: "user", content: "and in raspberry?" },
+    ]);
+    const model = (next.body as { contents: { role: string; parts: Record<string, unknown>[] }[] })
+      .contents[1];
+    expect(model?.parts.at(-1)).toEqual({ text: "", thoughtSignature: signature });
+    expect(model?.parts.slice(0, -1).every((p) => p.thoughtSignature === undefined)).toBe(true);
   });
 });
 
