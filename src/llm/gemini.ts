@@ -210,12 +210,17 @@ export function geminiStream(options: AdapterOptions): StreamFn {
     if (request.system !== "") config.systemInstruction = { parts: [{ text: request.system }] };
     if (request.tools.length > 0) config.tools = convertTools(request.tools);
     if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
+    // Continuing a response that stopped with CONTINUATION: the same request again, with its token
+    // (GenerateContentConfig.continuationToken in node_modules/@google/genai/dist/genai.d.ts).
+    const last = request.messages.at(-1);
+    const continuing = last?.role === "assistant" && last.continuationToken ? last.continuationToken : undefined;
+    if (continuing) config.continuationToken = continuing;
     if (request.temperature !== undefined) config.temperature = request.temperature;
     const thinking = thinkingConfig(request);
     if (thinking) config.thinkingConfig = thinking;
     const stream = await sdk.models.generateContentStream({
       model: request.model.id,
-      contents: convertContents(request.messages),
+      contents: convertContents(continuing ? request.messages.slice(0, -1) : request.messages),
       config,
     });
 
@@ -229,6 +234,7 @@ export function geminiStream(options: AdapterOptions): StreamFn {
       const candidate = chunk.candidates?.[0];
       for (const part of candidate?.content?.parts ?? []) reader.read(part);
       if (candidate?.finishReason) rawStop = candidate.finishReason;
+      if (candidate?.continuationToken) builder.continuationToken = candidate.continuationToken;
       yield* builder.drain();
     }
     // Gemini has no end-of-stream event; a cut connection surfaces as a thrown network error instead.

@@ -34,6 +34,8 @@ export function parseToolArguments(raw: string): Pick<ToolCall, "arguments" | "r
 
 export class MessageBuilder {
   readonly parts: AssistantPart[] = [];
+  /** See AssistantMessage.continuationToken. */
+  continuationToken: string | undefined;
   private readonly open = new Map<string, OpenPart>();
   private events: StreamEvent[] = [];
 
@@ -187,7 +189,9 @@ export class MessageBuilder {
 
   /** The message so far (a snapshot; parts are copied). */
   message(): AssistantMessage {
-    return { role: "assistant", parts: this.parts.map((part) => ({ ...part })) };
+    const message: AssistantMessage = { role: "assistant", parts: this.parts.map((part) => ({ ...part })) };
+    if (this.continuationToken) message.continuationToken = this.continuationToken;
+    return message;
   }
 
   private ensure(key: string, kind: OpenKind): OpenPart {

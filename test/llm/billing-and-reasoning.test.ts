@@ -172,3 +172,21 @@ describe("stop reasons", () => {
     });
   }
 });
+
+describe("gemini CONTINUATION", () => {
+  test("the token is kept on the message; a history ending with it re-sends the request with the token", async () => {
+    const ask = makeRequest("gemini", "gemini-3.8-flash", [{ role: "user", content: "write a long essay" }]);
+    server.enqueue({ text: "Part one…", stopReason: "CONTINUATION", continuationToken: "Y29udGludWU=" });
+    const first = expectDone(await collect(streamFor(server, "gemini")(ask)));
+    expect(first.stopReason).toBe("pause");
+    expect(first.message.continuationToken).toBe("Y29udGludWU=");
+    const firstBody = server.requests.at(-1)?.body as { contents: unknown[] };
+
+    server.enqueue({ text: " part two." });
+    const again = { ...ask, messages: [...ask.messages, first.message] };
+    expectDone(await collect(streamFor(server, "gemini")(again)));
+    const sent = server.requests.at(-1)?.body as { contents: unknown[]; continuationToken?: string };
+    expect(sent.continuationToken).toBe("Y29udGludWU=");
+    expect(sent.contents).toEqual(firstBody.contents);
+  });
+});

@@ -70,6 +70,8 @@ export interface FakeTurn {
   reasoningSignature?: string;
   /** Anthropic: `message_start.message.input_transformations` (the server adds the blocks it dropped). */
   inputTransformations?: unknown[];
+  /** Gemini: the candidate's `continuationToken` (with stopReason `CONTINUATION`). */
+  continuationToken?: string;
   /** Only answer requests of this protocol (a mismatch is a loud 400 error). */
   protocol?: FakeProtocol;
 }
@@ -284,6 +286,7 @@ function geminiEvents(turn: FakeTurn, model: string): string[] {
           content: { role: "model", parts: [{ text: "" }] },
           finishReason: turn.stopReason ?? "STOP",
           index: 0,
+          ...(turn.continuationToken ? { continuationToken: turn.continuationToken } : {}),
         },
       ],
       usageMetadata: {
