@@ -213,7 +213,8 @@ export function geminiStream(options: AdapterOptions): StreamFn {
     // Continuing a response that stopped with CONTINUATION: the same request again, with its token
     // (GenerateContentConfig.continuationToken in node_modules/@google/genai/dist/genai.d.ts).
     const last = request.messages.at(-1);
-    const continuing = last?.role === "assistant" && last.continuationToken ? last.continuationToken : undefined;
+    const continuing =
+      last?.role === "assistant" && last.continuationToken ? last.continuationToken : undefined;
     if (continuing) config.continuationToken = continuing;
     if (request.temperature !== undefined) config.temperature = request.temperature;
     const thinking = thinkingConfig(request);
