@@ -2,7 +2,10 @@
  * Anthropic Messages adapter on the official SDK (loaded on first use, SDK retries off), on the beta
  * surface for thinking block binding (see anthropic-convert.ts). Thinking blocks become `reasoning` parts
  * with their signatures; usage starts from message_start and is replaced by non-null message_delta values
- * (`input_tokens` already excludes cache reads and writes; `output_tokens` includes thinking). Blocks the
+ * (`input_tokens` already excludes cache reads and writes: total input = input + cache_creation + cache_read,
+ * platform.claude.com/docs/en/build-with-claude/prompt-caching; `output_tokens` is "the inclusive,
+ * authoritative total used for billing", thinking included, and `output_tokens_details.thinking_tokens`
+ * the reasoning part of it: the SDK's BetaUsage type). Blocks the
  * API dropped (`message_start.message.input_transformations`) become a `warning` event.
  */
 import type Anthropic from "@anthropic-ai/sdk";
