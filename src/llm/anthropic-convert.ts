@@ -126,13 +126,15 @@ function applyThinking(params: Beta, request: ModelRequest): void {
 
 /**
  * The streaming request body. `max_tokens` is the catalog's output limit for the model unless the
- * request sets one (never above that limit: the API refuses a larger value with a 400).
+ * request sets one, never above a known model's limit (the API refuses a larger value with a 400);
+ * an unknown model gets the catalog's conservative default unless the request says otherwise.
  */
 export function buildRequest(request: ModelRequest): Beta {
-  const limit = modelInfo(request.model.id, "anthropic").maxOutputTokens;
+  const info = modelInfo(request.model.id, "anthropic");
+  const wanted = request.maxOutputTokens ?? info.maxOutputTokens;
   const params: Beta = {
     model: request.model.id,
-    max_tokens: Math.min(request.maxOutputTokens ?? limit, limit),
+    max_tokens: info.known ? Math.min(wanted, info.maxOutputTokens) : wanted,
     messages: convertMessages(request.messages),
     stream: true,
     betas: ANTHROPIC_BETAS,

@@ -121,6 +121,10 @@ describe("reasoning settings", () => {
     expect(sent).not.toHaveProperty("thinking");
     expect(sent).not.toHaveProperty("output_config");
     expect(sent.max_tokens).toBe(64_000);
+    const unknown = await body("anthropic", ask("anthropic", "claude-next-9"));
+    expect(unknown.max_tokens).toBe(8_192);
+    const asked = await body("anthropic", ask("anthropic", "claude-next-9", { maxOutputTokens: 50_000 }));
+    expect(asked.max_tokens).toBe(50_000);
   });
 
   test("gemini: thinkingLevel from the effort, only values the model accepts, thoughts included", async () => {
