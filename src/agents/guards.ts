@@ -165,3 +165,21 @@ export function dropStaleThinking(before: readonly Message[], after: Message[]):
   }
   return after;
 }
+
+/**
+ * Elides old tool results harder than the 75% rule, after the model reported a full context window:
+ * aims at half the current estimate and protects only the latest assistant turn. Returns the shorter
+ * history, or undefined when nothing could be elided.
+ */
+export function compactForRetry(
+  messages: Message[],
+  options: { system: string; tools: ToolDefinition[]; meter?: ContextMeter },
+): Message[] | undefined {
+  const estimate = estimateTokens(options.system, messages, options.tools, options.meter);
+  const result = elideOldToolResults(messages, {
+    ...options,
+    limitTokens: Math.floor(estimate / 2),
+    keepRecent: 1,
+  });
+  return result.elided > 0 ? result.messages : undefined;
+}

@@ -6,20 +6,30 @@ import {
   type Message,
   type ModelInfo,
   type ModelRef,
+  type ModelRequest,
   makeEvent,
+  modelFamily,
   type RunResult,
   type ToolDefinition,
 } from "../kernel/index.ts";
 import { toolDefinitionsFor } from "../tools/registry.ts";
 import { type ActContext, actOnCalls } from "./act.ts";
 import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
-import { ContextMeter, ELIDE_THRESHOLD, elideOldToolResults, STALL_NUDGE, StallDetector } from "./guards.ts";
+import {
+  ContextMeter,
+  compactForRetry,
+  ELIDE_THRESHOLD,
+  elideOldToolResults,
+  STALL_NUDGE,
+  StallDetector,
+} from "./guards.ts";
 import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } from "./history.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
-import { primitiveCapabilities } from "./spec.ts";
+import { type AgentSpec, primitiveCapabilities } from "./spec.ts";
+import { StopHandler } from "./stop-reasons.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
 import { judgeResults, runVerifyCommands, verifyFailureMessage } from "./verify.ts";
@@ -167,7 +177,7 @@ async function runNodeUnguarded(
   const toolsFor = options.toolsFor ?? toolDefinitionsFor;
   let primitiveTools: ReturnType<typeof toolsFor>;
   try {
-    primitiveTools = toolsFor(primitiveCapabilities(spec), model.provider);
+    primitiveTools = toolsFor(primitiveCapabilities(spec), modelFamily(model));
   } catch (error) {
     return fail(`cannot build the tools of ${spec.name}: ${errorText(error)}`, "config");
   }
@@ -242,6 +252,8 @@ async function runNodeUnguarded(
 
   const stall = new StallDetector();
   const meter = new ContextMeter();
+  const stops = new StopHandler();
+  let raiseLimit = false;
   let nudged = false;
   let verifyFailures = 0;
   const limitReason = (): Finish | undefined =>
@@ -278,7 +290,15 @@ async function runNodeUnguarded(
       );
     }
     const planned = await planTurn(
-      { model, system: spec.system_prompt, messages: [...messages], tools, signal: run.signal },
+      {
+        model,
+        system: spec.system_prompt,
+        messages: [...messages],
+        tools,
+        signal: run.signal,
+        ...(raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
+        ...reasoningEffortFor(spec, model),
+      },
       options.stream,
       who,
       emit,
@@ -297,9 +317,30 @@ async function runNodeUnguarded(
         error: { kind: planned.error.kind, message: planned.error.message },
       });
     }
+    // Stop reasons that cut the reply (see stop-reasons.ts): continue, re-send, compact, or end clearly.
+    const stop = stops.decide(planned.stopReason, planned.message);
+    raiseLimit = false;
+    if (stop.action === "finish") {
+      if (stop.keep) append(stop.keep);
+      return finish({ finishReason: stop.finishReason, answer: stops.partial().trim() || bestAnswer });
+    }
+    if (stop.action !== "accept") {
+      emit(makeEvent(who, "warning", { message: stop.reason, code: stop.code }));
+      if (stop.action === "compact") {
+        const compacted = compactForRetry(messages, { system: spec.system_prompt, tools, meter });
+        if (!compacted) return finish({ finishReason: "context_window", answer: bestAnswer });
+        messages.splice(0, messages.length, ...compacted);
+      } else {
+        if (stop.keep) append(stop.keep);
+        if (stop.note) append({ role: "user", content: stop.note });
+        raiseLimit = stop.raiseLimit;
+      }
+      bestAnswer = stops.partial().trim() || bestAnswer;
+      continue;
+    }
     const message = withTextToolCalls(planned.message, toolNames, who, emit, turn);
     append(message);
-    const text = assistantText(message).trim();
+    const text = stops.answer(assistantText(message)).trim();
     if (text) bestAnswer = text;
     if (planned.stopReason === "refusal") return finish({ finishReason: "refusal", answer: bestAnswer });
     const calls = assistantToolCalls(message);
@@ -364,4 +405,11 @@ async function runNodeUnguarded(
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The reasoning effort of an agent's model calls: the spec's, else the tier's from config, else none
+ * (the model's default). */
+function reasoningEffortFor(spec: AgentSpec, model: ModelRef): Pick<ModelRequest, "reasoningEffort"> {
+  const effort = spec.reasoning_effort ?? model.reasoningEffort;
+  return effort !== undefined ? { reasoningEffort: effort } : {};
 }

@@ -23,11 +23,14 @@ export function statusFor(reason: FinishReason): RunStatus {
     case "max_turns":
     case "timeout":
     case "budget":
+    case "truncated":
+    case "context_window":
       return "limit";
     case "aborted":
       return "interrupted";
     case "verify_failed":
     case "refusal":
+    case "malformed_call":
       return "failure";
     case "approval_needed":
     case "provider_error":

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REASONING_EFFORTS, type ReasoningEffort } from "../kernel/stream.ts";
 import { PRIMITIVE_NAMES, type PrimitiveName } from "../tools/types.ts";
 
 /**
@@ -40,6 +41,11 @@ export const agentSpecSchema = z
     description: z.string().min(1, "a non-empty description (the parent sees it in its tool list)"),
     system_prompt: z.string().min(1, "a non-empty system prompt"),
     model: z.string().min(1).default("good"),
+    reasoning_effort: z
+      .enum(REASONING_EFFORTS as [ReasoningEffort, ...ReasoningEffort[]], {
+        error: `one of ${REASONING_EFFORTS.join(", ")}`,
+      })
+      .optional(),
     capabilities: z.array(z.string().min(1)).default([]),
     constraints: constraintsSchema.default({ ...DEFAULT_CONSTRAINTS }),
     tags: z.array(z.string()).default([]),
@@ -63,6 +69,8 @@ export interface AgentSpec {
   system_prompt: string;
   /** Tier (`fast`, `good`, `best`), `provider:model`, or a bare model id. */
   model: string;
+  /** Reasoning effort for this agent's model calls; beats the tier's `reasoning_effort` from config. */
+  reasoning_effort?: ReasoningEffort;
   capabilities: string[];
   constraints: AgentConstraints;
   tags: string[];

@@ -4,7 +4,7 @@
  */
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
-import { AppError } from "../kernel/index.ts";
+import { AppError, type ReasoningEffort } from "../kernel/index.ts";
 import type { AgentConfig } from "./config.ts";
 import { emptyConfig } from "./config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
@@ -76,10 +76,10 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
-  if (path.length === 0) return "models, providers, rules or defaults";
-  if (first === "models") return "fast, good or best";
+  if (path.length === 0) return "models, reasoning_effort, providers, rules or defaults";
+  if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
-  if (first === "defaults") return "agent or on_ask";
+  if (first === "defaults") return "agent, on_ask or fallback";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   return "a known field";
 }
@@ -96,6 +96,13 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
     const list = toList(raw.models?.[tier]);
     if (list) config.models[tier] = list;
   }
+  for (const tier of ["fast", "good", "best"] as const) {
+    const effort = raw.reasoning_effort?.[tier];
+    if (effort !== undefined) {
+      config.reasoningEffort ??= {};
+      config.reasoningEffort[tier] = effort as ReasoningEffort;
+    }
+  }
   for (const [name, p] of Object.entries(raw.providers ?? {})) {
     config.providers[name] = {
       kind: "openai-compatible",
@@ -107,6 +114,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };
   if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
   if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
+  if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
   return config;
 }
 

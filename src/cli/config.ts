@@ -4,6 +4,8 @@
  *   models:            # tier overrides; each a model name or an ordered list (first with credentials wins)
  *     fast: claude-haiku-5-5
  *     best: [anthropic:claude-opus-5-5, openai:gpt-6-astra]
+ *   reasoning_effort:  # per tier: none | minimal | low | medium | high | xhigh | max (mapped per model)
+ *     best: high
  *   providers:         # openai-compatible servers, used as `<name>:<model>`
  *     ollama:
  *       kind: openai-compatible
@@ -17,6 +19,7 @@
  *   defaults:
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
+ *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
  *
  * A missing file is an empty config. A broken one is AppError("config") (exit 3) naming file, line,
  * field and what was expected. yaml and zod are imported only when the file exists.
@@ -33,7 +36,8 @@ export interface AgentConfig extends ModelsConfig {
   models: Partial<Record<"fast" | "good" | "best", string[]>>;
   providers: NonNullable<ModelsConfig["providers"]>;
   rules: { allow: string[]; ask: string[]; deny: string[] };
-  defaults: { agent?: string; onAsk?: "deny" | "fail" | "allow" };
+  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`). */
+  defaults: { agent?: string; onAsk?: "deny" | "fail" | "allow"; fallback?: boolean };
 }
 
 export function emptyConfig(): AgentConfig {

@@ -2,11 +2,17 @@
  * `agent helper` without `--tools`: one model request, no tools, the answer streamed as it arrives.
  * Kept apart from the agent loop on purpose: this path must start fast (no tool or loop imports).
  */
+import { StopHandler } from "../agents/stop-reasons.ts";
 import {
+  type AssistantMessage,
   addUsage,
+  assistantText,
   emptyUsage,
+  type FinishReason,
+  type Message,
   type ModelRef,
   type ProviderError,
+  type StopReason,
   type StreamFn,
   type Usage,
 } from "../kernel/index.ts";
@@ -22,47 +28,98 @@ export interface HelperCallInput {
   system: string;
   prompt: string;
   signal: AbortSignal;
+  /** The catalog's output limit, used when a cut answer is continued. */
+  maxOutputTokens?: number;
   /** Answer text as it arrives. */
   onDelta: (delta: string) => void;
 }
 
 export type HelperCallResult =
-  | { ok: true; answer: string; usage: Usage; model: string }
+  | {
+      ok: true;
+      answer: string;
+      usage: Usage;
+      model: string;
+      /** `stop` for a complete answer; `refusal`; `truncated` or `context_window` for a cut one. */
+      finishReason: Extract<
+        FinishReason,
+        "stop" | "refusal" | "truncated" | "context_window" | "malformed_call"
+      >;
+    }
   | { ok: false; error: ProviderError; answer: string };
 
-/** The helper's model call: one request, no tools. Never throws. */
-export async function callModel(input: HelperCallInput): Promise<HelperCallResult> {
-  let usage = emptyUsage();
+type Attempt =
+  | { ok: true; message: AssistantMessage; stopReason: StopReason; usage: Usage; model: string }
+  | { ok: false; error: ProviderError; answer: string };
+
+/** One request of the call. Never throws. */
+async function attempt(
+  input: HelperCallInput,
+  messages: Message[],
+  maxOutputTokens?: number,
+): Promise<Attempt> {
   let answer = "";
   for await (const event of input.stream({
     model: input.model,
     system: input.system,
-    messages: [{ role: "user", content: input.prompt }],
+    messages: [...messages],
     tools: [],
     signal: input.signal,
+    ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    ...(input.model.reasoningEffort !== undefined ? { reasoningEffort: input.model.reasoningEffort } : {}),
   })) {
     if (event.type === "text_delta") {
       answer += event.delta;
       input.onDelta(event.delta);
     } else if (event.type === "done") {
-      usage = addUsage(usage, event.usage);
-      let text = "";
-      for (const part of event.message.parts) if (part.type === "text") text += part.text;
-      return { ok: true, answer: text || answer, usage, model: event.model || input.model.id };
+      return {
+        ok: true,
+        message: event.message,
+        stopReason: event.stopReason,
+        usage: event.usage,
+        model: event.model,
+      };
     } else if (event.type === "error") {
       return { ok: false, error: event.error, answer };
     }
   }
-  return {
-    ok: false,
-    answer,
-    error: {
-      kind: "truncated",
-      message: `${input.model.providerName} ${input.model.id}: stream ended without a result`,
-      provider: input.model.provider,
-      model: input.model.id,
-    },
+  const error: ProviderError = {
+    kind: "truncated",
+    message: `${input.model.providerName} ${input.model.id}: stream ended without a result`,
+    provider: input.model.provider,
+    model: input.model.id,
   };
+  return { ok: false, answer, error };
+}
+
+/**
+ * The helper's model call: one request, no tools. A cut answer is continued once (the same rules as the
+ * agent loop, src/agents/stop-reasons.ts) and otherwise ends `truncated` or `context_window`, never as a
+ * complete answer. Never throws.
+ */
+export async function callModel(input: HelperCallInput): Promise<HelperCallResult> {
+  const messages: Message[] = [{ role: "user", content: input.prompt }];
+  const stops = new StopHandler();
+  let usage = emptyUsage();
+  let raise = false;
+  for (;;) {
+    const turn = await attempt(input, messages, raise ? input.maxOutputTokens : undefined);
+    if (!turn.ok) return { ok: false, error: turn.error, answer: stops.partial() + turn.answer };
+    usage = addUsage(usage, turn.usage);
+    const model = turn.model || input.model.id;
+    const text = assistantText(turn.message);
+    const end = (finishReason: Extract<HelperCallResult, { ok: true }>["finishReason"], answer: string) =>
+      ({ ok: true, answer, usage, model, finishReason }) as const;
+    if (turn.stopReason === "refusal") return end("refusal", stops.answer(text));
+    const stop = stops.decide(turn.stopReason, turn.message);
+    if (stop.action === "accept") return end("stop", stops.answer(text));
+    if (stop.action === "finish") return end(stop.finishReason, stops.partial());
+    // One request holds nothing to elide.
+    if (stop.action === "compact") return end("context_window", stops.answer(text));
+    if (stop.keep) messages.push(stop.keep);
+    if (stop.note) messages.push({ role: "user", content: stop.note });
+    raise = stop.raiseLimit;
+  }
 }
 
 /** A provider error as one line naming provider, model and status. */
@@ -74,6 +131,13 @@ export function describeProviderError(error: ProviderError, ref: ModelRef): stri
     (error.status === undefined || error.message.includes(String(error.status)));
   return named ? error.message : `${error.provider} ${model}${status}: ${error.message}`;
 }
+
+/** Why a cut single call stopped (stderr); the partial answer is still printed, exit 5. */
+export const CUT_PROBLEM: Record<"truncated" | "context_window", string> = {
+  truncated:
+    "helper stopped: the output limit cut the answer even after one continuation (partial answer printed)",
+  context_window: "helper stopped: the answer filled the model's context window (partial answer printed)",
+};
 
 export interface SingleCallInput {
   client: ModelClient;
@@ -110,6 +174,7 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
       system: input.system ?? defaultSystem.trim(),
       prompt: input.prompt,
       signal: controller.signal,
+      maxOutputTokens: input.client.info(input.ref).maxOutputTokens,
       onDelta: input.onDelta,
     });
   } finally {
@@ -120,15 +185,23 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
   const base = { model: used.id, provider: used.providerName, usage: emptyUsage(), costUsd: 0 };
   if (result.ok) {
     const info = input.client.info({ ...used, id: result.model });
-    return {
+    const done = {
       ...base,
-      status: "success",
-      finishReason: "stop",
+      finishReason: result.finishReason,
       answer: result.answer,
       model: result.model,
       usage: result.usage,
       costUsd: costOf(result.usage, info),
     };
+    if (result.finishReason === "stop") return { ...done, status: "success" };
+    if (result.finishReason === "refusal" || result.finishReason === "malformed_call") {
+      return {
+        ...done,
+        status: "failure",
+        problem: `helper ended: the model ${result.finishReason === "refusal" ? "refused" : "made a malformed call"} (${result.finishReason})`,
+      };
+    }
+    return { ...done, status: "limit", problem: CUT_PROBLEM[result.finishReason] };
   }
   if (timedOut) {
     const seconds = (input.timeoutMs ?? 0) / 1000;

@@ -17,6 +17,8 @@ export interface HelperFlags {
   verbose?: boolean;
   record?: string;
   replay?: string;
+  /** False with `--no-fallback`. */
+  fallback?: boolean;
 }
 
 export const helperCommand: CommandModule = {
@@ -44,6 +46,7 @@ export const helperCommand: CommandModule = {
       .option("--json", "print {answer, model, provider, usage} as JSON")
       .option("--record <file>", "write every model exchange to a cassette")
       .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
+      .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier")
       .action(async (prompt: string[], flags: HelperFlags) => {
         const { helperMain } = await import("./helper-run.ts");
         await helperMain(prompt, flags);

@@ -35,7 +35,7 @@ export function describeNotice(notice: ProviderNotice): string {
     const status = error.status !== undefined ? ` ${error.status}` : "";
     return `${error.provider} ${error.model}: ${error.kind}${status}; retry ${notice.attempt} in ${(notice.delayMs / 1000).toFixed(1)}s`;
   }
-  return `${notice.from.providerName}:${notice.from.id} ${notice.error.kind}; falling back to ${notice.to.providerName}:${notice.to.id}`;
+  return `${notice.from.providerName}:${notice.from.id} ${notice.error.kind} (${notice.error.message}); falling back to ${notice.to.providerName}:${notice.to.id}`;
 }
 
 async function readStdin(): Promise<string> {
@@ -69,11 +69,13 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   if (choice.auto) process.stderr.write(`agent: ${describeTierChoice(choice.auto)}\n`);
 
   const config = await loadConfig(env);
+  const fallback = flags.fallback !== false && config.defaults.fallback !== false;
   let fellBackTo: ModelRef | undefined;
   const client = createModelClient({
     env,
     config,
     workspaceRoot: process.cwd(),
+    fallback,
     onNotice: (notice) => {
       if (notice.type === "fallback") fellBackTo = notice.to;
       process.stderr.write(`agent: ${describeNotice(notice)}\n`);
@@ -111,6 +113,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         prompt,
         signal: interrupts.signal,
         fellBackTo: () => fellBackTo,
+        escalate: fallback,
         ...(showProgress
           ? { progress: (line: string) => process.stderr.write(`agent: ${redactor.redact(line)}\n`) }
           : {}),

@@ -9,6 +9,7 @@ import type { ModelClient } from "../llm/client.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
+import { CUT_PROBLEM } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 
 export interface ToolsRunInput {
@@ -25,6 +26,8 @@ export interface ToolsRunInput {
   progress?: (line: string) => void;
   /** The model a fallback switched to, if any. */
   fellBackTo: () => ModelRef | undefined;
+  /** Retry once on the next tier when the run stalls (false with `--no-fallback`). */
+  escalate?: boolean;
 }
 
 /** Runs the helper loop in the current directory and turns its result into a helper outcome. */
@@ -40,6 +43,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     modelInfo: (ref) => input.client.info(ref),
     workspace,
     signal: input.signal,
+    ...(input.escalate === false ? { escalate: false } : {}),
     ...(input.system !== undefined ? { system: input.system } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
@@ -71,6 +75,13 @@ function problemLine(
       return `helper stopped: --timeout ${(input.timeoutMs ?? 0) / 1000}s passed before an answer`;
     case "aborted":
       return "interrupted";
+    case "truncated":
+    case "context_window":
+      return CUT_PROBLEM[result.finishReason];
+    case "refusal":
+      return "helper ended: the model refused (refusal)";
+    case "malformed_call":
+      return "helper ended: the model's tool call was malformed twice (malformed_call)";
     default:
       return result.error?.message ?? `helper ended: ${result.status} (${result.finishReason})`;
   }

@@ -8,7 +8,11 @@ export const modelsCommand: CommandModule = {
       .command("models")
       .description("show what each tier resolves to here and why (key variable names only, never values)")
       .option("--json", "print the report as JSON")
-      .action(async (flags: { json?: boolean }) => {
+      .option(
+        "--check",
+        "ask each provider with a key which models it serves and flag tier defaults or configured models it no longer serves",
+      )
+      .action(async (flags: { json?: boolean; check?: boolean }) => {
         const { runModels } = await import("./models-run.ts");
         await runModels(flags);
       });

@@ -5,6 +5,7 @@
 import { AppError, Redactor } from "../kernel/index.ts";
 import { listEndpoints } from "../llm/endpoints.ts";
 import { resolveModel, TIERS, type Tier } from "../llm/resolve.ts";
+import { CliExit } from "./commands.ts";
 import { type AgentConfig, configFile, loadConfig } from "./config.ts";
 
 export interface ModelsReport {
@@ -101,9 +102,16 @@ export function formatModelsReport(report: ModelsReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Runs `agent models`. */
-export async function runModels(flags: { json?: boolean }): Promise<void> {
+/** Runs `agent models` (with `--check`, the live check of models-check.ts, which sets the exit code). */
+export async function runModels(flags: { json?: boolean; check?: boolean }): Promise<void> {
   const config = await loadConfig(process.env);
+  if (flags.check) {
+    const { checkModels, formatModelsCheck } = await import("./models-check.ts");
+    const check = await checkModels(process.env, config);
+    process.stdout.write(flags.json ? `${JSON.stringify(check, null, 2)}\n` : formatModelsCheck(check));
+    if (check.exitCode !== 0) throw new CliExit(check.exitCode);
+    return;
+  }
   const report = modelsReport(process.env, config);
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatModelsReport(report));
 }

@@ -16,6 +16,8 @@ export interface RunFlags {
   record?: string;
   replay?: string;
   cwd?: string;
+  /** False with `--no-fallback`. */
+  fallback: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -47,6 +49,7 @@ export const runCommand: CommandModule = {
       .option("--record <file>", "write every model exchange to a cassette")
       .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
       .option("--cwd <dir>", "the workspace (default: the current directory)")
+      .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate")
       .action(async (goal: string[], flags: RunFlags) => {
         const { runSession } = await import("./run-session.ts");
         const code = await runSession(goal, flags);

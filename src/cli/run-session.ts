@@ -67,13 +67,14 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     env,
     config,
     workspaceRoot: workspace.root,
+    fallback: flags.fallback !== false && config.defaults.fallback !== false,
     onNotice: (notice) => {
       if (notice.type === "fallback") {
         emit(
           makeEvent(who, "model_switch", {
             from: `${notice.from.providerName}:${notice.from.id}`,
             to: `${notice.to.providerName}:${notice.to.id}`,
-            reason: notice.error.kind,
+            reason: `${notice.error.kind}: ${notice.error.message}`,
           }),
         );
       } else emit(makeEvent(who, "warning", { message: describeNotice(notice), code: "retry" }));

@@ -1,4 +1,4 @@
-import type { ProviderKind } from "../kernel/index.ts";
+import type { ModelFamily } from "../kernel/index.ts";
 import type { Rule } from "../policy/types.ts";
 import { createPrimitives, toolDefinitionsFor } from "../tools/registry.ts";
 import type { PrimitiveName } from "../tools/types.ts";
@@ -26,5 +26,5 @@ export function fetchHostsAllowedByRules(rules: readonly Rule[]): string[] {
 /** The loop's `toolsFor`, with fetch configured from the session's rules. */
 export function sessionToolsFor(rules: readonly Rule[]) {
   const primitives = createPrimitives({ fetch: { allowPrivateHosts: fetchHostsAllowedByRules(rules) } });
-  return (names: PrimitiveName[], provider: ProviderKind) => toolDefinitionsFor(names, provider, primitives);
+  return (names: PrimitiveName[], family: ModelFamily) => toolDefinitionsFor(names, family, primitives);
 }

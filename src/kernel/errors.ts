@@ -4,6 +4,7 @@ import type { ProviderKind } from "./messages.ts";
 export type ProviderErrorKind =
   | "auth" // 401, 403: bad or missing key
   | "bad_request" // 400, 404, 413, 422: the request itself is wrong
+  | "model_unsupported" // 400/404 saying this model cannot serve this request (unknown model, unsupported parameter)
   | "rate_limit" // 429
   | "quota" // 429 with an exhausted-quota body, 402
   | "overloaded" // 529, 503
@@ -36,7 +37,12 @@ export const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
 ]);
 
 /** Kinds after which the next model candidate of a tier may be tried (fallback chain). */
-export const FALLBACK_KINDS: ReadonlySet<ProviderErrorKind> = new Set(["overloaded", "quota", "rate_limit"]);
+export const FALLBACK_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
+  "overloaded",
+  "quota",
+  "rate_limit",
+  "model_unsupported",
+]);
 
 /** Errors raised by the tool itself (config, specs, usage), carried as values with the facts. */
 export type AppErrorKind = "usage" | "config" | "spec" | "provider" | "approval" | "session";

@@ -15,6 +15,9 @@ export type FinishReason =
   | "aborted"
   | "verify_failed"
   | "refusal"
+  | "truncated" // the output limit cut the answer again after one continuation (a limit: exit 5)
+  | "context_window" // the model's context window filled and eliding old tool results could not make room (exit 5)
+  | "malformed_call" // the model's tool call was malformed twice in a row (Gemini MALFORMED_FUNCTION_CALL; exit 1)
   | "approval_needed"
   | "provider_error"
   | "error";

@@ -119,7 +119,7 @@ function applyThinking(params: Beta, request: ModelRequest): void {
     block_binding: { prefix_mismatch_behavior: "drop_block" },
   };
   const effort = effortFor(request);
-  // Claude has no `none`/`minimal`: nearestEffort already mapped them to `low`.
+  // Claude has no `none`/`minimal`: effortFor already mapped them up to `low`.
   if (effort === "low" || effort === "medium" || effort === "high" || effort === "xhigh" || effort === "max")
     params.output_config = { effort };
 }

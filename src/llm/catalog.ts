@@ -14,6 +14,17 @@
  * - Gemini: ai.google.dev/gemini-api/docs/pricing and /docs/deprecations (gemini-3-pro-preview shut down
  *   2026-03-09; gemini-2.5-pro and gemini-2.5-flash retired in 2026), and the Gemini 3 thinking pages
  *   (docs.cloud.google.com/.../thinking, .../3-5-flash-lite) for the thinking levels each model accepts.
+ * - OpenAI reasoning efforts (`reasoning.effort`):
+ *   - gpt-6-astra: low, medium, high, xhigh, max; `none` and `minimal` answer 400 "Unsupported value";
+ *     default medium (UKGovernmentBEIS/inspect_ai#5254 live probes; BerriAI/litellm-docs#1173;
+ *     developers.openai.com/api/docs/guides/latest-model).
+ *   - gpt-6.1-sol: low, medium (default), high, xhigh, max; none and minimal are gone
+ *     (dev.to/aihubmix "Choosing a reasoning effort for GPT-6.1 Sol", quoting OpenAI's reasoning guide).
+ *   - gpt-6-luna, gpt-5.6-luna: none, low, medium, high, xhigh, max (docs.oxen.ai model pages, which
+ *     quote OpenAI's: "Chat Completions supports function calling only with reasoning effort set to none").
+ *   - gpt-6.1-terra: none, low, medium (default), high, xhigh, max (apidog.com/blog/gpt-6-1-terra-api,
+ *     citing OpenAI's model page).
+ *   - `minimal` is refused by every GPT-6 model (qiita.com/Synthorai GPT-6 Astra effort measurements).
  * Cache writes: Anthropic's 5-minute write rate (1.25x input); OpenAI's 30-minute write rate (1.25x
  * input, GPT-6 family); Gemini charges implicit-cache writes at the input rate.
  */
@@ -31,12 +42,16 @@ interface CatalogEntry {
   /** Other ids the provider accepts for the same model (dated snapshots, aliases). */
   aliases?: string[];
   /**
-   * Reasoning efforts the model accepts, in our normalized names (Anthropic `output_config.effort`,
-   * Gemini `thinkingLevel`). Absent: no reasoning setting is ever sent.
+   * Reasoning efforts the model accepts, weakest first, in our normalized names (OpenAI
+   * `reasoning.effort`, Anthropic `output_config.effort`, Gemini `thinkingLevel`); src/llm/effort.ts maps a
+   * requested effort onto them. Absent: Anthropic and Gemini send no reasoning setting, OpenAI sends the
+   * requested value unchanged (nothing is known to refuse it).
    */
   efforts?: readonly ReasoningEffort[];
-  /** The effort sent when the request names none (absent: the provider's own default applies). */
+  /** The effort we send when the request names none (absent: nothing is sent, `modelDefault` applies). */
   defaultEffort?: ReasoningEffort;
+  /** The effort the model itself runs at when a request sends none (its provider's documented default). */
+  modelDefault?: ReasoningEffort;
   /** Anthropic: the model takes `thinking: {type: "adaptive"}` (Claude 5 family). */
   adaptiveThinking?: boolean;
 }
@@ -83,6 +98,16 @@ const CLAUDE_5 = {
 
 /** GPT-6 family: 1.05M context (922K input), 128K output. */
 const GPT_6 = { provider: "openai", contextWindow: 1_050 * K, maxOutputTokens: 128 * K } as const;
+
+/** OpenAI efforts (sources above): every GPT-6 model refuses `minimal`; some also refuse `none`. */
+const OPENAI_WITH_NONE = {
+  efforts: ["none", "low", "medium", "high", "xhigh", "max"],
+  modelDefault: "medium",
+} as const;
+const OPENAI_NO_NONE = {
+  efforts: ["low", "medium", "high", "xhigh", "max"],
+  modelDefault: "medium",
+} as const;
 
 /** Gemini 3: 1,048,576 context, 65,536 output. */
 const GEMINI_3 = { provider: "gemini", contextWindow: 1_048_576, maxOutputTokens: 65_536 } as const;
@@ -137,15 +162,20 @@ const CATALOG: Record<string, CatalogEntry> = {
     aliases: ["claude-haiku-4-5-20251001"],
   },
   // OpenAI, current lineup
-  "gpt-6-astra": { ...GPT_6, price: ASTRA, longContext: openaiLong(ASTRA) },
-  "gpt-6.1-sol": { ...GPT_6, price: SOL_6_1, longContext: openaiLong(SOL_6_1) },
-  "gpt-6.1-terra": { ...GPT_6, price: TERRA_6_1, longContext: openaiLong(TERRA_6_1) },
+  "gpt-6-astra": { ...GPT_6, ...OPENAI_NO_NONE, price: ASTRA, longContext: openaiLong(ASTRA) },
+  "gpt-6.1-sol": { ...GPT_6, ...OPENAI_NO_NONE, price: SOL_6_1, longContext: openaiLong(SOL_6_1) },
+  "gpt-6.1-terra": {
+    ...GPT_6,
+    ...OPENAI_WITH_NONE,
+    price: TERRA_6_1,
+    longContext: openaiLong(TERRA_6_1),
+  },
   "gpt-6-sol": { ...GPT_6, price: SOL_6, longContext: openaiLong(SOL_6) },
-  "gpt-6-luna": { ...GPT_6, price: LUNA_6, longContext: openaiLong(LUNA_6) },
+  "gpt-6-luna": { ...GPT_6, ...OPENAI_WITH_NONE, price: LUNA_6, longContext: openaiLong(LUNA_6) },
   // OpenAI, previous generations
   "gpt-5.6-sol": { ...GPT_6, price: flat(4, 20, 0.4), aliases: ["gpt-5.6"] },
   "gpt-5.6-terra": { ...GPT_6, price: flat(2, 12, 0.2) },
-  "gpt-5.6-luna": { ...GPT_6, price: flat(0.2, 1.2, 0.02) },
+  "gpt-5.6-luna": { ...GPT_6, ...OPENAI_WITH_NONE, price: flat(0.2, 1.2, 0.02) },
   "gpt-5.4-mini": {
     provider: "openai",
     contextWindow: 400 * K,
@@ -212,6 +242,7 @@ const UNKNOWN_DEFAULTS = {
 /** Local servers (Ollama, LM Studio, ...) cost nothing per token; only their window is unknown. */
 const FREE: Price = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
+/** An id's entry: exact, an alias, or (OpenAI) a dated snapshot `gpt-6-luna-2026-09-22` as its base. */
 function lookup(id: string): [string, CatalogEntry] | undefined {
   const exact = CATALOG[id];
   if (exact) return [id, exact];
@@ -220,7 +251,9 @@ function lookup(id: string): [string, CatalogEntry] | undefined {
     const entry = CATALOG[aliased];
     if (entry) return [aliased, entry];
   }
-  return undefined;
+  const base = id.replace(/-\d{4}-\d{2}-\d{2}$/, "");
+  const snapshot = base !== id ? CATALOG[base] : undefined;
+  return snapshot ? [base, snapshot] : undefined;
 }
 
 /** The id's provider when the catalog knows it. */
@@ -280,19 +313,23 @@ export function costOf(usage: Usage, info: ModelInfo): number {
   );
 }
 
-/** Reasoning settings of a known model: the efforts it accepts and the one sent by default. */
-export function reasoningSupport(
-  id: string,
-):
-  | { efforts: readonly ReasoningEffort[]; defaultEffort?: ReasoningEffort; adaptiveThinking: boolean }
-  | undefined {
+/** Reasoning settings of a known model (see CatalogEntry): accepted efforts, weakest first, and defaults. */
+export interface ReasoningSupport {
+  efforts: readonly ReasoningEffort[];
+  defaultEffort?: ReasoningEffort;
+  modelDefault?: ReasoningEffort;
+  adaptiveThinking: boolean;
+}
+
+/** The reasoning settings of a known model, or undefined when the catalog lists no efforts for it. */
+export function reasoningSupport(id: string): ReasoningSupport | undefined {
   const entry = lookup(id)?.[1];
   if (!entry?.efforts) return undefined;
-  const out: {
-    efforts: readonly ReasoningEffort[];
-    defaultEffort?: ReasoningEffort;
-    adaptiveThinking: boolean;
-  } = { efforts: entry.efforts, adaptiveThinking: entry.adaptiveThinking === true };
+  const out: ReasoningSupport = {
+    efforts: entry.efforts,
+    adaptiveThinking: entry.adaptiveThinking === true,
+  };
   if (entry.defaultEffort) out.defaultEffort = entry.defaultEffort;
+  if (entry.modelDefault) out.modelDefault = entry.modelDefault;
   return out;
 }

@@ -33,6 +33,11 @@ export interface ModelClientOptions {
   replay?: string;
   /** Workspace root, stored as `${WORKSPACE}` in cassettes. */
   workspaceRoot: string;
+  /**
+   * False keeps every run on the model it resolved to: no fallback to the tier's next candidate
+   * (`--no-fallback`, config `defaults.fallback: false`). Default true.
+   */
+  fallback?: boolean;
   /** Retry tuning passed to withRetry (tests shorten the delays). */
   retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
 }
@@ -74,6 +79,7 @@ function lazyEndpointStream(endpoint: Endpoint, options: ModelClientOptions): St
       apiKey: endpoint.apiKey ?? "none",
     };
     if (endpoint.baseUrl) config.baseUrl = endpoint.baseUrl;
+    if (endpoint.compatible) config.compatible = true;
     if (endpoint.sendReasoningContent) config.sendReasoningContent = true;
     const base = createProviderStream(config);
     const retryOptions = options.onNotice
@@ -137,12 +143,14 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   return {
     stream,
     resolve(name, resolveOptions = {}) {
-      return resolveModel(name, {
+      const resolved = resolveModel(name, {
         env: options.env,
         config: options.config ?? {},
         requireCredentials: !replaying,
         ...resolveOptions,
       });
+      if (options.fallback === false) delete resolved.ref.fallbacks;
+      return resolved;
     },
     info(ref) {
       const endpoint = findEndpoint(endpoints, ref.providerName);

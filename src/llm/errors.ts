@@ -126,7 +126,29 @@ function quotaIds(body: unknown): string[] | undefined {
   return ids;
 }
 
-/** Kind for an HTTP status (and, for 400/429, what the body says). */
+/**
+ * A 400/404 body saying this model cannot serve this request: the next candidate of the tier may.
+ * Texts of the real APIs:
+ * - OpenAI 404 `code: "model_not_found"`, "The model `x` does not exist or you do not have access to it."
+ *   (github.com/openai/openai-agents-python/issues/458)
+ * - OpenAI 400 `code: "unsupported_parameter"` / `"unsupported_value"`, "Unsupported parameter: 'temperature'
+ *   is not supported with this model." (github.com/appatalks/eva-agent/issues/83)
+ * - OpenAI 400 "Function tools with reasoning_effort are not supported for gpt-6-astra in /v1/chat/completions.
+ *   To use function tools, use /v1/responses or set reasoning_effort to 'none'." (issue 7 report)
+ * - Anthropic 404 `not_found_error`, "model: claude-3-5-sonnet-20241022" (the only thing /v1/messages can
+ *   not find is the model; github.com/mattermost/mattermost-plugin-agents/issues/257)
+ * - Gemini 404 NOT_FOUND, "models/gemini-pro is not found for API version v1beta, or is not supported for
+ *   generateContent. Call ListModels ..." (github.com/continuedev/continue/issues/9939)
+ */
+const MODEL_UNSUPPORTED =
+  /model_not_found|does not exist or you do not have access|unsupported_parameter|unsupported_value|Unsupported parameter|(?:is|are) not supported (?:with|for|by|on)\b|models\/\S+ is not found/i;
+
+function modelUnsupported(status: number, text: string): boolean {
+  if (status !== 400 && status !== 404) return false;
+  return MODEL_UNSUPPORTED.test(text) || (status === 404 && /not_found_error/.test(text));
+}
+
+/** Kind for an HTTP status (and, for 400/404/429, what the body says). */
 export function kindForStatus(status: number, body?: unknown): ProviderErrorKind {
   const text = bodyText(body);
   if (status === 401 || status === 403) return "auth";
@@ -143,6 +165,7 @@ export function kindForStatus(status: number, body?: unknown): ProviderErrorKind
       ? "quota"
       : "rate_limit";
   }
+  if (modelUnsupported(status, text)) return "model_unsupported";
   if (status === 400 || status === 404 || status === 413 || status === 422) return "bad_request";
   if (status === 529 || status === 503) return "overloaded";
   if (status === 408 || status === 409 || (status >= 500 && status < 600)) return "server";
@@ -169,7 +192,10 @@ function kindForErrorType(type: string): ProviderErrorKind {
     case "request_too_large":
       return "bad_request";
     case "billing_error":
+    case "insufficient_quota": // OpenAI: an `error` event or `response.failed` inside a 200 stream
       return "quota";
+    case "rate_limit_exceeded":
+      return "rate_limit";
     default:
       return "unknown";
   }
@@ -178,6 +204,7 @@ function kindForErrorType(type: string): ProviderErrorKind {
 const SUMMARY: Record<ProviderErrorKind, string> = {
   auth: "authentication failed",
   bad_request: "request rejected",
+  model_unsupported: "this model cannot serve the request",
   rate_limit: "rate limited",
   quota: "quota exhausted",
   overloaded: "overloaded",
@@ -220,11 +247,27 @@ export function classifyHttpFailure(ctx: ErrorContext, failure: HttpFailure): Pr
   let kind: ProviderErrorKind = "unknown";
   if (status !== undefined) kind = kindForStatus(status, failure.body);
   else {
-    const body = failure.body as { type?: unknown; error?: { type?: unknown } } | undefined;
-    const type = body?.error?.type ?? body?.type;
-    if (typeof type === "string") kind = kindForErrorType(type);
+    const body = failure.body as
+      | { type?: unknown; code?: unknown; error?: { type?: unknown; code?: unknown } }
+      | undefined;
+    // OpenAI stream errors carry the specific reason in `code` (insufficient_quota, server_error, …).
+    for (const value of [body?.error?.code, body?.code, body?.error?.type, body?.type]) {
+      if (typeof value === "string" && kind === "unknown") kind = kindForErrorType(value);
+    }
   }
   return makeProviderError(ctx, kind, apiMessage(failure.body), status, parseRetryAfter(failure));
+}
+
+/**
+ * An error reported inside a 200 stream (OpenAI `response.failed`, or an incomplete response we cannot
+ * use), classified by its code: `insufficient_quota` is quota (not retried), `rate_limit_exceeded` a rate
+ * limit, `server_error` a server error.
+ */
+export function classifyStreamError(
+  ctx: ErrorContext,
+  failure: { code: string | null; message: string },
+): ProviderError {
+  return classifyHttpFailure(ctx, { body: { code: failure.code, message: failure.message } });
 }
 
 /** The JSON inside an SDK message (@google/genai puts the body there, sometimes after a prefix). */

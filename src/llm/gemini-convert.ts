@@ -83,6 +83,9 @@ export function mapStopReason(raw: string | null, hasToolCalls: boolean): StopRe
       return hasToolCalls ? "tool_calls" : "end";
     case "MAX_TOKENS":
       return "max_tokens";
+    // FinishReason in node_modules/@google/genai/dist/genai.d.ts. With the SDK's automaticContinuation
+    // off, CONTINUATION arrives here and the loop re-sends the partial turn (with its continuation
+    // token, see gemini-convert's history), as for a pause.
     case "CONTINUATION":
       return "pause";
     case "MALFORMED_FUNCTION_CALL":

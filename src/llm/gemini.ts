@@ -57,7 +57,7 @@ export function geminiUsage(meta: GenerateContentResponse["usageMetadata"]): Usa
   return usage;
 }
 
-/** Gemini `thinkingLevel` for our normalized effort (the nearest one the model accepts). */
+/** Gemini `thinkingLevel` for our normalized effort (already mapped to one the model accepts). */
 const THINKING_LEVEL: Record<ReasoningEffort, ThinkingLevel | undefined> = {
   none: undefined,
   minimal: "MINIMAL" as ThinkingLevel,

@@ -27,11 +27,13 @@ describe("agent helper against each provider", () => {
   const cases = [
     {
       provider: "anthropic",
+      protocol: "anthropic",
       env: () => anthropicEnv(),
       model: /^claude-haiku/,
     },
     {
       provider: "openai",
+      protocol: "openai-responses",
       env: () =>
         fx.sandbox.env({
           OPENAI_API_KEY: "sk-test-cli-0000000000001",
@@ -41,6 +43,7 @@ describe("agent helper against each provider", () => {
     },
     {
       provider: "gemini",
+      protocol: "gemini",
       env: () =>
         fx.sandbox.env({
           GEMINI_API_KEY: "gemini-test-cli-000001",
@@ -52,7 +55,7 @@ describe("agent helper against each provider", () => {
 
   for (const c of cases) {
     test(`${c.provider}: piped stdin plus a question prints only the scripted answer`, async () => {
-      fx.server.enqueue({ text: ["The sky ", "is blue."], protocol: c.provider });
+      fx.server.enqueue({ text: ["The sky ", "is blue."], protocol: c.protocol });
       const before = fx.server.requests.length;
       const result = await runAgent(["helper", "--tier", "fast", QUESTION], {
         env: c.env(),
@@ -64,7 +67,7 @@ describe("agent helper against each provider", () => {
       const requests = fx.server.requests.slice(before);
       expect(requests).toHaveLength(1);
       const [request] = requests;
-      expect(request?.protocol).toBe(c.provider);
+      expect(request?.protocol).toBe(c.protocol);
       expect(request?.model).toMatch(c.model);
       const body = JSON.stringify(request?.body);
       expect(body).toContain(QUESTION);

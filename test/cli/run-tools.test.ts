@@ -36,7 +36,7 @@ describe("fetch hosts lifted by allow rules", () => {
   });
 
   async function fetchWith(rules: ReturnType<typeof parseRule>[]) {
-    const tools = sessionToolsFor(rules)(["fetch"], "anthropic");
+    const tools = sessionToolsFor(rules)(["fetch"], "claude");
     const fetchTool = tools.primitives.get("fetch");
     if (!fetchTool) throw new Error("fetch not offered");
     const args = { url: `http://127.0.0.1:${server.port}/` };

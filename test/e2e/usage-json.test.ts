@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readChunkLines } from "../llm/recorded-vcr.ts";
+import { readChunkLines } from "../llm/recorded-support.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { type E2eSandbox, makeE2eSandbox, runAgentIn, TEST_KEY } from "./support.ts";
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ModelRequest, ReasoningEffort, StopReason } from "../../src/kernel/stream.ts";
 import { emptyUsage } from "../../src/kernel/usage.ts";
 import { costOf, modelInfo } from "../../src/llm/catalog.ts";
-import { nearestEffort } from "../../src/llm/effort.ts";
+import { roundEffort } from "../../src/llm/effort.ts";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { collect, expectDone, makeRequest, PROTOCOLS, streamFor } from "./harness.ts";
@@ -90,13 +90,15 @@ describe("cost", () => {
 });
 
 describe("reasoning settings", () => {
-  test("an effort maps to the nearest one the model accepts (ties go up)", () => {
+  test("an effort maps to the weakest accepted one at or above it, else the strongest", () => {
     const claude: ReasoningEffort[] = ["low", "medium", "high", "xhigh", "max"];
-    expect(nearestEffort("none", claude)).toBe("low");
-    expect(nearestEffort("minimal", claude)).toBe("low");
-    expect(nearestEffort("max", ["low", "medium", "high"])).toBe("high");
-    expect(nearestEffort("minimal", ["low", "medium", "high"])).toBe("low");
-    expect(nearestEffort("medium", ["low", "high"])).toBe("high");
+    expect(roundEffort("none", claude)).toBe("low");
+    expect(roundEffort("minimal", claude)).toBe("low");
+    expect(roundEffort("max", ["low", "medium", "high"])).toBe("high");
+    expect(roundEffort("minimal", ["low", "medium", "high"])).toBe("low");
+    expect(roundEffort("medium", ["low", "high"])).toBe("high");
+    // Rounds up even where a weaker value is nearer: never less reasoning than asked below the ceiling.
+    expect(roundEffort("minimal", ["none", "medium"])).toBe("medium");
   });
 
   test("anthropic: adaptive thinking, summarized display, drop_block, effort and the catalog's max_tokens", async () => {

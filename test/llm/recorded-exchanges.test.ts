@@ -13,7 +13,7 @@ import type { StreamEvent } from "../../src/kernel/stream.ts";
 import type { ToolDefinition } from "../../src/kernel/tools.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { collect, expectDone, makeRequest, streamFor, toolCalls } from "./harness.ts";
-import { readCassette, readChunkLines, recordedTurn, withoutCacheControl } from "./recorded-vcr.ts";
+import { readCassette, readChunkLines, recordedTurn, withoutCacheControl } from "./recorded-support.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

@@ -1,10 +1,12 @@
 /**
  * Encodes a scripted fake-LLM turn into the SSE frames of each wire protocol (Anthropic Messages,
- * OpenAI Chat Completions, Gemini streamGenerateContent), and error bodies in each provider's shape.
- * Used by fake-llm-server.ts; see its header for the turn format.
+ * OpenAI Chat Completions, OpenAI Responses (fake-frames-responses.ts), Gemini streamGenerateContent),
+ * and error bodies in each provider's shape. Used by fake-llm-server.ts; see its header for the turn format.
  */
+import { encodeResponsesTurn } from "./fake-frames-responses.ts";
 
-export type FakeProtocol = "anthropic" | "openai" | "gemini";
+/** `openai` is Chat Completions (OpenAI-compatible servers); `openai-responses` is POST /v1/responses. */
+export type FakeProtocol = "anthropic" | "openai" | "openai-responses" | "gemini";
 
 /** One tool call the fake model makes. `fragments` splits the argument text into that many pieces. */
 export interface FakeToolCall {
@@ -28,8 +30,8 @@ export interface FakeUsage {
   output?: number;
   cacheRead?: number;
   cacheWrite?: number;
-  /** The part of `output` spent on reasoning (Anthropic thinking_tokens, OpenAI reasoning_tokens,
-   * Gemini thoughtsTokenCount). */
+  /** The part of `output` spent on reasoning (Anthropic thinking_tokens, OpenAI reasoning_tokens as
+   * Chat `completion_tokens_details` / Responses `output_tokens_details`, Gemini thoughtsTokenCount). */
   reasoning?: number;
   /** Gemini: the part of `input` that is `toolUsePromptTokenCount`. */
   toolUse?: number;
@@ -74,6 +76,12 @@ export interface FakeTurn {
   continuationToken?: string;
   /** Only answer requests of this protocol (a mismatch is a loud 400 error). */
   protocol?: FakeProtocol;
+  /** Responses: a `refusal` content part instead of text. */
+  refusal?: string;
+  /** Responses: the message's phase (default `commentary` when the turn calls tools, else `final_answer`). */
+  phase?: "commentary" | "final_answer";
+  /** Responses: an `error` event then `response.failed` inside the 200 stream. */
+  streamError?: { code: string; message: string };
 }
 
 const DEFAULT_USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0, toolUse: 0 };
@@ -96,7 +104,8 @@ export function splitPieces(text: string, n = 1): string[] {
   return pieces;
 }
 
-function usageOf(turn: FakeTurn): Required<FakeUsage> {
+/** A turn's usage with the defaults filled in (billed terms; see FakeUsage). */
+export function usageOf(turn: FakeTurn): Required<FakeUsage> {
   return { ...DEFAULT_USAGE, ...turn.usage };
 }
 
@@ -306,6 +315,7 @@ function geminiEvents(turn: FakeTurn, model: string): string[] {
 /** The SSE frames of a successful turn, in order (OpenAI's ends with `data: [DONE]`). */
 export function encodeTurn(protocol: FakeProtocol, turn: FakeTurn, model: string): string[] {
   if (turn.rawSse !== undefined) return [turn.rawSse];
+  if (protocol === "openai-responses") return encodeResponsesTurn(turn, model, usageOf(turn));
   if (turn.rawEvents) {
     const frames = turn.rawEvents.map((line) => frameLine(protocol, line));
     return protocol === "openai" ? [...frames, "data: [DONE]\n\n"] : frames;
@@ -350,6 +360,7 @@ export function errorBody(protocol: FakeProtocol, status: number, message: strin
     case "anthropic":
       return { type: "error", error: { type: ANTHROPIC_TYPES[status] ?? "api_error", message } };
     case "openai":
+    case "openai-responses":
       return {
         error: {
           message,

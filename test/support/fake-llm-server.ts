@@ -5,7 +5,9 @@
  * Paths:
  *   Anthropic  POST /v1/messages                                         (SSE, `event: <type>` lines)
  *   OpenAI     POST /v1/chat/completions                                 (SSE `data:` chunks, usage chunk, `[DONE]`)
+ *   OpenAI     POST /v1/responses                                        (SSE `event:` + `data:`, fake-frames-responses.ts)
  *   Gemini     POST /v1beta/models/<model>:streamGenerateContent?alt=sse (SSE `data:` chunks)
+ *   Model lists: GET /v1/models (Anthropic or OpenAI), GET /v1beta/models (Gemini); see fake-model-list.ts
  *
  * API:
  *   const server = await startFakeLlmServer();
@@ -18,7 +20,8 @@
  *
  * Turns are answered in order whatever the protocol (see `FakeTurn` in fake-llm-frames.ts for every field:
  * text, reasoning, toolCalls, usage, stopReason, delayMs, chunkDelayMs, status + retryAfter + errorMessage,
- * cutAfterEvents, hangAfterEvents, rawEvents, rawSse). The response's model echoes the requested model. When the
+ * cutAfterEvents, hangAfterEvents, rawEvents, rawSse, reasoningSignature, inputTransformations,
+ * continuationToken, and for Responses refusal, phase, streamError). The response's model echoes the requested model. When the
  * queue is empty the server answers 400 with an error naming the request, so a test fails loudly instead of
  * hanging (400 is never retried). Requests the real API would refuse are refused first, with the real
  * status and error text (fake-rules.ts), without consuming a turn.
@@ -34,6 +37,7 @@ import {
   type FakeTurn,
   type FakeUsage,
 } from "./fake-llm-frames.ts";
+import { type FakeModelList, modelListResponse, modelListRoute } from "./fake-model-list.ts";
 import { checkRules } from "./fake-rules.ts";
 import { bindAnthropicTurn } from "./fake-rules-anthropic.ts";
 
@@ -60,6 +64,8 @@ export interface FakeLlmServer {
   enqueue(...turns: FakeTurn[]): void;
   /** Turns not yet served. */
   pending(): number;
+  /** What the protocol's model-list endpoint answers (fake-model-list.ts); an empty list until set. */
+  serveModels(protocol: FakeProtocol, list: FakeModelList): void;
   requests: FakeRequest[];
   close(): Promise<void>;
 }
@@ -69,6 +75,7 @@ const GEMINI_PATH = /^\/v1(?:beta)?\/models\/([^:]+):streamGenerateContent$/;
 function route(path: string): { protocol: FakeProtocol; pathModel?: string } | null {
   if (path === "/v1/messages") return { protocol: "anthropic" };
   if (path === "/v1/chat/completions") return { protocol: "openai" };
+  if (path === "/v1/responses") return { protocol: "openai-responses" };
   const gemini = GEMINI_PATH.exec(path);
   if (gemini?.[1]) return { protocol: "gemini", pathModel: decodeURIComponent(gemini[1]) };
   return null;
@@ -129,6 +136,7 @@ function streamResponse(frames: string[], turn: FakeTurn, closed: Promise<void>)
 export async function startFakeLlmServer(options: { port?: number } = {}): Promise<FakeLlmServer> {
   const queue: FakeTurn[] = [];
   const requests: FakeRequest[] = [];
+  const modelLists: Partial<Record<FakeProtocol, FakeModelList>> = {};
   let markClosed = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
@@ -140,6 +148,8 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      const listing = req.method === "GET" ? modelListRoute(url.pathname, req.headers) : null;
+      if (listing) return modelListResponse(listing, modelLists[listing]);
       const target = req.method === "POST" ? route(url.pathname) : null;
       if (!target)
         return new Response(`fake-llm-server: no route for ${req.method} ${url.pathname}`, { status: 404 });
@@ -197,6 +207,9 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       queue.push(...turns);
     },
     pending: () => queue.length,
+    serveModels: (protocol, list) => {
+      modelLists[protocol] = list;
+    },
     requests,
     close: async () => {
       markClosed();

@@ -1,20 +1,23 @@
 /**
- * Reads the recorded exchanges of ../shared/conformance/recorded-exchanges (VCR cassettes and chunk
- * files, see its README) and turns each recorded response into a fake-server turn in its protocol's
- * framing: a recorded SSE body is served byte for byte (`rawSse`), a chunk file line by line
- * (`rawEvents`), and a non-streamed Anthropic message as the events its stream would have carried.
+ * Reading ../shared/conformance/recorded-exchanges/ (see its README.md), for every provider: VCR cassettes
+ * (`*.vcr.yaml`, parsed with `yaml`), chunk files (`*.chunks.txt`, one decoded SSE `data:` payload per
+ * line) and single response objects (`*.json`), and turning a recorded response into a fake-server turn
+ * in its protocol's framing: a recorded SSE body is served byte for byte (`FakeTurn.rawSse`), a chunk file
+ * line by line (`rawEvents`, or `namedEventSse` for the framings with `event:` lines), and a non-streamed
+ * Anthropic message as the events its stream would have carried.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import type { FakeProtocol, FakeTurn } from "../support/fake-llm-server.ts";
 
-export const RECORDED = path.resolve(import.meta.dir, "../../../shared/conformance/recorded-exchanges");
+export const RECORDED_DIR = path.resolve(import.meta.dir, "../../../shared/conformance/recorded-exchanges");
 
-/** One recorded request/response pair. */
+/** One recorded request/response pair of a cassette. */
 export interface RecordedExchange {
   /** The JSON body the recorded client sent. */
   request: Record<string, unknown>;
+  uri: string;
   status: number;
   /** The SSE text of a streamed response. */
   sse?: string;
@@ -23,35 +26,56 @@ export interface RecordedExchange {
 }
 
 interface VcrInteraction {
-  request: { parsed_body?: Record<string, unknown> };
+  request: { parsed_body?: Record<string, unknown>; body?: string; uri?: string };
   response: {
     status?: { code?: number };
-    body?: { string?: string };
+    body?: { string?: string; parsed_body?: Record<string, unknown> };
     parsed_body?: Record<string, unknown>;
   };
 }
 
-/** The exchanges of a VCR cassette (`*.vcr.yaml`), in order. */
+/** The exchanges of a VCR cassette (path relative to RECORDED_DIR), in order. A response body is JSON
+ * (`parsed_body`, or a string holding an object) or SSE text. */
 export function readCassette(file: string): RecordedExchange[] {
-  const doc = parse(readFileSync(path.join(RECORDED, file), "utf8")) as { interactions: VcrInteraction[] };
-  return doc.interactions.map((interaction) => {
+  const doc = parse(readFileSync(path.join(RECORDED_DIR, file), "utf8")) as {
+    interactions: VcrInteraction[];
+  };
+  return doc.interactions.map(({ request, response }) => {
     const exchange: RecordedExchange = {
-      request: interaction.request.parsed_body ?? {},
-      status: interaction.response.status?.code ?? 200,
+      request: request.parsed_body ?? (JSON.parse(request.body ?? "{}") as Record<string, unknown>),
+      uri: request.uri ?? "",
+      status: response.status?.code ?? 200,
     };
-    if (typeof interaction.response.body?.string === "string")
-      exchange.sse = interaction.response.body.string;
-    if (interaction.response.parsed_body) exchange.json = interaction.response.parsed_body;
+    const text = response.body?.string;
+    const json = response.parsed_body ?? response.body?.parsed_body;
+    if (json) exchange.json = json;
+    else if (text?.trimStart().startsWith("{")) exchange.json = JSON.parse(text) as Record<string, unknown>;
+    else if (text !== undefined) exchange.sse = text;
     return exchange;
   });
 }
 
 /** The event lines of a chunk file (`*.chunks.txt`): non-blank lines, a leading `data: ` removed. */
 export function readChunkLines(file: string): string[] {
-  return readFileSync(path.join(RECORDED, file), "utf8")
+  return readFileSync(path.join(RECORDED_DIR, file), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => (line.startsWith("data: ") ? line.slice("data: ".length) : line));
+}
+
+/** The payloads of a chunk file, parsed. */
+export function readChunks(file: string): Record<string, unknown>[] {
+  return readChunkLines(file).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** A JSON file of the corpus, parsed. */
+export function readJson(file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(RECORDED_DIR, file), "utf8")) as Record<string, unknown>;
+}
+
+/** Payloads as an SSE body with `event: <type>` lines (Anthropic and OpenAI Responses framing). */
+export function namedEventSse(payloads: Record<string, unknown>[]): string {
+  return payloads.map((p) => `event: ${String(p.type)}\ndata: ${JSON.stringify(p)}\n\n`).join("");
 }
 
 /** The stream events of a non-streamed Anthropic message (Messages API streaming event order). */
