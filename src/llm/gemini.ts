@@ -15,6 +15,7 @@ import type {
   ThinkingConfig,
   ThinkingLevel,
 } from "@google/genai";
+import type { Message } from "../kernel/messages.ts";
 import type { ModelRequest, ReasoningEffort, StreamEvent, StreamFn } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
 import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
@@ -55,6 +56,11 @@ export function geminiUsage(meta: GenerateContentResponse["usageMetadata"]): Usa
   usage.outputTokens = (meta.candidatesTokenCount ?? 0) + thoughts;
   usage.reasoningTokens = thoughts;
   return usage;
+}
+
+/** The continuation token of a partial model turn (see AssistantMessage.continuationToken). */
+function continuationOf(message: Message | undefined): string | undefined {
+  return message?.role === "assistant" ? message.continuationToken : undefined;
 }
 
 /** Gemini `thinkingLevel` for our normalized effort (already mapped to one the model accepts). */
@@ -210,18 +216,20 @@ export function geminiStream(options: AdapterOptions): StreamFn {
     if (request.system !== "") config.systemInstruction = { parts: [{ text: request.system }] };
     if (request.tools.length > 0) config.tools = convertTools(request.tools);
     if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
-    // Continuing a response that stopped with CONTINUATION: the same request again, with its token
-    // (GenerateContentConfig.continuationToken in node_modules/@google/genai/dist/genai.d.ts).
-    const last = request.messages.at(-1);
-    const continuing =
-      last?.role === "assistant" && last.continuationToken ? last.continuationToken : undefined;
+    // Continuing a response that stopped with CONTINUATION (the loop re-sends the history ending with the
+    // partial turn, src/agents/stop-reasons.ts): the request that started it again, without the partial
+    // turns, with the latest token (GenerateContentConfig.continuationToken in
+    // node_modules/@google/genai/dist/genai.d.ts).
+    let start = request.messages.length;
+    while (start > 0 && continuationOf(request.messages[start - 1]) !== undefined) start--;
+    const continuing = continuationOf(request.messages.at(-1));
     if (continuing) config.continuationToken = continuing;
     if (request.temperature !== undefined) config.temperature = request.temperature;
     const thinking = thinkingConfig(request);
     if (thinking) config.thinkingConfig = thinking;
     const stream = await sdk.models.generateContentStream({
       model: request.model.id,
-      contents: convertContents(continuing ? request.messages.slice(0, -1) : request.messages),
+      contents: convertContents(request.messages.slice(0, start)),
       config,
     });
 

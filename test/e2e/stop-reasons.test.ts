@@ -195,4 +195,24 @@ describe("Gemini MALFORMED_FUNCTION_CALL and CONTINUATION", () => {
     const body = since(before)[1]?.body as GeminiBody | undefined;
     expect(body?.contents?.at(-1)).toMatchObject({ role: "model", parts: [{ text: "Hello " }] });
   });
+
+  test("run: CONTINUATION with a token re-sends the original request with the latest token, twice over", async () => {
+    fx.server.enqueue(
+      { text: "Hello ", stopReason: "CONTINUATION", continuationToken: "dG9rZW4tMQ==" },
+      { text: "big ", stopReason: "CONTINUATION", continuationToken: "dG9rZW4tMg==" },
+      { text: "world" },
+    );
+    const before = fx.server.requests.length;
+    const result = await runAgent(["run", "--output", "json", "q"], {
+      env: geminiEnv(),
+      cwd: fx.sandbox.home,
+    });
+    expect(result.code).toBe(0);
+    expect(json(result.stdout)).toMatchObject({ finish_reason: "stop", answer: "Hello big world" });
+    const bodies = since(before).map((r) => r.body as GeminiBody & { continuationToken?: string });
+    expect(bodies.map((b) => b.continuationToken)).toEqual([undefined, "dG9rZW4tMQ==", "dG9rZW4tMg=="]);
+    // The partial turns travel as the token, not as model contents: every request has the first's contents.
+    expect(bodies[1]?.contents).toEqual(bodies[0]?.contents);
+    expect(bodies[2]?.contents).toEqual(bodies[0]?.contents);
+  });
 });
