@@ -36,6 +36,11 @@ function since(before: number): FakeRequest[] {
   return fx.server.requests.slice(before);
 }
 
+/** `agent run --output json q` in the sandbox's home. */
+function runJson(env: Record<string, string>) {
+  return runAgent(["run", "--output", "json", "q"], { env, cwd: fx.sandbox.home });
+}
+
 function json(stdout: string): Record<string, unknown> {
   return JSON.parse(stdout) as Record<string, unknown>;
 }
@@ -101,10 +106,7 @@ describe("Anthropic max_tokens", () => {
 
   test("run: cut twice ends with finish_reason truncated and exit 5", async () => {
     fx.server.enqueue({ text: "a", stopReason: "max_tokens" }, { text: "b", stopReason: "max_tokens" });
-    const result = await runAgent(["run", "--output", "json", "q"], {
-      env: anthropicEnv(),
-      cwd: fx.sandbox.home,
-    });
+    const result = await runJson(anthropicEnv());
     expect(result.code).toBe(5);
     expect(json(result.stdout)).toMatchObject({
       status: "limit",
@@ -119,10 +121,7 @@ describe("Anthropic pause_turn, context window, refusal", () => {
   test("run: pause_turn sends the assistant content back and the model continues", async () => {
     fx.server.enqueue({ text: "Searching", stopReason: "pause_turn" }, { text: " found it." });
     const before = fx.server.requests.length;
-    const result = await runAgent(["run", "--output", "json", "q"], {
-      env: anthropicEnv(),
-      cwd: fx.sandbox.home,
-    });
+    const result = await runJson(anthropicEnv());
     expect(result.code).toBe(0);
     expect(json(result.stdout)).toMatchObject({ finish_reason: "stop", answer: "Searching found it." });
     const messages = (since(before)[1]?.body as Body | undefined)?.messages ?? [];
@@ -132,10 +131,7 @@ describe("Anthropic pause_turn, context window, refusal", () => {
 
   test("run: model_context_window_exceeded with nothing to elide ends context_window, exit 5", async () => {
     fx.server.enqueue({ text: "half an answ", stopReason: "model_context_window_exceeded" });
-    const result = await runAgent(["run", "--output", "json", "q"], {
-      env: anthropicEnv(),
-      cwd: fx.sandbox.home,
-    });
+    const result = await runJson(anthropicEnv());
     expect(result.code).toBe(5);
     expect(json(result.stdout)).toMatchObject({
       status: "limit",
@@ -157,10 +153,7 @@ describe("Gemini MALFORMED_FUNCTION_CALL and CONTINUATION", () => {
   test("run: a malformed call is retried once with a note to the model", async () => {
     fx.server.enqueue({ stopReason: "MALFORMED_FUNCTION_CALL" }, { text: "fixed" });
     const before = fx.server.requests.length;
-    const result = await runAgent(["run", "--output", "json", "q"], {
-      env: geminiEnv(),
-      cwd: fx.sandbox.home,
-    });
+    const result = await runJson(geminiEnv());
     expect(result.code).toBe(0);
     expect(json(result.stdout)).toMatchObject({ finish_reason: "stop", answer: "fixed" });
     const body = since(before)[1]?.body as GeminiBody | undefined;
@@ -171,10 +164,7 @@ describe("Gemini MALFORMED_FUNCTION_CALL and CONTINUATION", () => {
 
   test("run: malformed twice ends malformed_call, exit 1", async () => {
     fx.server.enqueue({ stopReason: "MALFORMED_FUNCTION_CALL" }, { stopReason: "MALFORMED_FUNCTION_CALL" });
-    const result = await runAgent(["run", "--output", "json", "q"], {
-      env: geminiEnv(),
-      cwd: fx.sandbox.home,
-    });
+    const result = await runJson(geminiEnv());
     expect(result.code).toBe(1);
     expect(json(result.stdout)).toMatchObject({
       status: "failure",
@@ -186,10 +176,7 @@ describe("Gemini MALFORMED_FUNCTION_CALL and CONTINUATION", () => {
   test("run: CONTINUATION sends the partial model turn back and the model continues", async () => {
     fx.server.enqueue({ text: "Hello ", stopReason: "CONTINUATION" }, { text: "world" });
     const before = fx.server.requests.length;
-    const result = await runAgent(["run", "--output", "json", "q"], {
-      env: geminiEnv(),
-      cwd: fx.sandbox.home,
-    });
+    const result = await runJson(geminiEnv());
     expect(result.code).toBe(0);
     expect(json(result.stdout)).toMatchObject({ finish_reason: "stop", answer: "Hello world" });
     const body = since(before)[1]?.body as GeminiBody | undefined;
@@ -203,10 +190,7 @@ describe("Gemini MALFORMED_FUNCTION_CALL and CONTINUATION", () => {
       { text: "world" },
     );
     const before = fx.server.requests.length;
-    const result = await runAgent(["run", "--output", "json", "q"], {
-      env: geminiEnv(),
-      cwd: fx.sandbox.home,
-    });
+    const result = await runJson(geminiEnv());
     expect(result.code).toBe(0);
     expect(json(result.stdout)).toMatchObject({ finish_reason: "stop", answer: "Hello big world" });
     const bodies = since(before).map((r) => r.body as GeminiBody & { continuationToken?: string });

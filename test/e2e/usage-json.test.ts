@@ -3,24 +3,18 @@
  * (../shared/conformance/recorded-exchanges): Gemini thoughts counted as output, cached input counted once
  * on an OpenAI-compatible server, and the cost rounded to 6 decimals.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readChunkLines } from "../llm/recorded-support.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { type E2eSandbox, makeE2eSandbox, runAgentIn, TEST_KEY } from "./support.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { type E2eSandbox, freshServerAndSandbox, runAgentIn, TEST_KEY } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 interface UsageJson {
