@@ -4,6 +4,7 @@
  */
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
+import type { HookSpec, HooksConfig } from "../agents/hooks.ts";
 import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../kernel/index.ts";
 import type { AgentConfig } from "./config.ts";
 import { emptyConfig } from "./config.ts";
@@ -76,7 +77,10 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
-  if (path.length === 0) return "models, reasoning_effort, providers, rules or defaults";
+  if (path.length === 0)
+    return "models, reasoning_effort, providers, rules, hooks, trusted_projects or defaults";
+  if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
+  if (first === "hooks") return "match, command or timeout_ms";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults") return "agent, on_ask or fallback";
@@ -112,10 +116,22 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
     };
   }
   config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };
+  if (raw.hooks) config.hooks = normalizeHooks(raw.hooks);
+  config.trustedProjects = raw.trusted_projects ?? [];
   if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
   if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
   if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
   return config;
+}
+
+function normalizeHooks(raw: NonNullable<RawConfig["hooks"]>): HooksConfig {
+  const list = (hooks: (typeof raw)["before_tool"]): HookSpec[] =>
+    (hooks ?? []).map((h) => ({
+      command: h.command,
+      ...(h.match !== undefined ? { match: h.match } : {}),
+      ...(h.timeout_ms !== undefined ? { timeoutMs: h.timeout_ms } : {}),
+    }));
+  return { before_tool: list(raw.before_tool), after_tool: list(raw.after_tool), on_stop: list(raw.on_stop) };
 }
 
 /** Parses config text; throws AppError("config") with file, line and field on any problem. */

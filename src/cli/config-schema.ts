@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { REASONING_EFFORTS } from "../kernel/stream.ts";
+import { parseRule } from "../policy/rules.ts";
 
 const modelList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
   error:
@@ -31,6 +32,33 @@ const effort = z.enum(REASONING_EFFORTS as [string, ...string[]], {
 
 const ruleList = z.array(z.string().min(1), { error: "expected a list of rules such as exec:git status" });
 
+/** `match` uses the rule syntax (`exec:*`, `write_file:src/**`, a bare tool name). */
+const hookMatch = z.string().superRefine((text, ctx) => {
+  try {
+    parseRule(text, "allow", "user");
+  } catch (error) {
+    const why =
+      error instanceof Error ? error.message.replace(/^invalid allow rule/, "invalid match") : String(error);
+    ctx.addIssue({ code: "custom", message: why });
+  }
+});
+
+const hook = z.strictObject({
+  match: hookMatch.optional(),
+  command: z
+    .string({ error: "expected command: a shell command" })
+    .min(1, { error: "expected command: a shell command" }),
+  timeout_ms: z
+    .number({ error: "expected timeout_ms: a number of milliseconds" })
+    .int()
+    .positive()
+    .optional(),
+});
+
+const hookList = z.array(hook, {
+  error: 'expected a list of hooks such as [{match: "exec:*", command: ./check.sh}]',
+});
+
 export const configSchema = z.strictObject({
   models: z
     .strictObject({ fast: modelList.optional(), good: modelList.optional(), best: modelList.optional() })
@@ -51,6 +79,18 @@ export const configSchema = z.strictObject({
     .optional(),
   rules: z
     .strictObject({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
+    .optional(),
+  hooks: z
+    .strictObject({
+      before_tool: hookList.optional(),
+      after_tool: hookList.optional(),
+      on_stop: hookList.optional(),
+    })
+    .optional(),
+  trusted_projects: z
+    .array(z.string().startsWith("/", { error: "expected an absolute path" }), {
+      error: "expected trusted_projects: a list of absolute project paths",
+    })
     .optional(),
   defaults: z
     .strictObject({

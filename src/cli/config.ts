@@ -16,6 +16,11 @@
  *     allow: ["exec:git status"]
  *     ask: []
  *     deny: ["exec:rm *"]
+ *   hooks:             # commands around tool calls: JSON event on stdin; exit 2 blocks with stderr as the reason
+ *     before_tool: [{match: "exec:*", command: ./check.sh, timeout_ms: 30000}]
+ *     after_tool: [{match: "write_file:src/**", command: ./lint.sh}]
+ *     on_stop: [{command: ./notify.sh}]
+ *   trusted_projects: [/home/me/src/app]   # projects whose .agent/config.yaml may declare hooks
  *   defaults:
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
@@ -26,6 +31,7 @@
  * field and what was expected. yaml and zod are imported only when the file exists.
  */
 import { join } from "node:path";
+import type { HooksConfig } from "../agents/hooks.ts";
 import { configDir, readConfigFile } from "../kernel/index.ts";
 import type { ModelsConfig } from "../llm/endpoints.ts";
 
@@ -38,10 +44,20 @@ export interface AgentConfig extends ModelsConfig {
   rules: { allow: string[]; ask: string[]; deny: string[] };
   /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`). */
   defaults: { agent?: string; onAsk?: "deny" | "fail" | "allow"; fallback?: boolean };
+  /** Commands run around tool calls and at the end of a run (src/agents/hooks.ts). */
+  hooks?: HooksConfig;
+  /** Absolute paths of projects whose `.agent/config.yaml` may declare hooks (and MCP servers). */
+  trustedProjects: string[];
 }
 
 export function emptyConfig(): AgentConfig {
-  return { models: {}, providers: {}, rules: { allow: [], ask: [], deny: [] }, defaults: {} };
+  return {
+    models: {},
+    providers: {},
+    rules: { allow: [], ask: [], deny: [] },
+    trustedProjects: [],
+    defaults: {},
+  };
 }
 
 /** Where config.yaml lives for this environment. */

@@ -5,15 +5,9 @@
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
 import { describeTierChoice } from "../agents/tier-classifier.ts";
-import {
-  AppError,
-  type ModelRef,
-  type ProviderNotice,
-  Redactor,
-  TerminalSafeStream,
-  terminalSafe,
-} from "../kernel/index.ts";
+import { AppError, type ModelRef, Redactor, TerminalSafeStream, terminalSafe } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
+import { describeNotice } from "../llm/notice-text.ts";
 import { CliExit } from "./commands.ts";
 import { loadConfig } from "./config.ts";
 import { singleCall } from "./helper-call.ts";
@@ -33,16 +27,6 @@ export function buildPrompt(args: string[], stdinText: string): string {
   if (piped.trim() === "") return prompt;
   if (prompt === "") return piped;
   return `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
-}
-
-/** A retry or fallback notice as one stderr line. */
-export function describeNotice(notice: ProviderNotice): string {
-  if (notice.type === "retry") {
-    const { error } = notice;
-    const status = error.status !== undefined ? ` ${error.status}` : "";
-    return `${error.provider} ${error.model}: ${error.kind}${status}; retry ${notice.attempt} in ${(notice.delayMs / 1000).toFixed(1)}s`;
-  }
-  return `${notice.from.providerName}:${notice.from.id} ${notice.error.kind} (${notice.error.message}); falling back to ${notice.to.providerName}:${notice.to.id}`;
 }
 
 async function readStdin(): Promise<string> {

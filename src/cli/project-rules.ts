@@ -1,16 +1,23 @@
 /**
  * Project approval rules: `./.agent/config.yaml` in the workspace may add `rules.ask` and `rules.deny`
  * (never allow rules, never models or providers: a cloned repository must not loosen the user's policy
- * or redirect their keys to another server).
+ * or redirect their keys to another server). It may also declare `hooks`, which run only when the user
+ * config lists the project in `trusted_projects` (see projectHooks).
  */
 import { join } from "node:path";
+import type { HooksConfig } from "../agents/hooks.ts";
 import { AppError, readConfigFile } from "../kernel/index.ts";
 import type { RuleLists } from "../policy/rules.ts";
+
+/** What a project config holds: its rule lists and the hooks it declares. */
+export interface ProjectConfig extends RuleLists {
+  hooks?: HooksConfig;
+}
 
 export const PROJECT_CONFIG = join(".agent", "config.yaml");
 
 /** Reads the project's rule lists; none when the file is absent. */
-export async function loadProjectRules(workspaceRoot: string): Promise<RuleLists | undefined> {
+export async function loadProjectRules(workspaceRoot: string): Promise<ProjectConfig | undefined> {
   const file = join(workspaceRoot, PROJECT_CONFIG);
   // A FIFO, a device, a huge file or a symlink out of the workspace is refused (exit 3), never read.
   const text = await readConfigFile(file, { kind: "config", within: workspaceRoot });
@@ -21,6 +28,7 @@ export async function loadProjectRules(workspaceRoot: string): Promise<RuleLists
     Object.keys(config.models).length > 0 ? "models" : "",
     Object.keys(config.providers).length > 0 ? "providers" : "",
     config.defaults.agent || config.defaults.onAsk ? "defaults" : "",
+    config.trustedProjects.length > 0 ? "trusted_projects" : "",
   ].filter(Boolean);
   if (foreign.length > 0) {
     throw new AppError(
@@ -30,5 +38,24 @@ export async function loadProjectRules(workspaceRoot: string): Promise<RuleLists
       { file, field: foreign[0] },
     );
   }
-  return { ...config.rules, file };
+  return { ...config.rules, file, ...(config.hooks ? { hooks: config.hooks } : {}) };
+}
+
+/**
+ * The project's hooks, when the user trusts the project (`trusted_projects` in the user config names its
+ * root); else none, and a notice saying why they did not run. A cloned repository cannot run a command
+ * by itself through hooks any more than through specs.
+ */
+export function projectHooks(
+  project: ProjectConfig | undefined,
+  workspaceRoot: string,
+  trusted: readonly string[],
+): { hooks?: HooksConfig; notice?: string } {
+  if (!project?.hooks) return {};
+  if (trusted.includes(workspaceRoot)) return { hooks: project.hooks };
+  return {
+    notice:
+      `${project.file ?? PROJECT_CONFIG}: its hooks were not run: the project is not in trusted_projects ` +
+      "of your user config",
+  };
 }

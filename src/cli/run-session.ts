@@ -5,35 +5,20 @@
  */
 import { basename } from "node:path";
 import { type ResumePoint, resumeFrom } from "../agents/resume.ts";
-import {
-  type AgentEvent,
-  type AgentIdentity,
-  AppError,
-  type Approver,
-  type EmitFn,
-  makeEvent,
-  Redactor,
-} from "../kernel/index.ts";
+import { type AgentEvent, AppError, makeEvent, Redactor } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
-import { createModelClient } from "../llm/client.ts";
 import { flagApprover } from "../policy/approvers.ts";
-import { ApprovalGate } from "../policy/gate.ts";
-import { buildRuleSet } from "../policy/rules.ts";
-
-import { redactingEmit } from "../session/redacting-emit.ts";
+import { createSession } from "../sdk/session.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
-import { describeNotice } from "./helper-run.ts";
 import { handleInterrupts } from "./interrupts.ts";
-import { emitNoticesAfterStart, projectOverrideNotices } from "./project-notices.ts";
-import { loadProjectRules } from "./project-rules.ts";
+import { projectOverrideNotices } from "./project-notices.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
-import { sessionToolsFor } from "./run-tools.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
@@ -48,47 +33,31 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
   const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
   if (loaded.errors.length > 0) throw specAppError(loaded.errors);
-  const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const spec = loaded.specs.get(agentName);
-  if (!spec) {
-    const known = [...loaded.specs.keys()].sort().join(", ");
-    throw new AppError("usage", `unknown agent "${agentName}"; known agents: ${known}`);
-  }
-
-  const rules = buildRuleSet({
-    user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
-    flags: { allow: flags.allow, deny: flags.deny },
-    project: await loadProjectRules(workspace.root),
-  });
 
   const redactor = Redactor.fromEnv(env);
-  let emit: EmitFn = () => {};
-  const who: AgentIdentity = { agent: "root", name: spec.name, depth: 0 };
-  const client = createModelClient({
+  let sink: (event: AgentEvent) => void = () => {};
+  const session = await createSession({
+    cwd: workspace.root,
     env,
     config,
-    workspaceRoot: workspace.root,
-    fallback: flags.fallback !== false && config.defaults.fallback !== false,
-    onNotice: (notice) => {
-      if (notice.type === "fallback") {
-        emit(
-          makeEvent(who, "model_switch", {
-            from: `${notice.from.providerName}:${notice.from.id}`,
-            to: `${notice.to.providerName}:${notice.to.id}`,
-            reason: `${notice.error.kind}: ${notice.error.message}`,
-          }),
-        );
-      } else emit(makeEvent(who, "warning", { message: describeNotice(notice), code: "retry" }));
-    },
+    specs: loaded.specs.values(),
+    rules: { allow: flags.allow ?? [], deny: flags.deny ?? [] },
+    redactor,
+    // Every event goes to the transcript first (synchronously), then to the renderer.
+    onEvent: (event) => sink(event),
+    notices: projectOverrideNotices(loaded),
+    fallback: flags.fallback !== false,
+    ...(resumed ? { sessionId: resumed.sessionId } : {}),
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
   });
+  const spec = session.spec(flags.agent ?? resumed?.agentName);
   // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
-  client.resolve(flags.model ?? spec.model);
+  session.client.resolve(flags.model ?? spec.model);
 
   const transcript = openTranscript({
     redactor,
-    ...(resumed ? { sessionId: resumed.sessionId } : {}),
+    ...(resumed ? { sessionId: resumed.sessionId } : { newId: session.id }),
   });
   const renderer = await chooseRenderer({
     output: flags.output,
@@ -99,29 +68,26 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     redactor,
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
   });
-  // What the renderers show is redacted like the transcript: stderr and stdout end up in CI logs too.
-  // A project spec overriding a user or built-in agent is announced (a warning after session_start).
-  emit = emitNoticesAfterStart(
-    redactingEmit(redactor, (event: AgentEvent) => {
-      transcript.append(event);
-      renderer.onEvent(event);
-    }),
-    projectOverrideNotices(loaded),
-  );
+  sink = (event) => {
+    transcript.append(event);
+    renderer.onEvent(event);
+  };
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
-  const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
-  const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
+  session.useApprover(interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny"));
 
+  const who = { agent: "root", name: spec.name, depth: 0 };
   const interrupts = handleInterrupts({
     // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
     // leaves pieces of the approval prompt on the screen.
     onFirst: () =>
-      emit(
-        makeEvent(who, "warning", {
-          message: "interrupting (press Ctrl-C again to force)",
-          code: "interrupted",
-        }),
+      sink(
+        redactor.redactValue(
+          makeEvent(who, "warning", {
+            message: "interrupting (press Ctrl-C again to force)",
+            code: "interrupted",
+          }),
+        ),
       ),
     onForce: () => {
       transcript.close();
@@ -130,20 +96,9 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     },
   });
   try {
-    const { runAgent } = await import("../agents/run-agent.ts");
-    const result = await runAgent({
-      spec,
-      goal,
-      specs: loaded.specs,
-      emit,
-      stream: client.stream,
-      resolveModel: (name) => client.resolve(name).ref,
-      modelInfo: (ref) => client.info(ref),
-      workspace,
-      gate,
-      toolsFor: sessionToolsFor(rules),
+    const result = await session.run(goal, {
+      agent: spec.name,
       signal: interrupts.signal,
-      sessionId: transcript.id,
       limits,
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),

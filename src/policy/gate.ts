@@ -82,11 +82,13 @@ export function sessionGrantRules(request: PolicyRequest): Rule[] {
  */
 export class ApprovalGate {
   private state: SharedState = { grants: [], queue: Promise.resolve() };
-  private readonly source: "user" | "flag";
 
-  constructor(private readonly options: ApprovalGateOptions) {
-    const own = (options.approver as { source?: unknown }).source;
-    this.source = options.approverSource ?? (own === "flag" ? "flag" : "user");
+  constructor(private readonly options: ApprovalGateOptions) {}
+
+  /** Who answers, as decisions report it: read on each use, so an approver that delegates may change. */
+  private get source(): "user" | "flag" {
+    const own = (this.options.approver as { source?: unknown }).source;
+    return this.options.approverSource ?? (own === "flag" ? "flag" : "user");
   }
 
   /** Rules granted for this session so far (shared with every child view). */

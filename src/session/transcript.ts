@@ -20,6 +20,8 @@ import { isSafeSessionId, newSessionId } from "./session-id.ts";
 export interface TranscriptOptions {
   /** Resume this existing session (its file must exist); omit to start a new session with a fresh id. */
   sessionId?: string;
+  /** The id of a new session (default: a fresh one); ignored when resuming. */
+  newId?: string;
   /** Directory of transcripts; defaults to `sessionsDir()` (`$XDG_STATE_HOME/agent/sessions`). */
   dir?: string;
   /** Removes secrets from every record before it is written. */
@@ -44,7 +46,7 @@ export interface Transcript {
  */
 export function openTranscript(options: TranscriptOptions): Transcript {
   const dir = options.dir ?? sessionsDir();
-  const id = options.sessionId ?? newSessionId();
+  const id = options.sessionId ?? options.newId ?? newSessionId();
   if (!isSafeSessionId(id)) throw new AppError("session", `invalid session id "${id}"`);
   const path = join(dir, `${id}.jsonl`);
   if (options.sessionId !== undefined && !existsSync(path)) {

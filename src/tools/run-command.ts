@@ -15,6 +15,10 @@ export interface RunCommandOptions {
   signal: AbortSignal;
   /** Bytes of output kept (the start and the end; the middle is cut). */
   outputLimit: number;
+  /** Text written to the command's stdin (hooks read their event there); stdin is empty otherwise. */
+  input?: string;
+  /** Keep stderr apart from stdout (`stderr` in the result) instead of interleaving them. */
+  separateStderr?: boolean;
 }
 
 export interface CommandResult {
@@ -31,6 +35,8 @@ export interface CommandResult {
   durationMs: number;
   /** The command could not be started at all. */
   spawnError?: string;
+  /** stderr alone, when `separateStderr` was asked for (`output` then holds stdout). */
+  stderr?: string;
 }
 
 /** After SIGTERM, how long the group has before SIGKILL. */
@@ -43,14 +49,20 @@ const PIPE_GIVE_UP_MS = 2_000;
 export function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
   const started = Date.now();
   const output = new OutputCollector(options.outputLimit);
+  const errors = options.separateStderr ? new OutputCollector(options.outputLimit) : output;
   const execId = newExecId();
   return new Promise((resolve) => {
     const child = spawn("bash", ["-c", command], {
       cwd: options.cwd,
       env: { ...options.env, [EXEC_MARKER]: execId },
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     });
+    if (options.input !== undefined) {
+      // A command that never reads its stdin closes the pipe early: that is not a failure of the call.
+      child.stdin?.on("error", () => {});
+      child.stdin?.end(options.input);
+    }
     let exitCode: number | null = null;
     let exitSignal: string | null = null;
     let ending: "timeout" | "abort" | null = null;
@@ -96,11 +108,12 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
         aborted: ending === "abort",
         durationMs: Date.now() - started,
         ...(spawnError === undefined ? {} : { spawnError }),
+        ...(errors === output ? {} : { stderr: errors.result().text }),
       });
     };
 
     child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => errors.push(chunk));
     child.on("error", (error) => settle(error.message));
     child.on("exit", (code, signal) => {
       exitCode = code;

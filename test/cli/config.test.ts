@@ -80,6 +80,7 @@ defaults:
         },
       },
       rules: { allow: ["exec:git status", "write_file:src/**"], ask: [], deny: ["exec:rm *"] },
+      trustedProjects: [],
       defaults: { agent: "root", onAsk: "fail" },
     });
   });

@@ -1,0 +1,274 @@
+/**
+ * The library entry (`import { createSession } from "agent"`), which `agent run` uses too: a session is a
+ * workspace, its agent specs, a model client, approval rules with an approver, hooks, and an event stream
+ * that knows nothing of terminals. Goals run on it one after another.
+ */
+import type { HooksConfig, ToolHooks } from "../agents/hooks.ts";
+import type { AgentSpec } from "../agents/spec.ts";
+import type { RunLimits } from "../agents/types.ts";
+import { type AgentConfig, loadConfig } from "../cli/config.ts";
+import { emitNoticesAfterStart, type Notice } from "../cli/project-notices.ts";
+import { loadProjectRules, projectHooks } from "../cli/project-rules.ts";
+import { sessionToolsFor } from "../cli/run-tools.ts";
+import {
+  type AgentEvent,
+  AppError,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type Approver,
+  type EmitFn,
+  type Message,
+  makeEvent,
+  type ProviderNotice,
+  Redactor,
+  type RunResult,
+} from "../kernel/index.ts";
+import { createModelClient, type ModelClient } from "../llm/client.ts";
+import { describeNotice } from "../llm/notice-text.ts";
+import { flagApprover } from "../policy/approvers.ts";
+import { ApprovalGate } from "../policy/gate.ts";
+import { buildRuleSet } from "../policy/rules.ts";
+import { redactingEmit } from "../session/redacting-emit.ts";
+import { newSessionId } from "../session/session-id.ts";
+import { Workspace } from "../tools/workspace.ts";
+import { EventQueue } from "./event-queue.ts";
+
+/** Decides one approval request: a callback, or an Approver. */
+export type ApproveFn = (
+  request: ApprovalRequest,
+  signal: AbortSignal,
+) => ApprovalDecision | Promise<ApprovalDecision>;
+
+export interface SessionOptions {
+  /** The workspace directory (default: the current directory). */
+  cwd?: string;
+  /** Where keys, base URLs and config locations come from (default: `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** The user config; read from `$XDG_CONFIG_HOME/agent/config.yaml` when absent. */
+  config?: AgentConfig;
+  /** The agents; default: built-in, user and project specs, as `agent run` loads them. */
+  specs?: Iterable<AgentSpec>;
+  /** Approval rules beside the user config's and the project's (as `--allow` / `--deny`). */
+  rules?: { allow?: string[]; deny?: string[] };
+  /** Answers what the rules leave to ask; default: refuse (like `--on-ask deny`). */
+  approve?: ApproveFn | Approver;
+  /** Receives every event, secrets redacted, as it happens. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Hooks beside the user config's (and a trusted project's). */
+  hooks?: HooksConfig;
+  /** Limits of every run (a run's own limits override them). */
+  limits?: RunLimits;
+  /** The session id events and hooks carry (default: a fresh id). */
+  sessionId?: string;
+  /** Cassettes: write every model exchange to `record`, or serve them from `replay`. */
+  record?: string;
+  replay?: string;
+  /** False keeps runs on the model they resolved to (like `--no-fallback`). */
+  fallback?: boolean;
+  /** Warnings to emit right after the first run's session_start (e.g. project overrides). */
+  notices?: readonly Notice[];
+  /** The redactor of events and tool output (default: from `env`). */
+  redactor?: Redactor;
+}
+
+export interface RunOptions {
+  /** The agent to run (default: config `defaults.agent`, else `root`). */
+  agent?: string;
+  /** Model override for that agent (tier, `provider:model` or id). */
+  model?: string;
+  hints?: string[];
+  signal?: AbortSignal;
+  limits?: RunLimits;
+  /** Earlier conversation to continue (resume). */
+  history?: Message[];
+  resumed?: boolean;
+}
+
+export interface Session {
+  readonly id: string;
+  readonly workspace: Workspace;
+  readonly specs: ReadonlyMap<string, AgentSpec>;
+  readonly redactor: Redactor;
+  readonly client: ModelClient;
+  /** Sets who answers approval requests from now on (e.g. a terminal prompt made after the session). */
+  useApprover(approve: ApproveFn | Approver): void;
+  /** The spec a run of `agent` would use; AppError("usage") naming the known agents otherwise. */
+  spec(agent?: string): AgentSpec;
+  /** Runs a goal to its end; every event goes to `onEvent` and to open `events()` iterators. */
+  run(goal: string, options?: RunOptions): Promise<RunResult>;
+  /** The events from now on, until the next run's session_end (inclusive). */
+  events(): AsyncIterableIterator<AgentEvent>;
+}
+
+/** Creates a session. Throws AppError for config and spec problems (exit 3 in the CLI). */
+export async function createSession(options: SessionOptions = {}): Promise<Session> {
+  const env = options.env ?? process.env;
+  const workspace = await Workspace.open(options.cwd ?? process.cwd());
+  const config = options.config ?? (await loadConfig(env));
+  const specs = await sessionSpecs(options.specs, workspace.root, env);
+  const project = await loadProjectRules(workspace.root);
+  const rules = buildRuleSet({
+    user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
+    flags: { allow: options.rules?.allow ?? [], deny: options.rules?.deny ?? [] },
+    project,
+  });
+  const id = options.sessionId ?? newSessionId();
+  const redactor = options.redactor ?? Redactor.fromEnv(env);
+  const queue = new EventQueue();
+  const trusted = projectHooks(project, workspace.root, config.trustedProjects);
+  const notices = [
+    ...(options.notices ?? []),
+    ...(trusted.notice ? [{ message: trusted.notice, code: "hooks" }] : []),
+  ];
+  const emit: EmitFn = emitNoticesAfterStart(
+    redactingEmit(redactor, (event) => {
+      options.onEvent?.(event);
+      queue.push(event);
+    }),
+    notices,
+  );
+  const root = (agent: string) => ({ agent: "root", name: agent, depth: 0 });
+  const client = createModelClient({
+    env,
+    config,
+    workspaceRoot: workspace.root,
+    fallback: options.fallback !== false && config.defaults.fallback !== false,
+    onNotice: (notice) => emit(noticeEvent(notice, root("root"))),
+    ...(options.record !== undefined ? { record: options.record } : {}),
+    ...(options.replay !== undefined ? { replay: options.replay } : {}),
+  });
+  let approver = approverOf(options.approve);
+  // Delegates to the current approver, so the CLI can hand over its terminal prompt once it exists.
+  const delegating = {
+    get source() {
+      return (approver as { source?: unknown }).source;
+    },
+    decide: (request: ApprovalRequest, signal: AbortSignal) => approver.decide(request, signal),
+  };
+  const gate = new ApprovalGate({ rules, approver: delegating, emit });
+  const hookList = mergeHooks([config.hooks, trusted.hooks, options.hooks]);
+  const toolsFor = sessionToolsFor(rules);
+  const spec = (agent?: string): AgentSpec => {
+    const name = agent ?? config.defaults.agent ?? "root";
+    const found = specs.get(name);
+    if (found) return found;
+    const known = [...specs.keys()].sort().join(", ");
+    throw new AppError("usage", `unknown agent "${name}"; known agents: ${known}`);
+  };
+  return {
+    id,
+    workspace,
+    specs,
+    redactor,
+    client,
+    spec,
+    useApprover(approve) {
+      approver = approverOf(approve);
+    },
+    events: () => queue.iterate(),
+    async run(goal, runOptions = {}) {
+      const chosen = spec(runOptions.agent);
+      const hooks = hookList
+        ? await hookRunner(hookList, {
+            cwd: workspace.root,
+            id,
+            emit,
+            redactor,
+            env,
+            name: chosen.name,
+            signal: runOptions.signal,
+          })
+        : undefined;
+      const { runAgent } = await import("../agents/run-agent.ts");
+      return runAgent({
+        spec: chosen,
+        goal,
+        specs,
+        emit,
+        stream: client.stream,
+        resolveModel: (name) => client.resolve(name).ref,
+        modelInfo: (ref) => client.info(ref),
+        workspace,
+        gate,
+        toolsFor,
+        redactor,
+        sessionId: id,
+        limits: { ...options.limits, ...runOptions.limits },
+        ...(hooks ? { hooks } : {}),
+        ...(runOptions.hints ? { hints: runOptions.hints } : {}),
+        ...(runOptions.signal ? { signal: runOptions.signal } : {}),
+        ...(runOptions.model !== undefined ? { model: runOptions.model } : {}),
+        ...(runOptions.history ? { history: runOptions.history, resumed: runOptions.resumed ?? true } : {}),
+      });
+    },
+  };
+}
+
+async function sessionSpecs(
+  given: Iterable<AgentSpec> | undefined,
+  workspaceRoot: string,
+  env: Record<string, string | undefined>,
+): Promise<ReadonlyMap<string, AgentSpec>> {
+  if (given) return new Map([...given].map((s) => [s.name, s]));
+  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
+  const loaded = await loadSpecs({ workspaceRoot, env });
+  if (loaded.errors.length > 0) throw specAppError(loaded.errors);
+  return loaded.specs;
+}
+
+function approverOf(approve: SessionOptions["approve"]): Approver {
+  if (approve === undefined) return flagApprover("deny");
+  if (typeof approve === "function") return { decide: async (request, signal) => approve(request, signal) };
+  return approve;
+}
+
+function noticeEvent(
+  notice: ProviderNotice,
+  who: { agent: string; name: string; depth: number },
+): AgentEvent {
+  if (notice.type === "fallback") {
+    return makeEvent(who, "model_switch", {
+      from: `${notice.from.providerName}:${notice.from.id}`,
+      to: `${notice.to.providerName}:${notice.to.id}`,
+      reason: `${notice.error.kind}: ${notice.error.message}`,
+    });
+  }
+  return makeEvent(who, "warning", { message: describeNotice(notice), code: "retry" });
+}
+
+function mergeHooks(lists: (HooksConfig | undefined)[]): HooksConfig | undefined {
+  const present = lists.filter((h): h is HooksConfig => h !== undefined);
+  const merged: HooksConfig = {
+    before_tool: present.flatMap((h) => h.before_tool),
+    after_tool: present.flatMap((h) => h.after_tool),
+    on_stop: present.flatMap((h) => h.on_stop),
+  };
+  const any = merged.before_tool.length + merged.after_tool.length + merged.on_stop.length > 0;
+  return any ? merged : undefined;
+}
+
+/** The hook runner, loaded only when some hook is configured. */
+async function hookRunner(
+  hooks: HooksConfig,
+  o: {
+    cwd: string;
+    id: string;
+    emit: EmitFn;
+    redactor: Redactor;
+    env: Record<string, string | undefined>;
+    name: string;
+    signal?: AbortSignal | undefined;
+  },
+): Promise<ToolHooks> {
+  const { createHookRunner } = await import("../agents/hook-runner.ts");
+  return createHookRunner({
+    hooks,
+    cwd: o.cwd,
+    sessionId: o.id,
+    emit: o.emit,
+    who: { agent: "root", name: o.name, depth: 0 },
+    redactor: o.redactor,
+    env: o.env,
+    ...(o.signal ? { signal: o.signal } : {}),
+  });
+}
