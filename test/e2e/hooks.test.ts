@@ -1,0 +1,156 @@
+/**
+ * Hooks around tool calls, end to end through `agent run` and the fake server: a before_tool hook that
+ * exits 2 blocks the call and the model reads its stderr as the reason; an after_tool hook gets the call
+ * and its result as JSON on stdin and the session id in AGENT_SESSION_ID; a hook past its timeout is a
+ * warning and the run goes on; on_stop runs at the end; a project's hooks run only when the user config
+ * trusts the project.
+ */
+import { expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn } from "./support.ts";
+
+let server: FakeLlmServer;
+let sandbox: E2eSandbox;
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
+});
+
+const TEST_TIMEOUT_MS = 60_000;
+
+function writeUserConfig(yaml: string): void {
+  mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
+  writeFileSync(join(sandbox.configDir, "agent", "config.yaml"), yaml);
+}
+
+function run(...extra: string[]) {
+  return runAgentIn(
+    sandbox,
+    ["run", "--agent", "command-runner", "--on-ask", "allow", "--output", "json", ...extra, "tidy up"],
+    anthropicEnv(sandbox, server),
+  );
+}
+
+/** The text of every tool result the model was sent in request `index`. */
+function toolResultsSent(index: number): string {
+  return JSON.stringify(server.requests[index]?.body ?? null);
+}
+
+const at = (name: string) => join(sandbox.dir, name);
+
+test(
+  "a before_tool hook that exits 2 blocks an exec call, and the model reads its stderr as the reason",
+  async () => {
+    mkdirSync(join(sandbox.workspace, "build"));
+    writeUserConfig(
+      [
+        "hooks:",
+        "  before_tool:",
+        `    - match: "exec:rm *"`,
+        `      command: "echo 'rm is not allowed here; use git clean' >&2; exit 2"`,
+        "",
+      ].join("\n"),
+    );
+    server.enqueue(
+      { toolCalls: [{ name: "exec", args: { command: "rm -rf build" } }] },
+      { text: "Could not." },
+    );
+    const result = await run();
+    expect(result.code).toBe(0);
+    expect(existsSync(join(sandbox.workspace, "build"))).toBe(true);
+    expect(toolResultsSent(1)).toContain("rm is not allowed here; use git clean");
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "an after_tool hook sees the call and its result on stdin, and the session id in its environment",
+  async () => {
+    writeUserConfig(
+      [
+        "hooks:",
+        "  after_tool:",
+        `    - match: "exec:*"`,
+        `      command: "cat > ${at("after.json")}; printf '%s' \\"$AGENT_SESSION_ID\\" > ${at("sid.txt")}"`,
+        "",
+      ].join("\n"),
+    );
+    server.enqueue(
+      { toolCalls: [{ name: "exec", args: { command: "echo hello-from-exec" } }] },
+      { text: "Done." },
+    );
+    const result = await run();
+    expect(result.code).toBe(0);
+    const event = JSON.parse(readFileSync(at("after.json"), "utf8"));
+    expect(event).toMatchObject({
+      hook_event_name: "after_tool",
+      tool_name: "exec",
+      target: "exec",
+      tool_input: { command: "echo hello-from-exec" },
+      tool_response: { is_error: false },
+    });
+    expect(event.tool_response.text).toContain("hello-from-exec");
+    const sessionId = JSON.parse(result.stdout).session_id;
+    expect(readFileSync(at("sid.txt"), "utf8")).toBe(sessionId);
+    expect(event.session_id).toBe(sessionId);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "a hook past its timeout is a warning and the call goes on; on_stop runs at the end",
+  async () => {
+    writeUserConfig(
+      [
+        "hooks:",
+        "  before_tool:",
+        "    - command: sleep 300",
+        "      timeout_ms: 300",
+        "  on_stop:",
+        `    - command: "cat > ${at("stop.json")}"`,
+        "",
+      ].join("\n"),
+    );
+    server.enqueue(
+      { toolCalls: [{ name: "exec", args: { command: "echo ran-anyway" } }] },
+      { text: "Done." },
+    );
+    const result = await run();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("before_tool hook `sleep 300` timed out after 300 ms; the call goes on");
+    expect(toolResultsSent(1)).toContain("ran-anyway");
+    expect(JSON.parse(readFileSync(at("stop.json"), "utf8"))).toMatchObject({
+      hook_event_name: "on_stop",
+      status: "success",
+      finish_reason: "stop",
+      answer: "Done.",
+    });
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "a project's hooks run only when the user config trusts the project",
+  async () => {
+    mkdirSync(join(sandbox.workspace, ".agent"));
+    writeFileSync(
+      join(sandbox.workspace, ".agent", "config.yaml"),
+      ["hooks:", "  on_stop:", "    - command: touch project-hook-ran", ""].join("\n"),
+    );
+    const marker = join(sandbox.workspace, "project-hook-ran");
+    server.enqueue({ text: "Hi." });
+    const untrusted = await run();
+    expect(untrusted.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(untrusted.stderr).toContain("its hooks were not run: the project is not in trusted_projects");
+
+    writeUserConfig(`trusted_projects: [${sandbox.workspace}]\n`);
+    server.enqueue({ text: "Hi." });
+    const trusted = await run();
+    expect(trusted.code).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  },
+  TEST_TIMEOUT_MS,
+);

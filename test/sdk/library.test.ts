@@ -1,0 +1,103 @@
+/**
+ * The library API, through the public entry only (`"agent"`, resolved by Bun through package.json
+ * `exports`): a session with a spec, model resolution from the environment (the fake server as the
+ * Anthropic endpoint), an approver callback, and the event stream collected two ways (callback and async
+ * iterator) while a goal runs.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type AgentEvent, type ApprovalRequest, createSession, defineSpec } from "agent";
+import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+
+let server: FakeLlmServer;
+let dir: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  server = await startFakeLlmServer();
+  dir = mkdtempSync(join(tmpdir(), "agent-sdk-"));
+  for (const d of ["ws", "config", "state", "home"]) mkdirSync(join(dir, d));
+  env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: join(dir, "home"),
+    XDG_CONFIG_HOME: join(dir, "config"),
+    XDG_STATE_HOME: join(dir, "state"),
+    ANTHROPIC_API_KEY: "sk-ant-test-sdk-000001",
+    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+  };
+});
+afterEach(async () => {
+  const pending = server.pending();
+  server.clear();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+  expect(pending).toBe(0);
+});
+
+const writer = defineSpec({
+  name: "writer",
+  description: "Writes files",
+  system_prompt: "Write what you are asked to.",
+  model: "fast",
+  capabilities: ["write_file"],
+});
+
+test("a goal runs on a session: the approver callback decides, events arrive by callback and iterator", async () => {
+  const asked: ApprovalRequest[] = [];
+  const seen: AgentEvent[] = [];
+  const session = await createSession({
+    cwd: join(dir, "ws"),
+    env,
+    specs: [writer],
+    approve: (request) => {
+      asked.push(request);
+      return { kind: "once" };
+    },
+    onEvent: (event) => seen.push(event),
+  });
+  server.enqueue(
+    { toolCalls: [{ name: "write_file", args: { path: "hello.txt", content: "hi\n" } }] },
+    { text: "Wrote hello.txt." },
+  );
+  const iterated: AgentEvent[] = [];
+  const reading = (async () => {
+    for await (const event of session.events()) iterated.push(event);
+  })();
+  const result = await session.run("Write hello.txt", { agent: "writer" });
+  await reading;
+
+  expect(result).toMatchObject({ status: "success", finishReason: "stop", answer: "Wrote hello.txt." });
+  expect(readFileSync(join(dir, "ws", "hello.txt"), "utf8")).toBe("hi\n");
+  expect(asked.map((r) => [r.tool, r.agentName])).toEqual([["write_file", "writer"]]);
+  const kinds = seen.map((e) => e.kind);
+  expect(kinds[0]).toBe("session_start");
+  expect(kinds.at(-1)).toBe("session_end");
+  expect(kinds).toContain("approval_request");
+  expect(kinds).toContain("tool_end");
+  expect(iterated.map((e) => e.kind)).toEqual(kinds);
+  expect(seen.every((e) => e.data !== undefined && typeof e.agent === "string")).toBe(true);
+});
+
+test("a denial from the callback reaches the model and nothing is written", async () => {
+  const session = await createSession({
+    cwd: join(dir, "ws"),
+    env,
+    specs: [writer],
+    approve: () => ({ kind: "deny_feedback", feedback: "not in this folder" }),
+  });
+  server.enqueue(
+    { toolCalls: [{ name: "write_file", args: { path: "hello.txt", content: "hi\n" } }] },
+    { text: "I was not allowed." },
+  );
+  const result = await session.run("Write hello.txt", { agent: "writer" });
+  expect(result.status).toBe("success");
+  expect(JSON.stringify(server.requests[1]?.body)).toContain("with feedback: not in this folder");
+  expect(() => readFileSync(join(dir, "ws", "hello.txt"))).toThrow();
+});
+
+test("an unknown agent is a usage error naming the known ones", async () => {
+  const session = await createSession({ cwd: join(dir, "ws"), env, specs: [writer] });
+  expect(() => session.spec("nobody")).toThrow('unknown agent "nobody"; known agents: writer');
+});
