@@ -4,8 +4,8 @@
  * of terminals. `agent run` is built on the same function.
  */
 export type { HookSpec, HooksConfig } from "./agents/hooks.ts";
-export { defineSpec } from "./agents/spec.ts";
 export type { AgentSpec } from "./agents/spec.ts";
+export { defineSpec } from "./agents/spec.ts";
 export type { RunLimits } from "./agents/types.ts";
 export type {
   AgentEvent,

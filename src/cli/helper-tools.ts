@@ -5,7 +5,7 @@
  */
 import { runHelper } from "../agents/helper-run.ts";
 import { type AgentEvent, emptyUsage, type ModelRef, shownAsTool } from "../kernel/index.ts";
-import type { ModelClient } from "../llm/client.ts";
+import { type ModelClient, modelDeps } from "../llm/client.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
@@ -38,9 +38,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     prompt: input.prompt,
     tools: input.tools,
     model: input.model,
-    stream: input.client.stream,
-    resolveModel: (name) => input.client.resolve(name).ref,
-    modelInfo: (ref) => input.client.info(ref),
+    ...modelDeps(input.client),
     workspace,
     signal: input.signal,
     ...(input.escalate === false ? { escalate: false } : {}),

@@ -108,6 +108,19 @@ function lazyEndpointStream(endpoint: Endpoint, options: ModelClientOptions): St
   };
 }
 
+/** What the agent loop needs of a client: its stream, model resolution and catalog facts. */
+export function modelDeps(client: ModelClient): {
+  stream: StreamFn;
+  resolveModel: (name: string) => ModelRef;
+  modelInfo: (ref: ModelRef) => ModelInfo;
+} {
+  return {
+    stream: client.stream,
+    resolveModel: (name) => client.resolve(name).ref,
+    modelInfo: (ref) => client.info(ref),
+  };
+}
+
 /** Composes provider streams, retries, fallbacks and record/replay for one process. Throws
  * AppError("usage") for record plus replay, or a replay cassette that cannot be read. */
 export function createModelClient(options: ModelClientOptions): ModelClient {

@@ -23,7 +23,7 @@ import {
   Redactor,
   type RunResult,
 } from "../kernel/index.ts";
-import { createModelClient, type ModelClient } from "../llm/client.ts";
+import { createModelClient, type ModelClient, modelDeps } from "../llm/client.ts";
 import { describeNotice } from "../llm/notice-text.ts";
 import { flagApprover } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
@@ -185,9 +185,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
         goal,
         specs,
         emit,
-        stream: client.stream,
-        resolveModel: (name) => client.resolve(name).ref,
-        modelInfo: (ref) => client.info(ref),
+        ...modelDeps(client),
         workspace,
         gate,
         toolsFor,

@@ -33,6 +33,15 @@ function run(...extra: string[]) {
   );
 }
 
+/** Runs with one hook in the user config while the model calls exec with `command` once, then answers. */
+function runWithHook(kind: string, match: string, hook: string, command: string) {
+  writeUserConfig(
+    `hooks:\n  ${kind}:\n    - match: ${JSON.stringify(match)}\n      command: ${JSON.stringify(hook)}\n`,
+  );
+  server.enqueue({ toolCalls: [{ name: "exec", args: { command } }] }, { text: "Done." });
+  return run();
+}
+
 /** The text of every tool result the model was sent in request `index`. */
 function toolResultsSent(index: number): string {
   return JSON.stringify(server.requests[index]?.body ?? null);
@@ -44,20 +53,13 @@ test(
   "a before_tool hook that exits 2 blocks an exec call, and the model reads its stderr as the reason",
   async () => {
     mkdirSync(join(sandbox.workspace, "build"));
-    writeUserConfig(
-      [
-        "hooks:",
-        "  before_tool:",
-        `    - match: "exec:rm *"`,
-        `      command: "echo 'rm is not allowed here; use git clean' >&2; exit 2"`,
-        "",
-      ].join("\n"),
+    const reason = "rm is not allowed here; use git clean";
+    const result = await runWithHook(
+      "before_tool",
+      "exec:rm *",
+      `echo '${reason}' >&2; exit 2`,
+      "rm -rf build",
     );
-    server.enqueue(
-      { toolCalls: [{ name: "exec", args: { command: "rm -rf build" } }] },
-      { text: "Could not." },
-    );
-    const result = await run();
     expect(result.code).toBe(0);
     expect(existsSync(join(sandbox.workspace, "build"))).toBe(true);
     expect(toolResultsSent(1)).toContain("rm is not allowed here; use git clean");
@@ -68,20 +70,8 @@ test(
 test(
   "an after_tool hook sees the call and its result on stdin, and the session id in its environment",
   async () => {
-    writeUserConfig(
-      [
-        "hooks:",
-        "  after_tool:",
-        `    - match: "exec:*"`,
-        `      command: "cat > ${at("after.json")}; printf '%s' \\"$AGENT_SESSION_ID\\" > ${at("sid.txt")}"`,
-        "",
-      ].join("\n"),
-    );
-    server.enqueue(
-      { toolCalls: [{ name: "exec", args: { command: "echo hello-from-exec" } }] },
-      { text: "Done." },
-    );
-    const result = await run();
+    const hook = `cat > ${at("after.json")}; printf '%s' "$AGENT_SESSION_ID" > ${at("sid.txt")}`;
+    const result = await runWithHook("after_tool", "exec:*", hook, "echo hello-from-exec");
     expect(result.code).toBe(0);
     const event = JSON.parse(readFileSync(at("after.json"), "utf8"));
     expect(event).toMatchObject({
