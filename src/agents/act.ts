@@ -98,7 +98,7 @@ async function runCall(original: ToolCall, ctx: ActContext): Promise<CallResult>
     const text =
       `error: ${repair.error}. Raw arguments: ${repair.rawArguments.slice(0, 500)}\n` +
       `Call ${original.name} again with a JSON object matching this schema: ${JSON.stringify(tool.parameters)}`;
-    return traced(original, ctx, async () => errorResult(original, text, "stumble"), tool.kind);
+    return traced(original, ctx, async () => errorResult(original, text, "stumble"), tool);
   }
   if (repair.repaired) {
     const message = `repaired malformed JSON arguments of ${original.name} (${original.parseError})`;

@@ -54,24 +54,25 @@ export function errorResult(call: ToolCall, content: string, outcome: CallOutcom
   };
 }
 
-/** Wraps one call in its tool_start / tool_end events. */
+/** Wraps one call in its tool_start / tool_end events, named by the tool's own name (the model's name
+ * when no tool answers to it). */
 export async function traced(
   call: ToolCall,
   ctx: Pick<InvokeContext, "who" | "emit" | "now">,
   body: () => Promise<CallResult & { display?: string }>,
-  kind?: Tool["kind"],
+  tool?: Pick<Tool, "name" | "kind">,
 ): Promise<CallResult> {
   const started = ctx.now();
+  const kind = tool?.kind;
   const tagged = kind && kind !== "primitive" ? { kind } : {};
-  ctx.emit(
-    makeEvent(ctx.who, "tool_start", { id: call.id, tool: call.name, args: call.arguments, ...tagged }),
-  );
+  const name = tool?.name ?? call.name;
+  ctx.emit(makeEvent(ctx.who, "tool_start", { id: call.id, tool: name, args: call.arguments, ...tagged }));
   const { display, ...result } = await body();
   const summary = summarize(result.message.content);
   ctx.emit(
     makeEvent(ctx.who, "tool_end", {
       id: call.id,
-      tool: call.name,
+      tool: name,
       isError: result.message.isError,
       summary,
       display: display ?? summary,
@@ -89,7 +90,7 @@ function summarize(text: string): string {
 
 /** Runs one call of `tool` through the pipeline. */
 export function invoke(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<CallResult> {
-  return traced(call, ctx, () => stages(tool, call, ctx), tool.kind);
+  return traced(call, ctx, () => stages(tool, call, ctx), tool);
 }
 
 async function stages(
