@@ -74,7 +74,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   };
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
-  session.useApprover(interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny"));
+  session.setApprover(interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny"));
 
   const who = { agent: "root", name: spec.name, depth: 0 };
   const interrupts = handleInterrupts({

@@ -91,7 +91,7 @@ export interface Session {
   readonly redactor: Redactor;
   readonly client: ModelClient;
   /** Sets who answers approval requests from now on (e.g. a terminal prompt made after the session). */
-  useApprover(approve: ApproveFn | Approver): void;
+  setApprover(approve: ApproveFn | Approver): void;
   /** The spec a run of `agent` would use; AppError("usage") naming the known agents otherwise. */
   spec(agent?: string): AgentSpec;
   /** Runs a goal to its end; every event goes to `onEvent` and to open `events()` iterators. */
@@ -162,7 +162,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     redactor,
     client,
     spec,
-    useApprover(approve) {
+    setApprover(approve) {
       approver = approverOf(approve);
     },
     events: () => queue.iterate(),
