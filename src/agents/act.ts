@@ -1,6 +1,7 @@
 import {
   type AgentIdentity,
   ApprovalNeededError,
+  type DenialInfo,
   type EmitFn,
   makeEvent,
   type ToolCall,
@@ -25,6 +26,10 @@ export type CallOutcome = "ok" | "tool_error" | "stumble" | "denied" | "aborted"
 export interface CallResult {
   message: ToolResultMessage;
   outcome: CallOutcome;
+  /** The call's main argument (command, path, URL, a delegation's goal), first line; "" when unknown. */
+  target?: string;
+  /** How the gate refused it, when outcome is "denied". */
+  denial?: DenialInfo;
 }
 
 /** What a delegation returns to the parent's model. */
@@ -226,9 +231,13 @@ async function runPrimitive(
       },
       ctx.signal,
     );
-    if (!decision.allowed) return errorResult(call, decision.message, "denied");
+    const shown = targetText(target.targets);
+    if (!decision.allowed) {
+      return { ...errorResult(call, decision.message, "denied"), target: shown, denial: decision.denial };
+    }
     const output = await primitive.run(valid.value, toolCtx);
     return {
+      target: shown,
       message: {
         role: "tool",
         toolCallId: call.id,
@@ -245,6 +254,12 @@ async function runPrimitive(
     const message = error instanceof Error ? error.message : String(error);
     return errorResult(call, `error: ${call.name} failed: ${message}`, "tool_error");
   }
+}
+
+/** A call's targets as one short line for results and reports. */
+function targetText(targets: readonly string[]): string {
+  const line = targets.join(", ").split("\n", 1)[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
 
 function parseDelegation(args: Record<string, unknown>): { goal: string; hints: string[] } | string {
@@ -268,6 +283,7 @@ async function delegateCall(call: ToolCall, ctx: ActContext): Promise<CallResult
   }
   const result = await ctx.delegate(call.name, parsed.goal, parsed.hints, call.id);
   return {
+    target: targetText([parsed.goal]),
     message: {
       role: "tool",
       toolCallId: call.id,

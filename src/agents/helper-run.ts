@@ -66,10 +66,12 @@ export function whitelistGate(tools: readonly string[]): ToolGate {
       if (allowed.has(call.tool)) {
         return { allowed: true, verdict: { effect: "allow", reason: "helper --tools whitelist" } };
       }
+      const reason = "not in the helper's --tools list";
       return {
         allowed: false,
-        verdict: { effect: "deny", reason: "not in the helper's --tools whitelist" },
-        message: `${call.tool} is not available in this helper run; available tools: ${tools.join(", ") || "(none)"}`,
+        verdict: { effect: "deny", reason },
+        message: `DENIED: this action was not performed: ${call.tool} is not available in this helper run; available tools: ${tools.join(", ") || "(none)"}`,
+        denial: { decidedBy: "whitelist", reason, suggestedAllow: [] },
       };
     },
   };

@@ -25,6 +25,7 @@ import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } fr
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
+import { RunLog } from "./run-log.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
 import { primitiveCapabilities } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
@@ -43,6 +44,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     sessionId: options.sessionId,
     tracker: new UsageTracker(),
     counters: new Map(),
+    log: new RunLog(),
   };
   const depthBound = options.limits?.maxDepth ?? options.spec.constraints.max_depth;
   const outcome = await runNode(options, who, shared, depthBound);
@@ -74,6 +76,7 @@ async function runNode(
       answer: "",
       usage: shared.tracker.report(who.agent),
       error: { kind: "internal", message },
+      activity: shared.log.activity(who.agent),
     };
     if (who.depth === 0)
       options.emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
@@ -140,6 +143,7 @@ async function runNodeUnguarded(
       ...f,
       status: f.status ?? statusFor(f.finishReason),
       usage: shared.tracker.report(who.agent),
+      activity: shared.log.activity(who.agent),
     };
     if (isRoot) emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
     return approvalError ? { result, approvalError } : { result };
@@ -282,6 +286,7 @@ async function runNodeUnguarded(
       meter,
     });
     if (elided.elided > 0) {
+      shared.log.contextCut(who.agent);
       messages.splice(0, messages.length, ...elided.messages);
       emit(
         makeEvent(who, "warning", { message: `elided ${elided.elided} old tool results`, code: "elided" }),
@@ -302,6 +307,7 @@ async function runNodeUnguarded(
       turn,
     );
     shared.tracker.add(who.agent, planned.usage, info);
+    shared.log.turn(who.agent);
     if (!planned.ok) {
       const partial = planned.partial ? assistantText(planned.partial).trim() : "";
       if (partial) bestAnswer = partial;
@@ -326,6 +332,7 @@ async function runNodeUnguarded(
       if (stop.action === "compact") {
         const compacted = compactForRetry(messages, { system: spec.system_prompt, tools, meter });
         if (!compacted) return finish({ finishReason: "context_window", answer: bestAnswer });
+        shared.log.contextCut(who.agent);
         messages.splice(0, messages.length, ...compacted);
       } else {
         if (stop.keep) append(stop.keep);
@@ -378,6 +385,7 @@ async function runNodeUnguarded(
     );
     const { results, approvalError: needed } = await actOnCalls(calls, actContext);
     for (const r of results) append(r.message);
+    shared.log.results(who, results);
     if (needed) {
       approvalError = needed;
       emit(makeEvent(who, "error", { message: needed.message, kind: "approval" }));

@@ -1,5 +1,6 @@
 import type {
   AgentIdentity,
+  DenialInfo,
   EmitFn,
   Message,
   ModelInfo,
@@ -28,7 +29,10 @@ export interface ToolGate {
       preview: () => Promise<string>;
     },
     signal: AbortSignal,
-  ): Promise<{ allowed: true; verdict: Verdict } | { allowed: false; verdict: Verdict; message: string }>;
+  ): Promise<
+    | { allowed: true; verdict: Verdict }
+    | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo }
+  >;
   /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
   child?(): ToolGate;
 }

@@ -16,7 +16,7 @@ import {
 } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
 import { createModelClient } from "../llm/client.ts";
-import { flagApprover } from "../policy/approvers.ts";
+import { flagApprover, flagReason } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 import { redactRecord } from "../session/redact-record.ts";
@@ -105,7 +105,13 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   });
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
-  const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
+  const onAsk = flags.onAsk ?? config.defaults.onAsk;
+  const why = flagReason({
+    explicit: onAsk !== undefined,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+  });
+  const approver: Approver = interactive ?? flagApprover(onAsk ?? "deny", why);
   const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
 
   const interrupts = handleInterrupts({

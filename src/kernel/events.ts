@@ -1,3 +1,4 @@
+import type { RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
 import type { ProviderErrorKind } from "./errors.ts";
 import type { Message } from "./messages.ts";
@@ -31,6 +32,8 @@ export interface RunResult {
   /** Per-agent usage and cost, root first, each with its subtree roll-up. */
   usage: AgentUsageReport[];
   error?: { kind: ProviderErrorKind | "config" | "tool" | "approval" | "internal"; message: string };
+  /** What the agent and its sub-agents did: tool calls, denials, turns, stumbles, elided context. */
+  activity?: RunActivity;
 }
 
 /** Payload of each session event kind. */

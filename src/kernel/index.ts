@@ -1,3 +1,4 @@
+export * from "./activity.ts";
 export * from "./approvals.ts";
 export * from "./errors.ts";
 export * from "./events.ts";
