@@ -3,14 +3,17 @@ import {
   type AgentUsageReport,
   addUsage,
   type EmitFn,
+  type Message,
   type ModelInfo,
   type ModelRef,
   makeEvent,
+  type RunActivity,
   type RunResult,
   type StreamFn,
 } from "../kernel/index.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import { resumeFrom } from "./resume.ts";
 import { runAgent } from "./run-agent.ts";
 import { type AgentSpec, defineSpec } from "./spec.ts";
 import type { ToolGate, ToolsFor } from "./types.ts";
@@ -101,12 +104,13 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
     events.push(event);
     options.emit?.(event);
   };
-  const attempt = async (model: string): Promise<HelperResult> => {
+  const attempt = async (model: string, history?: Message[]): Promise<HelperResult> => {
     const spec = helperSpec({ ...options, model });
     let ref: ModelRef | undefined;
     const result = await runAgent({
       spec,
-      goal: options.prompt,
+      goal: history ? escalationGoal(options.prompt) : options.prompt,
+      ...(history ? { history } : {}),
       specs: new Map([[spec.name, spec]]),
       emit,
       stream: options.stream,
@@ -125,6 +129,7 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
     return { ...result, model: ref?.id ?? model, provider: ref?.providerName ?? "" };
   };
   const first = await attempt(options.model);
+  const firstEvents = events.length;
   const next = NEXT_TIER[options.model];
   if (first.finishReason !== "stall" || options.escalate === false || next === undefined) return first;
   emit(
@@ -134,8 +139,46 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
       reason: "stalled: escalating once to the next tier",
     }),
   );
-  const second = await attempt(next);
-  return { ...second, usage: mergeUsage(first.usage, second.usage) };
+  // The stall context is kept: the escalated model continues the same conversation, not from scratch.
+  const second = await attempt(next, carriedHistory(events.slice(0, firstEvents)));
+  return {
+    ...second,
+    usage: mergeUsage(first.usage, second.usage),
+    ...(first.activity && second.activity
+      ? { activity: mergeActivity(first.activity, second.activity) }
+      : {}),
+  };
+}
+
+/** What the escalated model is told after the stalled conversation. */
+export function escalationGoal(prompt: string): string {
+  return (
+    "the same task, handed to a stronger model: the attempt above stalled, repeating itself. " +
+    `Use what it found, do not repeat its calls, and finish the task:\n${prompt}`
+  );
+}
+
+/**
+ * The stalled attempt's conversation, to continue on the next tier: the root's messages (as resume
+ * rebuilds them), without reasoning parts, which belong to the model that wrote them.
+ */
+export function carriedHistory(events: readonly AgentEvent[]): Message[] {
+  return resumeFrom(events).messages.map((message) =>
+    message.role === "assistant"
+      ? { ...message, parts: message.parts.filter((part) => part.type !== "reasoning") }
+      : message,
+  );
+}
+
+/** Both attempts' activity as one: turns and stumbles add up, calls and denials in order. */
+function mergeActivity(first: RunActivity, second: RunActivity): RunActivity {
+  return {
+    turns: first.turns + second.turns,
+    stumbles: first.stumbles + second.stumbles,
+    toolCalls: [...first.toolCalls, ...second.toolCalls],
+    denials: [...first.denials, ...second.denials],
+    contextElided: first.contextElided || second.contextElided,
+  };
 }
 
 /** Adds the stalled attempt's usage and cost into the escalated attempt's reports (same agent ids). */

@@ -7,6 +7,7 @@ import {
   type AssistantMessage,
   addUsage,
   assistantText,
+  emptyActivity,
   emptyUsage,
   type FinishReason,
   type Message,
@@ -40,6 +41,8 @@ export type HelperCallResult =
       answer: string;
       usage: Usage;
       model: string;
+      /** Requests made (a continued answer takes more than one). */
+      turns: number;
       /** `stop` for a complete answer; `refusal`; `truncated` or `context_window` for a cut one. */
       finishReason: Extract<
         FinishReason,
@@ -101,14 +104,14 @@ export async function callModel(input: HelperCallInput): Promise<HelperCallResul
   const stops = new StopHandler();
   let usage = emptyUsage();
   let raise = false;
-  for (;;) {
+  for (let turns = 1; ; turns++) {
     const turn = await attempt(input, messages, raise ? input.maxOutputTokens : undefined);
     if (!turn.ok) return { ok: false, error: turn.error, answer: stops.partial() + turn.answer };
     usage = addUsage(usage, turn.usage);
     const model = turn.model || input.model.id;
     const text = assistantText(turn.message);
     const end = (finishReason: Extract<HelperCallResult, { ok: true }>["finishReason"], answer: string) =>
-      ({ ok: true, answer, usage, model, finishReason }) as const;
+      ({ ok: true, answer, usage, model, finishReason, turns }) as const;
     if (turn.stopReason === "refusal") return end("refusal", stops.answer(text));
     const stop = stops.decide(turn.stopReason, turn.message);
     if (stop.action === "accept") return end("stop", stops.answer(text));
@@ -191,6 +194,7 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
       model: result.model,
       usage: result.usage,
       costUsd: costOf(result.usage, info),
+      activity: { ...emptyActivity(), turns: result.turns },
     };
     if (result.finishReason === "stop") return { ...done, status: "success" };
     if (result.finishReason === "refusal" || result.finishReason === "malformed_call") {

@@ -2,7 +2,14 @@
  * How `agent helper` ends, whichever path ran (one model call, or the loop with `--tools`): one outcome
  * shape, one place that prints it and picks the exit code (the same mapping as `agent run`).
  */
-import { type FinishReason, Redactor, type RunStatus, type Usage } from "../kernel/index.ts";
+import {
+  type FinishReason,
+  Redactor,
+  type RunActivity,
+  type RunStatus,
+  type Usage,
+} from "../kernel/index.ts";
+import { type ActivityFields, activityFields } from "../ui/result.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 
 /** The end of a helper run. */
@@ -16,6 +23,8 @@ export interface HelperOutcome {
   provider: string;
   usage: Usage;
   costUsd: number;
+  /** Turns, tool calls, denials, stumbles, elided context (a single call: its turns only). */
+  activity?: RunActivity;
   /** One line saying why the run did not succeed (stderr); absent on success. */
   problem?: string;
 }
@@ -51,17 +60,21 @@ export function writeOutcome(
   return { code, message };
 }
 
-/** `agent helper --json`: `{answer, model, provider, usage}` with the cost inside usage. */
+/**
+ * `agent helper --json`: `{answer, model, provider, usage}` with the cost inside usage, plus what the run
+ * did (turns, stumbles, tool_calls, denials, context_elided), the same fields as `agent run`'s result.
+ */
 export function jsonOutput(outcome: HelperOutcome): {
   answer: string;
   model: string;
   provider: string;
   usage: Usage & { costUsd: number };
-} {
+} & ActivityFields {
   return {
     answer: outcome.answer,
     model: outcome.model,
     provider: outcome.provider,
     usage: { ...outcome.usage, costUsd: outcome.costUsd },
+    ...activityFields(outcome.activity),
   };
 }

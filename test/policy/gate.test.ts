@@ -142,7 +142,8 @@ describe("ApprovalGate", () => {
     expect(second).toMatchObject({
       allowed: false,
       verdict: { effect: "deny" },
-      message: "DENIED: this action was not performed: write_file src/a.ts. Why: the user said no, with feedback: use src/b.ts instead. Nothing was changed or run. Do not say or imply that it was done; tell the user it was not done.",
+      message:
+        "DENIED: this action was not performed: write_file src/a.ts. Why: the user said no, with feedback: use src/b.ts instead. Nothing was changed or run. Do not say or imply that it was done; tell the user it was not done.",
     });
   });
 
