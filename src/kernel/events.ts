@@ -81,6 +81,8 @@ export interface EventDataMap {
     decision: ApprovalDecision;
     source: "user" | "rule" | "flag";
     rule?: string;
+    /** For source "flag": the user gave --on-ask (`on_ask`), no terminal at all (`default`), or stdout is not one (`no_terminal`). */
+    why?: "on_ask" | "default" | "no_terminal";
   };
   verify: { step: "tool" | "command"; ok: boolean; detail: string; command?: string };
   learn_signal: { signal: "success" | "failure" | "stumble"; detail: string; tool?: string };

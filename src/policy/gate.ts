@@ -200,6 +200,7 @@ export class ApprovalGate {
       id: request.id,
       decision,
       source: this.source,
+      ...(this.refuser !== "user" ? { why: this.refuser } : {}),
       ...(decision.kind === "session" && sessionRule !== "" ? { rule: sessionRule } : {}),
     });
     return this.outcome(input, decision, grants);
