@@ -23,6 +23,7 @@ import { redactRecord } from "../session/redact-record.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
+import { PRIMITIVE_NAMES } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
@@ -32,6 +33,7 @@ import { loadProjectRules } from "./project-rules.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
+import { loadRunSpecs } from "./run-specs.ts";
 import { sessionToolsFor } from "./run-tools.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
@@ -44,10 +46,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
 
-  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
-  const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
-  if (loaded.errors.length > 0) throw specAppError(loaded.errors);
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
+  const loaded = await loadRunSpecs(workspace.root, env, config, agentName);
   const spec = loaded.specs.get(agentName);
   if (!spec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
@@ -58,6 +58,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: flags.allow, deny: flags.deny },
     project: await loadProjectRules(workspace.root),
+    knownTools: [...PRIMITIVE_NAMES, ...[...loaded.specs.keys()].sort()],
   });
 
   const redactor = Redactor.fromEnv(env);

@@ -558,15 +558,86 @@ describe("usage and configuration errors", () => {
     }
   });
 
-  test("a broken project spec exits 3 naming file and line", async () => {
+  test("a broken project spec the run uses exits 3 naming file and line", async () => {
     const dir = join(sandbox.workspace, ".agent", "agents");
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, "x.yaml"),
       "name: x\ndescription: broken\ncapabilities: [read_file\nsystem_prompt: hi\n",
     );
-    const result = await run(["run", "hi"]);
+    const result = await run(["run", "hi", "--agent", "x"]);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`${join(dir, "x.yaml")}:4:`);
+  });
+
+  test("a spec the run reaches with an unresolvable model exits 3 with every error, once", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "fixer.yaml");
+    writeFileSync(
+      file,
+      "name: fixer\ndescription: fixes\nsystem_prompt: fix\nmodel: turbo\ncapabilities: [read_file, teleport]\nconstraints: { max_turns: lots }\n",
+    );
+    const result = await run(["run", "hi", "--agent", "fixer"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`${file}:6: constraints.max_turns: expected a number`);
+    expect(result.stderr).toContain(`${file}:5: capabilities[1]: "teleport" names neither a primitive`);
+    expect(result.stderr).toContain(`${file}:4: model: expected a tier (fast, good, best)`);
+    const validate = await run(["agents", "validate"]);
+    expect(validate.code).toBe(3);
+    expect(validate.stderr).toContain(`${file}:4: model: expected a tier (fast, good, best)`);
+    expect(validate.stderr).toContain("3 errors in agent specs");
+  });
+
+  test("an --allow rule naming an unknown tool exits 2 naming the known tools", async () => {
+    const result = await run(["run", "hi", "--allow", "exce:npm test"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--allow "exce:npm test" names a tool that does not exist (exce)');
+    expect(result.stderr).toContain("known tools: read_file, write_file, edit_file, apply_patch, exec");
+    expect(result.stderr).toContain("code-editor");
+  });
+
+  test("a config rule naming an unknown tool exits 3 naming the file", async () => {
+    const file = join(sandbox.configDir, "agent", "config.yaml");
+    mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
+    writeFileSync(file, "rules:\n  deny: ['rn:*']\n");
+    const result = await run(["run", "hi"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      `${file}: deny: "rn:*" names a tool that does not exist (rn); known tools:`,
+    );
+  });
+});
+
+describe("specs a run does not use", () => {
+  test("a broken project spec nothing uses is a warning; the run goes on", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "x.yaml"),
+      "name: x\ndescription: broken\ncapabilities: [read_file\nsystem_prompt: hi\n",
+    );
+    server.enqueue({ text: "Hello." });
+    const result = await run(["run", "hi"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Hello.\n");
+    expect(result.stderr).toContain(`agent: warning: ${join(dir, "x.yaml")}:4:`);
+    expect(result.stderr).toContain("(skipped: root does not reach it)");
+  });
+
+  test("a new project agent is offered to the built-in root", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "translator.yaml"),
+      "name: translator\ndescription: Translates text files\nsystem_prompt: translate\nmodel: fast\ncapabilities: [read_file]\n",
+    );
+    server.enqueue({ text: "Hello." });
+    const result = await run(["run", "hi"]);
+    expect(result.code).toBe(0);
+    const tools =
+      (result.requests[0]?.body as { tools?: { name: string; description: string }[] }).tools ?? [];
+    expect(tools.map((t) => t.name)).toEqual(["code-reader", "code-editor", "command-runner", "translator"]);
+    expect(tools.find((t) => t.name === "translator")?.description).toBe("Translates text files");
   });
 });
