@@ -29,6 +29,7 @@ import { RunLog } from "./run-log.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
 import { primitiveCapabilities } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
+import { decideAuto } from "./tier-classifier.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
 import { judgeResults, runVerifyCommands, verifyFailureMessage } from "./verify.ts";
@@ -109,7 +110,8 @@ async function runNodeUnguarded(
   const messages: Message[] = options.history ? repairHistory(options.history) : [];
   let bestAnswer = "";
   let approvalError: ApprovalNeededError | undefined;
-  let modelName = options.model ?? spec.model;
+  // `auto` (a flag or the spec) is decided from this agent's goal, as `agent helper --tier auto` does.
+  let modelName = decideAuto(options.model ?? spec.model, options.goal).name;
   let started = false;
   const emitSessionStart = (model: string): void => {
     started = true;

@@ -5,6 +5,7 @@
  */
 import { basename } from "node:path";
 import { type ResumePoint, resumeFrom } from "../agents/resume.ts";
+import { decideAuto, describeTierChoice } from "../agents/tier-classifier.ts";
 import {
   type AgentEvent,
   type AgentIdentity,
@@ -83,8 +84,20 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
   });
-  // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
-  client.resolve(flags.model ?? spec.model);
+  // `auto` is decided from the goal (reported on stderr); then resolve the top agent's model now, so a
+  // missing key fails before a session is created (exit 3).
+  const override = flags.model ?? flags.tier;
+  const top = decideAuto(override ?? spec.model, goal);
+  if (top.auto) {
+    const flag =
+      flags.model !== undefined
+        ? "--model"
+        : flags.tier !== undefined
+          ? "--tier"
+          : `spec ${spec.name}: model:`;
+    process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
+  }
+  client.resolve(top.name);
 
   const transcript = openTranscript({
     redactor,
@@ -147,7 +160,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       signal: interrupts.signal,
       sessionId: transcript.id,
       limits,
-      ...(flags.model !== undefined ? { model: flags.model } : {}),
+      ...(override !== undefined || top.auto ? { model: top.name } : {}),
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
     const exitCode = exitCodeFor(result);

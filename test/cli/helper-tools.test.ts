@@ -164,6 +164,15 @@ describe("agent helper --tier auto", () => {
     expect(fx.server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
   });
 
+  test("--model auto classifies the task too, instead of meaning fast", async () => {
+    fx.server.enqueue({ text: "a plan" });
+    const before = fx.server.requests.length;
+    const result = await helper(["--model", "auto", "Design the architecture of a billing service"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("agent: --model auto chose best");
+    expect(fx.server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
+  });
+
   test("with no arguments the piped task is what the classifier reads", async () => {
     fx.server.enqueue({ text: "a design" });
     const before = fx.server.requests.length;

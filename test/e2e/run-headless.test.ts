@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
@@ -606,6 +607,43 @@ describe("usage and configuration errors", () => {
     expect(result.stderr).toContain(
       `${file}: deny: "rn:*" names a tool that does not exist (rn); known tools:`,
     );
+  });
+});
+
+describe("--tier auto and --model auto", () => {
+  test("--tier auto classifies the goal as the helper does, reports it, and the top agent uses that tier", async () => {
+    server.enqueue({ text: "A plan." });
+    const result = await run([
+      "run",
+      "Design the architecture of a multi-tenant billing service",
+      "--tier",
+      "auto",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("agent: --tier auto chose best (");
+    expect(result.requests[0]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0] ?? "");
+  });
+
+  test("--model auto on a simple goal chooses fast and says so", async () => {
+    server.enqueue({ text: "Bonjour." });
+    const result = await run(["run", "Translate hello to French", "--model", "auto"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("agent: --model auto chose fast (");
+    expect(result.requests[0]?.model).toBe(DEFAULT_TIER_MODELS.fast.anthropic[0] ?? "");
+  });
+
+  test("a spec with model: auto is classified on each agent's own goal", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "thinker.yaml"),
+      "name: thinker\ndescription: thinks\nsystem_prompt: think\nmodel: auto\ncapabilities: [read_file]\n",
+    );
+    server.enqueue({ text: "Proof." });
+    const result = await run(["run", "Prove that the algorithm terminates, formally", "--agent", "thinker"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("agent: spec thinker: model: auto chose good (asks for a proof)");
+    expect(result.requests[0]?.model).toBe(DEFAULT_TIER_MODELS.good.anthropic[0] ?? "");
   });
 });
 
