@@ -61,9 +61,14 @@ export interface HelperResult extends RunResult {
   provider: string;
 }
 
+/** The edit primitives are one capability offered under the model family's name (apply_patch for GPT
+ * models, edit_file for the others, src/tools/registry.ts), so listing either allows the one offered. */
+const EDIT_TOOLS = ["edit_file", "apply_patch"];
+
 /** A gate that approves exactly the whitelisted tools and refuses everything else. */
 export function whitelistGate(tools: readonly string[]): ToolGate {
   const allowed = new Set(tools);
+  if (tools.some((t) => EDIT_TOOLS.includes(t))) for (const t of EDIT_TOOLS) allowed.add(t);
   return {
     async check(call) {
       if (allowed.has(call.tool)) {

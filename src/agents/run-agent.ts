@@ -6,7 +6,9 @@ import {
   type Message,
   type ModelInfo,
   type ModelRef,
+  type ModelRequest,
   makeEvent,
+  modelFamily,
   type RunResult,
   type ToolDefinition,
 } from "../kernel/index.ts";
@@ -27,12 +29,18 @@ import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
 import { RunLog } from "./run-log.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
-import { primitiveCapabilities } from "./spec.ts";
+import { type AgentSpec, primitiveCapabilities, specOrigin } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import { decideAuto } from "./tier-classifier.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
-import { judgeResults, runVerifyCommands, verifyFailureMessage } from "./verify.ts";
+import {
+  judgeResults,
+  runVerifyCommands,
+  unverifiedFinish,
+  type VerifyFailure,
+  verifyFailureMessage,
+} from "./verify.ts";
 
 /**
  * The agent loop: Perceive, Plan, Act, Verify, repeated until the model answers without tool calls
@@ -181,7 +189,7 @@ async function runNodeUnguarded(
   const toolsFor = options.toolsFor ?? toolDefinitionsFor;
   let primitiveTools: ReturnType<typeof toolsFor>;
   try {
-    primitiveTools = toolsFor(primitiveCapabilities(spec), model.provider);
+    primitiveTools = toolsFor(primitiveCapabilities(spec), modelFamily(model));
   } catch (error) {
     return fail(`cannot build the tools of ${spec.name}: ${errorText(error)}`, "config");
   }
@@ -264,6 +272,28 @@ async function runNodeUnguarded(
     run.signal.aborted
       ? { finishReason: run.timedOut() ? "timeout" : "aborted", answer: bestAnswer }
       : undefined;
+  const verify = () =>
+    runVerifyCommands(spec.verify ?? [], {
+      cwd: options.workspace.root,
+      timeoutMs: limits.verifyTimeoutMs ?? 120_000,
+      signal: run.signal,
+      who,
+      emit,
+      gate: options.gate,
+      origin: specOrigin(spec),
+    });
+  /** Ends the run when verification cannot pass: not approved, `--on-ask fail`, or after a stall. */
+  const unverified = (failure: VerifyFailure): Promise<NodeOutcome> => {
+    const end = limitReason() ?? unverifiedFinish(failure, spec.name, bestAnswer);
+    if (failure.kind === "approval_needed" && !run.signal.aborted) approvalError = failure.error;
+    if (end.error) emit(makeEvent(who, "error", { message: end.error.message, kind: end.error.kind }));
+    return finish(end);
+  };
+  /** A stall ends in a forced answer: a success only when the verify commands pass too. */
+  const finishStalled = async (): Promise<NodeOutcome> => {
+    const verified = await verify();
+    return verified.ok ? finish({ finishReason: "stall", answer: bestAnswer }) : unverified(verified);
+  };
 
   for (let turn = 1; ; turn++) {
     const stopped = limitReason();
@@ -302,6 +332,7 @@ async function runNodeUnguarded(
         tools,
         signal: run.signal,
         ...(raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
+        ...reasoningEffortFor(spec, model),
       },
       options.stream,
       who,
@@ -352,24 +383,15 @@ async function runNodeUnguarded(
     const calls = assistantToolCalls(message);
 
     if (calls.length === 0) {
-      if (nudged) return finish({ finishReason: "stall", answer: bestAnswer });
-      if (spec.verify && spec.verify.length > 0) {
-        const verified = await runVerifyCommands(spec.verify, {
-          cwd: options.workspace.root,
-          timeoutMs: limits.verifyTimeoutMs ?? 120_000,
-          signal: run.signal,
-          who,
-          emit,
-        });
-        if (!verified.ok) {
-          if (run.signal.aborted) continue;
-          verifyFailures++;
-          if (verifyFailures >= (limits.maxVerifyAttempts ?? 3)) {
-            return finish({ finishReason: "verify_failed", answer: bestAnswer });
-          }
-          append({ role: "user", content: verifyFailureMessage(verified) });
-          continue;
-        }
+      if (nudged) return finishStalled();
+      const verified = await verify();
+      if (!verified.ok) {
+        if (verified.kind !== "failed") return unverified(verified);
+        if (run.signal.aborted) continue;
+        verifyFailures++;
+        if (verifyFailures >= (limits.maxVerifyAttempts ?? 3)) return unverified(verified);
+        append({ role: "user", content: verifyFailureMessage(verified) });
+        continue;
       }
       return finish({ finishReason: "stop", answer: text || bestAnswer });
     }
@@ -377,14 +399,10 @@ async function runNodeUnguarded(
     if (nudged) {
       // Told to answer without tools and still calling them: close the calls and end with a stall.
       for (const call of calls) append(notRunResult(call, "not run: you were told to answer without tools"));
-      return finish({ finishReason: "stall", answer: bestAnswer });
+      return finishStalled();
     }
 
     // Act.
-    const repeated = stall.repeatedCall(
-      calls,
-      (c) => actContext.subAgents.has(c.name) || actContext.primitives.get(c.name)?.readOnly === false,
-    );
     const { results, approvalError: needed } = await actOnCalls(calls, actContext);
     for (const r of results) append(r.message);
     shared.log.results(who, results);
@@ -400,6 +418,15 @@ async function runNodeUnguarded(
 
     // Verify.
     judgeResults(results, who, emit, learn);
+    const mutating = (name: string): boolean =>
+      actContext.subAgents.has(name) || actContext.primitives.get(name)?.readOnly === false;
+    const repeated = stall.repeatedCall(
+      results.map((r, i) => ({
+        call: calls[i] as (typeof calls)[number],
+        result: r.message.content,
+        mutated: r.outcome === "ok" && mutating(r.message.toolName),
+      })),
+    );
     const sameResults = stall.recordResults(results.map((r) => r.message));
     if ((repeated || sameResults) && !run.signal.aborted) {
       const why = repeated ? `repeated call to ${repeated.name}` : "three identical results in a row";
@@ -412,4 +439,11 @@ async function runNodeUnguarded(
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The reasoning effort of an agent's model calls: the spec's, else the tier's from config, else none
+ * (the model's default). */
+function reasoningEffortFor(spec: AgentSpec, model: ModelRef): Pick<ModelRequest, "reasoningEffort"> {
+  const effort = spec.reasoning_effort ?? model.reasoningEffort;
+  return effort !== undefined ? { reasoningEffort: effort } : {};
 }

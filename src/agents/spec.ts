@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REASONING_EFFORTS, type ReasoningEffort } from "../kernel/stream.ts";
 import { PRIMITIVE_NAMES, type PrimitiveName } from "../tools/types.ts";
 
 /**
@@ -40,6 +41,11 @@ export const agentSpecSchema = z
     description: z.string().min(1, "a non-empty description (the parent sees it in its tool list)"),
     system_prompt: z.string().min(1, "a non-empty system prompt"),
     model: z.string().min(1).default("good"),
+    reasoning_effort: z
+      .enum(REASONING_EFFORTS as [ReasoningEffort, ...ReasoningEffort[]], {
+        error: `one of ${REASONING_EFFORTS.join(", ")}`,
+      })
+      .optional(),
     capabilities: z.array(z.string().min(1)).default([]),
     constraints: constraintsSchema.default({ ...DEFAULT_CONSTRAINTS }),
     tags: z.array(z.string()).default([]),
@@ -63,6 +69,8 @@ export interface AgentSpec {
   system_prompt: string;
   /** Tier (`fast`, `good`, `best`), `provider:model`, or a bare model id. */
   model: string;
+  /** Reasoning effort for this agent's model calls; beats the tier's `reasoning_effort` from config. */
+  reasoning_effort?: ReasoningEffort;
   capabilities: string[];
   constraints: AgentConstraints;
   tags: string[];
@@ -76,6 +84,12 @@ export type SpecScope = "project" | "user" | "bootstrap" | "inline";
 
 export interface LoadedSpec extends AgentSpec {
   source: { file: string; scope: SpecScope };
+}
+
+/** Where a spec came from, for messages: `project spec FILE`, or "a spec built in code". */
+export function specOrigin(spec: AgentSpec): string {
+  const source = (spec as Partial<LoadedSpec>).source;
+  return source ? `${source.scope} spec ${source.file}` : "a spec built in code";
 }
 
 /** True when `name` is one of the primitives the model can be offered. */

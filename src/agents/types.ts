@@ -3,9 +3,9 @@ import type {
   DenialInfo,
   EmitFn,
   Message,
+  ModelFamily,
   ModelInfo,
   ModelRef,
-  ProviderKind,
   StreamFn,
   ToolDefinition,
 } from "../kernel/index.ts";
@@ -40,7 +40,7 @@ export interface ToolGate {
 /** The primitives offered for a list of capability names (src/tools/registry.ts toolDefinitionsFor). */
 export type ToolsFor = (
   names: PrimitiveName[],
-  provider: ProviderKind,
+  family: ModelFamily,
 ) => { definitions: ToolDefinition[]; primitives: Map<string, Primitive> };
 
 /** Limits of one run. Unset fields come from the spec's constraints (or have no bound). */

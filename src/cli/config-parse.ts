@@ -4,7 +4,7 @@
  */
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
-import { AppError } from "../kernel/index.ts";
+import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../kernel/index.ts";
 import type { AgentConfig } from "./config.ts";
 import { emptyConfig } from "./config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
@@ -76,8 +76,8 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
-  if (path.length === 0) return "models, providers, rules or defaults";
-  if (first === "models") return "fast, good or best";
+  if (path.length === 0) return "models, reasoning_effort, providers, rules or defaults";
+  if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults") return "agent, on_ask or fallback";
   if (first === "providers") return "kind, base_url or api_key_env";
@@ -95,6 +95,13 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   for (const tier of ["fast", "good", "best"] as const) {
     const list = toList(raw.models?.[tier]);
     if (list) config.models[tier] = list;
+  }
+  for (const tier of ["fast", "good", "best"] as const) {
+    const effort = raw.reasoning_effort?.[tier];
+    if (effort !== undefined) {
+      config.reasoningEffort ??= {};
+      config.reasoningEffort[tier] = effort as ReasoningEffort;
+    }
   }
   for (const [name, p] of Object.entries(raw.providers ?? {})) {
     config.providers[name] = {
@@ -120,7 +127,12 @@ export function parseConfigText(text: string, file: string): AgentConfig {
     const message = syntax.message.split("\n")[0] ?? syntax.message;
     throw new AppError("config", `${file} line ${line}: invalid YAML: ${message}`, { file, line });
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    throw new AppError("config", `${file}: ${yamlAliasMessage(error)}`, { file });
+  }
   if (value === null || value === undefined) {
     const empty = emptyConfig();
     empty.file = file;

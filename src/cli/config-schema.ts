@@ -3,6 +3,7 @@
  * (see config.ts), so a run without config never pays for zod.
  */
 import { z } from "zod";
+import { REASONING_EFFORTS } from "../kernel/stream.ts";
 
 const modelList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
   error:
@@ -22,11 +23,18 @@ const compatibleProvider = z.strictObject({
     .optional(),
 });
 
+const effort = z.enum(REASONING_EFFORTS as [string, ...string[]], {
+  error: `expected a reasoning effort: ${REASONING_EFFORTS.join(", ")}`,
+});
+
 const ruleList = z.array(z.string().min(1), { error: "expected a list of rules such as exec:git status" });
 
 export const configSchema = z.strictObject({
   models: z
     .strictObject({ fast: modelList.optional(), good: modelList.optional(), best: modelList.optional() })
+    .optional(),
+  reasoning_effort: z
+    .strictObject({ fast: effort.optional(), good: effort.optional(), best: effort.optional() })
     .optional(),
   providers: z
     .record(

@@ -4,6 +4,8 @@
  *   models:            # tier overrides; each a model name or an ordered list (first with credentials wins)
  *     fast: claude-haiku-5-5
  *     best: [anthropic:claude-opus-5-5, openai:gpt-6-astra]
+ *   reasoning_effort:  # per tier: none | minimal | low | medium | high | xhigh | max (mapped per model)
+ *     best: high
  *   providers:         # openai-compatible servers, used as `<name>:<model>`
  *     ollama:
  *       kind: openai-compatible
@@ -18,12 +20,12 @@
  *     on_ask: deny     # deny | fail | allow
  *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
  *
- * A missing file is an empty config. A broken one is AppError("config") (exit 3) naming file, line,
+ * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
+ * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,
  * field and what was expected. yaml and zod are imported only when the file exists.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AppError, configDir } from "../kernel/index.ts";
+import { configDir, readConfigFile } from "../kernel/index.ts";
 import type { ModelsConfig } from "../llm/endpoints.ts";
 
 /** The validated config, with list fields normalized and keys in camelCase. */
@@ -51,13 +53,8 @@ export async function loadConfig(
   env: Record<string, string | undefined> = process.env,
 ): Promise<AgentConfig> {
   const file = configFile(env);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return emptyConfig();
-    throw new AppError("config", `${file}: cannot read: ${(error as Error).message}`, { file });
-  }
+  const text = await readConfigFile(file, { kind: "config" });
+  if (text === undefined) return emptyConfig();
   const { parseConfigText } = await import("./config-parse.ts");
   return parseConfigText(text, file);
 }

@@ -69,6 +69,7 @@ async function attempt(
     tools: [],
     signal: input.signal,
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    ...(input.model.reasoningEffort !== undefined ? { reasoningEffort: input.model.reasoningEffort } : {}),
   })) {
     if (event.type === "text_delta") {
       answer += event.delta;

@@ -7,6 +7,8 @@ import {
   Redactor,
   type RunActivity,
   type RunStatus,
+  stringifyForTerminal,
+  terminalSafe,
   type Usage,
 } from "../kernel/index.ts";
 import { type ActivityFields, activityFields } from "../ui/result.ts";
@@ -27,12 +29,16 @@ export interface HelperOutcome {
   activity?: RunActivity;
   /** One line saying why the run did not succeed (stderr); absent on success. */
   problem?: string;
+  /** What kind of error ended the run, when one did (decides 3 or 70 for a run that ended in error). */
+  error?: { kind: string; message: string };
 }
 
 export interface OutputMode {
   json: boolean;
   /** The answer already went to stdout as it arrived (single call on a terminal). */
   streamed: boolean;
+  /** stdout is a terminal: a printed answer is made terminal-safe; piped, it is the model's bytes exactly. */
+  tty?: boolean;
 }
 
 /**
@@ -50,11 +56,12 @@ export function writeOutcome(
   const code = exitCodeFor(outcome);
   const printable = outcome.status === "success" || (outcome.status === "limit" && outcome.answer !== "");
   if (mode.json) {
-    if (printable) stdout.write(`${JSON.stringify(jsonOutput(outcome))}\n`);
+    if (printable) stdout.write(`${stringifyForTerminal(jsonOutput(outcome))}\n`);
   } else if (mode.streamed) {
     if (outcome.answer !== "" || outcome.status === "success") stdout.write("\n");
   } else if (printable) {
-    stdout.write(outcome.answer.endsWith("\n") ? outcome.answer : `${outcome.answer}\n`);
+    const answer = mode.tty ? terminalSafe(outcome.answer) : outcome.answer;
+    stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
   }
   const message = code === 0 ? "" : (outcome.problem ?? `helper ended: ${outcome.finishReason}`);
   return { code, message };

@@ -61,6 +61,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     costUsd: root?.subtree.costUsd ?? 0,
     ...(result.activity ? { activity: result.activity } : {}),
     ...(result.status === "success" ? {} : { problem: problemLine(result, input) }),
+    ...(result.error ? { error: result.error } : {}),
   };
 }
 

@@ -14,17 +14,36 @@ export interface ToolCall {
   parseError?: string;
   /** Opaque provider data that must be sent back with this call (Gemini thought signature). */
   signature?: string;
+  /** OpenAI Responses: the output item's own id (`fc_…`, or `apc_…` for a built-in apply_patch call),
+   * sent back with the item; `id` holds the `call_id` that tool results refer to. */
+  itemId?: string;
+  /** OpenAI Responses: set when the call came as a built-in `apply_patch_call` item (the operation is
+   * kept so the item goes back unchanged); absent for function calls. */
+  applyPatchOperation?: { type: string; path: string; diff?: string };
 }
 
 /** One part of an assistant message, kept in the order the model produced it. */
 export type AssistantPart =
-  | { type: "text"; text: string /** Gemini thought signature on a text part */; signature?: string }
+  | {
+      type: "text";
+      text: string;
+      /** Gemini thought signature on a text part. */
+      signature?: string;
+      /** OpenAI Responses: the message item id (`msg_…`) this text came in. */
+      itemId?: string;
+      /** OpenAI Responses: the message's `phase` (intermediate `commentary` or the `final_answer`), sent
+       * back unchanged on later turns. */
+      phase?: "commentary" | "final_answer";
+    }
   | {
       type: "reasoning";
       /** Reasoning text: never part of the answer. Empty for redacted blocks. */
       text: string;
-      /** Opaque data the provider needs back on later turns (Anthropic thinking signature, redacted data). */
+      /** Opaque data the provider needs back on later turns (Anthropic thinking signature, redacted data,
+       * OpenAI reasoning item `encrypted_content` from `response.output_item.done`). */
       signature?: string;
+      /** OpenAI Responses: the reasoning item id (`rs_…`). */
+      itemId?: string;
       redacted?: boolean;
       /** Which provider produced it: reasoning is only replayed to the same provider kind. */
       provider: ProviderKind;

@@ -11,6 +11,30 @@ export interface ModelRef {
   id: string;
   /** Next candidates of the same tier, tried in order on overload or exhausted quota. */
   fallbacks?: ModelRef[];
+  /** Reasoning effort config sets for the tier this ref was resolved from (`reasoning_effort:`). */
+  reasoningEffort?: ReasoningEffort;
+}
+
+/**
+ * What a model is, independent of how it is called: decides what it is offered (OpenAI GPT models get
+ * `apply_patch`, every other family `edit_file`) and which reasoning settings apply.
+ * - `gpt`: OpenAI's own models on the official endpoint; `open`: whatever an OpenAI-compatible server
+ *   (Ollama, LM Studio, vLLM, llama.cpp) serves.
+ */
+export type ModelFamily = "claude" | "gpt" | "gemini" | "open";
+
+/**
+ * How a model is called: the official OpenAI endpoint speaks Responses (its current reasoning models
+ * refuse function tools on Chat Completions), OpenAI-compatible servers speak Chat Completions.
+ */
+export type WireProtocol = "anthropic-messages" | "openai-responses" | "openai-chat" | "gemini";
+
+/** The family of a resolved model. OpenAI-compatible servers never carry the name "openai" (config
+ * refuses it), so the official endpoint is the instance named "openai". */
+export function modelFamily(ref: Pick<ModelRef, "provider" | "providerName">): ModelFamily {
+  if (ref.provider === "anthropic") return "claude";
+  if (ref.provider === "gemini") return "gemini";
+  return ref.providerName === "openai" ? "gpt" : "open";
 }
 
 /** Catalog facts about a model; unknown models get conservative defaults. */
@@ -67,6 +91,17 @@ export type StopReason =
  * and only to values the model accepts (the catalog lists them).
  */
 export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+
+/** Every reasoning effort, lowest first (config and spec validation list these). */
+export const REASONING_EFFORTS: readonly ReasoningEffort[] = [
+  "none",
+  "minimal",
+  "low",
+  "medium",
+  "high",
+  "xhigh",
+  "max",
+];
 
 /**
  * Events a provider stream yields: start/delta/end keyed by index, then exactly one terminal event

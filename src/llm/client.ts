@@ -72,7 +72,12 @@ function lazyEndpointStream(endpoint: Endpoint, options: ModelClientOptions): St
       import("./providers.ts"),
       import("./retry.ts"),
     ]);
-    const config = { kind: endpoint.kind, name: endpoint.name, apiKey: endpoint.apiKey ?? "none" };
+    const config = {
+      kind: endpoint.kind,
+      name: endpoint.name,
+      apiKey: endpoint.apiKey ?? "none",
+      compatible: endpoint.compatible,
+    };
     const base = createProviderStream(endpoint.baseUrl ? { ...config, baseUrl: endpoint.baseUrl } : config);
     const retryOptions = options.onNotice
       ? { ...options.retry, onNotice: options.onNotice }

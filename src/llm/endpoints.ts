@@ -3,7 +3,7 @@
  * plus openai-compatible servers (Ollama, LM Studio, vLLM, ...) declared in config.
  * Holds key values only to hand them to the provider client; listings show variable names, never values.
  */
-import type { ProviderKind } from "../kernel/index.ts";
+import type { ProviderKind, ReasoningEffort } from "../kernel/index.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -20,6 +20,9 @@ export interface ModelsConfig {
   /** Tier overrides: each an ordered list of model specs (`provider:model` or ids). */
   models?: Partial<Record<"fast" | "good" | "best", string[]>>;
   providers?: Record<string, CompatibleProviderConfig>;
+  /** Reasoning effort per tier (`reasoning_effort:` in config.yaml); each adapter maps it to a value
+   * the chosen model accepts. */
+  reasoningEffort?: Partial<Record<"fast" | "good" | "best", ReasoningEffort>>;
 }
 
 /** One provider instance and whether it can be called. */

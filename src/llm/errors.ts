@@ -166,7 +166,10 @@ function kindForErrorType(type: string): ProviderErrorKind {
     case "request_too_large":
       return "bad_request";
     case "billing_error":
+    case "insufficient_quota": // OpenAI: an `error` event or `response.failed` inside a 200 stream
       return "quota";
+    case "rate_limit_exceeded":
+      return "rate_limit";
     default:
       return "unknown";
   }
@@ -218,11 +221,27 @@ export function classifyHttpFailure(ctx: ErrorContext, failure: HttpFailure): Pr
   let kind: ProviderErrorKind = "unknown";
   if (status !== undefined) kind = kindForStatus(status, failure.body);
   else {
-    const body = failure.body as { type?: unknown; error?: { type?: unknown } } | undefined;
-    const type = body?.error?.type ?? body?.type;
-    if (typeof type === "string") kind = kindForErrorType(type);
+    const body = failure.body as
+      | { type?: unknown; code?: unknown; error?: { type?: unknown; code?: unknown } }
+      | undefined;
+    // OpenAI stream errors carry the specific reason in `code` (insufficient_quota, server_error, …).
+    for (const value of [body?.error?.code, body?.code, body?.error?.type, body?.type]) {
+      if (typeof value === "string" && kind === "unknown") kind = kindForErrorType(value);
+    }
   }
   return makeProviderError(ctx, kind, apiMessage(failure.body), status, parseRetryAfter(failure));
+}
+
+/**
+ * An error reported inside a 200 stream (OpenAI `response.failed`, or an incomplete response we cannot
+ * use), classified by its code: `insufficient_quota` is quota (not retried), `rate_limit_exceeded` a rate
+ * limit, `server_error` a server error.
+ */
+export function classifyStreamError(
+  ctx: ErrorContext,
+  failure: { code: string | null; message: string },
+): ProviderError {
+  return classifyHttpFailure(ctx, { body: { code: failure.code, message: failure.message } });
 }
 
 /** The JSON inside an SDK message (@google/genai puts the body there, sometimes after a prefix). */

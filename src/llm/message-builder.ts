@@ -9,6 +9,14 @@ import type { Usage } from "../kernel/usage.ts";
 
 type OpenKind = "text" | "reasoning" | "tool_call";
 
+/** Provider facts an adapter may set on an open part (see `annotate`). */
+export interface PartAnnotation {
+  itemId?: string;
+  phase?: "commentary" | "final_answer";
+  signature?: string;
+  applyPatchOperation?: ToolCall["applyPatchOperation"];
+}
+
 interface OpenPart {
   index: number;
   kind: OpenKind;
@@ -137,6 +145,23 @@ export class MessageBuilder {
     const part = this.open.get(key);
     const target = part ? this.parts[part.index] : undefined;
     if (target?.type === "tool_call") target.signature = signature;
+  }
+
+  /**
+   * Sets provider facts on the open part `key` (OpenAI Responses: item ids, a message's phase, a
+   * reasoning item's encrypted content, a built-in apply_patch operation); fields a part cannot carry
+   * are ignored.
+   */
+  annotate(key: string, fields: PartAnnotation): void {
+    const open = this.open.get(key);
+    const target = open ? this.parts[open.index] : undefined;
+    if (!target) return;
+    if (fields.itemId !== undefined) target.itemId = fields.itemId;
+    if (target.type === "text" && fields.phase !== undefined) target.phase = fields.phase;
+    if (target.type === "reasoning" && fields.signature !== undefined) target.signature = fields.signature;
+    if (target.type === "tool_call" && fields.applyPatchOperation !== undefined) {
+      target.applyPatchOperation = fields.applyPatchOperation;
+    }
   }
 
   /** Closes the part `key`, emitting text_end or tool_call_end. */

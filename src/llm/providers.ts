@@ -3,11 +3,12 @@
  * Retries are added on top with `withRetry` (src/llm/retry.ts); model resolution and fallback live above.
  */
 import type { ProviderKind } from "../kernel/messages.ts";
-import type { StreamFn } from "../kernel/stream.ts";
+import type { StreamFn, WireProtocol } from "../kernel/stream.ts";
 import type { AdapterOptions } from "./adapter.ts";
 import { anthropicStream } from "./anthropic.ts";
 import { geminiStream } from "./gemini.ts";
 import { openaiStream } from "./openai.ts";
+import { openaiResponsesStream } from "./openai-responses.ts";
 import { withStreamGuard } from "./stream-guard.ts";
 
 /** One provider instance: which wire protocol, its name, key and endpoint. */
@@ -21,6 +22,16 @@ export interface ProviderConfig {
   baseUrl?: string;
   /** Idle limit between stream events (default 60 s). */
   idleTimeoutMs?: number;
+  /** An OpenAI-compatible server declared in config (spoken to over Chat Completions). */
+  compatible?: boolean;
+}
+
+/** How a provider instance is called: the official OpenAI endpoint over Responses, OpenAI-compatible
+ * servers over Chat Completions (DESIGN "Providers are pure clients"). */
+export function wireProtocol(config: Pick<ProviderConfig, "kind" | "compatible">): WireProtocol {
+  if (config.kind === "anthropic") return "anthropic-messages";
+  if (config.kind === "gemini") return "gemini";
+  return config.compatible ? "openai-chat" : "openai-responses";
 }
 
 /** The stream function of a provider instance: its wire adapter behind the stream guard. The SDK is
@@ -28,12 +39,13 @@ export interface ProviderConfig {
 export function createProviderStream(config: ProviderConfig): StreamFn {
   const options: AdapterOptions = { name: config.name, apiKey: config.apiKey };
   if (config.baseUrl !== undefined) options.baseUrl = config.baseUrl;
-  const adapter =
-    config.kind === "anthropic"
-      ? anthropicStream(options)
-      : config.kind === "openai"
-        ? openaiStream(options)
-        : geminiStream(options);
+  const adapters: Record<WireProtocol, (o: AdapterOptions) => StreamFn> = {
+    "anthropic-messages": anthropicStream,
+    "openai-responses": openaiResponsesStream,
+    "openai-chat": openaiStream,
+    gemini: geminiStream,
+  };
+  const adapter = adapters[wireProtocol(config)](options);
   const guard: { idleTimeoutMs?: number; providerName: string } = { providerName: config.name };
   if (config.idleTimeoutMs !== undefined) guard.idleTimeoutMs = config.idleTimeoutMs;
   return withStreamGuard(adapter, guard);

@@ -169,6 +169,18 @@ function tierCandidates(
   return [candidates, "default"];
 }
 
+/** Gives a tier's refs (the chosen one and its fallbacks) the reasoning effort config sets for it. */
+function withTierEffort(resolved: ResolvedModel, tier: Tier, options: ResolveOptions): ResolvedModel {
+  const effort = options.config?.reasoningEffort?.[tier];
+  if (effort === undefined) return resolved;
+  const mark = (ref: ModelRef): ModelRef => {
+    const marked: ModelRef = { ...ref, reasoningEffort: effort };
+    if (ref.fallbacks) marked.fallbacks = ref.fallbacks.map(mark);
+    return marked;
+  };
+  return { ...resolved, ref: mark(resolved.ref) };
+}
+
 function resolveTier(
   name: string,
   tier: Tier,
@@ -216,7 +228,8 @@ function resolveTier(
 export function resolveModel(name: string, options: ResolveOptions): ResolvedModel {
   const endpoints = listEndpoints(options.env, options.config);
   const tier = TIER_NAMES[name.trim().toLowerCase()];
-  if (tier) return resolveTier(name.trim().toLowerCase(), tier, endpoints, options);
+  if (tier)
+    return withTierEffort(resolveTier(name.trim().toLowerCase(), tier, endpoints, options), tier, options);
 
   const candidate = parseSpec(name, endpoints, options.nameErrorKind);
   const requireCredentials = options.requireCredentials ?? true;

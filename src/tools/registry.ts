@@ -1,10 +1,11 @@
 /**
- * The primitives by name, and what a model is offered. On OpenAI models `edit_file` is offered as
- * `apply_patch` (the format they are trained on); on every other provider `apply_patch` is offered as
- * `edit_file`. Asking for both yields one tool.
+ * The primitives by name, and what a model is offered. The swap follows the model's family, not its wire
+ * protocol: OpenAI GPT models are offered `apply_patch` for `edit_file` (the format they are trained on);
+ * every other family, local models on an OpenAI-compatible server included, is offered `edit_file` for
+ * `apply_patch`. Asking for both yields one tool.
  */
 
-import type { ProviderKind, ToolDefinition } from "../kernel/index.ts";
+import type { ModelFamily, ToolDefinition } from "../kernel/index.ts";
 import { applyPatchTool } from "./apply-patch.ts";
 import { editFileTool } from "./edit-file.ts";
 import { execTool } from "./exec.ts";
@@ -41,25 +42,25 @@ export function isPrimitiveName(name: string): name is PrimitiveName {
   return (PRIMITIVE_NAMES as readonly string[]).includes(name);
 }
 
-/** The primitive a model of `provider` is offered when a spec asks for `name`. */
-export function offeredName(name: PrimitiveName, provider: ProviderKind): PrimitiveName {
-  if (provider === "openai" && name === "edit_file") return "apply_patch";
-  if (provider !== "openai" && name === "apply_patch") return "edit_file";
+/** The primitive a model of `family` is offered when a spec asks for `name`. */
+export function offeredName(name: PrimitiveName, family: ModelFamily): PrimitiveName {
+  if (family === "gpt" && name === "edit_file") return "apply_patch";
+  if (family !== "gpt" && name === "apply_patch") return "edit_file";
   return name;
 }
 
 /**
- * Tool definitions for `names` as offered to `provider` (swapped and de-duplicated, in first-asked order)
+ * Tool definitions for `names` as offered to a model of `family` (swapped and de-duplicated, in first-asked order)
  * and the primitive behind each offered name.
  */
 export function toolDefinitionsFor(
   names: readonly PrimitiveName[],
-  provider: ProviderKind,
+  family: ModelFamily,
   primitives: Record<PrimitiveName, Primitive> = PRIMITIVES,
 ): { definitions: ToolDefinition[]; primitives: Map<string, Primitive> } {
   const offered = new Map<string, Primitive>();
   for (const name of names) {
-    const actual = offeredName(name, provider);
+    const actual = offeredName(name, family);
     if (!offered.has(actual)) offered.set(actual, primitives[actual]);
   }
   const definitions = [...offered.values()].map((p) => ({

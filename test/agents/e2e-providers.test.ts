@@ -26,7 +26,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-for (const protocol of ["anthropic", "openai"] as const) {
+// Official OpenAI models are called over Responses (POST /v1/responses).
+for (const protocol of ["anthropic", "openai-responses"] as const) {
   test(`${protocol}: bootstrap root delegates to code-editor, which writes a file; a stall nudge follows tool results`, async () => {
     dir = await mkdtemp(path.join(tmpdir(), "agent-e2e-"));
     const workspace = await Workspace.open(dir);
@@ -89,6 +90,10 @@ for (const protocol of ["anthropic", "openai"] as const) {
       const roles = (body?.messages ?? []).map((m) => m.role);
       expect(roles.length).toBeGreaterThan(4);
       expect(roles.every((r, i) => r === (i % 2 === 0 ? "user" : "assistant"))).toBe(true);
+    }
+    if (protocol === "openai-responses") {
+      // Stateless Responses requests; the fake's rules refuse a reasoning item replayed without content.
+      for (const request of mine) expect(request.body).toMatchObject({ store: false });
     }
     expect(result.usage.map((u) => u.agent)).toEqual(["root", "root/code-editor#1"]);
   });

@@ -1,13 +1,9 @@
-import { beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeSandbox, runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
-
-beforeEach(() => {
-  expect(fx.server.pending()).toBe(0);
-});
 
 const QUESTION = "What colour is the sky?";
 const PIPED = "the sky is blue";
@@ -27,11 +23,13 @@ describe("agent helper against each provider", () => {
   const cases = [
     {
       provider: "anthropic",
+      protocol: "anthropic",
       env: () => anthropicEnv(),
       model: /^claude-haiku/,
     },
     {
       provider: "openai",
+      protocol: "openai-responses",
       env: () =>
         fx.sandbox.env({
           OPENAI_API_KEY: "sk-test-cli-0000000000001",
@@ -41,6 +39,7 @@ describe("agent helper against each provider", () => {
     },
     {
       provider: "gemini",
+      protocol: "gemini",
       env: () =>
         fx.sandbox.env({
           GEMINI_API_KEY: "gemini-test-cli-000001",
@@ -52,7 +51,7 @@ describe("agent helper against each provider", () => {
 
   for (const c of cases) {
     test(`${c.provider}: piped stdin plus a question prints only the scripted answer`, async () => {
-      fx.server.enqueue({ text: ["The sky ", "is blue."], protocol: c.provider });
+      fx.server.enqueue({ text: ["The sky ", "is blue."], protocol: c.protocol });
       const before = fx.server.requests.length;
       const result = await runAgent(["helper", "--tier", "fast", QUESTION], {
         env: c.env(),
@@ -64,7 +63,7 @@ describe("agent helper against each provider", () => {
       const requests = fx.server.requests.slice(before);
       expect(requests).toHaveLength(1);
       const [request] = requests;
-      expect(request?.protocol).toBe(c.provider);
+      expect(request?.protocol).toBe(c.protocol);
       expect(request?.model).toMatch(c.model);
       const body = JSON.stringify(request?.body);
       expect(body).toContain(QUESTION);

@@ -150,7 +150,7 @@ describe("createModelClient against the fake server", () => {
   test("Anthropic overloaded (529) → OpenAI answers, with a fallback notice", async () => {
     server.enqueue(
       { status: 529, errorMessage: "Overloaded", protocol: "anthropic" },
-      { text: "from openai", protocol: "openai" },
+      { text: "from openai", protocol: "openai-responses" },
     );
     const notices: ProviderNotice[] = [];
     const env = {
@@ -178,7 +178,7 @@ describe("createModelClient against the fake server", () => {
     });
     expect(server.requests.slice(before).map((r) => [r.protocol, r.model])).toEqual([
       ["anthropic", "claude-haiku-5-5"],
-      ["openai", "gpt-6-luna"],
+      ["openai-responses", "gpt-6-luna"],
     ]);
   });
 });

@@ -17,7 +17,9 @@ export const TEST_KEYS: Record<ProviderKind, string> = {
   gemini: "AIzaTestKey0123456789abcdefghijklmnopq",
 };
 
-/** The provider config pointing `kind` at the fake server. */
+/** The provider config pointing `kind` at the fake server. The shared protocol tests speak Chat
+ * Completions for `openai` (an OpenAI-compatible server); pass `{ compatible: false }` for the official
+ * endpoint's Responses path (test/llm/openai-responses.test.ts). */
 export function configFor(
   server: FakeLlmServer,
   kind: ProviderKind,
@@ -29,7 +31,8 @@ export function configFor(
       : kind === "openai"
         ? server.openaiBaseUrl
         : server.geminiBaseUrl;
-  return { kind, name: kind, apiKey: TEST_KEYS[kind], baseUrl, ...extra };
+  const compatible = kind === "openai" ? { compatible: true } : {};
+  return { kind, name: kind, apiKey: TEST_KEYS[kind], baseUrl, ...compatible, ...extra };
 }
 
 export const READ_FILE: ToolDefinition = {

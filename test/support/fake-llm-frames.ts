@@ -1,10 +1,12 @@
 /**
  * Encodes a scripted fake-LLM turn into the SSE frames of each wire protocol (Anthropic Messages,
- * OpenAI Chat Completions, Gemini streamGenerateContent), and error bodies in each provider's shape.
- * Used by fake-llm-server.ts; see its header for the turn format.
+ * OpenAI Chat Completions, OpenAI Responses (fake-frames-responses.ts), Gemini streamGenerateContent),
+ * and error bodies in each provider's shape. Used by fake-llm-server.ts; see its header for the turn format.
  */
+import { encodeResponsesTurn } from "./fake-frames-responses.ts";
 
-export type FakeProtocol = "anthropic" | "openai" | "gemini";
+/** `openai` is Chat Completions (OpenAI-compatible servers); `openai-responses` is POST /v1/responses. */
+export type FakeProtocol = "anthropic" | "openai" | "openai-responses" | "gemini";
 
 /** One tool call the fake model makes. `fragments` splits the argument text into that many pieces. */
 export interface FakeToolCall {
@@ -21,6 +23,8 @@ export interface FakeUsage {
   output?: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** Reasoning tokens, counted inside `output` (Responses `output_tokens_details.reasoning_tokens`). */
+  reasoning?: number;
 }
 
 /** One scripted model response. Every field is optional; an empty turn is an empty successful reply. */
@@ -54,9 +58,17 @@ export interface FakeTurn {
   rawEvents?: string[];
   /** Only answer requests of this protocol (a mismatch is a loud 400 error). */
   protocol?: FakeProtocol;
+  /** Responses: a `refusal` content part instead of text. */
+  refusal?: string;
+  /** Responses: the message's phase (default `commentary` when the turn calls tools, else `final_answer`). */
+  phase?: "commentary" | "final_answer";
+  /** Responses: an `error` event then `response.failed` inside the 200 stream. */
+  streamError?: { code: string; message: string };
+  /** A whole SSE body sent as it is (e.g. the stream text of a recorded VCR cassette). */
+  rawSse?: string;
 }
 
-const DEFAULT_USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0 };
+const DEFAULT_USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
 
 function chunks(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
@@ -280,6 +292,8 @@ function geminiEvents(turn: FakeTurn, model: string): string[] {
 
 /** The SSE frames of a successful turn, in order (OpenAI's ends with `data: [DONE]`). */
 export function encodeTurn(protocol: FakeProtocol, turn: FakeTurn, model: string): string[] {
+  if (protocol === "openai-responses") return encodeResponsesTurn(turn, model);
+  if (turn.rawSse !== undefined) return [turn.rawSse];
   if (turn.rawEvents) {
     const frames = turn.rawEvents.map((line) => frameLine(protocol, line));
     return protocol === "openai" ? [...frames, "data: [DONE]\n\n"] : frames;
@@ -324,6 +338,7 @@ export function errorBody(protocol: FakeProtocol, status: number, message: strin
     case "anthropic":
       return { type: "error", error: { type: ANTHROPIC_TYPES[status] ?? "api_error", message } };
     case "openai":
+    case "openai-responses":
       return {
         error: {
           message,

@@ -5,6 +5,7 @@
  * Paths:
  *   Anthropic  POST /v1/messages                                         (SSE, `event: <type>` lines)
  *   OpenAI     POST /v1/chat/completions                                 (SSE `data:` chunks, usage chunk, `[DONE]`)
+ *   OpenAI     POST /v1/responses                                        (SSE `event:` + `data:`, fake-frames-responses.ts)
  *   Gemini     POST /v1beta/models/<model>:streamGenerateContent?alt=sse (SSE `data:` chunks)
  *   Model lists: GET /v1/models (Anthropic or OpenAI), GET /v1beta/models (Gemini); see fake-model-list.ts
  *
@@ -15,11 +16,12 @@
  *   server.geminiBaseUrl     // GOOGLE_GEMINI_BASE_URL / @google/genai httpOptions.baseUrl
  *   server.enqueue({ text: ["Hel", "lo"] }, { toolCalls: [{ name: "read_file", args: { path: "a" }, fragments: 3 }] });
  *   server.requests          // every request: protocol, path, headers, parsed JSON body, model
+ *   server.clear()           // drops unserved turns (call after each test sharing a server)
  *   await server.close();
  *
  * Turns are answered in order whatever the protocol (see `FakeTurn` in fake-llm-frames.ts for every field:
  * text, reasoning, toolCalls, usage, stopReason, delayMs, chunkDelayMs, status + retryAfter + errorMessage,
- * cutAfterEvents, hangAfterEvents, rawEvents). The response's model echoes the requested model. When the
+ * cutAfterEvents, hangAfterEvents, rawEvents, rawSse, and for Responses refusal, phase, streamError). The response's model echoes the requested model. When the
  * queue is empty the server answers 400 with an error naming the request, so a test fails loudly instead of
  * hanging (400 is never retried). Requests the real API would refuse are refused first, with the real
  * status and error text (fake-rules.ts), without consuming a turn.
@@ -63,6 +65,8 @@ export interface FakeLlmServer {
   pending(): number;
   /** What the protocol's model-list endpoint answers (fake-model-list.ts); an empty list until set. */
   serveModels(protocol: FakeProtocol, list: FakeModelList): void;
+  /** Drops every turn not yet served (a test's leftovers must never answer the next test). */
+  clear(): void;
   requests: FakeRequest[];
   close(): Promise<void>;
 }
@@ -72,6 +76,7 @@ const GEMINI_PATH = /^\/v1(?:beta)?\/models\/([^:]+):streamGenerateContent$/;
 function route(path: string): { protocol: FakeProtocol; pathModel?: string } | null {
   if (path === "/v1/messages") return { protocol: "anthropic" };
   if (path === "/v1/chat/completions") return { protocol: "openai" };
+  if (path === "/v1/responses") return { protocol: "openai-responses" };
   const gemini = GEMINI_PATH.exec(path);
   if (gemini?.[1]) return { protocol: "gemini", pathModel: decodeURIComponent(gemini[1]) };
   return null;
@@ -204,6 +209,9 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     pending: () => queue.length,
     serveModels: (protocol, list) => {
       modelLists[protocol] = list;
+    },
+    clear: () => {
+      queue.length = 0;
     },
     requests,
     close: async () => {

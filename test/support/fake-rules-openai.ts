@@ -1,4 +1,137 @@
-/** The rules of the real Openai API that the fake server enforces (see fake-rules.ts). */
-import type { FakeRule } from "./fake-rules.ts";
+/**
+ * The rules of the real OpenAI API that the fake server enforces (see fake-rules.ts), for Chat
+ * Completions (`openai`) and Responses (`openai-responses`). The model facts here are the fake's own,
+ * written from the sources cited, not imported from src/, so a wrong table in the code under test cannot
+ * make the fake agree with it.
+ */
+import { errorBody } from "./fake-llm-frames.ts";
+import type { FakeRule, Refusal, RuleRequest } from "./fake-rules.ts";
 
-export const openaiRules: FakeRule[] = [];
+/** GPT-5.4 and later, and the GPT-6 family: reasoning models whose default effort is not `none`
+ * (openai/openai-openapi#541 for gpt-5.4; GEMISIS/leviath#333 and GoogleChromeLabs/webmcp-tools#417 for
+ * gpt-5.6-*; Wei-Shaw/sub2api#6740 for gpt-6-astra; the deployment checklist for the GPT-6 family). */
+export function isCurrentReasoningModel(model: string): boolean {
+  return /^gpt-(5\.([4-9]|\d{2,})|[6-9])/.test(model.toLowerCase());
+}
+
+/** Models that accept no `none` (nor `minimal`): "low, medium, high, xhigh, max"
+ * (UKGovernmentBEIS/inspect_ai#5254 live probes for gpt-6-astra; dev.to/aihubmix for gpt-6.1-sol;
+ * the deployment checklist: "GPT-6 Astra and GPT-6.1 Sol require Responses for tool calling"). */
+const NO_NONE = /^gpt-(6-astra|6\.1-sol)/;
+
+interface Body {
+  tools?: unknown[];
+  reasoning_effort?: string;
+  reasoning?: { effort?: string } | null;
+  temperature?: number;
+  top_p?: number;
+  store?: boolean;
+  input?: unknown;
+}
+
+function bodyOf(request: RuleRequest): Body {
+  return (request.body && typeof request.body === "object" ? request.body : {}) as Body;
+}
+
+function refuse(status: number, message: string, param: string | null, code: string | null = null): Refusal {
+  const body = errorBody("openai", status, message) as { error: Record<string, unknown> };
+  body.error.param = param;
+  body.error.code = code;
+  return { status, body };
+}
+
+/** The effort a request runs at: the one it names, or the model's default (`medium` for the current
+ * reasoning models; inspect_ai#5254 observed the echo `reasoning.effort: "medium"`). */
+function effortOf(request: RuleRequest): string {
+  const body = bodyOf(request);
+  const named = request.protocol === "openai" ? body.reasoning_effort : body.reasoning?.effort;
+  return named ?? "medium";
+}
+
+/**
+ * Rule: Chat Completions with function tools on a current reasoning model whose effort is not `none` is
+ * refused with 400 (real text from GEMISIS/leviath#333, GoogleChromeLabs/webmcp-tools#417,
+ * laurent22/joplin#16451 — the default effort counts, so omitting `reasoning_effort` is refused too).
+ */
+const chatToolsNeedNoReasoning: FakeRule = (request) => {
+  if (request.protocol !== "openai" || !isCurrentReasoningModel(request.model)) return null;
+  const body = bodyOf(request);
+  if (!Array.isArray(body.tools) || body.tools.length === 0 || effortOf(request) === "none") return null;
+  return refuse(
+    400,
+    `Function tools with reasoning_effort are not supported for ${request.model} in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.`,
+    "reasoning_effort",
+  );
+};
+
+/**
+ * Rule: `none` and `minimal` are refused where the model has no such effort, on either endpoint, with the
+ * API's "Unsupported value" text (format from Kilo-Org/cloud#3807; values from inspect_ai#5254:
+ * "Supported values are: 'low', 'medium', 'high', 'xhigh', and 'max'"). `minimal` is refused by every
+ * GPT-6 model (qiita.com/Synthorai, GPT-6 Astra effort measurements).
+ */
+const unsupportedEffort: FakeRule = (request) => {
+  if (!isCurrentReasoningModel(request.model)) return null;
+  const effort = effortOf(request);
+  const refused = effort === "minimal" || (effort === "none" && NO_NONE.test(request.model.toLowerCase()));
+  if (!refused) return null;
+  const param = request.protocol === "openai" ? "reasoning_effort" : "reasoning.effort";
+  const supported = NO_NONE.test(request.model.toLowerCase())
+    ? "'low', 'medium', 'high', 'xhigh', and 'max'"
+    : "'none', 'low', 'medium', 'high', 'xhigh', and 'max'";
+  return refuse(
+    400,
+    `Unsupported value: '${param}' does not support '${effort}' with this model. Supported values are: ${supported}.`,
+    param,
+    "unsupported_value",
+  );
+};
+
+/**
+ * Rule: sampling parameters only without reasoning. Deployment checklist: "When reasoning effort is not
+ * none, remove temperature, top_p, and top_logprobs"; dcdpr/jp#1086: "temperature and top_p … parameters
+ * Astra refuses outright"; decolua/9router#536: GPT 5.5, 5.6 and later refuse it too. Answered with the
+ * API's text and code as reported in appatalks/eva-agent#83 and soberlemur/autopo#57 ("Unsupported
+ * parameter: 'temperature' is not supported with this model.", code `unsupported_parameter`).
+ */
+const samplingNeedsNoReasoning: FakeRule = (request) => {
+  if (!isCurrentReasoningModel(request.model) || effortOf(request) === "none") return null;
+  const body = bodyOf(request);
+  const param = body.temperature !== undefined ? "temperature" : body.top_p !== undefined ? "top_p" : null;
+  if (param === null) return null;
+  return refuse(
+    400,
+    `Unsupported parameter: '${param}' is not supported with this model.`,
+    param,
+    "unsupported_parameter",
+  );
+};
+
+/**
+ * Rule: with `store: false` nothing is kept server-side, so a reasoning item sent back without its
+ * `encrypted_content` cannot be resolved: HTTP 404 (real text from can1357/oh-my-pi#41 and
+ * anomalyco/opencode#7724; vercel/ai#7543).
+ */
+const statelessReasoningNeedsContent: FakeRule = (request) => {
+  if (request.protocol !== "openai-responses") return null;
+  const body = bodyOf(request);
+  if (body.store !== false || !Array.isArray(body.input)) return null;
+  for (const item of body.input as { type?: unknown; id?: unknown; encrypted_content?: unknown }[]) {
+    if (item?.type !== "reasoning" || (typeof item.encrypted_content === "string" && item.encrypted_content))
+      continue;
+    const id = typeof item.id === "string" ? item.id : "rs_unknown";
+    return refuse(
+      404,
+      `Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`,
+      "input",
+    );
+  }
+  return null;
+};
+
+export const openaiRules: FakeRule[] = [
+  unsupportedEffort,
+  chatToolsNeedNoReasoning,
+  samplingNeedsNoReasoning,
+  statelessReasoningNeedsContent,
+];

@@ -33,6 +33,7 @@ export type FakeRule = (request: RuleRequest) => Refusal | null;
 const RULES: Record<string, FakeRule[]> = {
   anthropic: anthropicRules,
   openai: openaiRules,
+  "openai-responses": openaiRules,
   gemini: geminiRules,
 };
 

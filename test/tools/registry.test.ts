@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { modelFamily } from "../../src/kernel/index.ts";
 import {
   createPrimitives,
   isPrimitiveName,
@@ -43,32 +44,42 @@ describe("registry", () => {
     expect(isPrimitiveName("toString")).toBe(false);
   });
 
-  test("on OpenAI, edit_file is offered as apply_patch", () => {
-    const { definitions, primitives } = toolDefinitionsFor(["read_file", "edit_file", "exec"], "openai");
+  test("on OpenAI GPT models, edit_file is offered as apply_patch", () => {
+    const { definitions, primitives } = toolDefinitionsFor(["read_file", "edit_file", "exec"], "gpt");
     expect(definitions.map((d) => d.name)).toEqual(["read_file", "apply_patch", "exec"]);
     expect(primitives.get("apply_patch")).toBe(PRIMITIVES.apply_patch);
     expect(primitives.has("edit_file")).toBe(false);
   });
 
-  test("elsewhere, apply_patch is offered as edit_file", () => {
-    for (const provider of ["anthropic", "gemini"] as const) {
-      const { definitions, primitives } = toolDefinitionsFor(["apply_patch", "grep"], provider);
+  test("every other family (local models on an OpenAI-compatible server too) gets edit_file", () => {
+    for (const family of ["claude", "gemini", "open"] as const) {
+      const { definitions, primitives } = toolDefinitionsFor(["apply_patch", "grep"], family);
       expect(definitions.map((d) => d.name)).toEqual(["edit_file", "grep"]);
       expect(primitives.get("edit_file")).toBe(PRIMITIVES.edit_file);
     }
   });
 
+  test("the family comes from the endpoint, not the wire: a local model on an OpenAI-compatible server gets edit_file", () => {
+    const ollama = modelFamily({ provider: "openai", providerName: "ollama" });
+    const official = modelFamily({ provider: "openai", providerName: "openai" });
+    expect([ollama, official]).toEqual(["open", "gpt"]);
+    expect(toolDefinitionsFor(["edit_file"], ollama).definitions.map((d) => d.name)).toEqual(["edit_file"]);
+    expect(toolDefinitionsFor(["edit_file"], official).definitions.map((d) => d.name)).toEqual([
+      "apply_patch",
+    ]);
+  });
+
   test("asking for both yields one tool", () => {
-    expect(toolDefinitionsFor(["edit_file", "apply_patch"], "openai").definitions.map((d) => d.name)).toEqual(
-      ["apply_patch"],
+    expect(toolDefinitionsFor(["edit_file", "apply_patch"], "gpt").definitions.map((d) => d.name)).toEqual([
+      "apply_patch",
+    ]);
+    expect(toolDefinitionsFor(["apply_patch", "edit_file"], "claude").definitions.map((d) => d.name)).toEqual(
+      ["edit_file"],
     );
-    expect(
-      toolDefinitionsFor(["apply_patch", "edit_file"], "anthropic").definitions.map((d) => d.name),
-    ).toEqual(["edit_file"]);
   });
 
   test("definitions carry the primitive's description and schema", () => {
-    const [definition] = toolDefinitionsFor(["fetch"], "anthropic").definitions;
+    const [definition] = toolDefinitionsFor(["fetch"], "claude").definitions;
     expect(definition).toEqual({
       name: "fetch",
       description: PRIMITIVES.fetch.description,
