@@ -139,7 +139,7 @@ export class ApprovalGate {
         source: "rule",
         ...(rule ? { rule } : {}),
       });
-      const reason = `denied by ${verdict.reason}`;
+      const reason = `the policy denies it: ${verdict.reason}`;
       return {
         allowed: false,
         verdict,

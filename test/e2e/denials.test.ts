@@ -38,7 +38,7 @@ function deniedTurns(): FakeTurn[] {
     {
       toolCalls: [
         { name: "write_file", args: { path: "hello.py", content: "print('hello')\n" } },
-        { name: "exec", args: { command: "python3 hello.py && git status" } },
+        { name: "exec", args: { command: "python3 hello.py && ls" } },
       ],
     },
     { text: "Neither the file nor the command was allowed." },
@@ -74,10 +74,10 @@ describe("denials are reported", () => {
         agent: "root/code-editor#1",
         agent_name: "code-editor",
         tool: "exec",
-        target: "python3 hello.py && git status",
+        target: "python3 hello.py && ls",
         decided_by: "default",
         reason: "it needs approval and no terminal can ask; without one the default is --on-ask deny",
-        // `git status` is allowed by default: only the part that needs a rule is suggested.
+        // `ls` is allowed by default: only the part that needs a rule is suggested.
         suggested_allow: ["exec:python3 hello.py"],
       },
     ]);
@@ -91,7 +91,7 @@ describe("denials are reported", () => {
       {
         agent: "root/code-editor#1",
         tool: "exec",
-        target: "python3 hello.py && git status",
+        target: "python3 hello.py && ls",
         outcome: "denied",
       },
       {

@@ -687,7 +687,8 @@ describe("specs a run does not use", () => {
     const result = await run(["run", "hi"]);
     expect(result.code).toBe(0);
     const tools =
-      (result.requests[0]?.body as { tools?: { name: string; description: string }[] }).tools ?? [];
+      (result.requests[0]?.body as { tools?: { name: string; description: string }[] } | undefined)?.tools ??
+      [];
     expect(tools.map((t) => t.name)).toEqual(["code-reader", "code-editor", "command-runner", "translator"]);
     expect(tools.find((t) => t.name === "translator")?.description).toBe("Translates text files");
   });

@@ -54,13 +54,13 @@ describe("ApprovalGate", () => {
     });
     if (!denied.allowed) {
       expect(denied.message).toStartWith(
-        "DENIED: this action was not performed: exec rm -rf x. Why: denied by deny rule exec:rm *.",
+        "DENIED: this action was not performed: exec rm -rf x. Why: the policy denies it: deny rule exec:rm *.",
       );
       // No allow rule can beat a deny rule, so none is suggested.
       expect(denied.denial).toEqual({
         decidedBy: "rule",
         rule: "exec:rm *",
-        reason: "denied by deny rule exec:rm *",
+        reason: "the policy denies it: deny rule exec:rm *",
         suggestedAllow: [],
       });
     }

@@ -71,7 +71,7 @@ describe("fetch asks by default", () => {
     const publicLike: ToolsFor = (names, provider) => toolDefinitionsFor(names, provider, primitives);
     const result = await modelFetches(`${a.origin}/collect?secret=s3cr3t`, "deny", [], publicLike);
     expect(result.isError).toBe(true);
-    expect(result.content).toContain("was not run: it needs approval");
+    expect(result.content).toContain("Why: it needs approval");
     expect(a.seen).toEqual([]);
   });
 });
