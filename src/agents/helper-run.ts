@@ -1,19 +1,6 @@
-import {
-  type AgentEvent,
-  type AgentUsageReport,
-  addUsage,
-  type EmitFn,
-  type Message,
-  type ModelInfo,
-  type ModelRef,
-  makeEvent,
-  type RunActivity,
-  type RunResult,
-  type StreamFn,
-} from "../kernel/index.ts";
+import type { EmitFn, ModelInfo, ModelRef, RunResult, StreamFn } from "../kernel/index.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
-import { resumeFrom } from "./resume.ts";
 import { runAgent } from "./run-agent.ts";
 import { type AgentSpec, defineSpec } from "./spec.ts";
 import type { ToolGate, ToolsFor } from "./types.ts";
@@ -29,9 +16,6 @@ export const HELPER_SYSTEM =
   "You are a helpful assistant working in the user's workspace. Use the tools you are given only when " +
   "they help answer; when you have the answer, reply with it directly and without tool calls. " +
   "Reply with the answer only: no preamble, no commentary about your process.";
-
-/** The next tier a stalled helper may escalate to, once. */
-const NEXT_TIER: Record<string, string> = { fast: "good", good: "best", auto: "good" };
 
 export interface HelperOptions {
   prompt: string;
@@ -102,103 +86,31 @@ function helperSpec(options: HelperOptions): AgentSpec {
   });
 }
 
-/** Runs a helper; a stall on a tier escalates once to the next tier (a model_switch event). */
-export async function runHelper(options: HelperOptions): Promise<HelperResult> {
-  const events: AgentEvent[] = [];
-  const emit: EmitFn = (event) => {
-    events.push(event);
-    options.emit?.(event);
-  };
-  const attempt = async (model: string, history?: Message[]): Promise<HelperResult> => {
-    const spec = helperSpec({ ...options, model });
-    let ref: ModelRef | undefined;
-    const result = await runAgent({
-      spec,
-      goal: history ? escalationGoal(options.prompt) : options.prompt,
-      ...(history ? { history } : {}),
-      specs: new Map([[spec.name, spec]]),
-      emit,
-      stream: options.stream,
-      resolveModel: (name) => {
-        ref = options.resolveModel(name);
-        return ref;
-      },
-      modelInfo: options.modelInfo,
-      workspace: options.workspace,
-      gate: whitelistGate(options.tools),
-      learnFile: null,
-      ...(options.toolsFor ? { toolsFor: options.toolsFor } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
-    });
-    return { ...result, model: ref?.id ?? model, provider: ref?.providerName ?? "" };
-  };
-  const first = await attempt(options.model);
-  const firstEvents = events.length;
-  const next = NEXT_TIER[options.model];
-  if (first.finishReason !== "stall" || options.escalate === false || next === undefined) return first;
-  emit(
-    makeEvent({ agent: "root", name: "helper", depth: 0 }, "model_switch", {
-      from: first.model,
-      to: next,
-      reason: "stalled: escalating once to the next tier",
-    }),
-  );
-  // The stall context is kept: the escalated model continues the same conversation, not from scratch.
-  const second = await attempt(next, carriedHistory(events.slice(0, firstEvents)));
-  return {
-    ...second,
-    usage: mergeUsage(first.usage, second.usage),
-    ...(first.activity && second.activity
-      ? { activity: mergeActivity(first.activity, second.activity) }
-      : {}),
-  };
-}
-
-/** What the escalated model is told after the stalled conversation. */
-export function escalationGoal(prompt: string): string {
-  return (
-    "the same task, handed to a stronger model: the attempt above stalled, repeating itself. " +
-    `Use what it found, do not repeat its calls, and finish the task:\n${prompt}`
-  );
-}
-
 /**
- * The stalled attempt's conversation, to continue on the next tier: the root's messages (as resume
- * rebuilds them), without reasoning parts, which belong to the model that wrote them.
+ * Runs a helper. A stall on a tier escalates once to the next tier within the same run, the
+ * conversation kept (runAgent's `escalate`; a model_switch event).
  */
-export function carriedHistory(events: readonly AgentEvent[]): Message[] {
-  return resumeFrom(events).messages.map((message) =>
-    message.role === "assistant"
-      ? { ...message, parts: message.parts.filter((part) => part.type !== "reasoning") }
-      : message,
-  );
-}
-
-/** Both attempts' activity as one: turns and stumbles add up, calls and denials in order. */
-function mergeActivity(first: RunActivity, second: RunActivity): RunActivity {
-  return {
-    turns: first.turns + second.turns,
-    stumbles: first.stumbles + second.stumbles,
-    toolCalls: [...first.toolCalls, ...second.toolCalls],
-    denials: [...first.denials, ...second.denials],
-    contextElided: first.contextElided || second.contextElided,
-  };
-}
-
-/** Adds the stalled attempt's usage and cost into the escalated attempt's reports (same agent ids). */
-function mergeUsage(first: AgentUsageReport[], second: AgentUsageReport[]): AgentUsageReport[] {
-  return second.map((report) => {
-    const earlier = first.find((r) => r.agent === report.agent);
-    if (!earlier) return report;
-    return {
-      ...report,
-      usage: addUsage(report.usage, earlier.usage),
-      costUsd: report.costUsd + earlier.costUsd,
-      subtree: {
-        usage: addUsage(report.subtree.usage, earlier.subtree.usage),
-        costUsd: report.subtree.costUsd + earlier.subtree.costUsd,
-      },
-    };
+export async function runHelper(options: HelperOptions): Promise<HelperResult> {
+  const spec = helperSpec(options);
+  let ref: ModelRef | undefined;
+  const result = await runAgent({
+    spec,
+    goal: options.prompt,
+    specs: new Map([[spec.name, spec]]),
+    emit: options.emit ?? (() => {}),
+    stream: options.stream,
+    resolveModel: (name) => {
+      ref = options.resolveModel(name);
+      return ref;
+    },
+    modelInfo: options.modelInfo,
+    workspace: options.workspace,
+    gate: whitelistGate(options.tools),
+    learnFile: null,
+    escalate: options.escalate !== false,
+    ...(options.toolsFor ? { toolsFor: options.toolsFor } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
   });
+  return { ...result, model: ref?.id ?? options.model, provider: ref?.providerName ?? "" };
 }

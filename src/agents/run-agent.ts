@@ -15,6 +15,7 @@ import {
 import { toolDefinitionsFor } from "../tools/registry.ts";
 import { type ActContext, actOnCalls } from "./act.ts";
 import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
+import { escalationNote, nextTier, withoutReasoning } from "./escalation.ts";
 import {
   ContextMeter,
   compactForRetry,
@@ -119,7 +120,8 @@ async function runNodeUnguarded(
   let bestAnswer = "";
   let approvalError: ApprovalNeededError | undefined;
   // `auto` (a flag or the spec) is decided from this agent's goal, as `agent helper --tier auto` does.
-  let modelName = decideAuto(options.model ?? spec.model, options.goal).name;
+  const requested = decideAuto(options.model ?? spec.model, options.goal).name;
+  let modelName = requested;
   let started = false;
   const emitSessionStart = (model: string): void => {
     started = true;
@@ -224,6 +226,7 @@ async function runNodeUnguarded(
           history: undefined,
           model: undefined,
           resumed: false,
+          escalate: false,
           signal: run.signal,
           gate: options.gate.child?.() ?? options.gate,
           limits: { concurrency: limits.concurrency, verifyTimeoutMs: limits.verifyTimeoutMs },
@@ -262,7 +265,36 @@ async function runNodeUnguarded(
     append({ role: "user", content: continueMessage(options.goal, options.hints ?? []) });
   }
 
-  const stall = new StallDetector();
+  let stall = new StallDetector();
+  // A stalled root may continue once on the next tier (escalation.ts), with its conversation kept.
+  let escalateTo = isRoot && options.escalate === true ? nextTier(requested) : undefined;
+  let turnBase = 0;
+  const escalate = (turn: number): boolean => {
+    const next = escalateTo;
+    escalateTo = undefined;
+    if (next === undefined || run.signal.aborted) return false;
+    let ref: ModelRef;
+    try {
+      ref = options.resolveModel(next);
+    } catch {
+      return false;
+    }
+    emit(
+      makeEvent(who, "model_switch", {
+        from: model.id,
+        to: ref.id,
+        reason: `stalled: escalating once to ${next}, with the conversation so far`,
+      }),
+    );
+    model = ref;
+    info = options.modelInfo(ref);
+    messages.splice(0, messages.length, ...withoutReasoning(messages));
+    append({ role: "user", content: escalationNote(options.goal) });
+    stall = new StallDetector();
+    nudged = false;
+    turnBase = turn;
+    return true;
+  };
   const meter = new ContextMeter();
   const stops = new StopHandler();
   let raiseLimit = false;
@@ -298,7 +330,7 @@ async function runNodeUnguarded(
   for (let turn = 1; ; turn++) {
     const stopped = limitReason();
     if (stopped) return finish(stopped);
-    if (turn > maxTurns) return finish({ finishReason: "max_turns", answer: bestAnswer });
+    if (turn - turnBase > maxTurns) return finish({ finishReason: "max_turns", answer: bestAnswer });
     const over = shared.tracker.exceeded(who.agent);
     if (over) {
       emit(
@@ -383,7 +415,10 @@ async function runNodeUnguarded(
     const calls = assistantToolCalls(message);
 
     if (calls.length === 0) {
-      if (nudged) return finishStalled();
+      if (nudged) {
+        if (escalate(turn)) continue;
+        return finishStalled();
+      }
       const verified = await verify();
       if (!verified.ok) {
         if (verified.kind !== "failed") return unverified(verified);
@@ -399,6 +434,7 @@ async function runNodeUnguarded(
     if (nudged) {
       // Told to answer without tools and still calling them: close the calls and end with a stall.
       for (const call of calls) append(notRunResult(call, "not run: you were told to answer without tools"));
+      if (escalate(turn)) continue;
       return finishStalled();
     }
 

@@ -93,4 +93,9 @@ export interface RunAgentOptions extends AgentDeps {
   sessionId?: string;
   /** Marks session_start as a resumed session. */
   resumed?: boolean;
+  /**
+   * The root only: when it stalls on a tier below best, continue once on the next tier with the
+   * conversation kept (a model_switch event). Off by default; `--no-fallback` keeps it off.
+   */
+  escalate?: boolean;
 }

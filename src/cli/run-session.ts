@@ -166,6 +166,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       sessionId: transcript.id,
       limits,
       ...(override !== undefined || top.auto ? { model: top.name } : {}),
+      // A stalled root continues once on the next tier with its conversation; --no-fallback keeps it off.
+      escalate: flags.fallback !== false && config.defaults.fallback !== false,
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
     const exitCode = exitCodeFor(result);

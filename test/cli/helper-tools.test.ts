@@ -216,7 +216,7 @@ describe("agent helper --tier auto", () => {
     // Not from scratch: the file content read by the stalled attempt and the stall note are in the request.
     expect(escalated).toContain("the answer is 42");
     expect(escalated).toContain("You are repeating yourself");
-    expect(escalated).toContain("handed to a stronger model");
+    expect(escalated).toContain("now handed to a stronger model");
     const out = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(out.answer).toBe("42");
     expect(out.turns).toBe(4);

@@ -660,6 +660,60 @@ describe("--tier auto and --model auto", () => {
   });
 });
 
+describe("a stalled run", () => {
+  const readNotes: FakeTurn = { toolCalls: [{ name: "read_file", args: { path: "notes.txt" } }] };
+
+  test("escalates once to the next tier, continuing the same conversation", async () => {
+    writeFileSync(join(sandbox.workspace, "notes.txt"), "the answer is 42\n");
+    server.enqueue(readNotes, readNotes, readNotes, { text: "42" });
+    const result = await run([
+      "run",
+      "What is in notes.txt?",
+      "--agent",
+      "code-reader",
+      "--tier",
+      "fast",
+      "--output",
+      "json",
+    ]);
+    expect(result.code).toBe(0);
+    const fast = DEFAULT_TIER_MODELS.fast.anthropic[0] ?? "";
+    const good = DEFAULT_TIER_MODELS.good.anthropic[0] ?? "";
+    expect(result.requests.map((r) => r.model)).toEqual([fast, fast, fast, good]);
+    const escalated = JSON.stringify(result.requests[3]?.body);
+    expect(escalated).toContain("the answer is 42");
+    expect(escalated).toContain("You are repeating yourself");
+    expect(escalated).toContain("now handed to a stronger model");
+    expect(parseJsonLines(result.stdout)[0]).toMatchObject({
+      status: "success",
+      finish_reason: "stop",
+      answer: "42",
+      turns: 4,
+    });
+    const switched = transcriptRecords(onlyTranscriptText(sandbox)).find((r) => r.kind === "model_switch");
+    expect(switched?.data).toMatchObject({ from: fast, to: good });
+  });
+
+  test("--no-fallback ends a stall with the forced answer instead", async () => {
+    writeFileSync(join(sandbox.workspace, "notes.txt"), "the answer is 42\n");
+    server.enqueue(readNotes, readNotes, readNotes);
+    const result = await run([
+      "run",
+      "What is in notes.txt?",
+      "--agent",
+      "code-reader",
+      "--tier",
+      "fast",
+      "--no-fallback",
+      "--output",
+      "json",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.requests).toHaveLength(3);
+    expect(parseJsonLines(result.stdout)[0]).toMatchObject({ status: "success", finish_reason: "stall" });
+  });
+});
+
 describe("specs a run does not use", () => {
   test("a broken project spec nothing uses is a warning; the run goes on", async () => {
     const dir = join(sandbox.workspace, ".agent", "agents");
