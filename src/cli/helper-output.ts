@@ -7,6 +7,7 @@ import {
   Redactor,
   type RunActivity,
   type RunStatus,
+  roundUsd,
   stringifyForTerminal,
   terminalSafe,
   type Usage,
@@ -81,7 +82,7 @@ export function jsonOutput(outcome: HelperOutcome): {
     answer: outcome.answer,
     model: outcome.model,
     provider: outcome.provider,
-    usage: { ...outcome.usage, costUsd: outcome.costUsd },
+    usage: { ...outcome.usage, costUsd: roundUsd(outcome.costUsd) },
     ...activityFields(outcome.activity),
   };
 }
