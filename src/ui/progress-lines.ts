@@ -67,7 +67,7 @@ export class ProgressLines {
     if (this.options.level === "full") {
       const root = run.usage.find((r) => r.depth === 0);
       const parts = [`${run.status} (${run.finishReason})`];
-      if (denials.length > 0) parts.push(`${countText(denials.length, "action")} denied, not done`);
+      if (denials.length > 0) parts.push(deniedText(denials.length));
       if (this.startedAt !== undefined) parts.push(formatDuration(now - this.startedAt));
       if (root)
         parts.push(
@@ -168,6 +168,11 @@ export class ProgressLines {
 
 function countText(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** The part of a closing status line that says refused calls did not happen: `2 actions denied, not done`. */
+export function deniedText(count: number): string {
+  return `${countText(count, "action")} denied, not done`;
 }
 
 /** The closing list of refused calls: who, what, why, and the `--allow` rules that would let each through. */
