@@ -216,8 +216,14 @@ async function runPrimitive(
   const toolCtx: ToolContext = {
     workspace: ctx.workspace,
     signal: ctx.signal,
-    approveRedirect: (url) => approveRedirect(call, url, ctx),
+    approveRedirect: async (url) => {
+      const refused = await approveRedirect(call, url, ctx);
+      if (refused) redirectDenied = refused;
+      return refused?.message;
+    },
   };
+  // A redirect the gate refused is a denial of this call too (fetch reports it in its result).
+  let redirectDenied: { message: string; denial: DenialInfo; url: string } | undefined;
   try {
     const target = await primitive.policyTarget(valid.value, toolCtx);
     const decision = await ctx.gate.check(
@@ -240,6 +246,22 @@ async function runPrimitive(
       return { ...errorResult(call, decision.message, "denied"), target: shown, denial: decision.denial };
     }
     const output = await primitive.run(valid.value, toolCtx);
+    const refused = redirectDenied as { denial: DenialInfo; url: string } | undefined;
+    if (refused) {
+      return {
+        message: {
+          role: "tool",
+          toolCallId: call.id,
+          toolName: call.name,
+          content: output.modelText,
+          isError: true,
+        },
+        outcome: "denied",
+        target: targetText([refused.url]),
+        denial: refused.denial,
+        display: output.display,
+      };
+    }
     return {
       target: shown,
       message: {
@@ -267,7 +289,11 @@ function targetText(targets: readonly string[]): string {
 }
 
 /** A redirect fetch would follow goes through the gate as a fetch of that URL (rules, then asking). */
-async function approveRedirect(call: ToolCall, url: string, ctx: ActContext): Promise<string | undefined> {
+async function approveRedirect(
+  call: ToolCall,
+  url: string,
+  ctx: ActContext,
+): Promise<{ message: string; denial: DenialInfo; url: string } | undefined> {
   const decision = await ctx.gate.check(
     {
       who: ctx.who,
@@ -278,7 +304,7 @@ async function approveRedirect(call: ToolCall, url: string, ctx: ActContext): Pr
     },
     ctx.signal,
   );
-  return decision.allowed ? undefined : decision.message;
+  return decision.allowed ? undefined : { message: decision.message, denial: decision.denial, url };
 }
 
 function parseDelegation(args: Record<string, unknown>): { goal: string; hints: string[] } | string {
