@@ -25,13 +25,14 @@ import {
 } from "./guards.ts";
 import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } from "./history.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
+import { AnswerShaper } from "./output-schema.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
 import { type AgentSpec, primitiveCapabilities } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import type { RunAgentOptions } from "./types.ts";
-import { UsageTracker } from "./usage-tracker.ts";
+import { describeBudget, UsageTracker } from "./usage-tracker.ts";
 import { judgeResults, runVerifyCommands, verifyFailureMessage } from "./verify.ts";
 
 /**
@@ -168,8 +169,10 @@ async function runNodeUnguarded(
   shared.tracker.register({
     ...who,
     model: model.id,
-    tokenBudget: limits.tokenBudget,
-    costBudgetUsd: limits.costBudgetUsd,
+    // A flag's budget beats the spec's; a child's spec budget bounds its subtree, and every ancestor's
+    // budget still bounds it (usage-tracker.ts checks the whole chain).
+    tokenBudget: limits.tokenBudget ?? spec.constraints.max_tokens,
+    costBudgetUsd: limits.costBudgetUsd ?? spec.constraints.max_cost_usd,
   });
   if (isRoot) emitSessionStart(model.id);
 
@@ -211,6 +214,7 @@ async function runNodeUnguarded(
           hints,
           history: undefined,
           model: undefined,
+          outputSchema: undefined,
           resumed: false,
           signal: run.signal,
           gate: options.gate.child?.() ?? options.gate,
@@ -253,6 +257,26 @@ async function runNodeUnguarded(
   const stall = new StallDetector();
   const meter = new ContextMeter();
   const stops = new StopHandler();
+  // `--schema` shapes the top agent's final answer only.
+  const shaper = new AnswerShaper(isRoot ? options.outputSchema : undefined);
+  const responseSchema =
+    isRoot && options.outputSchema
+      ? { responseSchema: { name: options.outputSchema.name, schema: options.outputSchema.schema } }
+      : {};
+  const answered = (finishReason: "stop" | "stall", answer: string): Promise<NodeOutcome> | undefined => {
+    const shaped = shaper.decide(answer, finishReason === "stop");
+    if (shaped.action === "accept") return finish({ finishReason, answer: shaped.answer });
+    if (shaped.action === "fail") {
+      return finish({
+        finishReason: "invalid_output",
+        answer,
+        error: { kind: "schema", message: shaped.error },
+      });
+    }
+    emit(makeEvent(who, "warning", { message: `asking again: ${shaped.error}`, code: "invalid_output" }));
+    append({ role: "user", content: shaped.note });
+    return undefined;
+  };
   let raiseLimit = false;
   let nudged = false;
   let verifyFailures = 0;
@@ -269,7 +293,7 @@ async function runNodeUnguarded(
     if (over) {
       emit(
         makeEvent(who, "warning", {
-          message: `${over.kind} budget of ${over.agent} exceeded`,
+          message: describeBudget(over),
           code: "budget",
         }),
       );
@@ -298,6 +322,7 @@ async function runNodeUnguarded(
         signal: run.signal,
         ...(raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
         ...reasoningEffortFor(spec, model),
+        ...responseSchema,
       },
       options.stream,
       who,
@@ -346,7 +371,7 @@ async function runNodeUnguarded(
     const calls = assistantToolCalls(message);
 
     if (calls.length === 0) {
-      if (nudged) return finish({ finishReason: "stall", answer: bestAnswer });
+      if (nudged) return answered("stall", bestAnswer) as Promise<NodeOutcome>;
       if (spec.verify && spec.verify.length > 0) {
         const verified = await runVerifyCommands(spec.verify, {
           cwd: options.workspace.root,
@@ -365,13 +390,15 @@ async function runNodeUnguarded(
           continue;
         }
       }
-      return finish({ finishReason: "stop", answer: text || bestAnswer });
+      const done = answered("stop", text || bestAnswer);
+      if (done) return done;
+      continue;
     }
 
     if (nudged) {
       // Told to answer without tools and still calling them: close the calls and end with a stall.
       for (const call of calls) append(notRunResult(call, "not run: you were told to answer without tools"));
-      return finish({ finishReason: "stall", answer: bestAnswer });
+      return answered("stall", bestAnswer) as Promise<NodeOutcome>;
     }
 
     // Act.

@@ -3,8 +3,9 @@
  * The stable prefix (system, tools) and the last message block carry `cache_control` for prompt caching.
  */
 import type Anthropic from "@anthropic-ai/sdk";
+import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
 import type { Message } from "../kernel/messages.ts";
-import type { ModelRequest, StopReason } from "../kernel/stream.ts";
+import type { ModelRequest, ResponseSchema, StopReason } from "../kernel/stream.ts";
 import type { ToolDefinition } from "../kernel/tools.ts";
 
 type Block = Anthropic.ContentBlockParam;
@@ -98,8 +99,28 @@ export function buildRequest(request: ModelRequest): Anthropic.MessageCreatePara
   if (request.system !== "")
     params.system = [{ type: "text", text: request.system, cache_control: EPHEMERAL }];
   if (request.tools.length > 0) params.tools = convertTools(request.tools);
+  const format = request.responseSchema ? outputFormat(request.responseSchema) : undefined;
+  if (format) params.output_config = { format };
   // `temperature` is not sent: this SDK version's request type no longer carries it.
   return params;
+}
+
+/**
+ * The structured-output format (`output_config.format`, platform.claude.com/docs/en/build-with-claude/
+ * structured-outputs; messages.d.ts OutputConfig/JSONOutputFormat), allowed alongside tools. The SDK's
+ * transformJSONSchema turns the schema into the subset Anthropic accepts: every object closed with
+ * `additionalProperties: false` (else HTTP 400 "For 'object' type, 'additionalProperties' must be
+ * explicitly set to false", veryfront/veryfront-code#3918), unsupported constraints moved into the
+ * description. A closed schema only narrows the answers, and our own check still applies the user's
+ * whole schema. A schema it cannot transform (no `type`) is not sent: the answer is then checked and
+ * re-asked once (src/agents/output-schema.ts).
+ */
+export function outputFormat(format: ResponseSchema): Anthropic.JSONOutputFormat | undefined {
+  try {
+    return { type: "json_schema", schema: transformJSONSchema(format.schema) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Maps Anthropic's stop_reason to the normalized StopReason. */

@@ -21,6 +21,7 @@ import {
   type PartialArg,
 } from "./gemini-convert.ts";
 import { MessageBuilder } from "./message-builder.ts";
+import { geminiSchemaWithTools } from "./response-schema.ts";
 
 interface StreamedCall {
   key: string;
@@ -157,6 +158,13 @@ export function geminiStream(options: AdapterOptions): StreamFn {
     if (request.tools.length > 0) config.tools = convertTools(request.tools);
     if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
     if (request.temperature !== undefined) config.temperature = request.temperature;
+    // Structured output: JSON mime type + `responseJsonSchema` (ai.google.dev/gemini-api/docs/structured-output;
+    // genai.d.ts GenerateContentConfig), with tools only where the model allows both.
+    const schema = request.responseSchema;
+    if (schema && (request.tools.length === 0 || geminiSchemaWithTools(request.model.id))) {
+      config.responseMimeType = "application/json";
+      config.responseJsonSchema = schema.schema;
+    }
     const stream = await sdk.models.generateContentStream({
       model: request.model.id,
       contents: convertContents(request.messages),
