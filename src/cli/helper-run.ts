@@ -123,7 +123,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         ...(flags.system !== undefined ? { system: flags.system } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
         ...budgetsOf(limits),
-        ...(outputSchema ? { outputSchema } : {}),
+        ...(outputSchema ? { schema: outputSchema } : {}),
       });
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
