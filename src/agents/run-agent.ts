@@ -267,9 +267,10 @@ async function runNodeUnguarded(
     const shaped = shaper.decide(answer, finishReason === "stop");
     if (shaped.action === "accept") return finish({ finishReason, answer: shaped.answer });
     if (shaped.action === "fail") {
+      // Nothing on stdout for an answer a script cannot parse: the error says what was wrong.
       return finish({
         finishReason: "invalid_output",
-        answer,
+        answer: "",
         error: { kind: "schema", message: shaped.error },
       });
     }
