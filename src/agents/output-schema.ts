@@ -81,6 +81,16 @@ export class AnswerShaper {
 
   constructor(private readonly schema: OutputSchema | undefined) {}
 
+  /**
+   * A partial answer a limit left (budget, turns, timeout): under a schema it is printed only when it
+   * already matches (as its JSON), so stdout never holds text a script cannot parse.
+   */
+  partial(answer: string): string {
+    if (!this.schema || answer === "") return answer;
+    const checked = this.schema.check(answer);
+    return checked.ok ? checked.json : "";
+  }
+
   /** `canReask` is false where no further turn may be taken (a stall already forced the answer). */
   decide(answer: string, canReask = true): ShapedAnswer {
     if (!this.schema) return { action: "accept", answer };

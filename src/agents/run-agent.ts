@@ -107,6 +107,8 @@ async function runNodeUnguarded(
     now,
   );
   const messages: Message[] = options.history ? repairHistory(options.history) : [];
+  // `--schema` shapes the top agent's final answer only.
+  const shaper = new AnswerShaper(isRoot ? options.outputSchema : undefined);
   let bestAnswer = "";
   let approvalError: ApprovalNeededError | undefined;
   let modelName = options.model ?? spec.model;
@@ -139,9 +141,11 @@ async function runNodeUnguarded(
         makeEvent(who, "warning", { message: `${spec.name} ended: ${f.finishReason}`, code: f.finishReason }),
       );
     }
+    const status = f.status ?? statusFor(f.finishReason);
     const result: RunResult = {
       ...f,
-      status: f.status ?? statusFor(f.finishReason),
+      ...(status === "limit" ? { answer: shaper.partial(f.answer) } : {}),
+      status,
       usage: shared.tracker.report(who.agent),
     };
     if (isRoot) emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
@@ -257,8 +261,6 @@ async function runNodeUnguarded(
   const stall = new StallDetector();
   const meter = new ContextMeter();
   const stops = new StopHandler();
-  // `--schema` shapes the top agent's final answer only.
-  const shaper = new AnswerShaper(isRoot ? options.outputSchema : undefined);
   const responseSchema =
     isRoot && options.outputSchema
       ? { responseSchema: { name: options.outputSchema.name, schema: options.outputSchema.schema } }

@@ -117,7 +117,7 @@ export async function callModel(input: HelperCallInput): Promise<HelperCallResul
   for (let request = 0; ; request++) {
     const over = request > 0 ? input.overBudget?.(usage) : undefined;
     if (over !== undefined) {
-      const answer = stops.partial() || lastAnswer;
+      const answer = shaper.partial(stops.partial() || lastAnswer);
       return { ok: true, answer, usage, model: input.model.id, finishReason: "budget", problem: over };
     }
     const turn = await attempt(input, messages, raise ? input.maxOutputTokens : undefined);
@@ -137,9 +137,9 @@ export async function callModel(input: HelperCallInput): Promise<HelperCallResul
       messages.push(turn.message, { role: "user", content: shaped.note });
       continue;
     }
-    if (stop.action === "finish") return end(stop.finishReason, stops.partial());
+    if (stop.action === "finish") return end(stop.finishReason, shaper.partial(stops.partial()));
     // One request holds nothing to elide.
-    if (stop.action === "compact") return end("context_window", stops.answer(text));
+    if (stop.action === "compact") return end("context_window", shaper.partial(stops.answer(text)));
     if (stop.keep) messages.push(stop.keep);
     if (stop.note) messages.push({ role: "user", content: stop.note });
     raise = stop.raiseLimit;

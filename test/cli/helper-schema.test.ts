@@ -215,6 +215,31 @@ describe("checking the answer", () => {
   });
 });
 
+describe("budgets of a single helper call", () => {
+  test("a budget spent by the first answer stops the re-ask: exit 5, and a partial answer that does not match is not printed", async () => {
+    fx.server.enqueue({ text: "It is blue.", usage: { input: 400, output: 100 } });
+    const before = fx.server.requests.length;
+    const result = await runAgent(
+      ["helper", "--schema", JSON.stringify(OPEN), "--max-tokens", "100", "Sky?"],
+      { env: envFor("anthropic") },
+    );
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("token budget of 100 spent (500 tokens used)");
+    expect(fx.server.requests.length - before).toBe(1);
+  });
+
+  test("an output-limit continuation is not sent once --max-budget-usd is spent; the partial answer is printed", async () => {
+    fx.server.enqueue({ text: "The sky is", stopReason: "max_tokens", usage: { input: 1000, output: 1000 } });
+    const result = await runAgent(["helper", "--max-budget-usd", "0.0001", "Sky?"], {
+      env: envFor("anthropic"),
+    });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe("The sky is\n");
+    expect(result.stderr).toContain("cost budget of $0.0001 spent");
+  });
+});
+
 describe("bad --schema values exit 2 naming the problem", () => {
   const cases = [
     { value: "missing.json", expect: "--schema missing.json: cannot read the file" },

@@ -120,7 +120,9 @@ describe("budgets", () => {
     );
     const result = await run(["run", "goal"]);
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain("root.yaml:5: constraints.max_cost_usd: expected a positive number of US dollars");
+    expect(result.stderr).toContain(
+      "root.yaml:5: constraints.max_cost_usd: expected a positive number of US dollars",
+    );
   });
 });
 
