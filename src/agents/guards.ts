@@ -25,23 +25,42 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** One executed call as the stall detector sees it. */
+export interface StallEntry {
+  call: ToolCall;
+  /** The result text the model was sent. */
+  result: string;
+  /** A mutating call (write, edit, patch, exec, delegation) that succeeded: it may have changed the workspace. */
+  mutated: boolean;
+}
+
 /**
- * Detects a stall: a call with the same tool and key-sorted arguments as an earlier call since the
- * last response that changed something (a mutating primitive or a delegation), or three identical
- * tool results in a row. Reading a file again after editing it is progress; reading it twice is not.
+ * Detects a stall: a step (a call's tool, key-sorted arguments and result) that already happened since
+ * the workspace last changed, whatever other calls sit between the two (reads, failed writes, exec,
+ * delegation); or three identical tool results in a row. The workspace changed when a mutating call
+ * succeeded with a step never seen before in the run; a mutating step seen before only redoes what was
+ * done, so it changes nothing. "read a, write b, read a, write b" with identical results is a stall, as
+ * is "write a, write b, write a"; "read a, edit a, read a" (a new result) is progress.
  * One detector per run.
  */
 export class StallDetector {
-  private seen = new Set<string>();
+  /** Every step of the run so far. */
+  private readonly everSeen = new Set<string>();
+  /** Steps since the workspace last changed. */
+  private sinceChange = new Set<string>();
   private lastResult: string | undefined;
   private sameResults = 0;
 
-  /** Checks this response's calls; returns the first repeated call, if any. */
-  repeatedCall(calls: ToolCall[], mutates: (call: ToolCall) => boolean = () => false): ToolCall | undefined {
-    const keys = calls.map((c) => `${c.name}\u0000${canonicalArgs(c.arguments)}`);
-    const repeated = calls.find((_, i) => this.seen.has(keys[i] as string));
-    if (calls.some(mutates)) this.seen = new Set(keys);
-    else for (const key of keys) this.seen.add(key);
+  /** Records one response's calls in order; returns the first that repeats an earlier step, if any. */
+  repeatedCall(entries: StallEntry[]): ToolCall | undefined {
+    let repeated: ToolCall | undefined;
+    for (const { call, result, mutated } of entries) {
+      const step = `${call.name}\u0000${canonicalArgs(call.arguments)}\u0000${result}`;
+      if (this.sinceChange.has(step)) repeated ??= call;
+      else if (mutated && !this.everSeen.has(step)) this.sinceChange = new Set();
+      this.sinceChange.add(step);
+      this.everSeen.add(step);
+    }
     return repeated;
   }
 

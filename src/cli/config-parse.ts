@@ -4,7 +4,7 @@
  */
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
-import { AppError, type ReasoningEffort } from "../kernel/index.ts";
+import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../kernel/index.ts";
 import type { AgentConfig } from "./config.ts";
 import { emptyConfig } from "./config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
@@ -129,7 +129,12 @@ export function parseConfigText(text: string, file: string): AgentConfig {
     const message = syntax.message.split("\n")[0] ?? syntax.message;
     throw new AppError("config", `${file} line ${line}: invalid YAML: ${message}`, { file, line });
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    throw new AppError("config", `${file}: ${yamlAliasMessage(error)}`, { file });
+  }
   if (value === null || value === undefined) {
     const empty = emptyConfig();
     empty.file = file;

@@ -19,7 +19,7 @@ import { createModelClient } from "../llm/client.ts";
 import { flagApprover } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
-import { redactRecord } from "../session/redact-record.ts";
+
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
@@ -28,6 +28,7 @@ import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
 import { describeNotice } from "./helper-run.ts";
 import { handleInterrupts } from "./interrupts.ts";
+import { emitNoticesAfterStart, projectOverrideNotices } from "./project-notices.ts";
 import { loadProjectRules } from "./project-rules.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
@@ -102,10 +103,14 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
   });
   // What the renderers show is redacted like the transcript: stderr and stdout end up in CI logs too.
-  emit = redactingEmit(redactor, (event: AgentEvent) => {
-    transcript.append(event);
-    renderer.onEvent(event);
-  });
+  // A project spec overriding a user or built-in agent is announced (a warning after session_start).
+  emit = emitNoticesAfterStart(
+    redactingEmit(redactor, (event: AgentEvent) => {
+      transcript.append(event);
+      renderer.onEvent(event);
+    }),
+    projectOverrideNotices(loaded),
+  );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
   const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
@@ -148,7 +153,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
     const exitCode = exitCodeFor(result);
-    await renderer.finish(redactRecord({ ...result, sessionId: transcript.id, exitCode }, redactor));
+    await renderer.finish(redactor.redactValue({ ...result, sessionId: transcript.id, exitCode }));
     return exitCode;
   } finally {
     interrupts.dispose();

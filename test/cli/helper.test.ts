@@ -1,13 +1,9 @@
-import { beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeSandbox, runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
-
-beforeEach(() => {
-  expect(fx.server.pending()).toBe(0);
-});
 
 const QUESTION = "What colour is the sky?";
 const PIPED = "the sky is blue";

@@ -1,5 +1,5 @@
 /** Failures through withRetry(createProviderStream(...)) against the fake server, for every protocol. */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { ProviderNotice } from "../../src/kernel/stream.ts";
 import type { ProviderConfig } from "../../src/llm/providers.ts";
 import { withRetry } from "../../src/llm/retry.ts";
@@ -12,6 +12,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
+});
+// Turns a test scripted but (by design) never used must not answer the next test.
+afterEach(() => {
+  server.clear();
 });
 
 /** Number of events each protocol sends before its first text delta reaches the caller. */
@@ -71,9 +75,7 @@ describe.each(PROTOCOLS)("$kind faults", ({ kind, model }) => {
     expect(error.message).not.toContain(TEST_KEYS[kind]);
     expect(requestsMade()).toBe(1);
     expect(sleeps).toEqual([]);
-    server.enqueue(); // keep the queue honest for the next test
     expect(server.pending()).toBe(1);
-    await collect(streamFor(server, kind)(ask()));
   });
 
   test("a stream cut before any output is retried and the answer appears once", async () => {
@@ -101,18 +103,15 @@ describe.each(PROTOCOLS)("$kind faults", ({ kind, model }) => {
     expect(requestsMade()).toBe(1);
     expect(sleeps).toEqual([]);
     expect(server.pending()).toBe(1);
-    await collect(streamFor(server, kind)(ask())); // drain the unused turn
   });
 
-  test("an idle stream ends with idle_timeout, quickly", async () => {
+  test("an idle stream ends with idle_timeout", async () => {
     server.enqueue({ text: ["Hello", " never"], hangAfterEvents: EVENTS_BEFORE_TEXT[kind] + 1 });
-    const started = Date.now();
     const result = await collect(retrying({ idleTimeoutMs: 300 })(ask()));
     const error = expectError(result);
     expect(error.error.kind).toBe("idle_timeout");
     expect(error.error.message).toContain(`${kind} ${model}`);
     expect(result.text).toBe("Hello");
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(requestsMade()).toBe(1);
   });
 
@@ -129,7 +128,6 @@ describe.each(PROTOCOLS)("$kind faults", ({ kind, model }) => {
     expect(terminal).toBe("aborted");
     expect(requestsMade()).toBe(1);
     expect(server.pending()).toBe(1);
-    await collect(streamFor(server, kind)(ask()));
   });
 });
 
@@ -140,7 +138,6 @@ describe("retry waits", () => {
     const stream = withRetry(streamFor(server, "anthropic"), {
       onNotice: () => setTimeout(() => controller.abort(), 20),
     });
-    const started = Date.now();
     const result = await collect(
       stream(
         makeRequest("anthropic", "claude-haiku-4-5", [{ role: "user", content: "hi" }], {
@@ -148,12 +145,9 @@ describe("retry waits", () => {
         }),
       ),
     );
+    // Had the 30 s wait not been cut short, the test would have hit its own timeout instead.
     expect(expectError(result).error.kind).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(server.pending()).toBe(1);
-    await collect(
-      streamFor(server, "anthropic")(makeRequest("anthropic", "m", [{ role: "user", content: "x" }])),
-    );
   });
 
   test("retries stop after maxRetries and return the last error", async () => {

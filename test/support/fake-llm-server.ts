@@ -16,6 +16,7 @@
  *   server.geminiBaseUrl     // GOOGLE_GEMINI_BASE_URL / @google/genai httpOptions.baseUrl
  *   server.enqueue({ text: ["Hel", "lo"] }, { toolCalls: [{ name: "read_file", args: { path: "a" }, fragments: 3 }] });
  *   server.requests          // every request: protocol, path, headers, parsed JSON body, model
+ *   server.clear()           // drops unserved turns (call after each test sharing a server)
  *   await server.close();
  *
  * Turns are answered in order whatever the protocol (see `FakeTurn` in fake-llm-frames.ts for every field:
@@ -64,6 +65,8 @@ export interface FakeLlmServer {
   pending(): number;
   /** What the protocol's model-list endpoint answers (fake-model-list.ts); an empty list until set. */
   serveModels(protocol: FakeProtocol, list: FakeModelList): void;
+  /** Drops every turn not yet served (a test's leftovers must never answer the next test). */
+  clear(): void;
   requests: FakeRequest[];
   close(): Promise<void>;
 }
@@ -206,6 +209,9 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     pending: () => queue.length,
     serveModels: (protocol, list) => {
       modelLists[protocol] = list;
+    },
+    clear: () => {
+      queue.length = 0;
     },
     requests,
     close: async () => {
