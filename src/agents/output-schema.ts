@@ -4,7 +4,8 @@
  * provider's native structured output already constrained the answer; an answer that fails is re-asked
  * once with the validation error (see README "Structured output").
  */
-import type { ResponseSchema } from "../kernel/index.ts";
+import type { ModelRequest, ResponseSchema } from "../kernel/index.ts";
+import type { Finish } from "./run-state.ts";
 
 /** The outcome of checking one answer: the JSON value as compact text, or why it does not match. */
 export type OutputCheck = { ok: true; json: string } | { ok: false; error: string };
@@ -80,6 +81,23 @@ export class AnswerShaper {
   private reasked = false;
 
   constructor(private readonly schema: OutputSchema | undefined) {}
+
+  /** The request field that sends the schema natively (none without a schema). */
+  request(): Pick<ModelRequest, "responseSchema"> {
+    return this.schema ? { responseSchema: { name: this.schema.name, schema: this.schema.schema } } : {};
+  }
+
+  /**
+   * How the loop ends on a final answer (`stop`, or a stall's forced answer, which is never re-asked):
+   * the finish, or the note to send back for one more turn. A failed answer leaves nothing on stdout
+   * (a script could not parse it); the error says what was wrong.
+   */
+  end(finishReason: "stop" | "stall", answer: string): Finish | { reask: string; error: string } {
+    const shaped = this.decide(answer, finishReason === "stop");
+    if (shaped.action === "accept") return { finishReason, answer: shaped.answer };
+    if (shaped.action === "reask") return { reask: shaped.note, error: shaped.error };
+    return { finishReason: "invalid_output", answer: "", error: { kind: "schema", message: shaped.error } };
+  }
 
   /**
    * A partial answer a limit left (budget, turns, timeout): under a schema it is printed only when it

@@ -267,23 +267,11 @@ async function runNodeUnguarded(
   const stall = new StallDetector();
   const meter = new ContextMeter();
   const stops = new StopHandler();
-  const responseSchema =
-    isRoot && options.outputSchema
-      ? { responseSchema: { name: options.outputSchema.name, schema: options.outputSchema.schema } }
-      : {};
   const answered = (finishReason: "stop" | "stall", answer: string): Promise<NodeOutcome> | undefined => {
-    const shaped = shaper.decide(answer, finishReason === "stop");
-    if (shaped.action === "accept") return finish({ finishReason, answer: shaped.answer });
-    if (shaped.action === "fail") {
-      // Nothing on stdout for an answer a script cannot parse: the error says what was wrong.
-      return finish({
-        finishReason: "invalid_output",
-        answer: "",
-        error: { kind: "schema", message: shaped.error },
-      });
-    }
-    emit(makeEvent(who, "warning", { message: `asking again: ${shaped.error}`, code: "invalid_output" }));
-    append({ role: "user", content: shaped.note });
+    const end = shaper.end(finishReason, answer);
+    if ("finishReason" in end) return finish(end);
+    emit(makeEvent(who, "warning", { message: `asking again: ${end.error}`, code: "invalid_output" }));
+    append({ role: "user", content: end.reask });
     return undefined;
   };
   let raiseLimit = false;
@@ -353,7 +341,7 @@ async function runNodeUnguarded(
         signal: run.signal,
         ...(raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
         ...reasoningEffortFor(spec, model),
-        ...responseSchema,
+        ...shaper.request(),
       },
       options.stream,
       who,

@@ -76,7 +76,7 @@ async function attempt(
     signal: input.signal,
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     ...(input.model.reasoningEffort !== undefined ? { reasoningEffort: input.model.reasoningEffort } : {}),
-    ...(input.schema ? { responseSchema: { name: input.schema.name, schema: input.schema.schema } } : {}),
+    ...new AnswerShaper(input.schema).request(),
   })) {
     if (event.type === "text_delta") {
       answer += event.delta;
