@@ -150,6 +150,15 @@ describe("checking the answer", () => {
     expect(resent).toContain("does not match the required JSON schema");
   });
 
+  test("--json: answer holds the checked JSON as text", async () => {
+    fx.server.enqueue({ text: '{ "colour" : "blue" }' });
+    const result = await runAgent(["helper", "--json", "--schema", JSON.stringify(OPEN), "Sky?"], {
+      env: envFor("anthropic"),
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).answer).toBe('{"colour":"blue"}');
+  });
+
   test("still not matching after the re-ask: exit 1, the validation error on stderr, nothing on stdout", async () => {
     fx.server.enqueue({ text: '{"colour": 7}' }, { text: '{"hue": "blue"}' });
     const before = fx.server.requests.length;
