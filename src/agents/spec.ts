@@ -38,6 +38,9 @@ const constraintsSchema = z
   })
   .strict();
 
+/** Every field `constraints` may hold (error messages list them). */
+export const CONSTRAINT_FIELDS = Object.keys(constraintsSchema.shape);
+
 /** The zod schema for one spec file. Unknown keys are errors (a typo must not be silently ignored). */
 export const agentSpecSchema = z
   .object({
