@@ -1,7 +1,8 @@
 /**
- * What the OpenAI and Gemini structured-output features accept of a JSON schema (`--schema`). (Anthropic's
- * schema goes through the SDK's own transformJSONSchema, src/llm/anthropic-convert.ts.) The user's full schema is always checked again on our side (src/agents/output-schema.ts),
- * so a provider schema may be looser than the user's, never stricter than what the user allows.
+ * What the OpenAI and Gemini structured-output features accept of a JSON schema (`--schema`); Anthropic's
+ * schema goes through the SDK's own transformJSONSchema (src/llm/anthropic-convert.ts). The user's whole
+ * schema is always checked again on our side (src/agents/output-schema.ts), so what a provider is sent
+ * may be looser than the user's schema, never stricter than what the user allows.
  */
 import type { ResponseSchema } from "../kernel/stream.ts";
 
