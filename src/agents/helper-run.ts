@@ -1,6 +1,7 @@
 import type { EmitFn, ModelInfo, ModelRef, RunResult, StreamFn } from "../kernel/index.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import type { OutputSchema } from "./output-schema.ts";
 import { runAgent } from "./run-agent.ts";
 import { type AgentSpec, defineSpec } from "./spec.ts";
 import type { ToolGate, ToolsFor } from "./types.ts";
@@ -32,6 +33,11 @@ export interface HelperOptions {
   signal?: AbortSignal;
   maxTurns?: number;
   timeoutMs?: number;
+  /** Budgets of the whole helper run (both attempts when a stall escalates). */
+  tokenBudget?: number;
+  costBudgetUsd?: number;
+  /** `--schema`: the JSON schema the answer must match. */
+  outputSchema?: OutputSchema;
   toolsFor?: ToolsFor;
   /** Retry once with the next tier when the run stalls (default true). */
   escalate?: boolean;
@@ -93,6 +99,10 @@ function helperSpec(options: HelperOptions): AgentSpec {
 export async function runHelper(options: HelperOptions): Promise<HelperResult> {
   const spec = helperSpec(options);
   let ref: ModelRef | undefined;
+  // One run: an escalation continues it, so the budgets count both tiers' spending from the same counters.
+  const limits: { tokenBudget?: number; costBudgetUsd?: number } = {};
+  if (options.tokenBudget !== undefined) limits.tokenBudget = options.tokenBudget;
+  if (options.costBudgetUsd !== undefined) limits.costBudgetUsd = options.costBudgetUsd;
   const result = await runAgent({
     spec,
     goal: options.prompt,
@@ -107,7 +117,9 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
     workspace: options.workspace,
     gate: whitelistGate(options.tools),
     learnFile: null,
+    limits,
     escalate: options.escalate !== false,
+    ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
     ...(options.toolsFor ? { toolsFor: options.toolsFor } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.sessionId ? { sessionId: options.sessionId } : {}),

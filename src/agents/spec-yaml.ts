@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, type Node } from "yaml";
 import type { z } from "zod";
-import { agentSpecSchema, DEFAULT_CONSTRAINTS } from "./spec.ts";
+import { agentSpecSchema, CONSTRAINT_FIELDS } from "./spec.ts";
 import type { SpecError } from "./spec-checks.ts";
 
 /**
@@ -39,13 +39,15 @@ export function issueErrors(
 }
 
 function knownFields(segments: (string | number)[]): string[] {
-  if (segments[0] === "constraints") return Object.keys(DEFAULT_CONSTRAINTS);
+  if (segments[0] === "constraints") return CONSTRAINT_FIELDS;
   return Object.keys(agentSpecSchema.shape);
 }
 
 function expectation(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type":
+      // A field's own message (the budgets') says more than the type name.
+      if (!issue.message.startsWith("Invalid input")) return issue.message;
       return `${issue.expected === "array" ? "a list" : `a ${issue.expected}`}`;
     case "too_small":
       return issue.message.startsWith("Too small") ? `a value >= ${String(issue.minimum)}` : issue.message;
