@@ -27,11 +27,8 @@ export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
       {run.error ? (
         <Text color={tone(colors, "red")}>{`✗ ${run.error.kind} error: ${run.error.message}`}</Text>
       ) : null}
-      {denialLines(denials).map((line, i) => (
-        <Text key={`denial-${i}`} color={i === 0 ? tone(colors, "red") : undefined}>
-          {line}
-        </Text>
-      ))}
+      {denials.length > 0 ? <Text color={tone(colors, "red")}>{denialLines(denials)[0]}</Text> : null}
+      {denials.length > 0 ? <Text>{denialLines(denials).slice(1).join("\n")}</Text> : null}
       <Text color={color} bold>
         {`■ ${run.status} (${run.finishReason})${denied} in ${formatDuration(elapsedMs)} · session ${run.sessionId}`}
       </Text>
