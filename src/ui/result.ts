@@ -49,6 +49,11 @@ export interface ToolCallRow {
 /**
  * One refused call in the result (like `claude -p`'s `permission_denials`, with who decided and the
  * `--allow` rules that would have let it through; empty when no allow rule can, e.g. a deny rule decided).
+ * `claude -p --output-format json` keeps `subtype: "success"` and lists `permission_denials` entries of
+ * `{tool_name, tool_use_id, tool_input}` beside `num_turns` (an SDK's parser of that field:
+ * https://hex.pm/packages/claude_code/0.36.4/files/lib/claude_code/session/permission_denial.ex ; fields
+ * of the result: https://dev.to/aobaworks/claude-code-output-format-json-fields-jq-python-parsing-3edj),
+ * so a run with denials stays `status: "success"` here too, with `denials` non-empty.
  */
 export interface DenialRow {
   agent: string;
