@@ -138,6 +138,7 @@ export function subAgentTool(definition: ToolDefinition, ctx: DelegationContext)
     allowByDefault: true,
     validate: (args) => validateDelegation(name, args),
     policyTarget: async () => ({ targets: [], sensitive: false }),
+    label: (args) => args.goal,
     preview: async (args) => `delegate to ${name}: ${args.goal}`,
     execute: (args, toolCtx) => delegate(name, args, toolCtx.callId ?? name, ctx),
   };

@@ -1,13 +1,15 @@
 import {
   type AgentIdentity,
+  type DenialInfo,
   type EmitFn,
   makeEvent,
   type Redactor,
   type ToolCall,
+  type ToolOutput,
   type ToolResultMessage,
 } from "../kernel/index.ts";
 import { finishOutput } from "../tools/tool-output.ts";
-import type { Tool, ToolContext, ToolRunOutput } from "../tools/types.ts";
+import type { PolicyTarget, Tool, ToolContext, ToolRunOutput } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { HookCall, ToolHooks } from "./hooks.ts";
 import type { ToolGate } from "./types.ts";
@@ -25,6 +27,10 @@ export type CallOutcome = "ok" | "tool_error" | "stumble" | "denied" | "aborted"
 export interface CallResult {
   message: ToolResultMessage;
   outcome: CallOutcome;
+  /** The call's main argument (command, path, URL, a delegation's goal), first line; "" when unknown. */
+  target?: string;
+  /** How the gate (or a hook) refused it, when outcome is "denied". */
+  denial?: DenialInfo;
   /** Set when the session must end (`--on-ask fail`): why. */
   stop?: string;
 }
@@ -101,27 +107,21 @@ async function stages(
   const valid = tool.validate(call.arguments);
   if (!valid.ok) {
     const schema = JSON.stringify(tool.parameters);
-    return errorResult(
-      call,
-      `error: ${valid.error}\nExpected a JSON object matching this schema: ${schema}`,
-      "stumble",
-    );
+    const text = `error: ${valid.error}\nExpected a JSON object matching this schema: ${schema}`;
+    return errorResult(call, text, "stumble");
   }
   if (ctx.signal.aborted) return errorResult(call, ABORTED_RESULT, "aborted");
-  let stop: string | undefined;
+  const redirects = redirectGate(call, ctx);
   const toolCtx: ToolContext = {
     workspace: ctx.workspace,
     signal: ctx.signal,
     redactor: ctx.redactor,
     callId: call.id,
-    approveRedirect: async (url) => {
-      const outcome = await approve(redirectCheck(call, url), ctx);
-      if (outcome?.stop) stop ??= outcome.message;
-      return outcome?.message;
-    },
+    approveRedirect: redirects.approve,
   };
   try {
     const target = await tool.policyTarget(valid.value, toolCtx);
+    const shown = tool.label?.(valid.value) ?? targetText(target.targets);
     const hookCall: HookCall = {
       tool: tool.name,
       policyName: tool.policyName,
@@ -129,61 +129,123 @@ async function stages(
       args: call.arguments,
     };
     const before = ctx.hooks ? await ctx.hooks.before(hookCall) : {};
-    if (before.block !== undefined) return errorResult(call, before.block, "denied");
-    const refused = await approve(
-      {
-        tool: tool.policyName,
-        args: call.arguments,
-        request: {
-          tool: tool.policyName,
-          targets: target.targets,
-          readOnly: tool.readOnly,
-          sensitive: target.sensitive,
-          ...(tool.allowByDefault ? { allowByDefault: true } : {}),
-        },
-        preview: () => tool.preview(valid.value, toolCtx),
-      },
-      ctx,
-    );
-    if (refused)
-      return {
-        ...errorResult(call, refused.message, "denied"),
-        ...(refused.stop ? { stop: refused.message } : {}),
-      };
+    if (before.block !== undefined) {
+      const denial = { decidedBy: "hook" as const, reason: before.block, suggestedAllow: [] };
+      return { ...errorResult(call, before.block, "denied"), target: shown, denial };
+    }
+    const refused = await approve(policyCheck(tool, call, valid.value, target, toolCtx), ctx);
+    if (refused) return { ...refusedResult(call, refused), target: shown };
     const raw: ToolRunOutput = await tool.execute(valid.value, toolCtx);
-    stop ??= raw.stop;
     const output = finishOutput(raw, ctx.redactor, ctx.modelTextLimit);
     const after = ctx.hooks ? await ctx.hooks.after(hookCall, output) : {};
-    const notes = [before.note, after.note, after.block].filter((n): n is string => n !== undefined);
-    const content =
-      notes.length > 0
-        ? `${output.modelText}\n\n${notes.map((n) => `[hook] ${n}`).join("\n")}`
-        : output.modelText;
-    const outcome: CallOutcome = ctx.signal.aborted ? "aborted" : output.isError ? "tool_error" : "ok";
-    return {
-      message: { role: "tool", toolCallId: call.id, toolName: call.name, content, isError: output.isError },
-      outcome,
-      display: output.display,
-      ...(stop !== undefined ? { stop } : {}),
-    };
+    const result = runResult(call, output, [before.note, after.note, after.block], ctx);
+    const stop = redirects.stop() ?? raw.stop;
+    if (stop !== undefined) return { ...result, stop };
+    // A redirect the gate refused is a denial of this call too (fetch reports it in its result).
+    const denied = redirects.denied();
+    if (denied)
+      return {
+        ...result,
+        outcome: "denied",
+        target: targetText([denied.url]),
+        denial: denied.denial,
+        message: { ...result.message, isError: true },
+      };
+    return { ...result, target: shown };
   } catch (error) {
     if (ctx.signal.aborted) return errorResult(call, ABORTED_RESULT, "aborted");
     const message = ctx.redactor.redact(error instanceof Error ? error.message : String(error));
     const result = errorResult(call, `error: ${call.name} failed: ${message}`, "tool_error");
+    const stop = redirects.stop();
     return stop !== undefined ? { ...result, stop } : result;
   }
 }
 
+/** The result of a call that ran: its finished output, with the hooks' notes after it. */
+function runResult(
+  call: ToolCall,
+  output: ToolOutput,
+  notes: (string | undefined)[],
+  ctx: InvokeContext,
+): CallResult & { display: string } {
+  const added = notes.filter((n): n is string => n !== undefined).map((n) => `[hook] ${n}`);
+  const content = added.length > 0 ? `${output.modelText}\n\n${added.join("\n")}` : output.modelText;
+  const outcome: CallOutcome = ctx.signal.aborted ? "aborted" : output.isError ? "tool_error" : "ok";
+  return {
+    message: { role: "tool", toolCallId: call.id, toolName: call.name, content, isError: output.isError },
+    outcome,
+    display: output.display,
+  };
+}
+
+/** A call the gate refused: a denial the model reads, or, under `--on-ask fail`, the end of the session
+ * (reported as an error of this call, as every call not run after it). */
+function refusedResult(call: ToolCall, refused: Refusal): CallResult {
+  if (refused.stop)
+    return { ...errorResult(call, `error: ${refused.message}`, "tool_error"), stop: refused.message };
+  return { ...errorResult(call, refused.message, "denied"), denial: refused.denial };
+}
+
+/** A call's targets as one short line for results and reports. */
+function targetText(targets: readonly string[]): string {
+  const line = targets.join(", ").split("\n", 1)[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
+function policyCheck<A>(
+  tool: Tool<A>,
+  call: ToolCall,
+  args: A,
+  target: PolicyTarget,
+  toolCtx: ToolContext,
+): Check {
+  return {
+    tool: tool.policyName,
+    args: call.arguments,
+    request: {
+      tool: tool.policyName,
+      targets: target.targets,
+      readOnly: tool.readOnly,
+      sensitive: target.sensitive,
+      ...(tool.allowByDefault ? { allowByDefault: true } : {}),
+    },
+    preview: () => tool.preview(args, toolCtx),
+  };
+}
+
+/** Puts each redirect fetch would follow to the gate as a fetch of that URL; remembers a refusal. */
+function redirectGate(call: ToolCall, ctx: InvokeContext) {
+  let stop: string | undefined;
+  let denied: { denial: DenialInfo; url: string } | undefined;
+  return {
+    approve: async (url: string): Promise<string | undefined> => {
+      const refused = await approve(redirectCheck(call, url), ctx);
+      if (refused?.stop) stop ??= refused.message;
+      else if (refused?.denial) denied = { denial: refused.denial, url };
+      return refused?.message;
+    },
+    stop: () => stop,
+    denied: () => denied,
+  };
+}
+
 type Check = Omit<Parameters<ToolGate["check"]>[0], "who">;
 
+interface Refusal {
+  message: string;
+  denial: DenialInfo;
+  stop?: true;
+}
+
 /** Puts a call to the gate; undefined when it may run, else the refusal (with `stop` for `--on-ask fail`). */
-async function approve(
-  check: Check,
-  ctx: InvokeContext,
-): Promise<{ message: string; stop?: true } | undefined> {
+async function approve(check: Check, ctx: InvokeContext): Promise<Refusal | undefined> {
   const decision = await ctx.gate.check({ who: ctx.who, ...check }, ctx.signal);
   if (decision.allowed) return undefined;
-  return decision.stop ? { message: decision.message, stop: true } : { message: decision.message };
+  return {
+    message: decision.message,
+    denial: decision.denial,
+    ...(decision.stop ? { stop: true as const } : {}),
+  };
 }
 
 /** A redirect fetch would follow goes through the gate as a fetch of that URL (rules, then asking). */

@@ -3,13 +3,18 @@ import { toolDefinitionsFor } from "../tools/registry.ts";
 import { MODEL_TEXT_LIMIT } from "../tools/truncate.ts";
 import type { Tool } from "../tools/types.ts";
 import { type DelegationContext, subAgentDefinitions, subAgentTool } from "./delegation.ts";
+import { nextTier } from "./escalation.ts";
 import { ContextMeter, StallDetector } from "./guards.ts";
 import { repairHistory } from "./history.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
-import { errorText, type Node, type NodeOutcome, nodeFail, runTurns, startSession } from "./run-loop.ts";
+import { AnswerShaper } from "./output-schema.ts";
+import { RunLog } from "./run-log.ts";
+import { runTurns } from "./run-loop.ts";
+import { errorText, type Node, type NodeOutcome, nodeFail, startSession } from "./run-node.ts";
 import { runSignal, type SessionShared } from "./run-state.ts";
 import { type AgentSpec, primitiveCapabilities } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
+import { decideAuto } from "./tier-classifier.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
 
@@ -25,6 +30,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     sessionId: options.sessionId,
     tracker: new UsageTracker(),
     counters: new Map(),
+    log: new RunLog(),
   };
   const depthBound = options.limits?.maxDepth ?? options.spec.constraints.max_depth;
   const outcome = await runNode(options, who, shared, depthBound);
@@ -41,7 +47,7 @@ export function childRunOptions(
   parent: RunAgentOptions,
   child: { spec: AgentSpec; goal: string; hints: string[]; signal: AbortSignal },
 ): RunAgentOptions {
-  const { history: _history, model: _model, resumed: _resumed, limits, ...deps } = parent;
+  const { history: _h, model: _m, resumed: _r, outputSchema: _o, escalate: _e, limits, ...deps } = parent;
   const inherited = {
     concurrency: limits?.concurrency,
     verifyTimeoutMs: limits?.verifyTimeoutMs,
@@ -70,6 +76,7 @@ async function runNode(
       answer: "",
       usage: shared.tracker.report(who.agent),
       error: { kind: "internal", message },
+      activity: shared.log.activity(who.agent),
     };
     if (who.depth === 0)
       options.emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
@@ -90,6 +97,9 @@ function newNode(
   const now = options.now ?? Date.now;
   const learnFile = spec.constraints.can_learn ? (options.learnFile ?? defaultLearnFile()) : null;
   const learnTo = options.learnFile === null ? null : learnFile;
+  // `auto` (a flag or the spec) is decided from this agent's goal, as `agent helper --tier auto` does.
+  const requested = decideAuto(options.model ?? spec.model, options.goal).name;
+  const isRoot = who.depth === 0;
   return {
     options,
     who,
@@ -101,7 +111,12 @@ function newNode(
     learn: new LearnRecorder(who, emit, learnTo, shared.sessionId, now),
     messages: options.history ? repairHistory(options.history) : [],
     bestAnswer: "",
-    modelName: options.model ?? spec.model,
+    modelName: requested,
+    // `--schema` shapes the top agent's final answer only.
+    shaper: new AnswerShaper(isRoot ? options.outputSchema : undefined),
+    // A stalled root may continue once on the next tier (escalation.ts), with its conversation kept.
+    escalateTo: isRoot && options.escalate === true ? nextTier(requested) : undefined,
+    turnBase: 0,
     started: false,
     tools: new Map(),
     stall: new StallDetector(),
@@ -130,8 +145,14 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
       "config",
     );
   }
-  const { tokenBudget, costBudgetUsd } = node.limits;
-  shared.tracker.register({ ...who, model: node.model.id, tokenBudget, costBudgetUsd });
+  // A flag's budget beats the spec's; a child's spec budget bounds its subtree, and every ancestor's
+  // budget still bounds it (usage-tracker.ts checks the whole chain).
+  shared.tracker.register({
+    ...who,
+    model: node.model.id,
+    tokenBudget: node.limits.tokenBudget ?? spec.constraints.max_tokens,
+    costBudgetUsd: node.limits.costBudgetUsd ?? spec.constraints.max_cost_usd,
+  });
   if (who.depth === 0) startSession(node);
   const problem = buildTools(node);
   if (problem) return nodeFail(node, problem, "config");

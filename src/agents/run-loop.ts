@@ -1,5 +1,4 @@
 import {
-  type AgentIdentity,
   type AssistantMessage,
   assistantText,
   assistantToolCalls,
@@ -8,28 +7,26 @@ import {
   type ModelRef,
   type ModelRequest,
   makeEvent,
-  type RunResult,
   type ToolCall,
 } from "../kernel/index.ts";
-import type { Tool } from "../tools/types.ts";
 import { type ActContext, actOnCalls, definitionsOf } from "./act.ts";
+import { escalationNote, withoutReasoning } from "./escalation.ts";
 import {
-  type ContextMeter,
   compactForRetry,
   ELIDE_THRESHOLD,
   elideOldToolResults,
   STALL_NUDGE,
-  type StallDetector,
+  StallDetector,
 } from "./guards.ts";
 import { closeOpenToolCalls, notRunResult, withTextToolCalls } from "./history.ts";
 import type { CallResult } from "./invoke.ts";
-import type { LearnRecorder } from "./learn.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
-import { type Finish, type runSignal, type SessionShared, statusFor } from "./run-state.ts";
+import { finishNode, type Node, type NodeOutcome } from "./run-node.ts";
+import type { Finish } from "./run-state.ts";
 import { specOrigin } from "./spec.ts";
 import type { StopHandler } from "./stop-reasons.ts";
-import type { RunAgentOptions, RunLimits } from "./types.ts";
+import { describeBudget } from "./usage-tracker.ts";
 import {
   judgeResults,
   runVerifyCommands,
@@ -38,42 +35,7 @@ import {
   verifyFailureMessage,
 } from "./verify.ts";
 
-/** The phases of one run, each a small function over the run's state (`Node`), in loop order. */
-
-/** One agent run in progress. */
-export interface Node {
-  options: RunAgentOptions;
-  who: AgentIdentity;
-  shared: SessionShared;
-  depthBound: number;
-  run: ReturnType<typeof runSignal>;
-  limits: RunLimits;
-  now: () => number;
-  learn: LearnRecorder;
-  messages: Message[];
-  bestAnswer: string;
-  modelName: string;
-  started: boolean;
-  model?: ModelRef;
-  info?: ModelInfo;
-  /** The run's registry: every tool offered, by the name the model calls. */
-  tools: Map<string, Tool>;
-  act?: ActContext;
-  /** Set when the session must stop (`--on-ask fail`). */
-  stop?: string;
-  stall: StallDetector;
-  meter: ContextMeter;
-  stops: StopHandler;
-  raiseLimit: boolean;
-  nudged: boolean;
-  verifyFailures: number;
-}
-
-/** A finished node: its result, and why the whole session must stop, if it must. */
-export interface NodeOutcome {
-  result: RunResult;
-  stop?: string;
-}
+/** The phases of one run, each a small function over the run's state (`Node`, run-node.ts), in loop order. */
 
 /** Perceive, then turns until one ends the run. */
 export async function runTurns(node: Node): Promise<NodeOutcome> {
@@ -113,11 +75,11 @@ function limitsReached(node: Node, turn: number): Promise<NodeOutcome> | undefin
   const stopped = aborted(node);
   if (stopped) return finishNode(node, stopped);
   const maxTurns = node.limits.maxTurns ?? node.options.spec.constraints.max_turns;
-  if (turn > maxTurns) return finishNode(node, { finishReason: "max_turns", answer: node.bestAnswer });
+  if (turn - node.turnBase > maxTurns)
+    return finishNode(node, { finishReason: "max_turns", answer: node.bestAnswer });
   const over = node.shared.tracker.exceeded(node.who.agent);
   if (!over) return undefined;
-  const message = `${over.kind} budget of ${over.agent} exceeded`;
-  node.options.emit(makeEvent(node.who, "warning", { message, code: "budget" }));
+  node.options.emit(makeEvent(node.who, "warning", { message: describeBudget(over), code: "budget" }));
   return finishNode(node, { finishReason: "budget", answer: node.bestAnswer });
 }
 
@@ -137,12 +99,12 @@ async function planAndAct(node: Node, turn: number): Promise<NodeOutcome | undef
   if (text) node.bestAnswer = text;
   if (planned.refusal) return finishNode(node, { finishReason: "refusal", answer: node.bestAnswer });
   const calls = assistantToolCalls(message);
-  if (calls.length === 0) return answered(node, text);
+  if (calls.length === 0) return answered(node, text, turn);
   if (node.nudged) {
     // Told to answer without tools and still calling them: close the calls and end with a stall.
     for (const call of calls)
       append(node, notRunResult(call, "not run: you were told to answer without tools"));
-    return finishStalled(node);
+    return escalate(node, turn) ? undefined : finishStalled(node);
   }
   return act(node, calls);
 }
@@ -164,6 +126,7 @@ async function plan(node: Node, turn: number): Promise<Planned> {
     meter: node.meter,
   });
   if (elided.elided > 0) {
+    node.shared.log.contextCut(who.agent);
     messages.splice(0, messages.length, ...elided.messages);
     options.emit(
       makeEvent(who, "warning", { message: `elided ${elided.elided} old tool results`, code: "elided" }),
@@ -177,9 +140,11 @@ async function plan(node: Node, turn: number): Promise<Planned> {
     signal: node.run.signal,
     ...(node.raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
     ...reasoningEffortFor(spec.reasoning_effort ?? model.reasoningEffort),
+    ...node.shaper.request(),
   };
   const planned = await planTurn(request, options.stream, who, options.emit, turn);
   node.shared.tracker.add(who.agent, planned.usage, info);
+  node.shared.log.turn(who.agent);
   if (!planned.ok) {
     const partial = planned.partial ? assistantText(planned.partial).trim() : "";
     if (partial) node.bestAnswer = partial;
@@ -224,6 +189,7 @@ async function handleStop(
         ok: false,
         end: await finishNode(node, { finishReason: "context_window", answer: node.bestAnswer }),
       };
+    node.shared.log.contextCut(node.who.agent);
     node.messages.splice(0, node.messages.length, ...compacted);
   } else {
     if (stop.keep) append(node, stop.keep);
@@ -235,10 +201,10 @@ async function handleStop(
 }
 
 /** The model answered without tool calls: it may finish once its verify commands pass. */
-async function answered(node: Node, text: string): Promise<NodeOutcome | undefined> {
-  if (node.nudged) return finishStalled(node);
+async function answered(node: Node, text: string, turn: number): Promise<NodeOutcome | undefined> {
+  if (node.nudged) return escalate(node, turn) ? undefined : finishStalled(node);
   const verified = await verify(node);
-  if (verified.ok) return finishNode(node, { finishReason: "stop", answer: text || node.bestAnswer });
+  if (verified.ok) return shaped(node, "stop", text || node.bestAnswer);
   if (verified.kind !== "failed") return unverified(node, verified);
   if (node.run.signal.aborted) return undefined;
   node.verifyFailures++;
@@ -267,15 +233,54 @@ function unverified(node: Node, failure: VerifyFailure): Promise<NodeOutcome> {
 /** A stall ends in a forced answer: a success only when the verify commands pass too. */
 async function finishStalled(node: Node): Promise<NodeOutcome> {
   const verified = await verify(node);
-  return verified.ok
-    ? finishNode(node, { finishReason: "stall", answer: node.bestAnswer })
-    : unverified(node, verified);
+  if (!verified.ok) return unverified(node, verified);
+  return (await shaped(node, "stall", node.bestAnswer)) as NodeOutcome;
+}
+
+/** The final answer, checked against `--schema` when there is one: the end, or a re-ask (undefined). */
+function shaped(
+  node: Node,
+  finishReason: "stop" | "stall",
+  answer: string,
+): Promise<NodeOutcome> | undefined {
+  const end = node.shaper.end(finishReason, answer);
+  if ("finishReason" in end) return finishNode(node, end);
+  const message = `asking again: ${end.error}`;
+  node.options.emit(makeEvent(node.who, "warning", { message, code: "invalid_output" }));
+  append(node, { role: "user", content: end.reask });
+  return undefined;
+}
+
+/** A stalled root continues once on the next tier, its conversation kept; false when it cannot. */
+function escalate(node: Node, turn: number): boolean {
+  const next = node.escalateTo;
+  node.escalateTo = undefined;
+  if (next === undefined || node.run.signal.aborted) return false;
+  let ref: ModelRef;
+  try {
+    ref = node.options.resolveModel(next);
+  } catch {
+    return false;
+  }
+  const reason = `stalled: escalating once to ${next}, with the conversation so far`;
+  node.options.emit(
+    makeEvent(node.who, "model_switch", { from: (node.model as ModelRef).id, to: ref.id, reason }),
+  );
+  node.model = ref;
+  node.info = node.options.modelInfo(ref);
+  node.messages.splice(0, node.messages.length, ...withoutReasoning(node.messages));
+  append(node, { role: "user", content: escalationNote(node.options.goal) });
+  node.stall = new StallDetector();
+  node.nudged = false;
+  node.turnBase = turn;
+  return true;
 }
 
 /** Act: every call through the pipeline; then Verify judges the results and watches for stalls. */
 async function act(node: Node, calls: ToolCall[]): Promise<NodeOutcome | undefined> {
   const { results, stop } = await actOnCalls(calls, node.act as ActContext);
   for (const r of results) append(node, r.message);
+  node.shared.log.results(node.who, results);
   if (stop !== undefined) {
     node.stop = stop;
     node.options.emit(makeEvent(node.who, "error", { message: stop, kind: "approval" }));
@@ -302,56 +307,6 @@ function watchForStall(node: Node, calls: ToolCall[], results: CallResult[]): vo
   node.options.emit(makeEvent(node.who, "warning", { message: `stall detected: ${why}`, code: "stall" }));
   append(node, { role: "user", content: STALL_NUDGE });
   node.nudged = true;
-}
-
-/** Ends the run: flushes learn signals, reports a child's early end, and emits session_end at the root. */
-export async function finishNode(node: Node, f: Finish): Promise<NodeOutcome> {
-  const { options, who } = node;
-  const isRoot = who.depth === 0;
-  node.run.dispose();
-  await node.learn.flush();
-  if (isRoot && !node.started) startSession(node);
-  // A child's early end is news to its parent's watchers; the root's end is the session_end event itself.
-  if (!isRoot && f.finishReason !== "stop" && f.finishReason !== "stall") {
-    const message = `${options.spec.name} ended: ${f.finishReason}`;
-    options.emit(makeEvent(who, "warning", { message, code: f.finishReason }));
-  }
-  const result: RunResult = {
-    ...f,
-    status: f.status ?? statusFor(f.finishReason),
-    usage: node.shared.tracker.report(who.agent),
-  };
-  if (isRoot)
-    options.emit(makeEvent(who, "session_end", { ...result, sessionId: node.shared.sessionId ?? "" }));
-  return node.stop !== undefined ? { result, stop: node.stop } : { result };
-}
-
-export function nodeFail(
-  node: Node,
-  message: string,
-  kind: NonNullable<RunResult["error"]>["kind"] = "internal",
-): Promise<NodeOutcome> {
-  node.options.emit(makeEvent(node.who, "error", { message, kind }));
-  return finishNode(node, { finishReason: "error", answer: node.bestAnswer, error: { kind, message } });
-}
-
-export function startSession(node: Node): void {
-  node.started = true;
-  const { options, who, shared } = node;
-  options.emit(
-    makeEvent(who, "session_start", {
-      sessionId: shared.sessionId ?? "",
-      goal: options.goal,
-      agentName: options.spec.name,
-      model: node.modelName,
-      cwd: options.workspace.root,
-      ...(options.resumed ? { resumed: true } : {}),
-    }),
-  );
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The reasoning effort of an agent's model calls: the spec's, else the tier's from config, else none. */

@@ -1,5 +1,6 @@
 import type {
   AgentIdentity,
+  DenialInfo,
   EmitFn,
   Message,
   ModelFamily,
@@ -13,6 +14,7 @@ import type { PolicyRequest, Verdict } from "../policy/types.ts";
 import type { PrimitiveName, Tool } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { ToolHooks } from "./hooks.ts";
+import type { OutputSchema } from "./output-schema.ts";
 import type { AgentSpec } from "./spec.ts";
 
 /**
@@ -31,7 +33,8 @@ export interface ToolGate {
     },
     signal: AbortSignal,
   ): Promise<
-    { allowed: true; verdict: Verdict } | { allowed: false; verdict: Verdict; message: string; stop?: true }
+    | { allowed: true; verdict: Verdict }
+    | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo; stop?: true }
   >;
   /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
   child?(): ToolGate;
@@ -94,9 +97,16 @@ export interface RunAgentOptions extends AgentDeps {
   history?: Message[];
   /** Model override for this agent (`--model`); children use their own spec's model. */
   model?: string;
+  /** `--schema`: the JSON schema this agent's final answer must match (the top agent only). */
+  outputSchema?: OutputSchema;
   limits?: RunLimits;
   signal?: AbortSignal;
   sessionId?: string;
   /** Marks session_start as a resumed session. */
   resumed?: boolean;
+  /**
+   * The root only: when it stalls on a tier below best, continue once on the next tier with the
+   * conversation kept (a model_switch event). Off by default; `--no-fallback` keeps it off.
+   */
+  escalate?: boolean;
 }

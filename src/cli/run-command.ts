@@ -5,9 +5,14 @@ import { CliExit, type CommandModule } from "./commands.ts";
 /** Flags of `agent run`, as commander parses them. */
 export interface RunFlags {
   agent?: string;
+  /** `--tier`: fast, good, best or auto; `--model` overrides it. */
+  tier?: string;
   model?: string;
   maxTurns?: string;
   timeout?: string;
+  maxBudgetUsd?: string;
+  maxTokens?: string;
+  schema?: string;
   output: "text" | "json" | "stream-json";
   onAsk?: "deny" | "fail" | "allow";
   allow: string[];
@@ -29,9 +34,23 @@ export const runCommand: CommandModule = {
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
       .argument("[goal...]", "what the agent should achieve (with --resume: what to continue with)")
       .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
-      .option("--model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
+      .addOption(
+        new Option("--tier <tier>", "model tier of the top agent (auto: chosen from the goal)").choices([
+          "fast",
+          "good",
+          "best",
+          "auto",
+        ]),
+      )
+      .option(
+        "--model <model>",
+        "model for the top agent: tier (fast|good|best|auto), provider:model or id (overrides --tier)",
+      )
       .option("--max-turns <n>", "most model turns of the top agent")
       .option("--timeout <seconds>", "wall-clock limit of the whole run")
+      .option("--max-budget-usd <usd>", "cost budget of the whole run in US dollars (exit 5 when spent)")
+      .option("--max-tokens <n>", "token budget of the whole run: input, output and cache tokens (exit 5)")
+      .option("--schema <file|json>", "the final answer must be JSON valid against this JSON schema")
       .addOption(
         new Option("--output <format>", "what stdout carries")
           .choices(["text", "json", "stream-json"])

@@ -5,9 +5,10 @@
  */
 import { basename } from "node:path";
 import { type ResumePoint, resumeFrom } from "../agents/resume.ts";
+import { decideAuto, describeTierChoice } from "../agents/tier-classifier.ts";
 import { type AgentEvent, AppError, makeEvent, Redactor } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
-import { flagApprover } from "../policy/approvers.ts";
+import { flagApprover, flagReason } from "../policy/approvers.ts";
 import { createSession } from "../sdk/session.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
@@ -19,21 +20,23 @@ import { projectOverrideNotices } from "./project-notices.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
+import { loadRunSpecs } from "./run-specs.ts";
+import { loadSchemaFlag } from "./schema-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
   const env = process.env;
-  const limits = parseLimitFlags(flags);
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
+  const outputSchema = await loadSchemaFlag(flags.schema);
   const workspace = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
+  const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
 
-  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
-  const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
-  if (loaded.errors.length > 0) throw specAppError(loaded.errors);
-
+  const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
+  const loaded = await loadRunSpecs(workspace.root, env, config, agentName);
   const redactor = Redactor.fromEnv(env);
   let sink: (event: AgentEvent) => void = () => {};
   const session = await createSession({
@@ -51,9 +54,21 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
   });
-  const spec = session.spec(flags.agent ?? resumed?.agentName);
-  // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
-  session.client.resolve(flags.model ?? spec.model);
+  const spec = session.spec(agentName);
+  // `auto` is decided from the goal (reported on stderr); then resolve the top agent's model now, so a
+  // missing key fails before a session is created (exit 3).
+  const override = flags.model ?? flags.tier;
+  const top = decideAuto(override ?? spec.model, goal);
+  if (top.auto) {
+    const flag =
+      flags.model !== undefined
+        ? "--model"
+        : flags.tier !== undefined
+          ? "--tier"
+          : `spec ${spec.name}: model:`;
+    process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
+  }
+  session.client.resolve(top.name);
 
   const transcript = openTranscript({
     redactor,
@@ -74,21 +89,22 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   };
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
-  session.setApprover(interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny"));
+  const onAsk = flags.onAsk ?? config.defaults.onAsk;
+  const why = flagReason({
+    explicit: onAsk !== undefined,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+  });
+  session.setApprover(interactive ?? flagApprover(onAsk ?? "deny", why));
 
   const who = { agent: "root", name: spec.name, depth: 0 };
   const interrupts = handleInterrupts({
     // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
     // leaves pieces of the approval prompt on the screen.
-    onFirst: () =>
-      sink(
-        redactor.redactValue(
-          makeEvent(who, "warning", {
-            message: "interrupting (press Ctrl-C again to force)",
-            code: "interrupted",
-          }),
-        ),
-      ),
+    onFirst: () => {
+      const message = "interrupting (press Ctrl-C again to force)";
+      sink(redactor.redactValue(makeEvent(who, "warning", { message, code: "interrupted" })));
+    },
     onForce: () => {
       transcript.close();
       renderer.dispose();
@@ -100,7 +116,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       agent: spec.name,
       signal: interrupts.signal,
       limits,
-      ...(flags.model !== undefined ? { model: flags.model } : {}),
+      ...(outputSchema ? { outputSchema } : {}),
+      ...(override !== undefined || top.auto ? { model: top.name } : {}),
+      // A stalled root continues once on the next tier with its conversation; --no-fallback keeps it off.
+      escalate: flags.fallback !== false && config.defaults.fallback !== false,
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
     const exitCode = exitCodeFor(result);

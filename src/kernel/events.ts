@@ -1,3 +1,4 @@
+import type { RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
 import type { ProviderErrorKind } from "./errors.ts";
 import type { Message } from "./messages.ts";
@@ -18,6 +19,7 @@ export type FinishReason =
   | "truncated" // the output limit cut the answer again after one continuation (a limit: exit 5)
   | "context_window" // the model's context window filled and eliding old tool results could not make room (exit 5)
   | "malformed_call" // the model's tool call was malformed twice in a row (Gemini MALFORMED_FUNCTION_CALL; exit 1)
+  | "invalid_output" // the final answer did not match `--schema`, even after one re-ask (exit 1)
   | "approval_needed"
   | "provider_error"
   | "error";
@@ -30,7 +32,12 @@ export interface RunResult {
   answer: string;
   /** Per-agent usage and cost, root first, each with its subtree roll-up. */
   usage: AgentUsageReport[];
-  error?: { kind: ProviderErrorKind | "config" | "tool" | "approval" | "internal"; message: string };
+  error?: {
+    kind: ProviderErrorKind | "config" | "tool" | "approval" | "internal" | "schema";
+    message: string;
+  };
+  /** What the agent and its sub-agents did: tool calls, denials, turns, stumbles, elided context. */
+  activity?: RunActivity;
 }
 
 /** What kind of tool a tool event is about (src/tools/types.ts ToolKind). */
@@ -93,6 +100,8 @@ export interface EventDataMap {
     decision: ApprovalDecision;
     source: "user" | "rule" | "flag";
     rule?: string;
+    /** For source "flag": the user gave --on-ask (`on_ask`), no terminal at all (`default`), or stdout is not one (`no_terminal`). */
+    why?: "on_ask" | "default" | "no_terminal";
   };
   verify: { step: "tool" | "command"; ok: boolean; detail: string; command?: string };
   learn_signal: { signal: "success" | "failure" | "stumble"; detail: string; tool?: string };

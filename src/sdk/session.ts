@@ -4,6 +4,7 @@
  * that knows nothing of terminals. Goals run on it one after another.
  */
 import type { HooksConfig, ToolHooks } from "../agents/hooks.ts";
+import type { OutputSchema } from "../agents/output-schema.ts";
 import type { AgentSpec } from "../agents/spec.ts";
 import type { RunLimits } from "../agents/types.ts";
 import { type AgentConfig, loadConfig } from "../cli/config.ts";
@@ -30,6 +31,7 @@ import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { newSessionId } from "../session/session-id.ts";
+import { PRIMITIVE_NAMES } from "../tools/names.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { EventQueue } from "./event-queue.ts";
 
@@ -82,6 +84,10 @@ export interface RunOptions {
   /** Earlier conversation to continue (resume). */
   history?: Message[];
   resumed?: boolean;
+  /** The JSON schema the final answer must match (`--schema`). */
+  outputSchema?: OutputSchema;
+  /** A stalled run continues once on the next tier, with its conversation (off by default). */
+  escalate?: boolean;
 }
 
 export interface Session {
@@ -111,6 +117,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: options.rules?.allow ?? [], deny: options.rules?.deny ?? [] },
     project,
+    knownTools: [...PRIMITIVE_NAMES, ...[...specs.keys()].sort()],
   });
   const id = options.sessionId ?? newSessionId();
   const redactor = options.redactor ?? Redactor.fromEnv(env);
@@ -142,6 +149,9 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   const delegating = {
     get source() {
       return (approver as { source?: unknown }).source;
+    },
+    get why() {
+      return (approver as { why?: unknown }).why;
     },
     decide: (request: ApprovalRequest, signal: AbortSignal) => approver.decide(request, signal),
   };
@@ -197,6 +207,8 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
         ...(runOptions.signal ? { signal: runOptions.signal } : {}),
         ...(runOptions.model !== undefined ? { model: runOptions.model } : {}),
         ...(runOptions.history ? { history: runOptions.history, resumed: runOptions.resumed ?? true } : {}),
+        ...(runOptions.outputSchema ? { outputSchema: runOptions.outputSchema } : {}),
+        ...(runOptions.escalate !== undefined ? { escalate: runOptions.escalate } : {}),
       });
     },
   };

@@ -26,6 +26,14 @@ export function definePrimitive<A>(spec: PrimitiveSpec<A>): Primitive<A> {
     if (parsed.success) return { ok: true, value: parsed.data };
     return { ok: false, error: `invalid arguments for ${spec.name}: ${formatIssues(parsed.error)}` };
   };
+  /** Runs the call; a throw is an error result whose text is the error's message. */
+  const execute = async (args: A, ctx: ToolContext): Promise<ToolOutput> => {
+    try {
+      return await spec.run(args, ctx);
+    } catch (error) {
+      return errorOutput(error instanceof Error ? error.message : String(error));
+    }
+  };
   return {
     name: spec.name,
     kind: "primitive",
@@ -37,18 +45,14 @@ export function definePrimitive<A>(spec: PrimitiveSpec<A>): Primitive<A> {
     validate,
     policyTarget: (args, ctx) => spec.policyTarget(args, ctx),
     preview: (args, ctx) => spec.preview(args, ctx),
-    execute: (args, ctx) => spec.run(args, ctx),
+    execute,
     async run(args, ctx) {
       const redactor = ctx.redactor ?? Redactor.fromEnv();
       const checked = validate(args);
       if (!checked.ok) return finishOutput(errorOutput(checked.error), redactor);
       if (ctx.signal.aborted)
         return finishOutput(errorOutput(`${spec.name} aborted before it started`), redactor);
-      try {
-        return finishOutput(await spec.run(checked.value, ctx), redactor);
-      } catch (error) {
-        return finishOutput(errorOutput(error instanceof Error ? error.message : String(error)), redactor);
-      }
+      return finishOutput(await execute(checked.value, ctx), redactor);
     },
   };
 }

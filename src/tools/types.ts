@@ -67,6 +67,8 @@ export interface Tool<A = Record<string, unknown>> {
   validate(args: unknown): ValidationResult<A>;
   /** What policy rules match against (may throw: the error becomes the result). */
   policyTarget(args: A, ctx: ToolContext): Promise<PolicyTarget>;
+  /** The call's main argument as results and reports show it, when not its policy targets (a sub-agent's goal). */
+  label?(args: A): string;
   /** What an approval prompt shows. */
   preview(args: A, ctx: ToolContext): Promise<string>;
   /** Runs a validated, approved call. The raw output: the pipeline redacts and truncates it. May throw. */

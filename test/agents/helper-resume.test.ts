@@ -116,7 +116,37 @@ test("a stalled helper escalates once to the next tier", async () => {
   expect(result).toMatchObject({ finishReason: "stop", model: "test-good", answer: "answer from test-good" });
   // Both attempts' model calls are counted: 3 stalled + 1 escalated, 10 input tokens each.
   expect(result.usage[0]?.usage.inputTokens).toBe(40);
-  expect(events.find((e) => e.kind === "model_switch")?.data).toMatchObject({ to: "good" });
+  expect(events.find((e) => e.kind === "model_switch")?.data).toMatchObject({
+    from: "test-fast",
+    to: "test-good",
+  });
+});
+
+test("the budget of an escalated helper counts what the stalled attempt spent", async () => {
+  const workspace = await helperWorkspace();
+  const same = { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] };
+  const another = {
+    text: "checking once more",
+    toolCalls: [{ name: "read_file", arguments: { path: "notes.txt", offset: 1 } }],
+  };
+  const run = (tokenBudget: number) =>
+    runHelper({
+      prompt: "q",
+      tools: ["read_file"],
+      model: "fast",
+      stream: scriptedProvider({ queue: [same, same, same, another, { text: "42" }] }).stream,
+      resolveModel: modelRef,
+      modelInfo: info,
+      workspace,
+      tokenBudget,
+    });
+  // 15 tokens a call: the stalled attempt spends 45 of 50, so the escalated one stops after one call.
+  expect(await run(50)).toMatchObject({
+    finishReason: "budget",
+    model: "test-good",
+    answer: "checking once more",
+  });
+  expect(await run(1000)).toMatchObject({ finishReason: "stop", model: "test-good", answer: "42" });
 });
 
 test("resumeFrom rebuilds the root history from message events and a run continues it", async () => {
