@@ -63,6 +63,9 @@ test(
     expect(result.code).toBe(0);
     expect(existsSync(join(sandbox.workspace, "build"))).toBe(true);
     expect(toolResultsSent(1)).toContain("rm is not allowed here; use git clean");
+    expect(JSON.parse(result.stdout).denials).toMatchObject([
+      { tool: "exec", target: "rm -rf build", decided_by: "hook", reason: reason },
+    ]);
   },
   TEST_TIMEOUT_MS,
 );
