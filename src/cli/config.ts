@@ -20,6 +20,10 @@
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
  *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
+ *   sandbox:           # exec and verify: commands under bubblewrap (Linux); see src/tools/sandbox.ts
+ *     mode: workspace-write   # off | workspace-write | read-only (default: workspace-write where bwrap works)
+ *     network: false          # true: sandboxed commands may reach the network
+ *     required: false         # true: refuse to run (exit 3) when the sandbox is unavailable
  *
  * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
  * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,
@@ -28,6 +32,7 @@
 import { join } from "node:path";
 import { configDir, readConfigFile } from "../kernel/index.ts";
 import type { ModelsConfig } from "../llm/endpoints.ts";
+import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 
 /** The validated config, with list fields normalized and keys in camelCase. */
 export interface AgentConfig extends ModelsConfig {
@@ -38,6 +43,8 @@ export interface AgentConfig extends ModelsConfig {
   rules: { allow: string[]; ask: string[]; deny: string[] };
   /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`). */
   defaults: { agent?: string; onAsk?: "deny" | "fail" | "allow"; fallback?: boolean };
+  /** `sandbox:` as written; flags override it (sandbox-setup.ts). */
+  sandbox?: SandboxSettings;
 }
 
 export function emptyConfig(): AgentConfig {

@@ -34,13 +34,20 @@ import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { sessionToolsFor } from "./run-tools.ts";
+import { sandboxSettings } from "./sandbox-flags.ts";
+import { sandboxWorkspace } from "./sandbox-setup.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
   const env = process.env;
   const limits = parseLimitFlags(flags);
-  const workspace = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
+  const sandboxed = sandboxWorkspace(
+    await openWorkspace(flags.cwd ?? process.cwd()),
+    sandboxSettings(flags, config.sandbox),
+    env,
+  );
+  const workspace = sandboxed.workspace;
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
@@ -106,7 +113,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       transcript.append(event);
       renderer.onEvent(event);
     }),
-    projectOverrideNotices(loaded),
+    [
+      ...projectOverrideNotices(loaded),
+      ...(sandboxed.warning ? [{ code: "sandbox_unavailable", message: sandboxed.warning }] : []),
+    ],
   );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;

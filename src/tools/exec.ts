@@ -46,6 +46,7 @@ export const execTool = definePrimitive<ExecArgs>({
       timeoutMs,
       signal: ctx.signal,
       outputLimit: EXEC_OUTPUT_LIMIT,
+      sandbox: ctx.workspace.sandbox,
     });
     const seconds = (result.durationMs / 1000).toFixed(1);
     let status: string;
