@@ -36,18 +36,18 @@ import { parseLimitFlags } from "./run-flags.ts";
 import { sessionToolsFor } from "./run-tools.ts";
 import { sandboxSettings } from "./sandbox-flags.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
+import { loadSchemaFlag } from "./schema-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
   const env = process.env;
-  const limits = parseLimitFlags(flags);
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
+  const outputSchema = await loadSchemaFlag(flags.schema);
+  const opened = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
-  const sandboxed = sandboxWorkspace(
-    await openWorkspace(flags.cwd ?? process.cwd()),
-    sandboxSettings(flags, config.sandbox),
-    env,
-  );
+  const sandboxed = sandboxWorkspace(opened, sandboxSettings(flags, config.sandbox), env);
   const workspace = sandboxed.workspace;
+  const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
@@ -155,6 +155,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       signal: interrupts.signal,
       sessionId: transcript.id,
       limits,
+      ...(outputSchema ? { outputSchema } : {}),
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
