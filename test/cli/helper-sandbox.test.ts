@@ -4,8 +4,9 @@
  * the answer still comes; `--tools` without exec never looks for bwrap.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { binWithOnly } from "../tools/helpers.ts";
 import { runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
@@ -15,13 +16,7 @@ let noBwrap: string;
 beforeAll(() => {
   cwd = join(fx.sandbox.dir, "work");
   mkdirSync(cwd);
-  noBwrap = join(fx.sandbox.dir, "bin-without-bwrap");
-  mkdirSync(noBwrap);
-  for (const name of ["bun", "bash"]) {
-    const real = Bun.which(name);
-    if (real === null) throw new Error(`${name} is not on PATH`);
-    symlinkSync(real, join(noBwrap, name));
-  }
+  noBwrap = binWithOnly(join(fx.sandbox.dir, "bin-without-bwrap"), ["bun", "bash"]);
 });
 
 function helper(args: string[], extra: Record<string, string> = {}) {

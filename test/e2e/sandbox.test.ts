@@ -6,19 +6,11 @@
  * one warning and the run goes on, and `sandbox.required: true` refuses with exit 3.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { binWithOnly, outsideTmpDir } from "../tools/helpers.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
@@ -41,9 +33,8 @@ afterAll(() => {
   for (const dir of outside) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A directory outside the workspace and outside /tmp (which is private inside the sandbox anyway). */
 function outsideDir(): string {
-  const dir = mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : homedir(), "agent-e2e-outside-"));
+  const dir = outsideTmpDir("agent-e2e-outside-");
   outside.push(dir);
   return dir;
 }
@@ -61,16 +52,7 @@ async function runExec(command: string, extraArgs: string[] = [], env = anthropi
 }
 
 /** A PATH with bun and bash but no bwrap (bwrap normally sits next to them in /usr/bin). */
-function pathWithoutBwrap(): string {
-  const bin = join(sandbox.dir, "bin-without-bwrap");
-  mkdirSync(bin);
-  for (const name of ["bun", "bash"]) {
-    const real = Bun.which(name);
-    if (real === null) throw new Error(`${name} is not on PATH`);
-    symlinkSync(real, join(bin, name));
-  }
-  return bin;
-}
+const pathWithoutBwrap = () => binWithOnly(join(sandbox.dir, "bin-without-bwrap"), ["bun", "bash"]);
 
 function writeConfig(text: string): void {
   mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });

@@ -7,9 +7,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { runVerifyCommands } from "../../src/agents/verify.ts";
 import type { makeEvent } from "../../src/kernel/index.ts";
@@ -20,7 +18,7 @@ import { execTool } from "../../src/tools/exec.ts";
 import { runCommand } from "../../src/tools/run-command.ts";
 import { chooseSandbox, type ExecSandbox, type SandboxSettings } from "../../src/tools/sandbox.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
-import { cleanup, contextFor, goneSoon, tempDir } from "./helpers.ts";
+import { cleanup, contextFor, goneSoon, outsideTmpDir, tempDir } from "./helpers.ts";
 
 const BWRAP = Bun.which("bwrap");
 const dirs: string[] = [];
@@ -32,10 +30,8 @@ async function dir(prefix: string): Promise<string> {
   return made;
 }
 
-/** A directory outside the workspace and outside /tmp (which is private inside the sandbox anyway). */
 async function outsideDir(): Promise<string> {
-  const base = existsSync("/var/tmp") ? "/var/tmp" : homedir();
-  const made = await mkdtemp(join(base, "agent-sandbox-outside-"));
+  const made = outsideTmpDir("agent-sandbox-outside-");
   dirs.push(made);
   return made;
 }
