@@ -223,6 +223,22 @@ if (BWRAP === null) {
       expect(await goneSoon(pid)).toBe(true);
     }, 30_000);
 
+    test("a timeout ends the command and everything it started inside", async () => {
+      const root = await dir("agent-sandbox-timeout-");
+      const workspace = await sandboxed(root);
+      const started = Date.now();
+      const out = await execTool.run(
+        { command: "setsid sleep 310 & sleep 311 & echo up > up.txt; wait", timeout_ms: 1000 },
+        { ...(await contextFor(root)), workspace },
+      );
+      expect(out.modelText).toContain("killed: timed out after 1000 ms");
+      expect(readFileSync(join(root, "up.txt"), "utf8")).toBe("up\n");
+      expect(Date.now() - started).toBeLessThan(20_000);
+      const left = () => Bun.spawnSync(["pgrep", "-f", "^sleep 31[01]$"]).exitCode === 0;
+      for (let i = 0; i < 200 && left(); i++) await Bun.sleep(50);
+      expect(left()).toBe(false);
+    }, 30_000);
+
     test("verify: commands run in the same sandbox", async () => {
       const root = await dir("agent-sandbox-verify-");
       const target = join(await outsideDir(), "verify-escaped.txt");
