@@ -78,8 +78,9 @@ export interface VerifyOptions {
 
 /**
  * Runs the commands in order in `cwd` with the exec primitive's machinery (own process group, minimal
- * environment without keys, output cap, the same sandbox; output redacted), each only once the approval gate allows it;
- * stops at the first failure or refusal. A command past `timeoutMs` or aborted counts as failed.
+ * environment without keys, output cap, the workspace's sandbox; output redacted), each only once the
+ * approval gate allows it; stops at the first failure or refusal. A command past `timeoutMs` or aborted
+ * counts as failed.
  */
 export async function runVerifyCommands(commands: string[], options: VerifyOptions): Promise<VerifyOutcome> {
   const redactor = Redactor.fromEnv();
