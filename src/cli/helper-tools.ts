@@ -7,6 +7,7 @@ import { runHelper } from "../agents/helper-run.ts";
 import type { OutputSchema } from "../agents/output-schema.ts";
 import { type AgentEvent, emptyUsage, type ModelRef } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
+import { chooseSandbox } from "../tools/sandbox.ts";
 import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
@@ -45,7 +46,8 @@ export interface ToolsRunInput {
 export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome> {
   let workspace = await Workspace.open(process.cwd());
   if (input.tools.includes("exec")) {
-    const sandboxed = sandboxWorkspace(workspace, input.sandbox, process.env);
+    const choice = await chooseSandbox(input.sandbox, workspace.roots, process.env);
+    const sandboxed = sandboxWorkspace(workspace, input.sandbox, choice);
     workspace = sandboxed.workspace;
     if (sandboxed.warning) input.warn(sandboxed.warning);
   }

@@ -24,6 +24,7 @@ import { buildRuleSet } from "../policy/rules.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
+import { chooseSandbox } from "../tools/sandbox.ts";
 import { PRIMITIVE_NAMES } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
@@ -48,15 +49,16 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const outputSchema = await loadSchemaFlag(flags.schema);
   const opened = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
-  const sandboxed = sandboxWorkspace(opened, sandboxSettings(flags, config.sandbox), env);
-  const workspace = sandboxed.workspace;
+  const sandboxing = sandboxSettings(flags, config.sandbox);
+  // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
+  const probed = chooseSandbox(sandboxing, opened.roots, env);
   const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
 
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const loaded = await loadRunSpecs(workspace.root, env, config, agentName);
+  const loaded = await loadRunSpecs(opened.root, env, config, agentName);
   const spec = loaded.specs.get(agentName);
   if (!spec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
@@ -66,7 +68,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const rules = buildRuleSet({
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: flags.allow, deny: flags.deny },
-    project: await loadProjectRules(workspace.root),
+    project: await loadProjectRules(opened.root),
     knownTools: [...PRIMITIVE_NAMES, ...[...loaded.specs.keys()].sort()],
   });
 
@@ -76,7 +78,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const client = createModelClient({
     env,
     config,
-    workspaceRoot: workspace.root,
+    workspaceRoot: opened.root,
     fallback: flags.fallback !== false && config.defaults.fallback !== false,
     onNotice: (notice) => {
       if (notice.type === "fallback") {
@@ -106,6 +108,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
   }
   client.resolve(top.name);
+  const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
+  const workspace = sandboxed.workspace;
 
   const transcript = openTranscript({
     redactor,

@@ -6,19 +6,18 @@
  * Loaded only by the commands that run exec (the flags themselves live in sandbox-flags.ts).
  */
 import { AppError } from "../kernel/index.ts";
-import { chooseSandbox, type SandboxSettings } from "../tools/sandbox.ts";
+import type { SandboxChoice, SandboxSettings } from "../tools/sandbox.ts";
 import type { Workspace } from "../tools/workspace.ts";
 
 /**
- * The workspace with its sandbox, and the warning to show once when the sandbox was wanted but is
- * unavailable. Throws AppError("config") when the settings require it.
+ * The workspace with the sandbox `choice` (from chooseSandbox), and the warning to show once when the
+ * sandbox was wanted but is unavailable. Throws AppError("config") when the settings require it.
  */
 export function sandboxWorkspace(
   workspace: Workspace,
   settings: SandboxSettings,
-  env: Record<string, string | undefined>,
+  choice: SandboxChoice,
 ): { workspace: Workspace; warning?: string } {
-  const choice = chooseSandbox(settings, workspace.roots, env);
   if (choice.sandbox) return { workspace: workspace.withSandbox(choice.sandbox) };
   if (choice.unavailable === undefined) return { workspace };
   if (settings.required === true) {

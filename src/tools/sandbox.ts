@@ -14,7 +14,7 @@
  * access to the working directory, read access elsewhere, bubblewrap on Linux
  * (https://code.claude.com/docs/en/sandboxing).
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { SandboxSettings } from "./sandbox-settings.ts";
@@ -46,13 +46,15 @@ const PROBE_TIMEOUT_MS = 10_000;
 /**
  * Decides the sandbox for a workspace with `roots` (real paths): none when the mode is off; otherwise bwrap
  * from `env.PATH` (never one inside the workspace) if a probe shows it can create the namespaces here.
+ * Never rejects. The probe starts a process (tens of milliseconds), so callers start this early and await
+ * it when the session begins.
  */
-export function chooseSandbox(
+export async function chooseSandbox(
   settings: SandboxSettings,
   roots: readonly string[],
   env: Record<string, string | undefined>,
   platform: NodeJS.Platform = process.platform,
-): SandboxChoice {
+): Promise<SandboxChoice> {
   const mode = settings.mode ?? "workspace-write";
   if (mode === "off") return { sandbox: undefined };
   const network = settings.network === true;
@@ -61,7 +63,7 @@ export function chooseSandbox(
   const bwrap = findBwrap(env.PATH ?? "", roots);
   if (bwrap === undefined)
     return { sandbox: undefined, unavailable: "bwrap (bubblewrap) was not found on PATH" };
-  const refused = probe(bwrap, network, env.PATH ?? "");
+  const refused = await probe(bwrap, network, env.PATH ?? "");
   if (refused !== undefined)
     return { sandbox: undefined, unavailable: `${bwrap} does not work here: ${refused}` };
   return { sandbox: { mode, network, bwrap, roots, readOnlyPaths: protectedPaths(mode, roots) } };
@@ -110,29 +112,38 @@ function findBwrap(path: string, roots: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Results of probes by binary and network setting: each is run once per process. */
-const probes = new Map<string, string | undefined>();
+/** Probes by binary and network setting: each runs once per process. */
+const probes = new Map<string, Promise<string | undefined>>();
 
 /** Runs bwrap once with the namespaces exec will use; undefined when it works, else bwrap's complaint. */
-function probe(bwrap: string, network: boolean, path: string): string | undefined {
+function probe(bwrap: string, network: boolean, path: string): Promise<string | undefined> {
   const key = `${bwrap}\0${network}`;
-  if (probes.has(key)) return probes.get(key);
+  const known = probes.get(key);
+  if (known) return known;
   const sandbox: ExecSandbox = { mode: "read-only", network, bwrap, roots: [], readOnlyPaths: [] };
   const { file, args } = sandboxedBash(sandbox, "/", "exit 0");
-  const result = spawnSync(file, args, {
-    env: { PATH: path },
-    stdio: ["ignore", "ignore", "pipe"],
-    timeout: PROBE_TIMEOUT_MS,
-    encoding: "utf8",
+  const result = new Promise<string | undefined>((resolve) => {
+    const child = spawn(file, args, { env: { PATH: path }, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve(error.message);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve(undefined);
+      const said = stderr.trim().split("\n", 1)[0] ?? "";
+      resolve(
+        said || (signal === "SIGKILL" ? `no answer within ${PROBE_TIMEOUT_MS} ms` : `exit ${code ?? signal}`),
+      );
+    });
   });
-  let refused: string | undefined;
-  if (result.error) refused = result.error.message;
-  else if (result.status !== 0) {
-    const said = (result.stderr ?? "").trim().split("\n", 1)[0] ?? "";
-    refused = said || `exit ${result.status ?? result.signal}`;
-  }
-  probes.set(key, refused);
-  return refused;
+  probes.set(key, result);
+  return result;
 }
 
 /** `.git` and `.agent` of each root, as real paths inside a writable root (workspace-write mode only). */

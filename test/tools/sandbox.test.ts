@@ -36,17 +36,22 @@ async function outsideDir(): Promise<string> {
   return made;
 }
 
-/** A PATH holding only a `bwrap` that prints `message` and fails, as bwrap does where namespaces are refused. */
-async function failingBwrapPath(message: string): Promise<string> {
-  const bin = await dir("agent-fake-bwrap-");
-  writeFileSync(join(bin, "bwrap"), `#!/bin/sh\necho '${message}' >&2\nexit 1\n`);
+/** Writes an executable `bwrap` shell script with `body` into `bin` (made when missing); returns `bin`. */
+function writeBwrap(bin: string, body: string): string {
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "bwrap"), `#!/bin/sh\n${body}\n`);
   chmodSync(join(bin, "bwrap"), 0o755);
   return bin;
 }
 
+/** A PATH holding only a `bwrap` that prints `message` and fails, as bwrap does where namespaces are refused. */
+async function failingBwrapPath(message: string): Promise<string> {
+  return writeBwrap(await dir("agent-fake-bwrap-"), `echo '${message}' >&2\nexit 1`);
+}
+
 async function sandboxed(root: string, settings: SandboxSettings = {}): Promise<Workspace> {
   const workspace = await Workspace.open(root);
-  const choice = chooseSandbox(settings, workspace.roots, process.env);
+  const choice = await chooseSandbox(settings, workspace.roots, process.env);
   if (!choice.sandbox) throw new Error(`no sandbox: ${choice.unavailable}`);
   return workspace.withSandbox(choice.sandbox);
 }
@@ -59,46 +64,56 @@ async function exec(workspace: Workspace, command: string, env?: Record<string, 
 }
 
 describe("choosing the sandbox", () => {
-  test("mode off asks for nothing and warns about nothing", () => {
-    expect(chooseSandbox({ mode: "off" }, ["/w"], { PATH: "/nonexistent" })).toEqual({ sandbox: undefined });
+  test("mode off asks for nothing and warns about nothing", async () => {
+    expect(await chooseSandbox({ mode: "off" }, ["/w"], { PATH: "/nonexistent" })).toEqual({
+      sandbox: undefined,
+    });
   });
 
-  test("without bwrap on PATH the sandbox is unavailable, and says why", () => {
-    const choice = chooseSandbox({}, ["/w"], { PATH: "/nonexistent" });
+  test("without bwrap on PATH the sandbox is unavailable, and says why", async () => {
+    const choice = await chooseSandbox({}, ["/w"], { PATH: "/nonexistent" });
     expect(choice.sandbox).toBeUndefined();
     expect(choice).toMatchObject({ unavailable: "bwrap (bubblewrap) was not found on PATH" });
   });
 
   test("a bwrap that cannot create namespaces is unavailable, with its own complaint", async () => {
     const bin = await failingBwrapPath("bwrap: No permissions to create a new namespace");
-    const choice = chooseSandbox({}, ["/w"], { PATH: bin });
+    const choice = await chooseSandbox({}, ["/w"], { PATH: bin });
     expect(choice.sandbox).toBeUndefined();
     expect(choice).toMatchObject({
       unavailable: `${bin}/bwrap does not work here: bwrap: No permissions to create a new namespace`,
     });
   });
 
+  test("bwrap is probed once per process, however often a sandbox is chosen", async () => {
+    const bin = await dir("agent-counting-bwrap-");
+    const calls = join(bin, "calls");
+    writeBwrap(bin, `echo probe >> '${calls}'\necho 'bwrap: refused' >&2\nexit 1`);
+    const choices = await Promise.all([1, 2, 3].map(() => chooseSandbox({}, ["/w"], { PATH: bin })));
+    await chooseSandbox({ mode: "read-only" }, ["/w"], { PATH: bin });
+    for (const choice of choices)
+      expect(choice).toMatchObject({ unavailable: `${bin}/bwrap does not work here: bwrap: refused` });
+    expect(readFileSync(calls, "utf8")).toBe("probe\n");
+  });
+
   test("a bwrap inside the workspace is never used", async () => {
     const root = await dir("agent-sandbox-planted-");
-    const bin = join(root, "bin");
-    mkdirSync(bin);
-    writeFileSync(join(bin, "bwrap"), "#!/bin/sh\nexit 0\n");
-    chmodSync(join(bin, "bwrap"), 0o755);
-    expect(chooseSandbox({}, [root], { PATH: bin })).toMatchObject({
+    const bin = writeBwrap(join(root, "bin"), "exit 0");
+    expect(await chooseSandbox({}, [root], { PATH: bin })).toMatchObject({
       unavailable: "bwrap (bubblewrap) was not found on PATH",
     });
   });
 
-  test("outside Linux the sandbox is unavailable", () => {
-    expect(chooseSandbox({}, ["/w"], { PATH: "/usr/bin" }, "darwin")).toMatchObject({
+  test("outside Linux the sandbox is unavailable", async () => {
+    expect(await chooseSandbox({}, ["/w"], { PATH: "/usr/bin" }, "darwin")).toMatchObject({
       unavailable: "the sandbox is Linux only (this is darwin)",
     });
   });
 });
 
 if (BWRAP === null) {
-  test("bwrap is not installed here: the sandbox reports itself unavailable", () => {
-    expect(chooseSandbox({}, ["/"], process.env)).toMatchObject({ sandbox: undefined });
+  test("bwrap is not installed here: the sandbox reports itself unavailable", async () => {
+    expect(await chooseSandbox({}, ["/"], process.env)).toMatchObject({ sandbox: undefined });
   });
 } else {
   describe("exec under bubblewrap (workspace-write)", () => {
