@@ -63,8 +63,8 @@ export interface VerifyOptions {
 
 /**
  * A spec's `verify:` commands as a tool: its policy target is `exec` with the command, run with the exec
- * primitive's machinery (own process group, minimal environment without keys, output cap). `ran` keeps
- * each call's command result for the verdict.
+ * primitive's machinery (own process group, minimal environment without keys, output cap, the workspace's
+ * sandbox). `ran` keeps each call's command result for the verdict.
  */
 function verifyTool(options: VerifyOptions, ran: Map<string, CommandResult>): Tool<{ command: string }> {
   const { who, workspace, signal } = options.invoke;
@@ -92,6 +92,8 @@ function verifyTool(options: VerifyOptions, ran: Map<string, CommandResult>): To
         timeoutMs: options.timeoutMs,
         signal,
         outputLimit: MAX_OUTPUT_CHARS,
+        // The workspace's sandbox, the same exec runs in; unsandboxed when absent.
+        sandbox: workspace.sandbox,
       });
       ran.set(ctx.callId ?? command, result);
       const ok = result.exitCode === 0 && !result.timedOut && !result.aborted;

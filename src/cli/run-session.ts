@@ -12,6 +12,7 @@ import { flagApprover, flagReason } from "../policy/approvers.ts";
 import { createSession } from "../sdk/session.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
+import { chooseSandbox } from "../tools/sandbox.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
@@ -21,6 +22,8 @@ import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { loadRunSpecs } from "./run-specs.ts";
+import { sandboxSettings } from "./sandbox-flags.ts";
+import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
@@ -28,19 +31,23 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const env = process.env;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
   const outputSchema = await loadSchemaFlag(flags.schema);
-  const workspace = await openWorkspace(flags.cwd ?? process.cwd());
+  const opened = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
+  const sandboxing = sandboxSettings(flags, config.sandbox);
+  // bwrap is probed (a process start) while specs are loaded; awaited before the session is made.
+  const probed = chooseSandbox(sandboxing, opened.roots, env);
   const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
 
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const loaded = await loadRunSpecs(workspace.root, env, config, agentName);
+  const loaded = await loadRunSpecs(opened.root, env, config, agentName);
+  const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
   const redactor = Redactor.fromEnv(env);
   let sink: (event: AgentEvent) => void = () => {};
   const session = await createSession({
-    cwd: workspace.root,
+    workspace: sandboxed.workspace,
     env,
     config,
     specs: loaded.specs.values(),
@@ -48,7 +55,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     redactor,
     // Every event goes to the transcript first (synchronously), then to the renderer.
     onEvent: (event) => sink(event),
-    notices: projectOverrideNotices(loaded),
+    notices: [
+      ...projectOverrideNotices(loaded),
+      ...(sandboxed.warning ? [{ code: "sandbox_unavailable", message: sandboxed.warning }] : []),
+    ],
     fallback: flags.fallback !== false,
     ...(resumed ? { sessionId: resumed.sessionId } : {}),
     ...(flags.record !== undefined ? { record: flags.record } : {}),

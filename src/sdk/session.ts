@@ -44,6 +44,8 @@ export type ApproveFn = (
 export interface SessionOptions {
   /** The workspace directory (default: the current directory). */
   cwd?: string;
+  /** An opened workspace (e.g. with a sandbox for exec and `verify:` commands); beats `cwd`. */
+  workspace?: Workspace;
   /** Where keys, base URLs and config locations come from (default: `process.env`). */
   env?: Record<string, string | undefined>;
   /** The user config; read from `$XDG_CONFIG_HOME/agent/config.yaml` when absent. */
@@ -109,7 +111,7 @@ export interface Session {
 /** Creates a session. Throws AppError for config and spec problems (exit 3 in the CLI). */
 export async function createSession(options: SessionOptions = {}): Promise<Session> {
   const env = options.env ?? process.env;
-  const workspace = await Workspace.open(options.cwd ?? process.cwd());
+  const workspace = options.workspace ?? (await Workspace.open(options.cwd ?? process.cwd()));
   const config = options.config ?? (await loadConfig(env));
   const specs = await sessionSpecs(options.specs, workspace.root, env);
   const project = await loadProjectRules(workspace.root);
