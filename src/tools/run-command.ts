@@ -52,6 +52,16 @@ const DRAIN_MS = 200;
 /** After the final SIGKILL, how long to wait for the pipes before giving up on them. */
 const PIPE_GIVE_UP_MS = 2_000;
 
+/**
+ * `--norc` when stdin is piped: Bun may hand the child a socket for it, and bash run with a socket on
+ * stdin takes itself for a remote shell and reads ~/.bashrc (bash(1), INVOCATION: "Bash attempts to
+ * determine when it is being run with its standard input connected to a network connection ... it reads
+ * and executes commands from ~/.bashrc ... The --norc option may be used to inhibit this behavior").
+ */
+function norc(options: RunCommandOptions): string[] {
+  return options.input === undefined ? [] : ["--norc"];
+}
+
 export function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
   const started = Date.now();
   const output = new OutputCollector(options.outputLimit);
@@ -60,7 +70,7 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
   return new Promise((resolve) => {
     const { file, args } = options.sandbox
       ? sandboxedBash(options.sandbox, options.cwd, command)
-      : { file: "bash", args: ["-c", command] };
+      : { file: "bash", args: [...norc(options), "-c", command] };
     const child = spawn(file, args, {
       cwd: options.cwd,
       env: { ...options.env, [EXEC_MARKER]: execId },

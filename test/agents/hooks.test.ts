@@ -1,0 +1,87 @@
+/**
+ * What a hook's exit code and output do to a call (src/agents/hook-runner.ts): exit 0 goes on and its
+ * stdout is a note the model reads; any other code but 2 is a warning and the call goes on; `match`
+ * picks calls by the approval rules' syntax; a hook's environment is the minimal one plus the session id.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHookRunner } from "../../src/agents/hook-runner.ts";
+import type { HooksConfig } from "../../src/agents/hooks.ts";
+import { Redactor } from "../../src/kernel/index.ts";
+import { type Harness, harness, spec, toolResultsIn } from "./harness.ts";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.cleanup();
+  h = undefined;
+});
+
+async function runWithHooks(hooks: Partial<HooksConfig>, command: string, env: Record<string, string> = {}) {
+  h = await harness({
+    specs: [spec("root", ["exec"])],
+    script: { queue: [{ toolCalls: [{ name: "exec", arguments: { command } }] }, { text: "done" }] },
+  });
+  const harnessed = h;
+  const runner = createHookRunner({
+    hooks: { before_tool: [], after_tool: [], on_stop: [], ...hooks },
+    cwd: harnessed.dir,
+    sessionId: "session-42",
+    emit: (e) => harnessed.events.push(e),
+    who: { agent: "root", name: "root", depth: 0 },
+    redactor: new Redactor(["hook-secret-value"]),
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+  });
+  const result = await harnessed.run("go", { hooks: runner });
+  return { result, seen: toolResultsIn(harnessed, 1)[0]?.content ?? "", dir: harnessed.dir };
+}
+
+test("exit 0 lets the call go on, and its stdout (redacted) is a note the model reads", async () => {
+  const { seen, dir } = await runWithHooks(
+    { before_tool: [{ command: "echo 'remember: hook-secret-value is the style guide'" }] },
+    "touch ran.txt; echo ran",
+  );
+  expect(existsSync(join(dir, "ran.txt"))).toBe(true);
+  expect(seen).toContain("[hook] remember: [REDACTED] is the style guide");
+});
+
+test("another exit code is a warning and the call goes on", async () => {
+  const { seen, dir } = await runWithHooks(
+    { before_tool: [{ command: "echo 'lint crashed' >&2; exit 1" }] },
+    "touch ran.txt; echo ran",
+  );
+  expect(existsSync(join(dir, "ran.txt"))).toBe(true);
+  expect(seen).toContain("ran");
+  const warnings = h?.of("warning").filter((e) => e.data.code === "hook") ?? [];
+  expect(warnings.map((e) => e.data.message)).toEqual([
+    "before_tool hook `echo 'lint crashed' >&2; exit 1` exited with 1: lint crashed",
+  ]);
+});
+
+test("match picks the calls a hook sees, with the rules' pattern syntax", async () => {
+  const { dir } = await runWithHooks(
+    {
+      before_tool: [
+        { match: "exec:npm *", command: "touch npm-hook.txt" },
+        { match: "exec:touch *", command: "touch touch-hook.txt" },
+        { match: "write_file", command: "touch write-hook.txt" },
+      ],
+    },
+    "touch ran.txt",
+  );
+  expect(existsSync(join(dir, "touch-hook.txt"))).toBe(true);
+  expect(existsSync(join(dir, "npm-hook.txt"))).toBe(false);
+  expect(existsSync(join(dir, "write-hook.txt"))).toBe(false);
+});
+
+test("a hook gets the minimal environment plus AGENT_SESSION_ID, never a key", async () => {
+  const { dir } = await runWithHooks({ before_tool: [{ command: "env > hook-env.txt" }] }, "echo ran", {
+    ANTHROPIC_API_KEY: "sk-ant-should-not-leak-123456",
+    HOME: "/home/someone",
+  });
+  const env = readFileSync(join(dir, "hook-env.txt"), "utf8");
+  expect(env).toContain("AGENT_SESSION_ID=session-42");
+  expect(env).toContain("HOME=/home/someone");
+  expect(env).not.toContain("ANTHROPIC_API_KEY");
+  expect(env).not.toContain("sk-ant-should-not-leak");
+});
