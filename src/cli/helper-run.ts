@@ -5,7 +5,7 @@
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
 import { describeTierChoice } from "../agents/tier-classifier.ts";
-import { AppError, type ModelRef, type ProviderNotice, Redactor } from "../kernel/index.ts";
+import { type ModelRef, type ProviderNotice, Redactor } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { CliExit } from "./commands.ts";
 import { loadConfig } from "./config.ts";
@@ -15,18 +15,7 @@ import { chooseModelName, parseToolList } from "./helper-options.ts";
 import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
 import { handleInterrupts } from "./interrupts.ts";
 import { parseLimitFlags } from "./run-flags.ts";
-
-/** The prompt from the arguments plus piped stdin as a delimited block. Usage error when both are empty. */
-export function buildPrompt(args: string[], stdinText: string): string {
-  const prompt = args.join(" ").trim();
-  const piped = stdinText.replace(/\s+$/, "");
-  if (prompt === "" && piped.trim() === "") {
-    throw new AppError("usage", "no prompt: pass it as arguments or pipe it on stdin (agent helper --help)");
-  }
-  if (piped.trim() === "") return prompt;
-  if (prompt === "") return piped;
-  return `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
-}
+import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
 
 /** A retry or fallback notice as one stderr line. */
 export function describeNotice(notice: ProviderNotice): string {
@@ -38,14 +27,6 @@ export function describeNotice(notice: ProviderNotice): string {
   return `${notice.from.providerName}:${notice.from.id} ${notice.error.kind} (${notice.error.message}); falling back to ${notice.to.providerName}:${notice.to.id}`;
 }
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return "";
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin)
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /**
  * Runs `agent helper`. Usage (2), config (3) errors are thrown as AppError before any model call; the
  * run's own end is a CliExit with the documented code (4 provider, 5 limit, 130 interrupted).
@@ -55,10 +36,16 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const redactor = Redactor.fromEnv(env);
   const tools = parseToolList(flags.tools);
   const limits = parseLimitFlags(flags);
-  const stdinText = await readStdin();
-  const prompt = buildPrompt(args, stdinText);
+  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
+  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  const stdinText = stdin.text;
+  const prompt = joinTask(
+    args,
+    stdinText,
+    "no prompt: pass it as arguments or pipe it on stdin (agent helper --help)",
+  );
   // With no arguments, piped stdin is the task itself, so the classifier reads it as the prompt.
-  const argText = args.join(" ").trim();
+  const argText = taskFromStdin(args) ? "" : args.join(" ").trim();
   const choice = chooseModelName({
     tier: flags.tier,
     prompt: argText || stdinText,
@@ -85,6 +72,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   });
   // Resolve now: an unplaceable name is a usage error (2) and a missing key a config error (3).
   const resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
+  checkFitsContext(stdinText, client.info(resolved.ref));
 
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   const streamed = tools === undefined && process.stdout.isTTY === true && !flags.json;

@@ -34,6 +34,7 @@ import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { sessionToolsFor } from "./run-tools.ts";
+import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
@@ -42,8 +43,16 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const workspace = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
-  const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
-  if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
+  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !resumed });
+  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  const goal =
+    resumed && taskFromStdin(goalWords) && stdin.text.trim() === ""
+      ? "Continue where you left off."
+      : joinTask(
+          goalWords,
+          stdin.text,
+          'no goal: agent run "what to do", or pipe it on stdin (agent run --help)',
+        );
 
   const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
   const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
@@ -84,7 +93,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
   });
   // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
-  client.resolve(flags.model ?? spec.model);
+  const top = client.resolve(flags.model ?? spec.model);
+  checkFitsContext(stdin.text, client.info(top.ref));
 
   const transcript = openTranscript({
     redactor,
