@@ -139,6 +139,9 @@ export const CUT_PROBLEM: Record<"truncated" | "context_window", string> = {
   context_window: "helper stopped: the answer filled the model's context window (partial answer printed)",
 };
 
+/** The built-in system prompt of a single helper call (helper-system.txt). */
+export const SINGLE_CALL_SYSTEM = defaultSystem.trim();
+
 export interface SingleCallInput {
   client: ModelClient;
   ref: ModelRef;
@@ -171,7 +174,7 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
     result = await callModel({
       stream: input.client.stream,
       model: input.ref,
-      system: input.system ?? defaultSystem.trim(),
+      system: input.system ?? SINGLE_CALL_SYSTEM,
       prompt: input.prompt,
       signal: controller.signal,
       maxOutputTokens: input.client.info(input.ref).maxOutputTokens,

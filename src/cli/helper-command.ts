@@ -4,12 +4,15 @@
  */
 import { type Command, Option } from "commander";
 import type { CommandModule } from "./commands.ts";
+import { type OutputFormat, outputOption } from "./output-flag.ts";
+import type { SystemFlags } from "./system-flag.ts";
 
 /** Flags of `agent helper`, as commander parses them. */
-export interface HelperFlags {
+export interface HelperFlags extends SystemFlags {
   tier: string;
   model?: string;
-  system?: string;
+  /** `-o json`, or `--json` (kept as an alias). */
+  output: OutputFormat;
   json?: boolean;
   tools?: string;
   maxTurns?: string;
@@ -34,8 +37,9 @@ export const helperCommand: CommandModule = {
           .choices(["fast", "good", "best", "smart", "auto"])
           .default("fast"),
       )
-      .option("--model <model>", "a model: tier, provider:model or model id (overrides --tier)")
-      .option("--system <text>", "system prompt")
+      .option("-m, --model <model>", "a model: tier, provider:model or model id (overrides --tier)")
+      .option("-s, --system <text>", "replace the built-in system prompt (@FILE reads a file)")
+      .option("--append-system <text>", "add to the built-in system prompt (@FILE reads a file)")
       .option(
         "--tools <list>",
         "comma-separated primitives the model may use without asking (read_file, write_file, edit_file, apply_patch, exec, grep, glob, fetch)",
@@ -43,7 +47,8 @@ export const helperCommand: CommandModule = {
       .option("--max-turns <n>", "most model turns with --tools (default 10)")
       .option("--timeout <seconds>", "wall-clock limit of the run")
       .option("--verbose", "print each tool call on stderr (default: only when stderr is a terminal)")
-      .option("--json", "print {answer, model, provider, usage} as JSON")
+      .addOption(outputOption(["text", "json"]))
+      .option("--json", "same as -o json: one JSON result object on stdout, on every exit")
       .option("--record <file>", "write every model exchange to a cassette")
       .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
       .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier")

@@ -2,7 +2,9 @@
  * How `agent helper` ends, whichever path ran (one model call, or the loop with `--tools`): one outcome
  * shape, one place that prints it and picks the exit code (the same mapping as `agent run`).
  */
-import { type FinishReason, Redactor, type RunStatus, type Usage } from "../kernel/index.ts";
+import { type FinishReason, Redactor, type RunStatus, roundUsd, type Usage } from "../kernel/index.ts";
+import { SCHEMA_VERSION } from "../ui/json-shape.ts";
+import { type TokenCounts, tokenCounts } from "../ui/result.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 
 /** The end of a helper run. */
@@ -29,9 +31,10 @@ export interface OutputMode {
 }
 
 /**
- * Prints the outcome: stdout gets only the answer (or the `--json` object); a partial answer is printed
- * too when a limit ended the run. Returns the exit code and the stderr line for a non-zero one.
- * Secrets (key values from the environment, key shapes) are redacted: helper output often lands in CI logs.
+ * Prints the outcome: stdout gets only the answer, or in JSON mode the result object (on every exit,
+ * failures included); a partial answer is printed too when a limit ended the run. Returns the exit code
+ * and the stderr line for a non-zero one. Secrets (key values from the environment, key shapes) are
+ * redacted: helper output often lands in CI logs.
  */
 export function writeOutcome(
   raw: HelperOutcome,
@@ -43,7 +46,7 @@ export function writeOutcome(
   const code = exitCodeFor(outcome);
   const printable = outcome.status === "success" || (outcome.status === "limit" && outcome.answer !== "");
   if (mode.json) {
-    if (printable) stdout.write(`${JSON.stringify(jsonOutput(outcome))}\n`);
+    stdout.write(`${JSON.stringify(helperRecord(outcome, code))}\n`);
   } else if (mode.streamed) {
     if (outcome.answer !== "" || outcome.status === "success") stdout.write("\n");
   } else if (printable) {
@@ -53,17 +56,34 @@ export function writeOutcome(
   return { code, message };
 }
 
-/** `agent helper --json`: `{answer, model, provider, usage}` with the cost inside usage. */
-export function jsonOutput(outcome: HelperOutcome): {
+/** `agent helper --json` / `-o json`: the run result's shape plus the model and provider that answered. */
+export interface HelperRecord {
+  type: "result";
+  schema_version: number;
+  status: RunStatus;
   answer: string;
+  finish_reason: FinishReason;
+  exit_code: number;
   model: string;
   provider: string;
-  usage: Usage & { costUsd: number };
-} {
-  return {
+  usage: TokenCounts & { cost_usd: number };
+  error?: { kind: string; message: string };
+}
+
+export function helperRecord(outcome: HelperOutcome, exitCode: number): HelperRecord {
+  const record: HelperRecord = {
+    type: "result",
+    schema_version: SCHEMA_VERSION,
+    status: outcome.status,
     answer: outcome.answer,
+    finish_reason: outcome.finishReason,
+    exit_code: exitCode,
     model: outcome.model,
     provider: outcome.provider,
-    usage: { ...outcome.usage, costUsd: outcome.costUsd },
+    usage: { ...tokenCounts(outcome.usage), cost_usd: roundUsd(outcome.costUsd) },
   };
+  if (outcome.error) record.error = { kind: outcome.error.kind, message: outcome.error.message };
+  else if (outcome.status !== "success" && outcome.problem)
+    record.error = { kind: outcome.finishReason, message: outcome.problem };
+  return record;
 }

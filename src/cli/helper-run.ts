@@ -9,13 +9,14 @@ import { type ModelRef, type ProviderNotice, Redactor } from "../kernel/index.ts
 import { createModelClient } from "../llm/client.ts";
 import { CliExit } from "./commands.ts";
 import { loadConfig } from "./config.ts";
-import { singleCall } from "./helper-call.ts";
+import { SINGLE_CALL_SYSTEM, singleCall } from "./helper-call.ts";
 import type { HelperFlags } from "./helper-command.ts";
 import { chooseModelName, parseToolList } from "./helper-options.ts";
 import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
 import { handleInterrupts } from "./interrupts.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
+import { systemPromptFrom } from "./system-flag.ts";
 
 /** A retry or fallback notice as one stderr line. */
 export function describeNotice(notice: ProviderNotice): string {
@@ -35,6 +36,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const env = process.env;
   const redactor = Redactor.fromEnv(env);
   const tools = parseToolList(flags.tools);
+  const json = flags.json === true || flags.output === "json";
+  const singleSystem = tools === undefined ? systemPromptFrom(flags, SINGLE_CALL_SYSTEM) : undefined;
   const limits = parseLimitFlags(flags);
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
   if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
@@ -75,7 +78,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   checkFitsContext(stdinText, client.info(resolved.ref));
 
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
-  const streamed = tools === undefined && process.stdout.isTTY === true && !flags.json;
+  const streamed = tools === undefined && process.stdout.isTTY === true && !json;
   let outcome: HelperOutcome;
   try {
     if (tools === undefined) {
@@ -88,7 +91,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         onDelta: (delta) => {
           if (streamed) process.stdout.write(redactor.redact(delta));
         },
-        ...(flags.system !== undefined ? { system: flags.system } : {}),
+        ...(singleSystem !== undefined ? { system: singleSystem } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
       });
     } else {
@@ -105,7 +108,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         ...(showProgress
           ? { progress: (line: string) => process.stderr.write(`agent: ${redactor.redact(line)}\n`) }
           : {}),
-        ...(flags.system !== undefined ? { system: flags.system } : {}),
+        systemFlags: flags,
         ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
       });
@@ -113,11 +116,6 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   } finally {
     interrupts.dispose();
   }
-  const { code, message } = writeOutcome(
-    outcome,
-    { json: flags.json === true, streamed },
-    process.stdout,
-    redactor,
-  );
-  if (code !== 0) throw new CliExit(code, message);
+  const { code, message } = writeOutcome(outcome, { json, streamed }, process.stdout, redactor);
+  if (code !== 0) throw new CliExit(code, message, json);
 }

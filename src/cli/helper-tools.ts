@@ -3,7 +3,7 @@
  * nobody to ask (src/agents/helper-run.ts). Imported lazily: only this path loads the loop and the tools.
  * Progress (one line per tool call, an escalation) goes to stderr when asked for.
  */
-import { runHelper } from "../agents/helper-run.ts";
+import { HELPER_SYSTEM, runHelper } from "../agents/helper-run.ts";
 import { type AgentEvent, emptyUsage, type ModelRef } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
 import type { PrimitiveName } from "../tools/types.ts";
@@ -11,6 +11,7 @@ import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
 import { CUT_PROBLEM } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
+import { type SystemFlags, systemPromptFrom } from "./system-flag.ts";
 
 export interface ToolsRunInput {
   client: ModelClient;
@@ -18,7 +19,8 @@ export interface ToolsRunInput {
   model: string;
   tools: PrimitiveName[];
   prompt: string;
-  system?: string;
+  /** `--system` / `--append-system`, applied to the loop's built-in prompt. */
+  systemFlags?: SystemFlags;
   maxTurns?: number;
   timeoutMs?: number;
   signal: AbortSignal;
@@ -34,6 +36,7 @@ export interface ToolsRunInput {
 export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome> {
   const workspace = await Workspace.open(process.cwd());
   const progress = input.progress;
+  const system = input.systemFlags ? systemPromptFrom(input.systemFlags, HELPER_SYSTEM) : undefined;
   const result = await runHelper({
     prompt: input.prompt,
     tools: input.tools,
@@ -44,7 +47,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     workspace,
     signal: input.signal,
     ...(input.escalate === false ? { escalate: false } : {}),
-    ...(input.system !== undefined ? { system: input.system } : {}),
+    ...(system !== undefined ? { system } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     ...(progress ? { emit: progressEmitter(progress) } : {}),

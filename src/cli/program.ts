@@ -7,7 +7,9 @@
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
 import { AppError, ExitCode, exitCodeForAppError } from "../kernel/index.ts";
+import { errorRecord } from "../ui/json-shape.ts";
 import { CliExit, COMMANDS } from "./commands.ts";
+import { jsonRequested } from "./output-flag.ts";
 
 /** Builds the program with every registered command. */
 export function createProgram(): Command {
@@ -28,30 +30,46 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, " ").trim();
 }
 
-/** Maps a thrown value to an exit code, writing its one-line message to stderr. */
+/** Where handleError writes: stderr always gets the line; stdout gets the JSON object in JSON mode. */
+export interface ErrorOutput {
+  stderr: { write(text: string): unknown };
+  /** Set in JSON mode (`-o json`, `-o stream-json`, `--json`). */
+  json?: { write(text: string): unknown };
+}
+
+/**
+ * Maps a thrown value to an exit code, writing its one-line message to stderr and, in JSON mode, the
+ * error object to stdout (unless the command already printed its result).
+ */
 export function handleError(
   error: unknown,
   env: Record<string, string | undefined> = process.env,
-  stderr: { write(text: string): unknown } = process.stderr,
+  output: ErrorOutput = { stderr: process.stderr },
 ): number {
+  const { stderr } = output;
+  const report = (kind: string, message: string, code: number): number => {
+    output.json?.write(`${JSON.stringify(errorRecord(kind, oneLine(message), code))}\n`);
+    return code;
+  };
   if (error instanceof CommanderError) {
     // commander has already written its message (or the help text).
     if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return ExitCode.done;
-    if (error.code === "commander.help") return error.exitCode === 0 ? ExitCode.done : ExitCode.usage;
-    return ExitCode.usage;
+    if (error.code === "commander.help" && error.exitCode === 0) return ExitCode.done;
+    return report("usage", error.message.replace(/^error: /, ""), ExitCode.usage);
   }
   if (error instanceof CliExit) {
     if (error.message) stderr.write(`agent: ${oneLine(error.message)}\n`);
-    return error.code;
+    if (error.reported || error.code === ExitCode.done) return error.code;
+    return report(error.code === ExitCode.usage ? "usage" : "error", error.message || "failed", error.code);
   }
   if (error instanceof AppError) {
     stderr.write(`agent: ${oneLine(error.message)}\n`);
-    return exitCodeForAppError(error.kind);
+    return report(error.kind, error.message, exitCodeForAppError(error.kind));
   }
   const message = error instanceof Error ? error.message : String(error);
   stderr.write(`agent: internal error: ${oneLine(message)}\n`);
   if (env.AGENT_DEBUG && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
-  return ExitCode.internal;
+  return report("internal", message, ExitCode.internal);
 }
 
 /** Runs the CLI with user arguments (no `node script` prefix); resolves to the exit code. */
@@ -60,6 +78,7 @@ export async function runCli(args: string[]): Promise<number> {
     await createProgram().parseAsync(args, { from: "user" });
     return ExitCode.done;
   } catch (error) {
-    return handleError(error);
+    const json = jsonRequested(args) ? { json: process.stdout } : {};
+    return handleError(error, process.env, { stderr: process.stderr, ...json });
   }
 }

@@ -1,14 +1,16 @@
 /** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
 import { type Command, Option } from "commander";
 import { CliExit, type CommandModule } from "./commands.ts";
+import { type OutputFormat, outputOption } from "./output-flag.ts";
+import type { SystemFlags } from "./system-flag.ts";
 
 /** Flags of `agent run`, as commander parses them. */
-export interface RunFlags {
+export interface RunFlags extends SystemFlags {
   agent?: string;
   model?: string;
   maxTurns?: string;
   timeout?: string;
-  output: "text" | "json" | "stream-json";
+  output: OutputFormat;
   onAsk?: "deny" | "fail" | "allow";
   allow: string[];
   deny: string[];
@@ -27,16 +29,17 @@ export const runCommand: CommandModule = {
     program
       .command("run")
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
-      .argument("[goal...]", "what the agent should achieve (with --resume: what to continue with)")
+      .argument(
+        "[goal...]",
+        "what the agent should achieve (with --resume: what to continue with); piped stdin is added, or is the goal when none is given (or -)",
+      )
       .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
-      .option("--model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
+      .option("-m, --model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
+      .option("-s, --system <text>", "replace the top agent's system prompt (@FILE reads a file)")
+      .option("--append-system <text>", "add to the top agent's system prompt (@FILE reads a file)")
       .option("--max-turns <n>", "most model turns of the top agent")
       .option("--timeout <seconds>", "wall-clock limit of the whole run")
-      .addOption(
-        new Option("--output <format>", "what stdout carries")
-          .choices(["text", "json", "stream-json"])
-          .default("text"),
-      )
+      .addOption(outputOption(["text", "json", "stream-json"]))
       .addOption(
         new Option(
           "--on-ask <decision>",
@@ -53,7 +56,8 @@ export const runCommand: CommandModule = {
       .action(async (goal: string[], flags: RunFlags) => {
         const { runSession } = await import("./run-session.ts");
         const code = await runSession(goal, flags);
-        if (code !== 0) throw new CliExit(code);
+        // The renderer has printed the result (the JSON object in JSON mode).
+        if (code !== 0) throw new CliExit(code, "", true);
       });
   },
 };

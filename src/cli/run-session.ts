@@ -35,6 +35,7 @@ import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { sessionToolsFor } from "./run-tools.ts";
 import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
+import { systemPromptFrom } from "./system-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
@@ -58,11 +59,13 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
   if (loaded.errors.length > 0) throw specAppError(loaded.errors);
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const spec = loaded.specs.get(agentName);
-  if (!spec) {
+  const loadedSpec = loaded.specs.get(agentName);
+  if (!loadedSpec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
     throw new AppError("usage", `unknown agent "${agentName}"; known agents: ${known}`);
   }
+  const systemPrompt = systemPromptFrom(flags, loadedSpec.system_prompt);
+  const spec = systemPrompt !== undefined ? { ...loadedSpec, system_prompt: systemPrompt } : loadedSpec;
 
   const rules = buildRuleSet({
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },

@@ -42,3 +42,11 @@ export interface AgentUsageReport {
   costUsd: number;
   subtree: { usage: Usage; costUsd: number };
 }
+
+/**
+ * A USD amount rounded to 6 decimals (a millionth of a dollar), the one rounding every cost in the
+ * machine-readable output goes through, so `0.000021200000000000004` prints as `0.000021`.
+ */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e6) / 1e6;
+}

@@ -1,6 +1,7 @@
 import type { FinishReason, RunResult, RunStatus } from "../kernel/events.ts";
 import type { AgentUsageReport, Usage } from "../kernel/usage.ts";
-import { emptyUsage, totalTokens } from "../kernel/usage.ts";
+import { emptyUsage, roundUsd, totalTokens } from "../kernel/usage.ts";
+import { SCHEMA_VERSION } from "./json-shape.ts";
 
 /** The end of a run as a renderer receives it: the run's result, its session and the process exit code. */
 export interface FinishedRun extends RunResult {
@@ -41,6 +42,7 @@ export interface UsageRecord extends TokenCounts {
  */
 export interface ResultRecord {
   type: "result";
+  schema_version: number;
   status: RunStatus;
   answer: string;
   finish_reason: FinishReason;
@@ -51,7 +53,8 @@ export interface ResultRecord {
   duration_ms?: number;
 }
 
-function counts(usage: Usage): TokenCounts {
+/** A usage as the snake_case token counts of the output. */
+export function tokenCounts(usage: Usage): TokenCounts {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
@@ -67,9 +70,9 @@ function agentRecord(report: AgentUsageReport): AgentUsageRecord {
     name: report.name,
     depth: report.depth,
     model: report.model,
-    ...counts(report.usage),
-    cost_usd: report.costUsd,
-    subtree: { ...counts(report.subtree.usage), cost_usd: report.subtree.costUsd },
+    ...tokenCounts(report.usage),
+    cost_usd: roundUsd(report.costUsd),
+    subtree: { ...tokenCounts(report.subtree.usage), cost_usd: roundUsd(report.subtree.costUsd) },
   };
   if (report.parent !== undefined) record.parent = report.parent;
   return record;
@@ -96,12 +99,17 @@ export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number
   const total = totals(run.usage);
   const record: ResultRecord = {
     type: "result",
+    schema_version: SCHEMA_VERSION,
     status: run.status,
     answer: run.answer,
     finish_reason: run.finishReason,
     exit_code: run.exitCode,
     session_id: run.sessionId,
-    usage: { ...counts(total.usage), cost_usd: total.costUsd, agents: run.usage.map(agentRecord) },
+    usage: {
+      ...tokenCounts(total.usage),
+      cost_usd: roundUsd(total.costUsd),
+      agents: run.usage.map(agentRecord),
+    },
   };
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };
   if (extra.durationMs !== undefined) record.duration_ms = Math.round(extra.durationMs);

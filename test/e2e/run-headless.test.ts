@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { expectJsonShape } from "../support/json-shape.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
@@ -143,7 +144,8 @@ interface StreamLine extends Record<string, unknown> {
 function checkStreamJson(stdout: string, exitCode: number): StreamLine[] {
   const lines = parseJsonLines(stdout) as StreamLine[];
   expect(lines.length).toBeGreaterThan(2);
-  expect(lines[0]?.schema_version).toBe(1);
+  expect(lines[0]?.schema_version).toBe(2);
+  expectJsonShape(lines);
   for (const line of lines) expect(typeof line.type).toBe("string");
   const results = lines.filter((line) => line.type === "result");
   expect(results).toHaveLength(1);
