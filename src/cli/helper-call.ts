@@ -225,5 +225,6 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
     finishReason: "provider_error",
     answer: "",
     problem: describeProviderError(result.error, input.ref),
+    error: { kind: result.error.kind, message: describeProviderError(result.error, input.ref) },
   };
 }

@@ -16,6 +16,7 @@ import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
 import { handleInterrupts } from "./interrupts.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
+import { stdoutPipe } from "./stdout-pipe.ts";
 import { systemPromptFrom } from "./system-flag.ts";
 
 /** A retry or fallback notice as one stderr line. */
@@ -86,7 +87,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         client,
         ref: resolved.ref,
         prompt,
-        signal: interrupts.signal,
+        signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
         fellBackTo: () => fellBackTo,
         onDelta: (delta) => {
           if (streamed) process.stdout.write(redactor.redact(delta));
@@ -102,7 +103,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         model: choice.name,
         tools,
         prompt,
-        signal: interrupts.signal,
+        signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
         fellBackTo: () => fellBackTo,
         escalate: fallback,
         ...(showProgress

@@ -10,12 +10,15 @@ import { AppError, ExitCode, exitCodeForAppError } from "../kernel/index.ts";
 import { errorRecord } from "../ui/json-shape.ts";
 import { CliExit, COMMANDS } from "./commands.ts";
 import { jsonRequested } from "./output-flag.ts";
+import { stdoutPipe } from "./stdout-pipe.ts";
 
 /** Builds the program with every registered command. */
 export function createProgram(): Command {
   const program = new Command("agent")
     .description("Run LLM agent tasks from a terminal, shell scripts and CI jobs")
     .version(pkg.version, "-V, --version")
+    .usage('[command] [options]   (agent "goal" and agent -p "goal" are agent run "goal")')
+    .option("-p, --print <goal...>", 'run the goal once and print the answer: the same as `agent run "goal"`')
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -23,7 +26,29 @@ export function createProgram(): Command {
       writeErr: (text) => process.stderr.write(text),
     });
   for (const command of COMMANDS) command.register(program);
+  program
+    .command("version")
+    .description("print the version")
+    .action(() => {
+      process.stdout.write(`${pkg.version}\n`);
+    });
   return program;
+}
+
+/**
+ * Shorthands people type, rewritten before commander parses: `agent -p "goal" ...` and
+ * `agent "fix the tests" ...` (a first word that is no command and contains a space) are
+ * `agent run "goal" ...`. Anything else is left alone, so a misspelt command still gets commander's
+ * "unknown command" with its suggestion.
+ */
+export function expandShorthands(args: readonly string[], commandNames: readonly string[]): string[] {
+  const [first, ...rest] = args;
+  if (first === undefined) return [];
+  if (first === "-p" || first === "--print") return ["run", ...rest];
+  if (first.startsWith("--print=")) return ["run", first.slice("--print=".length), ...rest];
+  if (!first.startsWith("-") && /\s/.test(first.trim()) && !commandNames.includes(first))
+    return ["run", ...args];
+  return [...args];
 }
 
 function oneLine(text: string): string {
@@ -74,8 +99,12 @@ export function handleError(
 
 /** Runs the CLI with user arguments (no `node script` prefix); resolves to the exit code. */
 export async function runCli(args: string[]): Promise<number> {
+  // From here on a closed stdout is an abort signal, never an uncaught EPIPE with a stack trace.
+  stdoutPipe();
   try {
-    await createProgram().parseAsync(args, { from: "user" });
+    const program = createProgram();
+    const names = program.commands.flatMap((command) => [command.name(), ...command.aliases(), "help"]);
+    await program.parseAsync(expandShorthands(args, names), { from: "user" });
     return ExitCode.done;
   } catch (error) {
     const json = jsonRequested(args) ? { json: process.stdout } : {};

@@ -11,6 +11,7 @@ import {
   AppError,
   type Approver,
   type EmitFn,
+  ExitCode,
   makeEvent,
   Redactor,
 } from "../kernel/index.ts";
@@ -35,6 +36,7 @@ import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { sessionToolsFor } from "./run-tools.ts";
 import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
+import { stdoutPipe } from "./stdout-pipe.ts";
 import { systemPromptFrom } from "./system-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
@@ -126,6 +128,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
   const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
 
+  const pipe = stdoutPipe();
   const interrupts = handleInterrupts({
     // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
     // leaves pieces of the approval prompt on the screen.
@@ -155,12 +158,17 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       workspace,
       gate,
       toolsFor: sessionToolsFor(rules),
-      signal: interrupts.signal,
+      signal: AbortSignal.any([interrupts.signal, pipe.signal]),
       sessionId: transcript.id,
       limits,
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
+    // The reader closed stdout: the run was aborted; nothing more can be shown (the transcript has it all).
+    if (pipe.broken) {
+      renderer.dispose();
+      return ExitCode.brokenPipe;
+    }
     const exitCode = exitCodeFor(result);
     await renderer.finish(redactRecord({ ...result, sessionId: transcript.id, exitCode }, redactor));
     return exitCode;

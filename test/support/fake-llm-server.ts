@@ -191,6 +191,7 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
         );
       }
       if (turn.delayMs) await Bun.sleep(turn.delayMs);
+      if (turn.holdUntil) await turn.holdUntil;
       if (turn.status !== undefined && turn.status !== 200)
         return errorResponse(target.protocol, turn, turn.status);
       return streamResponse(encodeTurn(target.protocol, turn, model), turn, closed);
