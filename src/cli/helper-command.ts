@@ -4,11 +4,11 @@
  */
 import { type Command, Option } from "commander";
 import type { CommandModule } from "./commands.ts";
-import { type OutputFormat, outputOption } from "./output-flag.ts";
+import { type CassetteFlags, cassetteOptions, type OutputFormat, outputOption } from "./shared-flags.ts";
 import type { SystemFlags } from "./system-flag.ts";
 
 /** Flags of `agent helper`, as commander parses them. */
-export interface HelperFlags extends SystemFlags {
+export interface HelperFlags extends SystemFlags, CassetteFlags {
   tier: string;
   model?: string;
   /** `-o json`, or `--json` (kept as an alias). */
@@ -18,15 +18,13 @@ export interface HelperFlags extends SystemFlags {
   maxTurns?: string;
   timeout?: string;
   verbose?: boolean;
-  record?: string;
-  replay?: string;
   /** False with `--no-fallback`. */
   fallback?: boolean;
 }
 
 export const helperCommand: CommandModule = {
   register(program: Command) {
-    program
+    const command = program
       .command("helper")
       .description(
         "ask a model; stdout holds only the answer (piped stdin is added to the prompt). With --tools the model may use those primitives, never asking",
@@ -48,9 +46,9 @@ export const helperCommand: CommandModule = {
       .option("--timeout <seconds>", "wall-clock limit of the run")
       .option("--verbose", "print each tool call on stderr (default: only when stderr is a terminal)")
       .addOption(outputOption(["text", "json"]))
-      .option("--json", "same as -o json: one JSON result object on stdout, on every exit")
-      .option("--record <file>", "write every model exchange to a cassette")
-      .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
+      .option("--json", "same as -o json: one JSON result object on stdout, on every exit");
+    for (const option of cassetteOptions()) command.addOption(option);
+    command
       .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier")
       .action(async (prompt: string[], flags: HelperFlags) => {
         const { helperMain } = await import("./helper-run.ts");

@@ -20,6 +20,8 @@ export interface HelperOutcome {
   costUsd: number;
   /** One line saying why the run did not succeed (stderr); absent on success. */
   problem?: string;
+  /** A replayed run: what the served exchanges cost when recorded (`costUsd` is 0). */
+  recordedCostUsd?: number;
   /** What kind of error ended the run, when one did (decides 3 or 70 for a run that ended in error). */
   error?: { kind: string; message: string };
 }
@@ -68,6 +70,7 @@ export interface HelperRecord {
   provider: string;
   usage: TokenCounts & { cost_usd: number };
   error?: { kind: string; message: string };
+  recorded_cost_usd?: number;
 }
 
 export function helperRecord(outcome: HelperOutcome, exitCode: number): HelperRecord {
@@ -82,6 +85,7 @@ export function helperRecord(outcome: HelperOutcome, exitCode: number): HelperRe
     provider: outcome.provider,
     usage: { ...tokenCounts(outcome.usage), cost_usd: roundUsd(outcome.costUsd) },
   };
+  if (outcome.recordedCostUsd !== undefined) record.recorded_cost_usd = roundUsd(outcome.recordedCostUsd);
   if (outcome.error) record.error = { kind: outcome.error.kind, message: outcome.error.message };
   else if (outcome.status !== "success" && outcome.problem)
     record.error = { kind: outcome.finishReason, message: outcome.problem };

@@ -5,7 +5,7 @@
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
 import { describeTierChoice } from "../agents/tier-classifier.ts";
-import { type ModelRef, type ProviderNotice, Redactor } from "../kernel/index.ts";
+import { AppError, type ModelRef, type ProviderNotice, Redactor } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { CliExit } from "./commands.ts";
 import { loadConfig } from "./config.ts";
@@ -73,6 +73,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     },
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.replayLoose ? { replayLoose: true } : {}),
   });
   // Resolve now: an unplaceable name is a usage error (2) and a missing key a config error (3).
   const resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
@@ -117,6 +118,10 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   } finally {
     interrupts.dispose();
   }
+  // A strict replay that met a request unlike the recorded one is a usage error (exit 2).
+  const mismatch = client.replay?.mismatch();
+  if (mismatch !== undefined) throw new AppError("usage", mismatch);
+  if (client.replay) outcome.recordedCostUsd = client.replay.recordedCostUsd();
   const { code, message } = writeOutcome(outcome, { json, streamed }, process.stdout, redactor);
   if (code !== 0) throw new CliExit(code, message, json);
 }

@@ -9,7 +9,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { AppError, ExitCode, exitCodeForAppError } from "../kernel/index.ts";
 import { errorRecord } from "../ui/json-shape.ts";
 import { CliExit, COMMANDS } from "./commands.ts";
-import { jsonRequested } from "./output-flag.ts";
+import { jsonRequested } from "./shared-flags.ts";
 import { stdoutPipe } from "./stdout-pipe.ts";
 
 /** Builds the program with every registered command. */

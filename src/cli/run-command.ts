@@ -1,11 +1,11 @@
 /** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
 import { type Command, Option } from "commander";
 import { CliExit, type CommandModule } from "./commands.ts";
-import { type OutputFormat, outputOption } from "./output-flag.ts";
+import { type CassetteFlags, cassetteOptions, type OutputFormat, outputOption } from "./shared-flags.ts";
 import type { SystemFlags } from "./system-flag.ts";
 
 /** Flags of `agent run`, as commander parses them. */
-export interface RunFlags extends SystemFlags {
+export interface RunFlags extends SystemFlags, CassetteFlags {
   agent?: string;
   model?: string;
   maxTurns?: string;
@@ -15,8 +15,6 @@ export interface RunFlags extends SystemFlags {
   allow: string[];
   deny: string[];
   resume?: string;
-  record?: string;
-  replay?: string;
   cwd?: string;
   /** False with `--no-fallback`. */
   fallback: boolean;
@@ -26,7 +24,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 export const runCommand: CommandModule = {
   register(program: Command) {
-    program
+    const command = program
       .command("run")
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
       .argument(
@@ -49,9 +47,9 @@ export const runCommand: CommandModule = {
       .option("--allow <rule>", "allow rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
       .option("--deny <rule>", "deny rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
       .option("--resume <id>", "continue the session with this id")
-      .option("--record <file>", "write every model exchange to a cassette")
-      .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
-      .option("--cwd <dir>", "the workspace (default: the current directory)")
+      .option("--cwd <dir>", "the workspace (default: the current directory)");
+    for (const option of cassetteOptions()) command.addOption(option);
+    command
       .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate")
       .action(async (goal: string[], flags: RunFlags) => {
         const { runSession } = await import("./run-session.ts");

@@ -96,6 +96,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     },
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.replayLoose ? { replayLoose: true } : {}),
   });
   // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
   const top = client.resolve(flags.model ?? spec.model);
@@ -169,8 +170,17 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       renderer.dispose();
       return ExitCode.brokenPipe;
     }
+    // A strict replay that met a request unlike the recorded one is a usage error (exit 2), whatever the run made of it.
+    const mismatch = client.replay?.mismatch();
+    if (mismatch !== undefined) {
+      renderer.dispose();
+      throw new AppError("usage", mismatch);
+    }
     const exitCode = exitCodeFor(result);
-    await renderer.finish(redactRecord({ ...result, sessionId: transcript.id, exitCode }, redactor));
+    const recorded = client.replay ? { recordedCostUsd: client.replay.recordedCostUsd() } : {};
+    await renderer.finish(
+      redactRecord({ ...result, sessionId: transcript.id, exitCode, ...recorded }, redactor),
+    );
     return exitCode;
   } finally {
     interrupts.dispose();

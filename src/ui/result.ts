@@ -8,6 +8,8 @@ export interface FinishedRun extends RunResult {
   sessionId: string;
   /** The code the process will exit with (decided by the caller; echoed in `exit_code`). */
   exitCode: number;
+  /** A replayed run: what the served exchanges cost when recorded (the run itself costs 0). */
+  recordedCostUsd?: number;
 }
 
 /** Token counts in the machine-readable output (snake_case, like the rest of the result). */
@@ -51,6 +53,8 @@ export interface ResultRecord {
   usage: UsageRecord;
   error?: { kind: string; message: string };
   duration_ms?: number;
+  /** Only for `--replay`: the recorded cost of the replayed exchanges (`usage.cost_usd` is 0). */
+  recorded_cost_usd?: number;
 }
 
 /** A usage as the snake_case token counts of the output. */
@@ -113,5 +117,6 @@ export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number
   };
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };
   if (extra.durationMs !== undefined) record.duration_ms = Math.round(extra.durationMs);
+  if (run.recordedCostUsd !== undefined) record.recorded_cost_usd = roundUsd(run.recordedCostUsd);
   return record;
 }

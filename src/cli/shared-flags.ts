@@ -1,7 +1,7 @@
 /**
- * The output flags `agent run` and `agent helper` share: `-o/--output` (and the helper's `--json`
- * alias), declared once, and read from the raw arguments too, so an error raised before commander
- * hands over the flags (an unknown option, a bad value) still prints its JSON object.
+ * Flags `agent run` and `agent helper` share, declared once: `-o/--output` (and the helper's `--json`
+ * alias), read from the raw arguments too, so an error raised before commander hands over the flags
+ * (an unknown option, a bad value) still prints its JSON object; and `--record`/`--replay`/`--replay-loose`.
  */
 import { Option } from "commander";
 
@@ -32,4 +32,23 @@ export function jsonRequested(args: readonly string[]): boolean {
     if (inline !== undefined && JSON_FORMATS.has(inline.replace(/^=/, ""))) return true;
   }
   return false;
+}
+
+/** `--record`, `--replay` and `--replay-loose` as commander parses them. */
+export interface CassetteFlags {
+  record?: string;
+  replay?: string;
+  replayLoose?: boolean;
+}
+
+/** The cassette options, in help order. */
+export function cassetteOptions(): Option[] {
+  return [
+    new Option("--record <file>", "write every model exchange to a cassette"),
+    new Option("--replay <file>", "serve model exchanges from a cassette (no key, no network)"),
+    new Option(
+      "--replay-loose",
+      "with --replay: serve the cassette even when a request differs from the recorded one (model, tools, goal, turn)",
+    ),
+  ];
 }
