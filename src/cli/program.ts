@@ -97,17 +97,24 @@ export function handleError(
   return report("internal", message, ExitCode.internal);
 }
 
+/** Commands whose JSON mode promises one JSON object on every exit (the others print their own JSON). */
+const JSON_RESULT_COMMANDS = new Set(["run", "helper"]);
+
 /** Runs the CLI with user arguments (no `node script` prefix); resolves to the exit code. */
 export async function runCli(args: string[]): Promise<number> {
   // From here on a closed stdout is an abort signal, never an uncaught EPIPE with a stack trace.
   stdoutPipe();
+  const program = createProgram();
+  const names = program.commands.flatMap((command) => [command.name(), ...command.aliases(), "help"]);
+  const expanded = expandShorthands(args, names);
   try {
-    const program = createProgram();
-    const names = program.commands.flatMap((command) => [command.name(), ...command.aliases(), "help"]);
-    await program.parseAsync(expandShorthands(args, names), { from: "user" });
+    await program.parseAsync(expanded, { from: "user" });
     return ExitCode.done;
   } catch (error) {
-    const json = jsonRequested(args) ? { json: process.stdout } : {};
-    return handleError(error, process.env, { stderr: process.stderr, ...json });
+    const json = JSON_RESULT_COMMANDS.has(expanded[0] ?? "") && jsonRequested(expanded);
+    return handleError(error, process.env, {
+      stderr: process.stderr,
+      ...(json ? { json: process.stdout } : {}),
+    });
   }
 }

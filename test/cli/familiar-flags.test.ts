@@ -98,6 +98,36 @@ describe("run", () => {
   });
 });
 
+describe("models and ollama", () => {
+  test("ollama:MODEL works with no config: OLLAMA_HOST without a scheme points at the server", async () => {
+    fx.server.enqueue({ text: "local answer", protocol: "openai" });
+    const hostPort = new URL(fx.server.url).host; // 127.0.0.1:PORT, as people write OLLAMA_HOST
+    const result = await runAgent(["helper", "-m", "ollama:llama3.2", "hi"], {
+      env: fx.sandbox.env({ OLLAMA_HOST: hostPort }),
+    });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("local answer\n");
+    const request = fx.server.requests.at(-1);
+    expect(request?.path).toBe("/v1/chat/completions");
+    expect(request?.model).toBe("llama3.2");
+  });
+
+  test("agent models lists the catalog's known models per provider, and the keyless ollama provider", async () => {
+    const text = await runAgent(["models"], { env: fx.sandbox.env() });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Known models \(catalog/);
+    expect(text.stdout).toMatch(/\n {2}anthropic +claude-[\w-]+, /);
+    expect(text.stdout).toMatch(
+      /ollama +ready +no key needed; base URL http:\/\/localhost:11434\/v1 \(OLLAMA_HOST\)/,
+    );
+    const json = await runAgent(["models", "--json"], { env: fx.sandbox.env() });
+    const report = JSON.parse(json.stdout) as { known: Record<string, string[]> };
+    expect(Object.keys(report.known).sort()).toEqual(["anthropic", "gemini", "openai"]);
+    expect(report.known.openai?.length).toBeGreaterThan(0);
+  });
+});
+
 describe("names", () => {
   test("agent version and agent --version print the version", async () => {
     for (const args of [["version"], ["--version"]]) {
