@@ -80,7 +80,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults") return "agent, on_ask or fallback";
-  if (first === "providers") return "kind, base_url or api_key_env";
+  if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   return "a known field";
 }
 
@@ -108,6 +108,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
       kind: "openai-compatible",
       baseUrl: p.base_url,
       ...(p.api_key_env ? { apiKeyEnv: p.api_key_env } : {}),
+      ...(p.send_reasoning_content ? { sendReasoningContent: true } : {}),
     };
   }
   config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };

@@ -11,6 +11,7 @@
  *       kind: openai-compatible
  *       base_url: http://localhost:11434/v1
  *       api_key_env: OLLAMA_API_KEY     # optional
+ *       send_reasoning_content: true    # optional: DeepSeek-style servers that need reasoning back
  *   rules:             # approval rules: TOOL or TOOL:PATTERN
  *     allow: ["exec:git status"]
  *     ask: []

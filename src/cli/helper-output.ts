@@ -2,7 +2,15 @@
  * How `agent helper` ends, whichever path ran (one model call, or the loop with `--tools`): one outcome
  * shape, one place that prints it and picks the exit code (the same mapping as `agent run`).
  */
-import { type FinishReason, Redactor, type RunStatus, roundUsd, type Usage } from "../kernel/index.ts";
+import {
+  type FinishReason,
+  Redactor,
+  type RunStatus,
+  roundUsd,
+  stringifyForTerminal,
+  terminalSafe,
+  type Usage,
+} from "../kernel/index.ts";
 import { SCHEMA_VERSION } from "../ui/json-shape.ts";
 import { type TokenCounts, tokenCounts } from "../ui/result.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
@@ -30,6 +38,8 @@ export interface OutputMode {
   json: boolean;
   /** The answer already went to stdout as it arrived (single call on a terminal). */
   streamed: boolean;
+  /** stdout is a terminal: a printed answer is made terminal-safe; piped, it is the model's bytes exactly. */
+  tty?: boolean;
 }
 
 /**
@@ -48,11 +58,12 @@ export function writeOutcome(
   const code = exitCodeFor(outcome);
   const printable = outcome.status === "success" || (outcome.status === "limit" && outcome.answer !== "");
   if (mode.json) {
-    stdout.write(`${JSON.stringify(helperRecord(outcome, code))}\n`);
+    stdout.write(`${stringifyForTerminal(helperRecord(outcome, code))}\n`);
   } else if (mode.streamed) {
     if (outcome.answer !== "" || outcome.status === "success") stdout.write("\n");
   } else if (printable) {
-    stdout.write(outcome.answer.endsWith("\n") ? outcome.answer : `${outcome.answer}\n`);
+    const answer = mode.tty ? terminalSafe(outcome.answer) : outcome.answer;
+    stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
   }
   const message = code === 0 ? "" : (outcome.problem ?? `helper ended: ${outcome.finishReason}`);
   return { code, message };

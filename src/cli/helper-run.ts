@@ -5,7 +5,14 @@
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
 import { describeTierChoice } from "../agents/tier-classifier.ts";
-import { AppError, type ModelRef, type ProviderNotice, Redactor } from "../kernel/index.ts";
+import {
+  AppError,
+  type ModelRef,
+  type ProviderNotice,
+  Redactor,
+  TerminalSafeStream,
+  terminalSafe,
+} from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { CliExit } from "./commands.ts";
 import { loadConfig } from "./config.ts";
@@ -81,6 +88,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
 
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   const streamed = tools === undefined && process.stdout.isTTY === true && !json;
+  // Streamed to a terminal: model text never drives it (a sequence split across deltas is held whole).
+  const screen = new TerminalSafeStream();
   let outcome: HelperOutcome;
   try {
     if (tools === undefined) {
@@ -91,7 +100,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
         fellBackTo: () => fellBackTo,
         onDelta: (delta) => {
-          if (streamed) process.stdout.write(redactor.redact(delta));
+          if (streamed) process.stdout.write(screen.push(redactor.redact(delta)));
         },
         ...(singleSystem !== undefined ? { system: singleSystem } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
@@ -108,7 +117,10 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         fellBackTo: () => fellBackTo,
         escalate: fallback,
         ...(showProgress
-          ? { progress: (line: string) => process.stderr.write(`agent: ${redactor.redact(line)}\n`) }
+          ? {
+              progress: (line: string) =>
+                process.stderr.write(`agent: ${terminalSafe(redactor.redact(line))}\n`),
+            }
           : {}),
         systemFlags: flags,
         ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
@@ -118,10 +130,16 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   } finally {
     interrupts.dispose();
   }
+  if (streamed) process.stdout.write(screen.end());
   // A strict replay that met a request unlike the recorded one is a usage error (exit 2).
   const mismatch = client.replay?.mismatch();
   if (mismatch !== undefined) throw new AppError("usage", mismatch);
   if (client.replay) outcome.recordedCostUsd = client.replay.recordedCostUsd();
-  const { code, message } = writeOutcome(outcome, { json, streamed }, process.stdout, redactor);
+  const { code, message } = writeOutcome(
+    outcome,
+    { json, streamed, tty: process.stdout.isTTY === true },
+    process.stdout,
+    redactor,
+  );
   if (code !== 0) throw new CliExit(code, message, json);
 }

@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
-import { AppError, ExitCode, exitCodeForAppError } from "../kernel/index.ts";
+import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel/index.ts";
 import { errorRecord } from "../ui/json-shape.ts";
 import { CliExit, COMMANDS } from "./commands.ts";
 import { jsonRequested } from "./shared-flags.ts";
@@ -51,8 +51,11 @@ export function expandShorthands(args: readonly string[], commandNames: readonly
   return [...args];
 }
 
+/** A message as one terminal-safe line (messages can quote model or tool text). */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
+  return terminalSafe(text)
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
 }
 
 /** Where handleError writes: stderr always gets the line; stdout gets the JSON object in JSON mode. */

@@ -20,7 +20,7 @@ import { createModelClient } from "../llm/client.ts";
 import { flagApprover } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
-import { redactRecord } from "../session/redact-record.ts";
+
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
@@ -179,7 +179,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     const exitCode = exitCodeFor(result);
     const recorded = client.replay ? { recordedCostUsd: client.replay.recordedCostUsd() } : {};
     await renderer.finish(
-      redactRecord({ ...result, sessionId: transcript.id, exitCode, ...recorded }, redactor),
+      redactor.redactValue({ ...result, sessionId: transcript.id, exitCode, ...recorded }),
     );
     return exitCode;
   } finally {

@@ -27,6 +27,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/** A USD amount rounded to 6 decimals (a millionth of a dollar), as every JSON output prints costs. */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e6) / 1e6;
+}
+
 export function totalTokens(u: Usage): number {
   return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
 }
@@ -41,12 +46,4 @@ export interface AgentUsageReport {
   usage: Usage;
   costUsd: number;
   subtree: { usage: Usage; costUsd: number };
-}
-
-/**
- * A USD amount rounded to 6 decimals (a millionth of a dollar), the one rounding every cost in the
- * machine-readable output goes through, so `0.000021200000000000004` prints as `0.000021`.
- */
-export function roundUsd(usd: number): number {
-  return Math.round(usd * 1e6) / 1e6;
 }

@@ -11,6 +11,7 @@
  */
 import type { AgentEvent } from "../kernel/events.ts";
 import type { Redactor } from "../kernel/redact.ts";
+import { stringifyForTerminal } from "../kernel/terminal-text.ts";
 import { SCHEMA_VERSION, snakeCaseKeys } from "./json-shape.ts";
 import { ProgressLines } from "./progress-lines.ts";
 import type { Renderer, TextSink } from "./renderer.ts";
@@ -22,7 +23,7 @@ export interface JsonRendererOptions {
   stdout: TextSink;
   stderr: TextSink;
   redactor?: Redactor;
-  /** stream-json only: include `text_delta` lines (default true). */
+  /** stream-json only: include `text_delta` and `reasoning_delta` lines (default true). */
   includeTextDeltas?: boolean;
 }
 
@@ -85,8 +86,8 @@ abstract class JsonRendererBase implements Renderer {
   dispose(): void {}
 
   protected serialize(value: unknown): string {
-    const text = JSON.stringify(value);
-    return `${this.options.redactor ? this.options.redactor.redact(text) : text}\n`;
+    const { redactor } = this.options;
+    return `${stringifyForTerminal(redactor ? redactor.redactValue(value) : value)}\n`;
   }
 
   protected result(run: FinishedRun): string {
@@ -108,7 +109,8 @@ export class StreamJsonRenderer extends JsonRendererBase {
       this.options.stdout.write(this.serialize(initLine(start, "")));
       if (start) return;
     }
-    if (event.kind === "text_delta" && this.options.includeTextDeltas === false) return;
+    const delta = event.kind === "text_delta" || event.kind === "reasoning_delta";
+    if (delta && this.options.includeTextDeltas === false) return;
     this.options.stdout.write(this.serialize(flattenEvent(event)));
   }
 

@@ -1,6 +1,6 @@
 import type { FinishReason, RunResult, RunStatus } from "../kernel/events.ts";
 import type { AgentUsageReport, Usage } from "../kernel/usage.ts";
-import { emptyUsage, roundUsd, totalTokens } from "../kernel/usage.ts";
+import { addUsage, emptyUsage, roundUsd, totalTokens } from "../kernel/usage.ts";
 import { SCHEMA_VERSION } from "./json-shape.ts";
 
 /** The end of a run as a renderer receives it: the run's result, its session and the process exit code. */
@@ -18,6 +18,8 @@ export interface TokenCounts {
   output_tokens: number;
   cache_read_tokens: number;
   cache_write_tokens: number;
+  /** The part of output_tokens spent on reasoning (informational: already in output_tokens). */
+  reasoning_tokens: number;
   total_tokens: number;
 }
 
@@ -64,6 +66,7 @@ export function tokenCounts(usage: Usage): TokenCounts {
     output_tokens: usage.outputTokens,
     cache_read_tokens: usage.cacheReadTokens,
     cache_write_tokens: usage.cacheWriteTokens,
+    reasoning_tokens: usage.reasoningTokens,
     total_tokens: totalTokens(usage),
   };
 }
@@ -86,13 +89,10 @@ function agentRecord(report: AgentUsageReport): AgentUsageRecord {
 function totals(reports: readonly AgentUsageReport[]): { usage: Usage; costUsd: number } {
   const root = reports.find((r) => r.depth === 0);
   if (root) return root.subtree;
-  const usage = emptyUsage();
+  let usage = emptyUsage();
   let costUsd = 0;
   for (const r of reports) {
-    usage.inputTokens += r.usage.inputTokens;
-    usage.outputTokens += r.usage.outputTokens;
-    usage.cacheReadTokens += r.usage.cacheReadTokens;
-    usage.cacheWriteTokens += r.usage.cacheWriteTokens;
+    usage = addUsage(usage, r.usage);
     costUsd += r.costUsd;
   }
   return { usage, costUsd };

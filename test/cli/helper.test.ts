@@ -102,8 +102,9 @@ describe("agent helper output and errors", () => {
         provider: "anthropic",
         usage: { input_tokens: 12, output_tokens: 3, total_tokens: 15 },
       });
-      expect(output.model).toMatch(/^claude-haiku/);
-      expect(typeof output.usage.cost_usd).toBe("number");
+      expect(output.model).toBe("claude-haiku-5-5");
+      // (12 × $0.10 + 3 × $0.50) / 1M = $0.0000027, printed rounded to 6 decimals.
+      expect(output.usage.cost_usd).toBe(0.000003);
       expectJsonShape(output);
       expect(result.stdout.trim().split("\n")).toHaveLength(1);
     });
