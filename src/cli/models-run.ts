@@ -40,7 +40,10 @@ function knownModels(): Record<string, string[]> {
   const known: Record<string, string[]> = {};
   for (const id of catalogIds()) {
     const provider = catalogProvider(id);
-    if (provider) (known[provider] ??= []).push(id);
+    if (!provider) continue;
+    const ids = known[provider] ?? [];
+    ids.push(id);
+    known[provider] = ids;
   }
   return known;
 }
