@@ -17,6 +17,9 @@ export interface HelperFlags extends SystemFlags, CassetteFlags {
   tools?: string;
   maxTurns?: string;
   timeout?: string;
+  maxBudgetUsd?: string;
+  maxTokens?: string;
+  schema?: string;
   verbose?: boolean;
   /** False with `--no-fallback`. */
   fallback?: boolean;
@@ -44,6 +47,9 @@ export const helperCommand: CommandModule = {
       )
       .option("--max-turns <n>", "most model turns with --tools (default 10)")
       .option("--timeout <seconds>", "wall-clock limit of the run")
+      .option("--max-budget-usd <usd>", "cost budget of the run in US dollars (exit 5 when spent)")
+      .option("--max-tokens <n>", "token budget of the run: input, output and cache tokens (exit 5)")
+      .option("--schema <file|json>", "the answer must be JSON valid against this JSON schema")
       .option("--verbose", "print each tool call on stderr (default: only when stderr is a terminal)")
       .addOption(outputOption(["text", "json"]))
       .option("--json", "same as -o json: one JSON result object on stdout, on every exit");

@@ -4,7 +4,9 @@
  * call (no `--tools`; helper-call.ts) or the agent loop with a tool whitelist (helper-tools.ts, loaded
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
+import type { OutputSchema } from "../agents/output-schema.ts";
 import { describeTierChoice } from "../agents/tier-classifier.ts";
+import type { RunLimits } from "../agents/types.ts";
 import {
   AppError,
   type ModelRef,
@@ -36,6 +38,20 @@ export function describeNotice(notice: ProviderNotice): string {
   return `${notice.from.providerName}:${notice.from.id} ${notice.error.kind} (${notice.error.message}); falling back to ${notice.to.providerName}:${notice.to.id}`;
 }
 
+/** The budgets of a run, only those set. */
+function budgetsOf(limits: RunLimits): Pick<RunLimits, "tokenBudget" | "costBudgetUsd"> {
+  return {
+    ...(limits.tokenBudget !== undefined ? { tokenBudget: limits.tokenBudget } : {}),
+    ...(limits.costBudgetUsd !== undefined ? { costBudgetUsd: limits.costBudgetUsd } : {}),
+  };
+}
+
+/** Loads `--schema` (and Ajv) only when the flag is given: the plain helper must start fast. */
+async function loadSchema(value: string): Promise<OutputSchema | undefined> {
+  const { loadSchemaFlag } = await import("./schema-flag.ts");
+  return loadSchemaFlag(value);
+}
+
 /**
  * Runs `agent helper`. Usage (2), config (3) errors are thrown as AppError before any model call; the
  * run's own end is a CliExit with the documented code (4 provider, 5 limit, 130 interrupted).
@@ -46,7 +62,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const tools = parseToolList(flags.tools);
   const json = flags.json === true || flags.output === "json";
   const singleSystem = tools === undefined ? systemPromptFrom(flags, SINGLE_CALL_SYSTEM) : undefined;
-  const limits = parseLimitFlags(flags);
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before stdin or config is read
+  const outputSchema = flags.schema !== undefined ? await loadSchema(flags.schema) : undefined;
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
   if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
   const stdinText = stdin.text;
@@ -67,6 +84,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   if (choice.auto) process.stderr.write(`agent: ${describeTierChoice(choice.auto)}\n`);
 
   const config = await loadConfig(env);
+  const limits = parseLimitFlags(flags, config.defaults);
   const fallback = flags.fallback !== false && config.defaults.fallback !== false;
   let fellBackTo: ModelRef | undefined;
   const client = createModelClient({
@@ -87,7 +105,9 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   checkFitsContext(stdinText, client.info(resolved.ref));
 
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
-  const streamed = tools === undefined && process.stdout.isTTY === true && !json;
+  // A schema'd answer is checked before it is printed, so it is never streamed.
+  const streamed =
+    tools === undefined && process.stdout.isTTY === true && !json && outputSchema === undefined;
   // Streamed to a terminal: model text never drives it (a sequence split across deltas is held whole).
   const screen = new TerminalSafeStream();
   let outcome: HelperOutcome;
@@ -104,6 +124,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         },
         ...(singleSystem !== undefined ? { system: singleSystem } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
+        ...budgetsOf(limits),
+        ...(outputSchema ? { schema: outputSchema } : {}),
       });
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
@@ -125,6 +147,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         systemFlags: flags,
         ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
+        ...budgetsOf(limits),
+        ...(outputSchema ? { outputSchema } : {}),
       });
     }
   } finally {

@@ -10,6 +10,9 @@ export interface RunFlags extends SystemFlags, CassetteFlags {
   model?: string;
   maxTurns?: string;
   timeout?: string;
+  maxBudgetUsd?: string;
+  maxTokens?: string;
+  schema?: string;
   output: OutputFormat;
   onAsk?: "deny" | "fail" | "allow";
   allow: string[];
@@ -37,6 +40,9 @@ export const runCommand: CommandModule = {
       .option("--append-system <text>", "add to the top agent's system prompt (@FILE reads a file)")
       .option("--max-turns <n>", "most model turns of the top agent")
       .option("--timeout <seconds>", "wall-clock limit of the whole run")
+      .option("--max-budget-usd <usd>", "cost budget of the whole run in US dollars (exit 5 when spent)")
+      .option("--max-tokens <n>", "token budget of the whole run: input, output and cache tokens (exit 5)")
+      .option("--schema <file|json>", "the final answer must be JSON valid against this JSON schema")
       .addOption(outputOption(["text", "json", "stream-json"]))
       .addOption(
         new Option(

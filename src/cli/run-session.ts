@@ -35,6 +35,7 @@ import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { sessionToolsFor } from "./run-tools.ts";
+import { loadSchemaFlag } from "./schema-flag.ts";
 import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
 import { stdoutPipe } from "./stdout-pipe.ts";
 import { systemPromptFrom } from "./system-flag.ts";
@@ -42,9 +43,11 @@ import { systemPromptFrom } from "./system-flag.ts";
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
   const env = process.env;
-  const limits = parseLimitFlags(flags);
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
+  const outputSchema = await loadSchemaFlag(flags.schema);
   const workspace = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
+  const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !resumed });
   if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
@@ -162,6 +165,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       signal: AbortSignal.any([interrupts.signal, pipe.signal]),
       sessionId: transcript.id,
       limits,
+      ...(outputSchema ? { outputSchema } : {}),
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
