@@ -5,6 +5,7 @@
 import {
   type FinishReason,
   Redactor,
+  type RunActivity,
   type RunStatus,
   roundUsd,
   stringifyForTerminal,
@@ -12,7 +13,7 @@ import {
   type Usage,
 } from "../kernel/index.ts";
 import { SCHEMA_VERSION } from "../ui/json-shape.ts";
-import { type TokenCounts, tokenCounts } from "../ui/result.ts";
+import { type ActivityFields, activityFields, type TokenCounts, tokenCounts } from "../ui/result.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 
 /** The end of a helper run. */
@@ -26,6 +27,8 @@ export interface HelperOutcome {
   provider: string;
   usage: Usage;
   costUsd: number;
+  /** Turns, tool calls, denials, stumbles, elided context (a single call: its turns only). */
+  activity?: RunActivity;
   /** One line saying why the run did not succeed (stderr); absent on success. */
   problem?: string;
   /** A replayed run: what the served exchanges cost when recorded (`costUsd` is 0). */
@@ -70,7 +73,7 @@ export function writeOutcome(
 }
 
 /** `agent helper --json` / `-o json`: the run result's shape plus the model and provider that answered. */
-export interface HelperRecord {
+export interface HelperRecord extends ActivityFields {
   type: "result";
   schema_version: number;
   status: RunStatus;
@@ -95,6 +98,7 @@ export function helperRecord(outcome: HelperOutcome, exitCode: number): HelperRe
     model: outcome.model,
     provider: outcome.provider,
     usage: { ...tokenCounts(outcome.usage), cost_usd: roundUsd(outcome.costUsd) },
+    ...activityFields(outcome.activity),
   };
   if (outcome.recordedCostUsd !== undefined) record.recorded_cost_usd = roundUsd(outcome.recordedCostUsd);
   if (outcome.error) record.error = { kind: outcome.error.kind, message: outcome.error.message };

@@ -7,6 +7,8 @@ import type { SystemFlags } from "./system-flag.ts";
 /** Flags of `agent run`, as commander parses them. */
 export interface RunFlags extends SystemFlags, CassetteFlags {
   agent?: string;
+  /** `--tier`: fast, good, best or auto; `--model` overrides it. */
+  tier?: string;
   model?: string;
   maxTurns?: string;
   timeout?: string;
@@ -35,7 +37,18 @@ export const runCommand: CommandModule = {
         "what the agent should achieve (with --resume: what to continue with); piped stdin is added, or is the goal when none is given (or -)",
       )
       .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
-      .option("-m, --model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
+      .addOption(
+        new Option("--tier <tier>", "model tier of the top agent (auto: chosen from the goal)").choices([
+          "fast",
+          "good",
+          "best",
+          "auto",
+        ]),
+      )
+      .option(
+        "-m, --model <model>",
+        "model for the top agent: tier (fast|good|best|auto), provider:model or id (overrides --tier)",
+      )
       .option("-s, --system <text>", "replace the top agent's system prompt (@FILE reads a file)")
       .option("--append-system <text>", "add to the top agent's system prompt (@FILE reads a file)")
       .option("--max-turns <n>", "most model turns of the top agent")

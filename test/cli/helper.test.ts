@@ -83,12 +83,17 @@ describe("agent helper output and errors", () => {
       const output = JSON.parse(result.stdout);
       expect(Object.keys(output).sort()).toEqual([
         "answer",
+        "context_elided",
+        "denials",
         "exit_code",
         "finish_reason",
         "model",
         "provider",
         "schema_version",
         "status",
+        "stumbles",
+        "tool_calls",
+        "turns",
         "type",
         "usage",
       ]);
