@@ -4,11 +4,12 @@
  */
 import { type Command, Option } from "commander";
 import type { CommandModule } from "./commands.ts";
+import { type SandboxFlags, sandboxOptions } from "./sandbox-flags.ts";
 import { type CassetteFlags, cassetteOptions, type OutputFormat, outputOption } from "./shared-flags.ts";
 import type { SystemFlags } from "./system-flag.ts";
 
 /** Flags of `agent helper`, as commander parses them. */
-export interface HelperFlags extends SystemFlags, CassetteFlags {
+export interface HelperFlags extends SystemFlags, CassetteFlags, SandboxFlags {
   tier: string;
   model?: string;
   /** `-o json`, or `--json` (kept as an alias). */
@@ -54,6 +55,7 @@ export const helperCommand: CommandModule = {
       .addOption(outputOption(["text", "json"]))
       .option("--json", "same as -o json: one JSON result object on stdout, on every exit");
     for (const option of cassetteOptions()) command.addOption(option);
+    for (const option of sandboxOptions()) command.addOption(option);
     command
       .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier")
       .action(async (prompt: string[], flags: HelperFlags) => {

@@ -24,6 +24,7 @@ import { chooseModelName, parseToolList } from "./helper-options.ts";
 import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
 import { handleInterrupts } from "./interrupts.ts";
 import { parseLimitFlags } from "./run-flags.ts";
+import { sandboxSettings } from "./sandbox-flags.ts";
 import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
 import { stdoutPipe } from "./stdout-pipe.ts";
 import { systemPromptFrom } from "./system-flag.ts";
@@ -141,6 +142,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
         fellBackTo: () => fellBackTo,
         escalate: fallback,
+        sandbox: sandboxSettings(flags, config.sandbox),
+        warn: (message) => process.stderr.write(`agent: warning: ${message}\n`),
         ...(showProgress
           ? {
               progress: (line: string) =>

@@ -1,11 +1,12 @@
 /** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
 import { type Command, Option } from "commander";
 import { CliExit, type CommandModule } from "./commands.ts";
+import { type SandboxFlags, sandboxOptions } from "./sandbox-flags.ts";
 import { type CassetteFlags, cassetteOptions, type OutputFormat, outputOption } from "./shared-flags.ts";
 import type { SystemFlags } from "./system-flag.ts";
 
 /** Flags of `agent run`, as commander parses them. */
-export interface RunFlags extends SystemFlags, CassetteFlags {
+export interface RunFlags extends SystemFlags, CassetteFlags, SandboxFlags {
   agent?: string;
   /** `--tier`: fast, good, best or auto; `--model` overrides it. */
   tier?: string;
@@ -68,6 +69,7 @@ export const runCommand: CommandModule = {
       .option("--resume <id>", "continue the session with this id")
       .option("--cwd <dir>", "the workspace (default: the current directory)");
     for (const option of cassetteOptions()) command.addOption(option);
+    for (const option of sandboxOptions()) command.addOption(option);
     command
       .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate")
       .action(async (goal: string[], flags: RunFlags) => {

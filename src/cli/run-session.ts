@@ -25,6 +25,7 @@ import { buildRuleSet } from "../policy/rules.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
+import { chooseSandbox } from "../tools/sandbox.ts";
 import { PRIMITIVE_NAMES } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
@@ -38,6 +39,8 @@ import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { loadRunSpecs } from "./run-specs.ts";
 import { sessionToolsFor } from "./run-tools.ts";
+import { sandboxSettings } from "./sandbox-flags.ts";
+import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
 import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
 import { stdoutPipe } from "./stdout-pipe.ts";
@@ -48,8 +51,11 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const env = process.env;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
   const outputSchema = await loadSchemaFlag(flags.schema);
-  const workspace = await openWorkspace(flags.cwd ?? process.cwd());
+  const opened = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
+  const sandboxing = sandboxSettings(flags, config.sandbox);
+  // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
+  const probed = chooseSandbox(sandboxing, opened.roots, env);
   const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !resumed });
@@ -64,7 +70,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
         );
 
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const loaded = await loadRunSpecs(workspace.root, env, config, agentName);
+  const loaded = await loadRunSpecs(opened.root, env, config, agentName);
   const loadedSpec = loaded.specs.get(agentName);
   if (!loadedSpec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
@@ -76,7 +82,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const rules = buildRuleSet({
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: flags.allow, deny: flags.deny },
-    project: await loadProjectRules(workspace.root),
+    project: await loadProjectRules(opened.root),
     knownTools: [...PRIMITIVE_NAMES, ...[...loaded.specs.keys()].sort()],
   });
 
@@ -86,7 +92,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const client = createModelClient({
     env,
     config,
-    workspaceRoot: workspace.root,
+    workspaceRoot: opened.root,
     fallback: flags.fallback !== false && config.defaults.fallback !== false,
     onNotice: (notice) => {
       if (notice.type === "fallback") {
@@ -118,6 +124,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   }
   const resolvedTop = client.resolve(top.name);
   checkFitsContext(stdin.text, client.info(resolvedTop.ref));
+  const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
+  const workspace = sandboxed.workspace;
 
   const transcript = openTranscript({
     redactor,
@@ -139,7 +147,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       transcript.append(event);
       renderer.onEvent(event);
     }),
-    projectOverrideNotices(loaded),
+    [
+      ...projectOverrideNotices(loaded),
+      ...(sandboxed.warning ? [{ code: "sandbox_unavailable", message: sandboxed.warning }] : []),
+    ],
   );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
