@@ -17,7 +17,7 @@ const README = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf
 /** The text of a README section, from its heading to the next heading of the same or a higher level. */
 function section(heading: string): string {
   const lines = README.split("\n");
-  const start = lines.findIndex((line) => line === heading);
+  const start = lines.indexOf(heading);
   expect(start).toBeGreaterThanOrEqual(0);
   const level = heading.indexOf(" ");
   const end = lines.findIndex((line, i) => {
