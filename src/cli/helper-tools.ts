@@ -10,7 +10,7 @@ import type { ModelClient } from "../llm/client.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
-import { CUT_PROBLEM } from "./helper-call.ts";
+import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 
 export interface ToolsRunInput {
@@ -75,7 +75,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
 
 /** Why a helper loop did not succeed, as one line. */
 function problemLine(
-  result: { status: string; finishReason: string; error?: { message: string } },
+  result: { status: string; finishReason: string; answer: string; error?: { message: string } },
   input: Pick<ToolsRunInput, "maxTurns" | "timeoutMs" | "tokenBudget" | "costBudgetUsd">,
 ): string {
   switch (result.finishReason) {
@@ -89,7 +89,7 @@ function problemLine(
     case "context_window":
       return CUT_PROBLEM[result.finishReason];
     case "refusal":
-      return "helper ended: the model refused (refusal)";
+      return refusalProblem(result.answer);
     case "malformed_call":
       return "helper ended: the model's tool call was malformed twice (malformed_call)";
     case "invalid_output":
