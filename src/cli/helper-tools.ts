@@ -7,6 +7,7 @@ import { runHelper } from "../agents/helper-run.ts";
 import type { OutputSchema } from "../agents/output-schema.ts";
 import { type AgentEvent, emptyUsage, type ModelRef } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
+import type { Rule } from "../policy/index.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
@@ -18,6 +19,8 @@ export interface ToolsRunInput {
   /** Tier or model name as given (a tier lets a stalled run escalate once). */
   model: string;
   tools: PrimitiveName[];
+  /** The user's and the project's rules (their deny rules still refuse a listed tool's call). */
+  rules?: readonly Rule[];
   prompt: string;
   system?: string;
   maxTurns?: number;
@@ -42,6 +45,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
   const result = await runHelper({
     prompt: input.prompt,
     tools: input.tools,
+    ...(input.rules ? { rules: input.rules } : {}),
     model: input.model,
     stream: input.client.stream,
     resolveModel: (name) => input.client.resolve(name).ref,
