@@ -15,6 +15,7 @@ import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
 import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
+import { sessionToolsFor } from "./run-tools.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
 
 export interface ToolsRunInput {
@@ -58,7 +59,8 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
   const result = await runHelper({
     prompt: input.prompt,
     tools: input.tools,
-    ...(input.rules ? { rules: input.rules } : {}),
+    // The user's fetch allow rules name the local origins fetch may reach, as in `agent run`.
+    ...(input.rules ? { rules: input.rules, toolsFor: sessionToolsFor(input.rules) } : {}),
     model: input.model,
     stream: input.client.stream,
     resolveModel: (name) => input.client.resolve(name).ref,

@@ -88,3 +88,23 @@ test("a listed write_file cannot plant a git hook or the agent's config; an ordi
     [".agent/agents/root.yaml", "whitelist"],
   ]);
 });
+
+test("a user allow rule naming a local origin lets a listed fetch reach it, and only that port", async () => {
+  const local = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("local secret page") });
+  try {
+    const origin = `http://127.0.0.1:${local.port}`;
+    userConfig(`rules:\n  allow: ["fetch:${origin}/*"]\n`);
+    const fetchCall = (url: string) => ({ toolCalls: [{ name: "fetch", args: { url } }] });
+    fx.server.enqueue(fetchCall(`${origin}/page`), fetchCall(`http://127.0.0.1:${local.port + 1}/x`), {
+      text: "fetched",
+    });
+    const before = fx.server.requests.length;
+    const { code } = await helperJson(workspace(), ["--tools", "fetch", "read the local page"]);
+    expect(code).toBe(0);
+    const [, second, third] = fx.server.requests.slice(before).map((r) => JSON.stringify(r.body));
+    expect(second).toContain("local secret page");
+    expect(third).toContain("refusing to fetch 127.0.0.1");
+  } finally {
+    local.stop(true);
+  }
+});
