@@ -92,10 +92,11 @@ test("a listed write_file cannot plant a git hook or the agent's config; an ordi
 test("a user allow rule naming a local origin lets a listed fetch reach it, and only that port", async () => {
   const local = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("local secret page") });
   try {
-    const origin = `http://127.0.0.1:${local.port}`;
+    const port = Number(local.port);
+    const origin = `http://127.0.0.1:${port}`;
     userConfig(`rules:\n  allow: ["fetch:${origin}/*"]\n`);
     const fetchCall = (url: string) => ({ toolCalls: [{ name: "fetch", args: { url } }] });
-    fx.server.enqueue(fetchCall(`${origin}/page`), fetchCall(`http://127.0.0.1:${local.port + 1}/x`), {
+    fx.server.enqueue(fetchCall(`${origin}/page`), fetchCall(`http://127.0.0.1:${port + 1}/x`), {
       text: "fetched",
     });
     const before = fx.server.requests.length;
