@@ -7,22 +7,26 @@ import type { AgentUsageReport, Usage } from "./usage.ts";
 /** How a run ended. Maps to exit codes in src/cli (see README "Exit codes"). */
 export type RunStatus = "success" | "failure" | "limit" | "error" | "interrupted";
 
-export type FinishReason =
-  | "stop" // the model answered without tool calls
-  | "stall" // the stall guard forced a final answer (still a success)
-  | "max_turns"
-  | "timeout"
-  | "budget"
-  | "aborted"
-  | "verify_failed"
-  | "refusal"
-  | "truncated" // the output limit cut the answer again after one continuation (a limit: exit 5)
-  | "context_window" // the model's context window filled and eliding old tool results could not make room (exit 5)
-  | "malformed_call" // the model's tool call was malformed twice in a row (Gemini MALFORMED_FUNCTION_CALL; exit 1)
-  | "invalid_output" // the final answer did not match `--schema`, even after one re-ask (exit 1)
-  | "approval_needed"
-  | "provider_error"
-  | "error";
+/** Every way a run can end, as `finish_reason` in results (README "Machine-readable output" lists them). */
+export const FINISH_REASONS = [
+  "stop", // the model answered without tool calls
+  "stall", // the stall guard forced a final answer (still a success)
+  "max_turns",
+  "timeout",
+  "budget",
+  "aborted",
+  "verify_failed",
+  "refusal",
+  "truncated", // the output limit cut the answer again after one continuation (a limit: exit 5)
+  "context_window", // the model's context window filled and eliding old tool results could not make room (exit 5)
+  "malformed_call", // the model's tool call was malformed twice in a row (Gemini MALFORMED_FUNCTION_CALL; exit 1)
+  "invalid_output", // the final answer did not match `--schema`, even after one re-ask (exit 1)
+  "approval_needed",
+  "provider_error",
+  "error",
+] as const;
+
+export type FinishReason = (typeof FINISH_REASONS)[number];
 
 /** The outcome of one agent run (root or child). */
 export interface RunResult {
