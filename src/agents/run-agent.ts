@@ -24,6 +24,7 @@ import {
   StallDetector,
 } from "./guards.ts";
 import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } from "./history.ts";
+import { systemPromptWith } from "./instructions.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
@@ -116,6 +117,8 @@ async function runNodeUnguarded(
   let approvalError: ApprovalNeededError | undefined;
   let modelName = options.model ?? spec.model;
   let started = false;
+  const instructed = spec.instructions !== false && (options.instructions?.files.length ?? 0) > 0;
+  const system = systemPromptWith(spec.system_prompt, options.instructions, spec.instructions === false);
   const emitSessionStart = (model: string): void => {
     started = true;
     emit(
@@ -126,8 +129,11 @@ async function runNodeUnguarded(
         model,
         cwd: options.workspace.root,
         ...(options.resumed ? { resumed: true } : {}),
+        ...(instructed ? { instructions: options.instructions?.files.map((f) => f.path) ?? [] } : {}),
       }),
     );
+    for (const message of options.instructions?.warnings ?? [])
+      emit(makeEvent(who, "warning", { message, code: "instructions" }));
   };
 
   const append = (message: Message): void => {
@@ -306,7 +312,7 @@ async function runNodeUnguarded(
 
     // Plan.
     const elided = elideOldToolResults(messages, {
-      system: spec.system_prompt,
+      system,
       tools,
       limitTokens: Math.floor(info.contextWindow * ELIDE_THRESHOLD),
       meter,
@@ -320,7 +326,7 @@ async function runNodeUnguarded(
     const planned = await planTurn(
       {
         model,
-        system: spec.system_prompt,
+        system,
         messages: [...messages],
         tools,
         signal: run.signal,
@@ -355,7 +361,7 @@ async function runNodeUnguarded(
     if (stop.action !== "accept") {
       emit(makeEvent(who, "warning", { message: stop.reason, code: stop.code }));
       if (stop.action === "compact") {
-        const compacted = compactForRetry(messages, { system: spec.system_prompt, tools, meter });
+        const compacted = compactForRetry(messages, { system, tools, meter });
         if (!compacted) return finish({ finishReason: "context_window", answer: bestAnswer });
         messages.splice(0, messages.length, ...compacted);
       } else {

@@ -11,6 +11,7 @@ import type {
 import type { PolicyRequest, Verdict } from "../policy/types.ts";
 import type { Primitive, PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import type { ProjectInstructions } from "./instructions.ts";
 import type { AgentSpec } from "./spec.ts";
 
 /**
@@ -73,6 +74,9 @@ export interface AgentDeps {
   /** `$XDG_STATE_HOME/agent/learn.jsonl`, or null to never write learn signals to disk. */
   learnFile?: string | null;
   now?: () => number;
+  /** The session's project instructions (AGENTS.md, CLAUDE.md), added to every agent's system prompt
+   * unless its spec says `instructions: false`; listed in session_start. */
+  instructions?: ProjectInstructions;
 }
 
 /** Options of one agent run; see runAgent. */

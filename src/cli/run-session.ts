@@ -131,7 +131,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   });
   try {
     const { runAgent } = await import("../agents/run-agent.ts");
+    const { loadInstructions } = await import("../agents/instructions.ts");
+    const instructions = await loadInstructions({ workspaceRoot: workspace.root, env });
     const result = await runAgent({
+      instructions,
       spec,
       goal,
       specs: loaded.specs,

@@ -42,6 +42,8 @@ export interface EventDataMap {
     model: string;
     cwd: string;
     resumed?: boolean;
+    /** Paths of the project instruction files in the root agent's system prompt, in prompt order. */
+    instructions?: string[];
   };
   plan_start: { turn: number; model: string };
   plan_end: {
