@@ -14,12 +14,14 @@ import {
 } from "../kernel/index.ts";
 import { toolDefinitionsFor } from "../tools/registry.ts";
 import { type ActContext, actOnCalls } from "./act.ts";
+import { COMPACT_THRESHOLD, Compactor } from "./compaction.ts";
 import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
 import {
   ContextMeter,
   compactForRetry,
   ELIDE_THRESHOLD,
   elideOldToolResults,
+  LAST_RESORT_ELIDE_THRESHOLD,
   STALL_NUDGE,
   StallDetector,
 } from "./guards.ts";
@@ -226,7 +228,12 @@ async function runNodeUnguarded(
           resumed: false,
           signal: run.signal,
           gate: options.gate.child?.() ?? options.gate,
-          limits: { concurrency: limits.concurrency, verifyTimeoutMs: limits.verifyTimeoutMs },
+          limits: {
+            concurrency: limits.concurrency,
+            verifyTimeoutMs: limits.verifyTimeoutMs,
+            compactThreshold: limits.compactThreshold,
+          },
+          compactFirst: false,
         },
         child,
         shared,
@@ -264,6 +271,20 @@ async function runNodeUnguarded(
 
   const stall = new StallDetector();
   const meter = new ContextMeter();
+  const compactor = new Compactor(
+    {
+      who,
+      emit,
+      stream: options.stream,
+      resolveModel: options.resolveModel,
+      modelInfo: options.modelInfo,
+      signal: run.signal,
+      onUsage: (usage, summarizer) => shared.tracker.add(who.agent, usage, summarizer),
+    },
+    limits.compactThreshold ?? COMPACT_THRESHOLD,
+    info.contextWindow,
+  );
+  if (options.compactFirst) compactor.request();
   const stops = new StopHandler();
   let raiseLimit = false;
   let nudged = false;
@@ -310,11 +331,14 @@ async function runNodeUnguarded(
       return finish({ finishReason: "budget", answer: bestAnswer });
     }
 
-    // Plan.
+    // Plan: compact past the threshold; elide old tool results only as a last resort (it rewrites history).
+    const compacted = await compactor.maybeCompact(messages);
+    if (compacted) messages.splice(0, messages.length, ...compacted);
+    const elideAt = compactor.failed ? ELIDE_THRESHOLD : LAST_RESORT_ELIDE_THRESHOLD;
     const elided = elideOldToolResults(messages, {
       system,
       tools,
-      limitTokens: Math.floor(info.contextWindow * ELIDE_THRESHOLD),
+      limitTokens: Math.floor(info.contextWindow * elideAt),
       meter,
     });
     if (elided.elided > 0) {
@@ -339,6 +363,7 @@ async function runNodeUnguarded(
       turn,
     );
     shared.tracker.add(who.agent, planned.usage, info);
+    compactor.record(planned.usage);
     if (!planned.ok) {
       const partial = planned.partial ? assistantText(planned.partial).trim() : "";
       if (partial) bestAnswer = partial;

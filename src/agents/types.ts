@@ -56,6 +56,9 @@ export interface RunLimits {
   verifyTimeoutMs?: number;
   /** How many failed verification rounds end the run with verify_failed (default 3). */
   maxVerifyAttempts?: number;
+  /** Share of the context window (input tokens as last reported) past which the history is compacted
+   * (default 0.8, config `defaults.compact_threshold`; src/agents/compaction.ts). */
+  compactThreshold?: number;
 }
 
 /** What every run of a session shares: dependencies injected once at the root and passed down. */
@@ -93,4 +96,6 @@ export interface RunAgentOptions extends AgentDeps {
   sessionId?: string;
   /** Marks session_start as a resumed session. */
   resumed?: boolean;
+  /** Compact the given history before the first model call, whatever its size (a chat's `/compact`). */
+  compactFirst?: boolean;
 }

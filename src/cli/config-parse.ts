@@ -79,7 +79,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "models, reasoning_effort, providers, rules or defaults";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
-  if (first === "defaults") return "agent, on_ask or fallback";
+  if (first === "defaults") return "agent, on_ask, fallback or compact_threshold";
   if (first === "providers") return "kind, base_url or api_key_env";
   return "a known field";
 }
@@ -114,6 +114,8 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
   if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
   if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
+  if (raw.defaults?.compact_threshold !== undefined)
+    config.defaults.compactThreshold = raw.defaults.compact_threshold;
   return config;
 }
 

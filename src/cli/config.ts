@@ -19,6 +19,7 @@
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
  *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
+ *     compact_threshold: 0.8   # share of the context window that triggers compaction (0 < x <= 1)
  *
  * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
  * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,
@@ -36,7 +37,13 @@ export interface AgentConfig extends ModelsConfig {
   providers: NonNullable<ModelsConfig["providers"]>;
   rules: { allow: string[]; ask: string[]; deny: string[] };
   /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`). */
-  defaults: { agent?: string; onAsk?: "deny" | "fail" | "allow"; fallback?: boolean };
+  defaults: {
+    agent?: string;
+    onAsk?: "deny" | "fail" | "allow";
+    fallback?: boolean;
+    /** Share of the context window past which a conversation is compacted (default 0.8). */
+    compactThreshold?: number;
+  };
 }
 
 export function emptyConfig(): AgentConfig {

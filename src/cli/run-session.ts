@@ -147,7 +147,12 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       toolsFor: sessionToolsFor(rules),
       signal: interrupts.signal,
       sessionId: transcript.id,
-      limits,
+      limits: {
+        ...limits,
+        ...(config.defaults.compactThreshold !== undefined
+          ? { compactThreshold: config.defaults.compactThreshold }
+          : {}),
+      },
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
 import type { ProviderErrorKind } from "./errors.ts";
-import type { Message } from "./messages.ts";
+import type { Message, UserMessage } from "./messages.ts";
 import type { AgentUsageReport, Usage } from "./usage.ts";
 
 /** How a run ended. Maps to exit codes in src/cli (see README "Exit codes"). */
@@ -84,6 +84,25 @@ export interface EventDataMap {
   verify: { step: "tool" | "command"; ok: boolean; detail: string; command?: string };
   learn_signal: { signal: "success" | "failure" | "stumble"; detail: string; tool?: string };
   model_switch: { from: string; to: string; reason: string };
+  /**
+   * The agent's history was compacted (src/agents/compaction.ts): the messages before the last `kept`
+   * were replaced by `summary`. Recorded in the transcript so a resume rebuilds the same history; the
+   * `message` events before it stay as they were (the transcript keeps the full conversation).
+   */
+  compaction: {
+    reason: "threshold" | "requested";
+    /** The model that wrote the summary. */
+    model: string;
+    /** How many messages the summary replaced. */
+    summarized: number;
+    /** How many recent messages were kept after it. */
+    kept: number;
+    /** Input tokens of the last request, as the provider reported them (threshold compactions). */
+    inputTokens?: number;
+    contextWindow?: number;
+    /** The user message that now opens the history: the original goal and the summary. */
+    summary: UserMessage;
+  };
   warning: { message: string; code?: string };
   error: { message: string; kind?: string };
   session_end: RunResult & { sessionId: string };

@@ -3,6 +3,7 @@ import type { AgentEvent } from "../kernel/events.ts";
 import { totalTokens } from "../kernel/usage.ts";
 import { type Palette, palette } from "./ansi.ts";
 import {
+  describeCompaction,
   describeDecision,
   describeToolCall,
   formatCost,
@@ -115,6 +116,8 @@ export class ProgressLines {
         return full
           ? `${pad}${c.yellow("↻")} model ${event.data.from} → ${event.data.to} (${event.data.reason})`
           : undefined;
+      case "compaction":
+        return full ? `${pad}${c.yellow("↻")} ${event.name}: ${describeCompaction(event.data)}` : undefined;
       case "verify":
         // A failed tool call is already shown by its tool_end line; only failed verify: commands add news.
         if (event.data.ok || event.data.step !== "command" || !full) return undefined;

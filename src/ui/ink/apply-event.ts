@@ -1,7 +1,13 @@
 /** How one event changes the UI state draft (the event half of the reducer in state.ts). */
 import type { AgentEvent } from "../../kernel/events.ts";
 import { addUsage } from "../../kernel/usage.ts";
-import { describeDecision, describeToolCall, formatDuration, oneLine } from "../format.ts";
+import {
+  describeCompaction,
+  describeDecision,
+  describeToolCall,
+  formatDuration,
+  oneLine,
+} from "../format.ts";
 import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state.ts";
 
 /** Characters of streaming text kept per agent for the live area. */
@@ -61,6 +67,14 @@ function removeSubtree(draft: UiState, id: string): void {
   draft.agents = draft.agents.filter((a) => !gone.has(a.id));
 }
 
+/** The model a request for `model` ends up with: the one a fallback switched it to, if any. */
+function modelInUse(draft: UiState, model: string): string {
+  for (const [from, to] of Object.entries(draft.switches)) {
+    if (from === model || from.endsWith(`:${model}`)) return to;
+  }
+  return model;
+}
+
 /** Applies one event to a draft the caller owns (mutates it). `fresh`: start a new history generation. */
 export function applyEvent(
   draft: UiState,
@@ -84,7 +98,7 @@ export function applyEvent(
       const agent = agentOf(draft, event);
       agent.streamTail = "";
       agent.model = event.data.model;
-      if (event.depth === 0) draft.model = event.data.model;
+      if (event.depth === 0) draft.model = modelInUse(draft, event.data.model);
       return;
     }
     case "text_delta": {
@@ -159,12 +173,18 @@ export function applyEvent(
       return;
     }
     case "model_switch":
-      if (event.depth === 0) draft.model = event.data.to;
+      if (event.depth === 0) {
+        draft.model = event.data.to;
+        draft.switches[event.data.from] = event.data.to;
+      }
       push(draft, fresh, {
         ...base,
         kind: "info",
         text: `model ${event.data.from} → ${event.data.to} (${event.data.reason})`,
       });
+      return;
+    case "compaction":
+      push(draft, fresh, { ...base, kind: "info", text: describeCompaction(event.data) });
       return;
     case "verify":
       // A failed tool call is already shown by its tool_end item; only failed verify: commands add news.

@@ -48,7 +48,11 @@ export interface ActiveAgent {
 export interface UiState {
   sessionId: string;
   goal: string;
+  /** The root's model in use: after a fallback, the model it switched to (status line). */
   model: string;
+  /** Fallbacks seen (`provider:model` switched from → to): a later turn asking for the first model is
+   * shown with the one that answers (the fallback chain is per request). */
+  switches: Record<string, string>;
   startedAt: number | undefined;
   /** Items not yet handed to <Static>; a new generation starts once the view has printed them. */
   history: HistoryItem[];
@@ -82,6 +86,7 @@ export function initialState(): UiState {
     sessionId: "",
     goal: "",
     model: "",
+    switches: {},
     startedAt: undefined,
     history: [],
     historyGeneration: 0,
@@ -120,6 +125,7 @@ export function reduceBatch(
     agents: state.agents.map((a) => ({ ...a, tools: [...a.tools] })),
     approvals: [...state.approvals],
     requests: { ...state.requests },
+    switches: { ...state.switches },
   };
   let fresh = options.freshHistory === true;
   for (const action of actions) {
