@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
-import { AppError, ExitCode, exitCodeForAppError } from "../kernel/index.ts";
+import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel/index.ts";
 import { CliExit, COMMANDS } from "./commands.ts";
 
 /** Builds the program with every registered command. */
@@ -24,8 +24,11 @@ export function createProgram(): Command {
   return program;
 }
 
+/** A message as one terminal-safe line (messages can quote model or tool text). */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
+  return terminalSafe(text)
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
 }
 
 /** Maps a thrown value to an exit code, writing its one-line message to stderr. */

@@ -19,7 +19,7 @@ import { createModelClient } from "../llm/client.ts";
 import { flagApprover } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
-import { redactRecord } from "../session/redact-record.ts";
+
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
@@ -157,7 +157,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
     const exitCode = exitCodeFor(result);
-    await renderer.finish(redactRecord({ ...result, sessionId: transcript.id, exitCode }, redactor));
+    await renderer.finish(redactor.redactValue({ ...result, sessionId: transcript.id, exitCode }));
     return exitCode;
   } finally {
     interrupts.dispose();

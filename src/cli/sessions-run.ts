@@ -2,7 +2,7 @@
  * `agent sessions list|show`: reads transcripts from the state directory. An unknown or ambiguous id is
  * an AppError of kind "session" (exit 2), raised by findSession.
  */
-import { AppError, sessionsDir } from "../kernel/index.ts";
+import { AppError, sessionsDir, terminalSafe } from "../kernel/index.ts";
 import { formatSession } from "../session/format-session.ts";
 import { listSessions, readTranscript, type SessionSummary } from "../session/sessions.ts";
 import { oneLine } from "../ui/format.ts";
@@ -68,7 +68,7 @@ export function listSessionsCommand(
     io.stderr.write(`agent: no sessions yet in ${dir}\n`);
     return;
   }
-  io.stdout.write(formatSessionList(sessions));
+  io.stdout.write(terminalSafe(formatSessionList(sessions)));
 }
 
 /** `agent sessions show ID [--json]`: warnings about a torn last line go to stderr. */
@@ -83,5 +83,6 @@ export function showSessionCommand(
     io.stdout.write(`${JSON.stringify(transcript)}\n`);
     return;
   }
-  io.stdout.write(formatSession(transcript.events));
+  // Human-readable text of model and tool output: never a way to drive the reader's terminal.
+  io.stdout.write(terminalSafe(formatSession(transcript.events)));
 }

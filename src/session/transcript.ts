@@ -13,7 +13,7 @@ import { AppError } from "../kernel/errors.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import { sessionsDir } from "../kernel/paths.ts";
 import type { Redactor } from "../kernel/redact.ts";
-import { redactRecord } from "./redact-record.ts";
+
 import { isSafeSessionId, newSessionId } from "./session-id.ts";
 
 /** Options for {@link openTranscript}. */
@@ -60,7 +60,7 @@ export function openTranscript(options: TranscriptOptions): Transcript {
     repairedTornLine,
     append(event) {
       if (fd === undefined) throw new Error(`transcript ${id} is closed`);
-      const line = `${JSON.stringify(redactRecord(event, redactor))}\n`;
+      const line = `${JSON.stringify(redactor.redactValue(event))}\n`;
       writeSync(fd, line);
     },
     close() {

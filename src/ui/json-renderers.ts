@@ -12,6 +12,7 @@
  */
 import type { AgentEvent } from "../kernel/events.ts";
 import type { Redactor } from "../kernel/redact.ts";
+import { stringifyForTerminal } from "../kernel/terminal-text.ts";
 import { ProgressLines } from "./progress-lines.ts";
 import type { Renderer, TextSink } from "./renderer.ts";
 import { buildResultRecord, type FinishedRun } from "./result.ts";
@@ -88,8 +89,8 @@ abstract class JsonRendererBase implements Renderer {
   dispose(): void {}
 
   protected serialize(value: unknown): string {
-    const text = JSON.stringify(value);
-    return `${this.options.redactor ? this.options.redactor.redact(text) : text}\n`;
+    const { redactor } = this.options;
+    return `${stringifyForTerminal(redactor ? redactor.redactValue(value) : value)}\n`;
   }
 
   protected result(run: FinishedRun): string {

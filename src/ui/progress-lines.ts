@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from "../kernel/approvals.ts";
 import type { AgentEvent } from "../kernel/events.ts";
+import { terminalSafeValue } from "../kernel/terminal-text.ts";
 import { totalTokens } from "../kernel/usage.ts";
 import { type Palette, palette } from "./ansi.ts";
 import {
@@ -27,6 +28,7 @@ export interface ProgressOptions {
 /**
  * Turns events into one-line progress messages on stderr: the agent tree by indentation, one line per
  * tool call with its summary, approvals decided by flag or rule (denials always), warnings and errors.
+ * Model- and tool-controlled text is made terminal-safe first (stderr is a terminal more often than not).
  */
 export class ProgressLines {
   private readonly c: Palette;
@@ -40,8 +42,10 @@ export class ProgressLines {
     this.c = palette(options.colors);
   }
 
-  onEvent(event: AgentEvent): void {
-    this.startedAt ??= event.time;
+  onEvent(raw: AgentEvent): void {
+    this.startedAt ??= raw.time;
+    if (raw.kind === "text_delta") return; // never a line of its own
+    const event = terminalSafeValue(raw);
     const line = this.lineFor(event);
     if (line === undefined) return;
     if (event.kind === "error") this.shownErrors.add(event.data.message);
@@ -49,8 +53,9 @@ export class ProgressLines {
   }
 
   /** The closing line(s): status, time, tokens, cost and session (full), or just the error (minimal). */
-  finish(run: FinishedRun, now = Date.now()): void {
+  finish(raw: FinishedRun, now = Date.now()): void {
     const { c } = this;
+    const run = terminalSafeValue(raw);
     const lines: string[] = [];
     if (run.error && !this.shownErrors.has(run.error.message)) {
       lines.push(c.red(`✗ ${run.error.kind} error: ${run.error.message}`));

@@ -10,6 +10,10 @@ const root = { agent: "root", name: "root", depth: 0 };
 const OLD = "20261120-090000-aaaaaa";
 const NEW = "20261121-100000-bbbbbb";
 const RUNNING = "20261119-080000-cccccc";
+const HOSTILE = "20261118-070000-dddddd";
+/** A transcript whose goal and answer carry a title change (OSC 0) and a clipboard write (OSC 52). */
+const TITLE = "\u001b]0;pwned\u0007";
+const CLIPBOARD = "\u001b]52;c;ZWNobyBoaQ==\u0007";
 
 const done: RunResult = { status: "success", finishReason: "stop", answer: "Fixed the parser.", usage: [] };
 
@@ -55,6 +59,10 @@ beforeAll(() => {
     finishReason: "max_turns",
   });
   writeSession(RUNNING, Date.UTC(2026, 10, 19, 8), "still going");
+  writeSession(HOSTILE, Date.UTC(2026, 10, 18, 7), `read ${TITLE}me`, {
+    ...done,
+    answer: `All ${CLIPBOARD}done.`,
+  });
 });
 afterAll(() => {
   sandbox.cleanup();
@@ -100,6 +108,18 @@ describe("agent sessions", () => {
     const prefix = await sessions(["show", NEW.slice(0, 12)]);
     expect(prefix.code).toBe(0);
     expect(prefix.stdout).toContain(`session ${NEW}`);
+  });
+
+  test("list and show never pass the model's escape sequences to the reader's terminal", async () => {
+    for (const args of [["list"], ["show", HOSTILE]]) {
+      const result = await sessions(args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).not.toContain("\u001b");
+      expect(result.stdout).not.toContain("\u0007");
+    }
+    const shown = await sessions(["show", HOSTILE]);
+    expect(shown.stdout).toContain("All done.");
+    expect(shown.stdout).toContain("read me");
   });
 
   test("show --json carries the events", async () => {
