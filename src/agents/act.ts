@@ -3,6 +3,7 @@ import {
   ApprovalNeededError,
   type EmitFn,
   makeEvent,
+  OutputTail,
   type ToolCall,
   type ToolDefinition,
   type ToolResultMessage,
@@ -171,12 +172,12 @@ async function runCall(original: ToolCall, ctx: ActContext): Promise<CallResult>
 async function traced(
   call: ToolCall,
   ctx: ActContext,
-  body: () => Promise<CallResult & { display?: string }>,
+  body: () => Promise<CallResult & Shown>,
 ): Promise<CallResult> {
   const started = ctx.now();
   ctx.emit(makeEvent(ctx.who, "tool_start", { id: call.id, tool: call.name, args: call.arguments }));
-  const { display, ...result } = await body();
-  const summary = summarize(result.message.content);
+  const { display, summary: shown, tail, ...result } = await body();
+  const summary = shown ?? summarize(result.message.content);
   ctx.emit(
     makeEvent(ctx.who, "tool_end", {
       id: call.id,
@@ -185,9 +186,36 @@ async function traced(
       summary,
       display: display ?? summary,
       durationMs: ctx.now() - started,
+      ...(tail !== undefined ? { tail } : {}),
     }),
   );
   return result;
+}
+
+/** At most this many tool_output events a second per running command. */
+const OUTPUT_EVENTS_PER_SECOND = 10;
+
+/**
+ * A running command's output as tool_output events: its last lines, the first chunk at once and then at
+ * most OUTPUT_EVENTS_PER_SECOND (what arrives in between shows with the next chunk, or in tool_end).
+ */
+function liveOutput(call: ToolCall, ctx: ActContext): (text: string) => void {
+  const tail = new OutputTail();
+  let last: number | undefined;
+  return (text) => {
+    tail.push(text);
+    const now = ctx.now();
+    if (last !== undefined && now - last < 1000 / OUTPUT_EVENTS_PER_SECOND) return;
+    last = now;
+    ctx.emit(
+      makeEvent(ctx.who, "tool_output", {
+        id: call.id,
+        tool: call.name,
+        lines: tail.lines(),
+        lineCount: tail.lineCount,
+      }),
+    );
+  };
 }
 
 function summarize(text: string): string {
@@ -195,11 +223,14 @@ function summarize(text: string): string {
   return first.length > 200 ? `${first.slice(0, 197)}...` : first;
 }
 
+/** What a primitive adds for the user: its display, and for commands a summary and the last lines. */
+type Shown = { display?: string; summary?: string; tail?: string[] };
+
 async function runPrimitive(
   call: ToolCall,
   primitive: Primitive,
   ctx: ActContext,
-): Promise<CallResult & { display?: string }> {
+): Promise<CallResult & Shown> {
   const valid = primitive.validate(call.arguments);
   if (!valid.ok) {
     return errorResult(
@@ -212,6 +243,7 @@ async function runPrimitive(
     workspace: ctx.workspace,
     signal: ctx.signal,
     approveRedirect: (url) => approveRedirect(call, url, ctx),
+    onOutput: liveOutput(call, ctx),
   };
   try {
     const target = await primitive.policyTarget(valid.value, toolCtx);
@@ -242,6 +274,8 @@ async function runPrimitive(
       },
       outcome: output.isError ? "tool_error" : "ok",
       display: output.display,
+      ...(output.summary !== undefined ? { summary: output.summary } : {}),
+      ...(output.tail !== undefined ? { tail: output.tail } : {}),
     };
   } catch (error) {
     if (error instanceof ApprovalNeededError) throw error;

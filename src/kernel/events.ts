@@ -57,6 +57,8 @@ export interface EventDataMap {
   /** A message appended to the agent's history (lets --resume rebuild the conversation). */
   message: { message: Message };
   tool_start: { id: string; tool: string; args: Record<string, unknown> };
+  /** A running command's latest output (exec): its last lines, at most a few per second. */
+  tool_output: { id: string; tool: string; lines: string[]; lineCount: number };
   tool_end: {
     id: string;
     tool: string;
@@ -64,6 +66,8 @@ export interface EventDataMap {
     summary: string;
     display: string;
     durationMs: number;
+    /** The last lines of a command's output (exec). */
+    tail?: string[];
   };
   act_start: { id: string; child: string; childName: string; goal: string };
   act_end: {

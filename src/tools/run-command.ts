@@ -15,6 +15,8 @@ export interface RunCommandOptions {
   signal: AbortSignal;
   /** Bytes of output kept (the start and the end; the middle is cut). */
   outputLimit: number;
+  /** Called with each chunk of stdout or stderr as it arrives (a live view; the result has it all). */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 export interface CommandResult {
@@ -99,8 +101,12 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       });
     };
 
-    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    const onData = (chunk: Buffer) => {
+      output.push(chunk);
+      options.onOutput?.(chunk);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
     child.on("error", (error) => settle(error.message));
     child.on("exit", (code, signal) => {
       exitCode = code;

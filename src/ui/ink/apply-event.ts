@@ -98,17 +98,20 @@ export function applyEvent(
       const agent = agentOf(draft, event);
       agent.streamTail = "";
       agent.model = event.data.model;
+      agent.waitingSince = event.time;
       if (event.depth === 0) draft.model = modelInUse(draft, event.data.model);
       return;
     }
     case "text_delta": {
       const agent = agentOf(draft, event);
       agent.streamTail = (agent.streamTail + event.data.delta).slice(-STREAM_TAIL_CHARS);
+      delete agent.waitingSince;
       return;
     }
     case "plan_end": {
       const agent = agentOf(draft, event);
       agent.streamTail = "";
+      delete agent.waitingSince;
       draft.usage = addUsage(draft.usage, event.data.usage);
       if (costOf) draft.costUsd += costOf(agent.model ?? draft.model, event.data.usage);
       const text = event.data.text.trim();
@@ -122,6 +125,15 @@ export function applyEvent(
       agentOf(draft, event).tools.push({ id: d.id, tool: d.tool, description, startedAt: event.time });
       return;
     }
+    case "tool_output": {
+      const d = event.data;
+      const agent = agentOf(draft, event);
+      // Tools are copied per batch in reduceBatch; replace the running one rather than mutate it.
+      agent.tools = agent.tools.map((t) =>
+        t.id === d.id ? { ...t, output: { lines: d.lines, lineCount: d.lineCount } } : t,
+      );
+      return;
+    }
     case "tool_end": {
       const d = event.data;
       const agent = agentOf(draft, event);
@@ -129,7 +141,8 @@ export function applyEvent(
       agent.tools = agent.tools.filter((t) => t.id !== d.id);
       const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
       const text = `${d.tool} ${running?.description ?? ""}${summary} (${formatDuration(d.durationMs)})`;
-      push(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError });
+      const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
+      push(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError, ...detail });
       return;
     }
     case "act_start": {

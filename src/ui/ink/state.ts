@@ -21,6 +21,8 @@ export interface HistoryItem {
   text: string;
   /** success/failure colouring where it applies. */
   ok?: boolean;
+  /** Lines shown under the item, dimmed: a command's last lines of output. */
+  detail?: string[];
 }
 
 /** A tool call in flight. */
@@ -29,6 +31,8 @@ export interface RunningTool {
   tool: string;
   description: string;
   startedAt: number;
+  /** A running command's last lines of output and how many lines it printed so far (tool_output). */
+  output?: { lines: string[]; lineCount: number };
 }
 
 /** An agent that has started and not yet returned. */
@@ -43,6 +47,8 @@ export interface ActiveAgent {
   tools: RunningTool[];
   /** The model of the agent's current turn (from plan_start), for pricing its usage. */
   model?: string;
+  /** Set from plan_start until the first streamed text or the turn's end: waiting for the model. */
+  waitingSince?: number;
 }
 
 export interface UiState {

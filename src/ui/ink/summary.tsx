@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import { totalTokens } from "../../kernel/usage.ts";
 import { formatCost, formatDuration, formatTokens } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
+import { renderMarkdown } from "./markdown.ts";
 import { tone } from "./theme.ts";
 
 /** Props of {@link Summary}. */
@@ -19,7 +20,9 @@ export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
   const color = tone(colors, ok ? "green" : run.status === "limit" ? "yellow" : "red");
   return (
     <Box flexDirection="column" marginTop={1}>
-      {showAnswer && run.answer.trim() !== "" ? <Text>{run.answer.trim()}</Text> : null}
+      {showAnswer && run.answer.trim() !== "" ? (
+        <Text>{renderMarkdown(run.answer.trim(), colors)}</Text>
+      ) : null}
       {run.error ? (
         <Text color={tone(colors, "red")}>{`✗ ${run.error.kind} error: ${run.error.message}`}</Text>
       ) : null}
