@@ -22,9 +22,12 @@ import { streamReply } from "./plan.ts";
  * user message's goal with that summary, then the recent turns unchanged: the tail starts at an
  * assistant message, so every tool call in it keeps its result and none is orphaned. Old reasoning
  * (thinking blocks) is dropped from the tail: a thinking block may only go back while everything
- * before it is unchanged. Between compactions the loop only appends, so every request extends the
+ * before it is unchanged (the open tool-use cycle keeps its own, see applyCompaction). Between compactions the loop only appends, so every request extends the
  * previous one and provider prompt caches hit.
  */
+
+/** Why a compaction happened: past the threshold, asked for (`/compact`), or the provider's full window. */
+export type CompactionReason = "threshold" | "requested" | "context_window";
 
 /** Default share of the context window (input tokens as last reported) that triggers compaction. */
 export const COMPACT_THRESHOLD = 0.8;
@@ -71,10 +74,21 @@ export function summaryMessage(first: Message | undefined, summary: string): Use
   };
 }
 
-/** The compacted history: the summary message, then the last `kept` messages without old reasoning. */
+/**
+ * The compacted history: the summary message, then the last `kept` messages without old reasoning.
+ * Everything before a kept thinking block changed, so it may not go back (DESIGN "Providers"), except
+ * in the tool-use cycle still open (the last assistant message, followed only by its tool results):
+ * Anthropic requires that one's thinking block with its tool results and ignores earlier ones
+ * (platform.claude.com/docs/en/docs/build-with-claude/context-windows, "extended thinking with tool
+ * use": thinking blocks must be returned with the corresponding tool results, the only case where they
+ * must be; previous thinking blocks are stripped from the context window).
+ */
 export function applyCompaction(messages: readonly Message[], summary: UserMessage, kept: number): Message[] {
   const tail = kept > 0 ? messages.slice(-kept) : [];
-  return [summary, ...tail.map(withoutReasoning)];
+  let open = tail.length - 1;
+  while (open >= 0 && tail[open]?.role === "tool") open--;
+  const openCycle = open < tail.length - 1 && tail[open]?.role === "assistant" ? open : -1;
+  return [summary, ...tail.map((m, i) => (i === openCycle ? m : withoutReasoning(m)))];
 }
 
 function withoutReasoning(message: Message): Message {
@@ -138,7 +152,7 @@ export type CompactionOutcome =
 export async function compactConversation(
   messages: readonly Message[],
   deps: CompactionDeps,
-  trigger: { reason: "threshold" | "requested"; inputTokens?: number; contextWindow?: number },
+  trigger: { reason: CompactionReason; inputTokens?: number; contextWindow?: number },
 ): Promise<CompactionOutcome> {
   const cut = compactionCut(messages);
   if (cut === undefined) return { ok: false, reason: "not enough turns to compact", nothingToDo: true };
@@ -198,7 +212,7 @@ function errorText(error: unknown): string {
 export class Compactor {
   private lastInput = 0;
   private off = false;
-  private requested = false;
+  private requested: CompactionReason | undefined;
 
   constructor(
     private readonly deps: CompactionDeps,
@@ -211,9 +225,10 @@ export class Compactor {
     this.lastInput = reportedInputTokens(usage);
   }
 
-  /** Asks for a compaction before the next request, whatever the threshold (`/compact`). */
-  request(): void {
-    this.requested = true;
+  /** Asks for a compaction before the next request, whatever the threshold (`/compact`, or the
+   * provider's context_window stop). */
+  request(reason: Exclude<CompactionReason, "threshold"> = "requested"): void {
+    this.requested = reason;
   }
 
   /** True once a compaction failed in this run: elision is the fallback. */
@@ -225,16 +240,16 @@ export class Compactor {
   async maybeCompact(messages: readonly Message[]): Promise<Message[] | undefined> {
     const requested = this.requested;
     const due = !this.off && this.lastInput >= this.threshold * this.contextWindow;
-    if (!requested && !due) return undefined;
-    this.requested = false;
+    if (requested === undefined && !due) return undefined;
+    this.requested = undefined;
     const trigger = requested
-      ? ({ reason: "requested" } as const)
+      ? { reason: requested }
       : { reason: "threshold" as const, inputTokens: this.lastInput, contextWindow: this.contextWindow };
     const outcome = await compactConversation(messages, this.deps, trigger);
     this.lastInput = 0;
     if (outcome.ok) return outcome.messages;
     if (outcome.nothingToDo) {
-      if (requested) this.warn(`nothing to compact: ${outcome.reason}`);
+      if (requested === "requested") this.warn(`nothing to compact: ${outcome.reason}`);
       return undefined;
     }
     this.off = true;

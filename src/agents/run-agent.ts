@@ -386,7 +386,10 @@ async function runNodeUnguarded(
     if (stop.action !== "accept") {
       emit(makeEvent(who, "warning", { message: stop.reason, code: stop.code }));
       if (stop.action === "compact") {
-        const compacted = compactForRetry(messages, { system, tools, meter });
+        // A full context window: summarise the older turns first; elide old results when that cannot help.
+        compactor.request("context_window");
+        const compacted =
+          (await compactor.maybeCompact(messages)) ?? compactForRetry(messages, { system, tools, meter });
         if (!compacted) return finish({ finishReason: "context_window", answer: bestAnswer });
         messages.splice(0, messages.length, ...compacted);
       } else {

@@ -94,7 +94,8 @@ export interface EventDataMap {
    * `message` events before it stay as they were (the transcript keeps the full conversation).
    */
   compaction: {
-    reason: "threshold" | "requested";
+    /** Past the threshold, asked for (`/compact`), or after the provider reported a full context window. */
+    reason: "threshold" | "requested" | "context_window";
     /** The model that wrote the summary. */
     model: string;
     /** How many messages the summary replaced. */

@@ -113,6 +113,8 @@ export function describeCompaction(d: EventDataMap["compaction"]): string {
       ? ` at ${formatTokens(d.inputTokens)} of ${formatTokens(d.contextWindow)} tokens`
       : d.reason === "requested"
         ? " on request"
-        : "";
+        : d.reason === "context_window"
+          ? " after the context window filled"
+          : "";
   return `compacted the conversation${at}: ${d.summarized} earlier messages summarised by ${d.model}, the last ${d.kept} kept`;
 }

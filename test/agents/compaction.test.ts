@@ -119,6 +119,31 @@ describe("compaction in the loop", () => {
   });
 });
 
+describe("a full context window", () => {
+  test("is met with a compaction first (reason context_window), then the turn is retried", async () => {
+    let n = 0;
+    h = await harness({
+      specs: [spec("root", ["read_file"], { model: "good" })],
+      script: {
+        agents: { [SUMMARIZER_KEY]: [{ text: SUMMARY }] },
+        fallback: () => {
+          n++;
+          if (n <= 6) return { toolCalls: [{ name: "read_file", arguments: { path: `f${n}.txt` } }] };
+          return n === 7 ? { text: "cut", stopReason: "context_window" } : { text: "done" };
+        },
+      },
+    });
+    for (let i = 1; i <= 6; i++) writeFileSync(path.join(h.dir, `f${i}.txt`), `file ${i}\n`);
+    const result = await h.run("read");
+    expect(result).toMatchObject({ finishReason: "stop", answer: "done" });
+    expect(h.of("compaction").map((e) => e.data.reason)).toEqual(["context_window"]);
+    const retried = rootRequests(h).at(-1)?.messages ?? [];
+    expect((retried[0] as { content: string }).content).toContain(SUMMARY);
+    // Nothing was elided: the summary made the room.
+    expect(retried.some((m) => m.role === "tool" && m.content.startsWith("[elided:"))).toBe(false);
+  });
+});
+
 describe("compaction pieces", () => {
   const call = (n: number): Message[] => [
     {
@@ -140,10 +165,22 @@ describe("compaction pieces", () => {
     expect(compacted).toHaveLength(9);
   });
 
-  test("old thinking blocks are dropped from the kept tail (their prefix changed)", () => {
+  test("old thinking blocks are dropped from the kept tail; the open tool-use cycle keeps its own", () => {
     const compacted = applyCompaction(history, summaryMessage(history[0], "S"), 4);
-    for (const m of compacted)
-      if (m.role === "assistant") expect(m.parts.map((p) => p.type)).toEqual(["tool_call"]);
+    const kinds = compacted.flatMap((m) =>
+      m.role === "assistant" ? [m.parts.map((p) => p.type).join(",")] : [],
+    );
+    expect(kinds).toEqual(["tool_call", "reasoning,tool_call"]);
+    // Once the cycle is closed by a user message, its thinking is old too.
+    const closed = applyCompaction(
+      [...history, { role: "user", content: "next" }],
+      summaryMessage(history[0], "S"),
+      5,
+    );
+    const closedKinds = closed.flatMap((m) =>
+      m.role === "assistant" ? [m.parts.map((p) => p.type).join(",")] : [],
+    );
+    expect(closedKinds).toEqual(["tool_call", "tool_call"]);
   });
 
   test("a second compaction keeps the original goal once, not the earlier summary", () => {
