@@ -79,8 +79,8 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "models, reasoning_effort, providers, rules or defaults";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
-  if (first === "defaults") return "agent, on_ask, fallback or compact_threshold";
-  if (first === "providers") return "kind, base_url or api_key_env";
+  if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd, max_tokens or compact_threshold";
+  if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   return "a known field";
 }
 
@@ -108,12 +108,15 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
       kind: "openai-compatible",
       baseUrl: p.base_url,
       ...(p.api_key_env ? { apiKeyEnv: p.api_key_env } : {}),
+      ...(p.send_reasoning_content ? { sendReasoningContent: true } : {}),
     };
   }
   config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };
   if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
   if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
   if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
+  if (raw.defaults?.max_budget_usd !== undefined) config.defaults.maxBudgetUsd = raw.defaults.max_budget_usd;
+  if (raw.defaults?.max_tokens !== undefined) config.defaults.maxTokens = raw.defaults.max_tokens;
   if (raw.defaults?.compact_threshold !== undefined)
     config.defaults.compactThreshold = raw.defaults.compact_threshold;
   return config;

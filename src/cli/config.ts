@@ -11,6 +11,7 @@
  *       kind: openai-compatible
  *       base_url: http://localhost:11434/v1
  *       api_key_env: OLLAMA_API_KEY     # optional
+ *       send_reasoning_content: true    # optional: DeepSeek-style servers that need reasoning back
  *   rules:             # approval rules: TOOL or TOOL:PATTERN
  *     allow: ["exec:git status"]
  *     ask: []
@@ -19,6 +20,8 @@
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
  *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
+ *     max_budget_usd: 0.50   # budget of each run unless --max-budget-usd says otherwise
+ *     max_tokens: 200000     # token budget of each run unless --max-tokens says otherwise
  *     compact_threshold: 0.8   # share of the context window that triggers compaction (0 < x <= 1)
  *
  * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
@@ -36,13 +39,16 @@ export interface AgentConfig extends ModelsConfig {
   models: Partial<Record<"fast" | "good" | "best", string[]>>;
   providers: NonNullable<ModelsConfig["providers"]>;
   rules: { allow: string[]; ask: string[]; deny: string[] };
-  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`). */
+  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`);
+   * `max_budget_usd` / `max_tokens` are the budgets of a run when no flag sets them. */
   defaults: {
     agent?: string;
     onAsk?: "deny" | "fail" | "allow";
     fallback?: boolean;
     /** Share of the context window past which a conversation is compacted (default 0.8). */
     compactThreshold?: number;
+    maxBudgetUsd?: number;
+    maxTokens?: number;
   };
 }
 
