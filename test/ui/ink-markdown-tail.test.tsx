@@ -32,6 +32,29 @@ describe("markdown in the Ink view", () => {
     expect(frame).not.toContain("**");
   });
 
+  test("model text reaches the markdown renderer terminal-safe: an OSC 52 clipboard write never shows", () => {
+    const store = new UiStore({ flushMs: 0 });
+    const text = "Copy \u001b]52;c;ZXZpbA==\u0007**this**";
+    const usage = {
+      inputTokens: 1,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    };
+    store.dispatch({
+      type: "event",
+      event: makeEvent(root, "plan_end", { turn: 1, stopReason: "end", usage, text, toolCalls: [] }),
+    });
+    store.flush();
+    const item = store.getSnapshot().history.at(-1);
+    if (!item) throw new Error("no history item");
+    const { lastFrame } = render(<HistoryLine item={item} colors={true} />);
+    expect(lastFrame()).not.toContain("]52;");
+    expect(lastFrame()).toContain("Copy \u001b[1mthis\u001b[22m");
+    store.dispose();
+  });
+
   test("with colors, emphasis becomes SGR styles and nothing else", () => {
     const out = renderMarkdown("a **b** *c* `d`", true);
     expect(out).toBe("a \u001b[1mb\u001b[22m \u001b[3mc\u001b[23m \u001b[33md\u001b[39m");
