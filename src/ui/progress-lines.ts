@@ -108,7 +108,11 @@ export class ProgressLines {
         this.calls.delete(d.id);
         if (!full) return undefined;
         const mark = d.isError ? c.red("✗") : c.green("✓");
-        const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
+        // A command's last output line (where a failure usually shows), after its status and line count.
+        const last = d.tail?.at(-1);
+        const summary = d.summary
+          ? ` — ${oneLine(d.summary, 80)}${last ? `: ${oneLine(last, 80)}` : ""}`
+          : "";
         return `${inner}${mark} ${d.tool} ${args}${summary} ${c.dim(`(${formatDuration(d.durationMs)})`)}`;
       }
       case "reasoning_delta":

@@ -73,6 +73,27 @@ describe("plain renderer and failed verification", () => {
   });
 });
 
+describe("plain renderer and commands", () => {
+  test("a finished exec shows its status, line count and last output line", () => {
+    const stdout = new MemorySink();
+    const stderr = new MemorySink();
+    const renderer = new PlainRenderer({ stdout, stderr, colors: false });
+    renderer.onEvent(makeEvent(root, "tool_start", { id: "t", tool: "exec", args: { command: "make" } }));
+    renderer.onEvent(
+      makeEvent(root, "tool_end", {
+        id: "t",
+        tool: "exec",
+        isError: true,
+        summary: "exit code 2, 40 lines",
+        display: "",
+        durationMs: 5,
+        tail: ["FAIL a", "2 failed"],
+      }),
+    );
+    expect(stderr.text).toBe("  ✗ exec $ make — exit code 2, 40 lines: 2 failed (5ms)\n");
+  });
+});
+
 describe("plain renderer and compaction", () => {
   test("a compaction gets a progress line on stderr", () => {
     const stdout = new MemorySink();
