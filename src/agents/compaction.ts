@@ -217,7 +217,8 @@ export class Compactor {
   constructor(
     private readonly deps: CompactionDeps,
     private readonly threshold: number,
-    private readonly contextWindow: number,
+    /** The context window of the model in use (it may change when a stalled root escalates). */
+    private readonly contextWindow: () => number,
   ) {}
 
   /** Notes a request's reported usage. */
@@ -239,12 +240,13 @@ export class Compactor {
   /** The compacted history when one is due and succeeds; undefined otherwise. */
   async maybeCompact(messages: readonly Message[]): Promise<Message[] | undefined> {
     const requested = this.requested;
-    const due = !this.off && this.lastInput >= this.threshold * this.contextWindow;
+    const window = this.contextWindow();
+    const due = !this.off && this.lastInput >= this.threshold * window;
     if (requested === undefined && !due) return undefined;
     this.requested = undefined;
     const trigger = requested
       ? { reason: requested }
-      : { reason: "threshold" as const, inputTokens: this.lastInput, contextWindow: this.contextWindow };
+      : { reason: "threshold" as const, inputTokens: this.lastInput, contextWindow: window };
     const outcome = await compactConversation(messages, this.deps, trigger);
     this.lastInput = 0;
     if (outcome.ok) return outcome.messages;

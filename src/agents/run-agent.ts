@@ -16,6 +16,7 @@ import { toolDefinitionsFor } from "../tools/registry.ts";
 import { type ActContext, actOnCalls } from "./act.ts";
 import { COMPACT_THRESHOLD, Compactor } from "./compaction.ts";
 import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
+import { escalationNote, nextTier, withoutReasoning } from "./escalation.ts";
 import {
   ContextMeter,
   compactForRetry,
@@ -31,9 +32,11 @@ import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { AnswerShaper } from "./output-schema.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
+import { RunLog } from "./run-log.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
 import { type AgentSpec, primitiveCapabilities, specOrigin } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
+import { decideAuto } from "./tier-classifier.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { describeBudget, UsageTracker } from "./usage-tracker.ts";
 import {
@@ -55,6 +58,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     sessionId: options.sessionId,
     tracker: new UsageTracker(),
     counters: new Map(),
+    log: new RunLog(),
   };
   const depthBound = options.limits?.maxDepth ?? options.spec.constraints.max_depth;
   const outcome = await runNode(options, who, shared, depthBound);
@@ -86,6 +90,7 @@ async function runNode(
       answer: "",
       usage: shared.tracker.report(who.agent),
       error: { kind: "internal", message },
+      activity: shared.log.activity(who.agent),
     };
     if (who.depth === 0)
       options.emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
@@ -120,7 +125,9 @@ async function runNodeUnguarded(
   const shaper = new AnswerShaper(isRoot ? options.outputSchema : undefined);
   let bestAnswer = "";
   let approvalError: ApprovalNeededError | undefined;
-  let modelName = options.model ?? spec.model;
+  // `auto` (a flag or the spec) is decided from this agent's goal, as `agent helper --tier auto` does.
+  const requested = decideAuto(options.model ?? spec.model, options.goal).name;
+  let modelName = requested;
   let started = false;
   const instructed = spec.instructions !== false && (options.instructions?.files.length ?? 0) > 0;
   const system = systemPromptWith(spec.system_prompt, options.instructions, spec.instructions === false);
@@ -161,6 +168,7 @@ async function runNodeUnguarded(
       ...(status === "limit" ? { answer: shaper.partial(f.answer) } : {}),
       status,
       usage: shared.tracker.report(who.agent),
+      activity: shared.log.activity(who.agent),
     };
     if (isRoot) emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
     return approvalError ? { result, approvalError } : { result };
@@ -234,6 +242,7 @@ async function runNodeUnguarded(
           model: undefined,
           outputSchema: undefined,
           resumed: false,
+          escalate: false,
           signal: run.signal,
           gate: options.gate.child?.() ?? options.gate,
           limits: {
@@ -277,7 +286,36 @@ async function runNodeUnguarded(
     append({ role: "user", content: continueMessage(options.goal, options.hints ?? []) });
   }
 
-  const stall = new StallDetector();
+  let stall = new StallDetector();
+  // A stalled root may continue once on the next tier (escalation.ts), with its conversation kept.
+  let escalateTo = isRoot && options.escalate === true ? nextTier(requested) : undefined;
+  let turnBase = 0;
+  const escalate = (turn: number): boolean => {
+    const next = escalateTo;
+    escalateTo = undefined;
+    if (next === undefined || run.signal.aborted) return false;
+    let ref: ModelRef;
+    try {
+      ref = options.resolveModel(next);
+    } catch {
+      return false;
+    }
+    emit(
+      makeEvent(who, "model_switch", {
+        from: model.id,
+        to: ref.id,
+        reason: `stalled: escalating once to ${next}, with the conversation so far`,
+      }),
+    );
+    model = ref;
+    info = options.modelInfo(ref);
+    messages.splice(0, messages.length, ...withoutReasoning(messages));
+    append({ role: "user", content: escalationNote(options.goal) });
+    stall = new StallDetector();
+    nudged = false;
+    turnBase = turn;
+    return true;
+  };
   const meter = new ContextMeter();
   const compactor = new Compactor(
     {
@@ -290,7 +328,7 @@ async function runNodeUnguarded(
       onUsage: (usage, summarizer) => shared.tracker.add(who.agent, usage, summarizer),
     },
     limits.compactThreshold ?? COMPACT_THRESHOLD,
-    info.contextWindow,
+    () => info.contextWindow,
   );
   if (options.compactFirst) compactor.request();
   const stops = new StopHandler();
@@ -334,7 +372,7 @@ async function runNodeUnguarded(
   for (let turn = 1; ; turn++) {
     const stopped = limitReason();
     if (stopped) return finish(stopped);
-    if (turn > maxTurns) return finish({ finishReason: "max_turns", answer: bestAnswer });
+    if (turn - turnBase > maxTurns) return finish({ finishReason: "max_turns", answer: bestAnswer });
     const over = shared.tracker.exceeded(who.agent);
     if (over) {
       emit(
@@ -357,6 +395,7 @@ async function runNodeUnguarded(
       meter,
     });
     if (elided.elided > 0) {
+      shared.log.contextCut(who.agent);
       messages.splice(0, messages.length, ...elided.messages);
       emit(
         makeEvent(who, "warning", { message: `elided ${elided.elided} old tool results`, code: "elided" }),
@@ -380,6 +419,7 @@ async function runNodeUnguarded(
     );
     shared.tracker.add(who.agent, planned.usage, info);
     compactor.record(planned.usage);
+    shared.log.turn(who.agent);
     if (!planned.ok) {
       const partial = planned.partial ? assistantText(planned.partial).trim() : "";
       if (partial) bestAnswer = partial;
@@ -407,6 +447,7 @@ async function runNodeUnguarded(
         const compacted =
           (await compactor.maybeCompact(messages)) ?? compactForRetry(messages, { system, tools, meter });
         if (!compacted) return finish({ finishReason: "context_window", answer: bestAnswer });
+        shared.log.contextCut(who.agent);
         messages.splice(0, messages.length, ...compacted);
       } else {
         if (stop.keep) append(stop.keep);
@@ -424,7 +465,10 @@ async function runNodeUnguarded(
     const calls = assistantToolCalls(message);
 
     if (calls.length === 0) {
-      if (nudged) return finishStalled();
+      if (nudged) {
+        if (escalate(turn)) continue;
+        return finishStalled();
+      }
       const verified = await verify();
       if (!verified.ok) {
         if (verified.kind !== "failed") return unverified(verified);
@@ -442,12 +486,14 @@ async function runNodeUnguarded(
     if (nudged) {
       // Told to answer without tools and still calling them: close the calls and end with a stall.
       for (const call of calls) append(notRunResult(call, "not run: you were told to answer without tools"));
+      if (escalate(turn)) continue;
       return finishStalled();
     }
 
     // Act.
     const { results, approvalError: needed } = await actOnCalls(calls, actContext);
     for (const r of results) append(r.message);
+    shared.log.results(who, results);
     if (needed) {
       approvalError = needed;
       emit(makeEvent(who, "error", { message: needed.message, kind: "approval" }));

@@ -5,6 +5,7 @@
  */
 import { basename } from "node:path";
 import { type ResumePoint, resumeFrom } from "../agents/resume.ts";
+import { decideAuto, describeTierChoice } from "../agents/tier-classifier.ts";
 import {
   type AgentEvent,
   type AgentIdentity,
@@ -16,13 +17,14 @@ import {
 } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
 import { createModelClient } from "../llm/client.ts";
-import { flagApprover } from "../policy/approvers.ts";
+import { flagApprover, flagReason } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
+import { PRIMITIVE_NAMES } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
@@ -33,6 +35,7 @@ import { loadProjectRules } from "./project-rules.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
+import { loadRunSpecs } from "./run-specs.ts";
 import { sessionToolsFor } from "./run-tools.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
 
@@ -48,10 +51,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
 
-  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
-  const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
-  if (loaded.errors.length > 0) throw specAppError(loaded.errors);
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
+  const loaded = await loadRunSpecs(workspace.root, env, config, agentName);
   const spec = loaded.specs.get(agentName);
   if (!spec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
@@ -62,6 +63,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: flags.allow, deny: flags.deny },
     project: await loadProjectRules(workspace.root),
+    knownTools: [...PRIMITIVE_NAMES, ...[...loaded.specs.keys()].sort()],
   });
 
   const redactor = Redactor.fromEnv(env);
@@ -86,8 +88,20 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
   });
-  // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
-  client.resolve(flags.model ?? spec.model);
+  // `auto` is decided from the goal (reported on stderr); then resolve the top agent's model now, so a
+  // missing key fails before a session is created (exit 3).
+  const override = flags.model ?? flags.tier;
+  const top = decideAuto(override ?? spec.model, goal);
+  if (top.auto) {
+    const flag =
+      flags.model !== undefined
+        ? "--model"
+        : flags.tier !== undefined
+          ? "--tier"
+          : `spec ${spec.name}: model:`;
+    process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
+  }
+  client.resolve(top.name);
 
   const transcript = openTranscript({
     redactor,
@@ -113,7 +127,13 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
-  const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
+  const onAsk = flags.onAsk ?? config.defaults.onAsk;
+  const why = flagReason({
+    explicit: onAsk !== undefined,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+  });
+  const approver: Approver = interactive ?? flagApprover(onAsk ?? "deny", why);
   const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
 
   const interrupts = handleInterrupts({
@@ -157,7 +177,9 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
           : {}),
       },
       ...(outputSchema ? { outputSchema } : {}),
-      ...(flags.model !== undefined ? { model: flags.model } : {}),
+      ...(override !== undefined || top.auto ? { model: top.name } : {}),
+      // A stalled root continues once on the next tier with its conversation; --no-fallback keeps it off.
+      escalate: flags.fallback !== false && config.defaults.fallback !== false,
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
     const exitCode = exitCodeFor(result);
