@@ -4,13 +4,13 @@ import {
   type DenialInfo,
   type EmitFn,
   makeEvent,
-  OutputTail,
   type ToolCall,
   type ToolDefinition,
   type ToolResultMessage,
 } from "../kernel/index.ts";
 import type { Primitive, ToolContext } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import { liveOutput } from "./live-output.ts";
 import { repairToolCall } from "./tool-call-repair.ts";
 import type { ToolGate } from "./types.ts";
 
@@ -195,32 +195,6 @@ async function traced(
     }),
   );
   return result;
-}
-
-/** At most this many tool_output events a second per running command. */
-const OUTPUT_EVENTS_PER_SECOND = 10;
-
-/**
- * A running command's output as tool_output events: its last lines, the first chunk at once and then at
- * most OUTPUT_EVENTS_PER_SECOND (what arrives in between shows with the next chunk, or in tool_end).
- */
-function liveOutput(call: ToolCall, ctx: ActContext): (text: string) => void {
-  const tail = new OutputTail();
-  let last: number | undefined;
-  return (text) => {
-    tail.push(text);
-    const now = ctx.now();
-    if (last !== undefined && now - last < 1000 / OUTPUT_EVENTS_PER_SECOND) return;
-    last = now;
-    ctx.emit(
-      makeEvent(ctx.who, "tool_output", {
-        id: call.id,
-        tool: call.name,
-        lines: tail.lines(),
-        lineCount: tail.lineCount,
-      }),
-    );
-  };
 }
 
 function summarize(text: string): string {
