@@ -80,3 +80,16 @@ test("a spec with instructions: false gets none; agents show lists the files or 
     join(pkg, "CLAUDE.md"),
   ]);
 });
+
+test("a refused instructions file (a FIFO) is a warning; the run goes on without it", async () => {
+  Bun.spawnSync(["mkfifo", join(pkg, "AGENTS.md")]);
+  server.enqueue({ text: "ok" });
+  const result = await spawnAgent(["run", "hi"], { env: anthropicEnv(sandbox, server), cwd: pkg }).done;
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe("ok\n");
+  expect(result.stderr).toContain(`instructions file ${join(pkg, "AGENTS.md")} skipped: a FIFO`);
+  const system = systemOf(server.requests[0]);
+  expect(system).toContain("REPO: run bun test before committing");
+  // The FIFO was refused, and CLAUDE.md beside it is not read in its place.
+  expect(system).not.toContain("PKG: this package is ESM only");
+});
