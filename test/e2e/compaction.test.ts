@@ -71,7 +71,8 @@ test("past defaults.compact_threshold (reported input incl. cache reads) the run
   expect(sent).toContain("content 1");
   expect(sent).not.toContain("content 6");
   // The last request starts with the goal and the summary, then the kept turns.
-  const last = (requests[7]?.body as { messages: { role: string; content: unknown }[] }).messages;
+  const last =
+    (requests[7]?.body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages ?? [];
   expect(JSON.stringify(last[0])).toContain("Goal: read the six files");
   expect(JSON.stringify(last[0])).toContain("## Files touched");
   // stream-json and the transcript carry the compaction; the transcript keeps every message.
