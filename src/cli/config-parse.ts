@@ -76,11 +76,12 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
-  if (path.length === 0) return "models, reasoning_effort, providers, rules or defaults";
+  if (path.length === 0) return "models, reasoning_effort, providers, rules, defaults or sandbox";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd, max_tokens or compact_threshold";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
+  if (first === "sandbox") return "mode, network or required";
   return "a known field";
 }
 
@@ -119,6 +120,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.max_tokens !== undefined) config.defaults.maxTokens = raw.defaults.max_tokens;
   if (raw.defaults?.compact_threshold !== undefined)
     config.defaults.compactThreshold = raw.defaults.compact_threshold;
+  if (raw.sandbox) config.sandbox = { ...raw.sandbox };
   return config;
 }
 
