@@ -1,7 +1,10 @@
 /** The program's entry (bin/agent imports it; `bun build --compile` starts here). */
 import { ExitCode } from "../kernel/errors.ts";
+import { ignoreClosedPipes } from "./closed-pipes.ts";
 import { runCli } from "./program.ts";
 import { stdoutPipe } from "./stdout-pipe.ts";
+
+ignoreClosedPipes();
 
 const code = await runCli(process.argv.slice(2));
 // Let stdout drain before exiting, so a piped answer is never cut short.
