@@ -12,6 +12,7 @@ import { finishOutput } from "../tools/tool-output.ts";
 import type { PolicyTarget, Tool, ToolContext, ToolRunOutput } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { HookCall, ToolHooks } from "./hooks.ts";
+import { liveOutput } from "./live-output.ts";
 import type { ToolGate } from "./types.ts";
 
 /**
@@ -60,12 +61,15 @@ export function errorResult(call: ToolCall, content: string, outcome: CallOutcom
   };
 }
 
+/** What a call adds for the user: its display, and for commands a summary and the last lines. */
+type Shown = { display?: string; summary?: string; tail?: string[] };
+
 /** Wraps one call in its tool_start / tool_end events, named by the tool's own name (the model's name
  * when no tool answers to it). */
 export async function traced(
   call: ToolCall,
   ctx: Pick<InvokeContext, "who" | "emit" | "now">,
-  body: () => Promise<CallResult & { display?: string }>,
+  body: () => Promise<CallResult & Shown>,
   tool?: Pick<Tool, "name" | "kind">,
 ): Promise<CallResult> {
   const started = ctx.now();
@@ -73,8 +77,8 @@ export async function traced(
   const tagged = kind && kind !== "primitive" ? { kind } : {};
   const name = tool?.name ?? call.name;
   ctx.emit(makeEvent(ctx.who, "tool_start", { id: call.id, tool: name, args: call.arguments, ...tagged }));
-  const { display, ...result } = await body();
-  const summary = summarize(result.message.content);
+  const { display, summary: shown, tail, ...result } = await body();
+  const summary = shown ?? summarize(result.message.content);
   ctx.emit(
     makeEvent(ctx.who, "tool_end", {
       id: call.id,
@@ -84,6 +88,7 @@ export async function traced(
       display: display ?? summary,
       durationMs: ctx.now() - started,
       ...tagged,
+      ...(tail !== undefined ? { tail } : {}),
     }),
   );
   return result;
@@ -99,11 +104,7 @@ export function invoke(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<
   return traced(call, ctx, () => stages(tool, call, ctx), tool);
 }
 
-async function stages(
-  tool: Tool,
-  call: ToolCall,
-  ctx: InvokeContext,
-): Promise<CallResult & { display?: string }> {
+async function stages(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<CallResult & Shown> {
   const valid = tool.validate(call.arguments);
   if (!valid.ok) {
     const schema = JSON.stringify(tool.parameters);
@@ -118,6 +119,7 @@ async function stages(
     redactor: ctx.redactor,
     callId: call.id,
     approveRedirect: redirects.approve,
+    onOutput: liveOutput(call, ctx),
   };
   try {
     const target = await tool.policyTarget(valid.value, toolCtx);
@@ -167,7 +169,7 @@ function runResult(
   output: ToolOutput,
   notes: (string | undefined)[],
   ctx: InvokeContext,
-): CallResult & { display: string } {
+): CallResult & Shown {
   const added = notes.filter((n): n is string => n !== undefined).map((n) => `[hook] ${n}`);
   const content = added.length > 0 ? `${output.modelText}\n\n${added.join("\n")}` : output.modelText;
   const outcome: CallOutcome = ctx.signal.aborted ? "aborted" : output.isError ? "tool_error" : "ok";
@@ -175,6 +177,8 @@ function runResult(
     message: { role: "tool", toolCallId: call.id, toolName: call.name, content, isError: output.isError },
     outcome,
     display: output.display,
+    ...(output.summary !== undefined ? { summary: output.summary } : {}),
+    ...(output.tail !== undefined ? { tail: output.tail } : {}),
   };
 }
 

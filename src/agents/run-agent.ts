@@ -2,10 +2,12 @@ import { type AgentIdentity, makeEvent, modelFamily, Redactor, type RunResult } 
 import { toolDefinitionsFor } from "../tools/registry.ts";
 import { MODEL_TEXT_LIMIT } from "../tools/truncate.ts";
 import type { Tool } from "../tools/types.ts";
+import { COMPACT_THRESHOLD, Compactor } from "./compaction.ts";
 import { type DelegationContext, subAgentDefinitions, subAgentTool } from "./delegation.ts";
 import { nextTier } from "./escalation.ts";
 import { ContextMeter, StallDetector } from "./guards.ts";
 import { repairHistory } from "./history.ts";
+import { systemPromptWith } from "./instructions.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { AnswerShaper } from "./output-schema.ts";
 import { RunLog } from "./run-log.ts";
@@ -47,11 +49,21 @@ export function childRunOptions(
   parent: RunAgentOptions,
   child: { spec: AgentSpec; goal: string; hints: string[]; signal: AbortSignal },
 ): RunAgentOptions {
-  const { history: _h, model: _m, resumed: _r, outputSchema: _o, escalate: _e, limits, ...deps } = parent;
+  const {
+    history: _h,
+    model: _m,
+    resumed: _r,
+    outputSchema: _o,
+    escalate: _e,
+    compactFirst: _c,
+    limits,
+    ...deps
+  } = parent;
   const inherited = {
     concurrency: limits?.concurrency,
     verifyTimeoutMs: limits?.verifyTimeoutMs,
     toolOutputChars: limits?.toolOutputChars,
+    compactThreshold: limits?.compactThreshold,
   };
   return { ...deps, ...child, gate: parent.gate.child?.() ?? parent.gate, limits: inherited };
 }
@@ -100,14 +112,16 @@ function newNode(
   // `auto` (a flag or the spec) is decided from this agent's goal, as `agent helper --tier auto` does.
   const requested = decideAuto(options.model ?? spec.model, options.goal).name;
   const isRoot = who.depth === 0;
-  return {
+  const limits = options.limits ?? {};
+  const node: Node = {
     options,
     who,
     shared,
     depthBound,
     run,
-    limits: options.limits ?? {},
+    limits,
     now,
+    system: systemPromptWith(spec.system_prompt, options.instructions, spec.instructions === false),
     learn: new LearnRecorder(who, emit, learnTo, shared.sessionId, now),
     messages: options.history ? repairHistory(options.history) : [],
     bestAnswer: "",
@@ -126,6 +140,22 @@ function newNode(
     nudged: false,
     verifyFailures: 0,
   };
+  // The context window is the model's in use (it changes when a stalled root escalates).
+  node.compactor = new Compactor(
+    {
+      who,
+      emit,
+      stream: options.stream,
+      resolveModel: options.resolveModel,
+      modelInfo: options.modelInfo,
+      signal: run.signal,
+      onUsage: (usage, summarizer) => shared.tracker.add(who.agent, usage, summarizer),
+    },
+    limits.compactThreshold ?? COMPACT_THRESHOLD,
+    () => node.info?.contextWindow ?? 0,
+  );
+  if (options.compactFirst) node.compactor.request();
+  return node;
 }
 
 /** Resolves the model and builds the tool registry; an outcome when the run cannot start. */

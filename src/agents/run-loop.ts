@@ -10,11 +10,13 @@ import {
   type ToolCall,
 } from "../kernel/index.ts";
 import { type ActContext, actOnCalls, definitionsOf } from "./act.ts";
+import type { Compactor } from "./compaction.ts";
 import { escalationNote, withoutReasoning } from "./escalation.ts";
 import {
   compactForRetry,
   ELIDE_THRESHOLD,
   elideOldToolResults,
+  LAST_RESORT_ELIDE_THRESHOLD,
   STALL_NUDGE,
   StallDetector,
 } from "./guards.ts";
@@ -111,16 +113,20 @@ async function planAndAct(node: Node, turn: number): Promise<NodeOutcome | undef
 
 type Planned = { ok: true; message: AssistantMessage; refusal: boolean } | { ok: false; end?: NodeOutcome };
 
-/** Plan: elide old results when the context fills, call the model, and handle stop reasons that cut the reply. */
+/** Plan: compact past the threshold (eliding old results only as a last resort, as it rewrites history), call the model, and handle stop reasons that cut the reply. */
 async function plan(node: Node, turn: number): Promise<Planned> {
   const { options, who, messages } = node;
   const { spec } = options;
   const model = node.model as ModelRef;
   const info = node.info as ModelInfo;
   const tools = definitionsOf(node.tools);
-  const limitTokens = Math.floor(info.contextWindow * ELIDE_THRESHOLD);
+  const compactor = node.compactor as Compactor;
+  const compacted = await compactor.maybeCompact(messages);
+  if (compacted) messages.splice(0, messages.length, ...compacted);
+  const elideAt = compactor.failed ? ELIDE_THRESHOLD : LAST_RESORT_ELIDE_THRESHOLD;
+  const limitTokens = Math.floor(info.contextWindow * elideAt);
   const elided = elideOldToolResults(messages, {
-    system: spec.system_prompt,
+    system: node.system,
     tools,
     limitTokens,
     meter: node.meter,
@@ -134,7 +140,7 @@ async function plan(node: Node, turn: number): Promise<Planned> {
   }
   const request: ModelRequest = {
     model,
-    system: spec.system_prompt,
+    system: node.system,
     messages: [...messages],
     tools,
     signal: node.run.signal,
@@ -144,6 +150,7 @@ async function plan(node: Node, turn: number): Promise<Planned> {
   };
   const planned = await planTurn(request, options.stream, who, options.emit, turn);
   node.shared.tracker.add(who.agent, planned.usage, info);
+  compactor.record(planned.usage);
   node.shared.log.turn(who.agent);
   if (!planned.ok) {
     const partial = planned.partial ? assistantText(planned.partial).trim() : "";
@@ -178,12 +185,13 @@ async function handleStop(
   }
   node.options.emit(makeEvent(node.who, "warning", { message: stop.reason, code: stop.code }));
   if (stop.action === "compact") {
+    // A full context window: summarise the older turns first; elide old results when that cannot help.
+    const compactor = node.compactor as Compactor;
+    compactor.request("context_window");
     const tools = definitionsOf(node.tools);
-    const compacted = compactForRetry(node.messages, {
-      system: node.options.spec.system_prompt,
-      tools,
-      meter: node.meter,
-    });
+    const compacted =
+      (await compactor.maybeCompact(node.messages)) ??
+      compactForRetry(node.messages, { system: node.system, tools, meter: node.meter });
     if (!compacted)
       return {
         ok: false,

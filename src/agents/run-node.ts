@@ -8,6 +8,7 @@ import {
 } from "../kernel/index.ts";
 import type { Tool } from "../tools/types.ts";
 import type { ActContext } from "./act.ts";
+import type { Compactor } from "./compaction.ts";
 import type { ContextMeter, StallDetector } from "./guards.ts";
 import type { LearnRecorder } from "./learn.ts";
 import type { AnswerShaper } from "./output-schema.ts";
@@ -30,6 +31,10 @@ export interface Node {
   messages: Message[];
   bestAnswer: string;
   modelName: string;
+  /** The spec's system prompt with the project instructions (instructions.ts). */
+  system: string;
+  /** Summarises older turns past the threshold (compaction.ts); set by newNode. */
+  compactor?: Compactor;
   started: boolean;
   model?: ModelRef;
   info?: ModelInfo;
@@ -93,6 +98,7 @@ export function nodeFail(
 export function startSession(node: Node): void {
   node.started = true;
   const { options, who, shared } = node;
+  const instructed = options.spec.instructions !== false && (options.instructions?.files.length ?? 0) > 0;
   options.emit(
     makeEvent(who, "session_start", {
       sessionId: shared.sessionId ?? "",
@@ -101,8 +107,11 @@ export function startSession(node: Node): void {
       model: node.modelName,
       cwd: options.workspace.root,
       ...(options.resumed ? { resumed: true } : {}),
+      ...(instructed ? { instructions: options.instructions?.files.map((f) => f.path) ?? [] } : {}),
     }),
   );
+  for (const message of options.instructions?.warnings ?? [])
+    options.emit(makeEvent(who, "warning", { message, code: "instructions" }));
 }
 
 export function errorText(error: unknown): string {

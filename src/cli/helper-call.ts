@@ -174,6 +174,17 @@ export const CUT_PROBLEM: Record<"truncated" | "context_window", string> = {
   context_window: "helper stopped: the answer filled the model's context window (partial answer printed)",
 };
 
+/** The built-in system prompt of a single helper call (helper-system.txt). */
+export const SINGLE_CALL_SYSTEM = defaultSystem.trim();
+
+/** Why a refused helper run ended (stderr), with the model's own words when it gave any: stdout stays empty,
+ * so this line is the only place the user learns why. */
+export function refusalProblem(answer: string): string {
+  const text = answer.trim();
+  if (text === "") return "helper ended: the model refused (refusal)";
+  return `helper ended: the model refused (refusal): ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
+
 export interface SingleCallInput {
   client: ModelClient;
   ref: ModelRef;
@@ -233,7 +244,7 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
     result = await callModel({
       stream: input.client.stream,
       model: input.ref,
-      system: input.system ?? defaultSystem.trim(),
+      system: input.system ?? SINGLE_CALL_SYSTEM,
       prompt: input.prompt,
       signal: controller.signal,
       maxOutputTokens: input.client.info(input.ref).maxOutputTokens,
@@ -265,11 +276,13 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
     if (result.finishReason === "budget") {
       return { ...done, status: "limit", problem: `helper stopped: ${result.problem ?? "budget reached"}` };
     }
-    if (result.finishReason === "refusal" || result.finishReason === "malformed_call") {
+    if (result.finishReason === "refusal")
+      return { ...done, status: "failure", problem: refusalProblem(done.answer) };
+    if (result.finishReason === "malformed_call") {
       return {
         ...done,
         status: "failure",
-        problem: `helper ended: the model ${result.finishReason === "refusal" ? "refused" : "made a malformed call"} (${result.finishReason})`,
+        problem: "helper ended: the model made a malformed call (malformed_call)",
       };
     }
     return { ...done, status: "limit", problem: CUT_PROBLEM[result.finishReason] };
@@ -293,5 +306,6 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
     finishReason: "provider_error",
     answer: "",
     problem: describeProviderError(result.error, input.ref),
+    error: { kind: result.error.kind, message: describeProviderError(result.error, input.ref) },
   };
 }

@@ -3,26 +3,32 @@
  * nobody to ask (src/agents/helper-run.ts). Imported lazily: only this path loads the loop and the tools.
  * Progress (one line per tool call, an escalation) goes to stderr when asked for.
  */
-import { runHelper } from "../agents/helper-run.ts";
+import { HELPER_SYSTEM, runHelper } from "../agents/helper-run.ts";
 import type { OutputSchema } from "../agents/output-schema.ts";
 import { type AgentEvent, emptyUsage, type ModelRef, shownAsTool } from "../kernel/index.ts";
 import { type ModelClient, modelDeps } from "../llm/client.ts";
+import type { Rule } from "../policy/index.ts";
 import { chooseSandbox } from "../tools/sandbox.ts";
 import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
-import { CUT_PROBLEM } from "./helper-call.ts";
+import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
+import { sessionToolsFor } from "./run-tools.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
+import { type SystemFlags, systemPromptFrom } from "./system-flag.ts";
 
 export interface ToolsRunInput {
   client: ModelClient;
   /** Tier or model name as given (a tier lets a stalled run escalate once). */
   model: string;
   tools: PrimitiveName[];
+  /** The user's and the project's rules (their deny rules still refuse a listed tool's call). */
+  rules?: readonly Rule[];
   prompt: string;
-  system?: string;
+  /** `--system` / `--append-system`, applied to the loop's built-in prompt. */
+  systemFlags?: SystemFlags;
   maxTurns?: number;
   timeoutMs?: number;
   signal: AbortSignal;
@@ -52,15 +58,18 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     if (sandboxed.warning) input.warn(sandboxed.warning);
   }
   const progress = input.progress;
+  const system = input.systemFlags ? systemPromptFrom(input.systemFlags, HELPER_SYSTEM) : undefined;
   const result = await runHelper({
     prompt: input.prompt,
     tools: input.tools,
+    // The user's fetch allow rules name the local origins fetch may reach, as in `agent run`.
+    ...(input.rules ? { rules: input.rules, toolsFor: sessionToolsFor(input.rules) } : {}),
     model: input.model,
     ...modelDeps(input.client),
     workspace,
     signal: input.signal,
     ...(input.escalate === false ? { escalate: false } : {}),
-    ...(input.system !== undefined ? { system: input.system } : {}),
+    ...(system !== undefined ? { system } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     ...(input.outputSchema ? { outputSchema: input.outputSchema } : {}),
@@ -86,7 +95,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
 
 /** Why a helper loop did not succeed, as one line. */
 function problemLine(
-  result: { status: string; finishReason: string; error?: { message: string } },
+  result: { status: string; finishReason: string; answer: string; error?: { message: string } },
   input: Pick<ToolsRunInput, "maxTurns" | "timeoutMs" | "tokenBudget" | "costBudgetUsd">,
 ): string {
   switch (result.finishReason) {
@@ -100,7 +109,7 @@ function problemLine(
     case "context_window":
       return CUT_PROBLEM[result.finishReason];
     case "refusal":
-      return "helper ended: the model refused (refusal)";
+      return refusalProblem(result.answer);
     case "malformed_call":
       return "helper ended: the model's tool call was malformed twice (malformed_call)";
     case "invalid_output":

@@ -6,7 +6,7 @@
 import { basename } from "node:path";
 import { type ResumePoint, resumeFrom } from "../agents/resume.ts";
 import { decideAuto, describeTierChoice } from "../agents/tier-classifier.ts";
-import { type AgentEvent, AppError, makeEvent, Redactor } from "../kernel/index.ts";
+import { type AgentEvent, AppError, ExitCode, makeEvent, Redactor } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
 import { flagApprover, flagReason } from "../policy/approvers.ts";
 import { createSession } from "../sdk/session.ts";
@@ -25,6 +25,9 @@ import { loadRunSpecs } from "./run-specs.ts";
 import { sandboxSettings } from "./sandbox-flags.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
+import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
+import { stdoutPipe } from "./stdout-pipe.ts";
+import { systemPromptFrom } from "./system-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
@@ -38,8 +41,16 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const probed = chooseSandbox(sandboxing, opened.roots, env);
   const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
-  const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
-  if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
+  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !resumed });
+  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  const goal =
+    resumed && taskFromStdin(goalWords) && stdin.text.trim() === ""
+      ? "Continue where you left off."
+      : joinTask(
+          goalWords,
+          stdin.text,
+          'no goal: agent run "what to do", or pipe it on stdin (agent run --help)',
+        );
 
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
   const loaded = await loadRunSpecs(opened.root, env, config, agentName);
@@ -63,8 +74,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     ...(resumed ? { sessionId: resumed.sessionId } : {}),
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.replayLoose ? { replayLoose: true } : {}),
   });
   const spec = session.spec(agentName);
+  const systemPrompt = systemPromptFrom(flags, spec.system_prompt);
   // `auto` is decided from the goal (reported on stderr); then resolve the top agent's model now, so a
   // missing key fails before a session is created (exit 3).
   const override = flags.model ?? flags.tier;
@@ -78,7 +91,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
           : `spec ${spec.name}: model:`;
     process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
   }
-  session.client.resolve(top.name);
+  const resolvedTop = session.client.resolve(top.name);
+  checkFitsContext(stdin.text, session.client.info(resolvedTop.ref));
 
   const transcript = openTranscript({
     redactor,
@@ -108,6 +122,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   session.setApprover(interactive ?? flagApprover(onAsk ?? "deny", why));
 
   const who = { agent: "root", name: spec.name, depth: 0 };
+  const pipe = stdoutPipe();
   const interrupts = handleInterrupts({
     // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
     // leaves pieces of the approval prompt on the screen.
@@ -124,16 +139,32 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   try {
     const result = await session.run(goal, {
       agent: spec.name,
-      signal: interrupts.signal,
+      signal: AbortSignal.any([interrupts.signal, pipe.signal]),
       limits,
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(outputSchema ? { outputSchema } : {}),
       ...(override !== undefined || top.auto ? { model: top.name } : {}),
       // A stalled root continues once on the next tier with its conversation; --no-fallback keeps it off.
       escalate: flags.fallback !== false && config.defaults.fallback !== false,
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
+    // The reader closed stdout: the run was aborted; nothing more can be shown (the transcript has it all).
+    if (pipe.broken) {
+      renderer.dispose();
+      return ExitCode.brokenPipe;
+    }
+    // A strict replay that met a request unlike the recorded one is a usage error (exit 2), whatever the run made of it.
+    const mismatch = session.client.replay?.mismatch();
+    if (mismatch !== undefined) {
+      renderer.dispose();
+      throw new AppError("usage", mismatch);
+    }
     const exitCode = exitCodeFor(result);
-    await renderer.finish(redactor.redactValue({ ...result, sessionId: transcript.id, exitCode }));
+    const replay = session.client.replay;
+    const recorded = replay ? { recordedCostUsd: replay.recordedCostUsd() } : {};
+    await renderer.finish(
+      redactor.redactValue({ ...result, sessionId: transcript.id, exitCode, ...recorded }),
+    );
     return exitCode;
   } finally {
     interrupts.dispose();

@@ -4,6 +4,7 @@
  * that knows nothing of terminals. Goals run on it one after another.
  */
 import type { HooksConfig, ToolHooks } from "../agents/hooks.ts";
+import type { ProjectInstructions } from "../agents/instructions.ts";
 import type { OutputSchema } from "../agents/output-schema.ts";
 import type { AgentSpec } from "../agents/spec.ts";
 import type { RunLimits } from "../agents/types.ts";
@@ -67,6 +68,11 @@ export interface SessionOptions {
   /** Cassettes: write every model exchange to `record`, or serve them from `replay`. */
   record?: string;
   replay?: string;
+  /** Serve the `replay` cassette even when requests differ from the recorded ones (`--replay-loose`). */
+  replayLoose?: boolean;
+  /** False leaves out the project instructions (AGENTS.md, CLAUDE.md) that every agent's system prompt
+   * otherwise gets, as in `agent run`. */
+  instructions?: boolean;
   /** False keeps runs on the model they resolved to (like `--no-fallback`). */
   fallback?: boolean;
   /** Warnings to emit right after the first run's session_start (e.g. project overrides). */
@@ -90,6 +96,8 @@ export interface RunOptions {
   outputSchema?: OutputSchema;
   /** A stalled run continues once on the next tier, with its conversation (off by default). */
   escalate?: boolean;
+  /** Replaces the agent's system prompt for this run (`--system`). */
+  systemPrompt?: string;
 }
 
 export interface Session {
@@ -145,6 +153,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     onNotice: (notice) => emit(noticeEvent(notice, root("root"))),
     ...(options.record !== undefined ? { record: options.record } : {}),
     ...(options.replay !== undefined ? { replay: options.replay } : {}),
+    ...(options.replayLoose ? { replayLoose: true } : {}),
   });
   let approver = approverOf(options.approve);
   // Delegates to the current approver, so the CLI can hand over its terminal prompt once it exists.
@@ -160,6 +169,21 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   const gate = new ApprovalGate({ rules, approver: delegating, emit });
   const hookList = mergeHooks([config.hooks, trusted.hooks, options.hooks]);
   const toolsFor = sessionToolsFor(rules);
+  // Project instructions are read once, on the first run.
+  let instructions: Promise<ProjectInstructions | undefined> | undefined;
+  const loadedInstructions = () => {
+    instructions ??=
+      options.instructions === false
+        ? Promise.resolve(undefined)
+        : import("../agents/instructions.ts").then((m) =>
+            m.loadInstructions({ workspaceRoot: workspace.root, env }),
+          );
+    return instructions;
+  };
+  const configLimits: RunLimits =
+    config.defaults.compactThreshold !== undefined
+      ? { compactThreshold: config.defaults.compactThreshold }
+      : {};
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";
     const found = specs.get(name);
@@ -179,7 +203,10 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     },
     events: () => queue.iterate(),
     async run(goal, runOptions = {}) {
-      const chosen = spec(runOptions.agent);
+      const named = spec(runOptions.agent);
+      const chosen =
+        runOptions.systemPrompt !== undefined ? { ...named, system_prompt: runOptions.systemPrompt } : named;
+      const projectInstructions = await loadedInstructions();
       const hooks = hookList
         ? await hookRunner(hookList, {
             cwd: workspace.root,
@@ -203,7 +230,8 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
         toolsFor,
         redactor,
         sessionId: id,
-        limits: { ...options.limits, ...runOptions.limits },
+        limits: { ...configLimits, ...options.limits, ...runOptions.limits },
+        ...(projectInstructions ? { instructions: projectInstructions } : {}),
         ...(hooks ? { hooks } : {}),
         ...(runOptions.hints ? { hints: runOptions.hints } : {}),
         ...(runOptions.signal ? { signal: runOptions.signal } : {}),

@@ -25,6 +25,8 @@ export interface RunCommandOptions {
   separateStderr?: boolean;
   /** Run inside this sandbox; unsandboxed when absent. */
   sandbox?: ExecSandbox | undefined;
+  /** Called with each chunk of stdout or stderr as it arrives (a live view; the result has it all). */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 export interface CommandResult {
@@ -131,8 +133,14 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       });
     };
 
-    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => errors.push(chunk));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output.push(chunk);
+      options.onOutput?.(chunk);
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      errors.push(chunk);
+      options.onOutput?.(chunk);
+    });
     child.on("error", (error) => settle(error.message));
     child.on("exit", (code, signal) => {
       exitCode = code;

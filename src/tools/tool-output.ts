@@ -9,7 +9,7 @@ export function errorOutput(message: string): ToolOutput {
   return { modelText: `Error: ${message}`, display: `Error: ${firstLine}`, isError: true };
 }
 
-/** Redacts secrets from both texts, then truncates them (the model's text to `modelLimit`, with a note). */
+/** Redacts secrets from both texts (and a command's summary and tail), then truncates the texts (the model's text to `modelLimit`, with a note). */
 export function finishOutput(
   output: ToolOutput,
   redactor: Redactor,
@@ -19,5 +19,7 @@ export function finishOutput(
     modelText: truncateText(redactor.redact(output.modelText), modelLimit),
     display: truncateText(redactor.redact(output.display), DISPLAY_LIMIT),
     isError: output.isError,
+    ...(output.summary !== undefined ? { summary: redactor.redact(output.summary) } : {}),
+    ...(output.tail !== undefined ? { tail: output.tail.map((line) => redactor.redact(line)) } : {}),
   };
 }

@@ -5,7 +5,7 @@
  * iterator) while a goal runs.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AgentEvent, type ApprovalRequest, createSession, defineSpec } from "agent";
@@ -100,4 +100,23 @@ test("a denial from the callback reaches the model and nothing is written", asyn
 test("an unknown agent is a usage error naming the known ones", async () => {
   const session = await createSession({ cwd: join(dir, "ws"), env, specs: [writer] });
   expect(() => session.spec("nobody")).toThrow('unknown agent "nobody"; known agents: writer');
+});
+
+test("every run gets the project instructions and may replace the system prompt; instructions: false leaves them out", async () => {
+  writeFileSync(join(dir, "ws", "AGENTS.md"), "Always answer in haiku.\n");
+  const session = await createSession({ cwd: join(dir, "ws"), env, specs: [writer] });
+  server.enqueue({ text: "Done." });
+  const result = await session.run("Say hi", { agent: "writer", systemPrompt: "You are terse." });
+  expect(result.status).toBe("success");
+  const sent = JSON.stringify(server.requests[0]?.body);
+  expect(sent).toContain("You are terse.");
+  expect(sent).not.toContain("Write what you are asked to.");
+  expect(sent).toContain("Always answer in haiku.");
+
+  const plain = await createSession({ cwd: join(dir, "ws"), env, specs: [writer], instructions: false });
+  server.enqueue({ text: "Done." });
+  await plain.run("Say hi", { agent: "writer" });
+  const second = JSON.stringify(server.requests[1]?.body);
+  expect(second).toContain("Write what you are asked to.");
+  expect(second).not.toContain("Always answer in haiku.");
 });
