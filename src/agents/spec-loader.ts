@@ -15,8 +15,10 @@ import {
   type AgentSpec,
   agentSpecSchema,
   DEFAULT_CONSTRAINTS,
+  isMcpCapability,
   isPrimitiveCapability,
   type LoadedSpec,
+  mcpCapabilityProblem,
   type SpecScope,
 } from "./spec.ts";
 
@@ -278,6 +280,8 @@ export async function loadSpecs(options: {
   env?: Record<string, string | undefined>;
   /** Replaces the default search path (tests, `--agents-dir`). */
   sources?: SpecSource[];
+  /** The MCP servers config declares: an `mcp:NAME` capability must name one of them. */
+  mcpServers?: readonly string[];
 }): Promise<SpecLoadResult> {
   const sources = options.sources ?? specSearchPath(options.workspaceRoot, options.env);
   const outcomes: FileOutcome[] = [];
@@ -304,11 +308,11 @@ export async function loadSpecs(options: {
       outcomes.push({ ...parseSpecText(read.text, file), file, scope: source.scope });
     }
   }
-  return resolveSpecs(outcomes);
+  return resolveSpecs(outcomes, options.mcpServers ?? []);
 }
 
 /** Merges parsed files (nearest first) into the final set and checks capabilities against it. */
-function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
+function resolveSpecs(outcomes: FileOutcome[], mcpServers: readonly string[]): SpecLoadResult {
   const specs = new Map<string, LoadedSpec>();
   const errors: SpecError[] = [];
   const lines = new Map<string, number[]>();
@@ -341,7 +345,7 @@ function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
   for (let changed = true; changed; ) {
     changed = false;
     for (const [name, spec] of [...specs]) {
-      const problems = capabilityErrors(spec, specs, lines.get(name) ?? []);
+      const problems = capabilityErrors(spec, specs, lines.get(name) ?? [], mcpServers);
       if (problems.length > 0) {
         errors.push(...problems);
         specs.delete(name);
@@ -352,13 +356,23 @@ function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
   return { specs, errors, files: outcomes.map((o) => o.file), shadowed };
 }
 
-function capabilityErrors(spec: LoadedSpec, known: Map<string, LoadedSpec>, lines: number[]): SpecError[] {
+function capabilityErrors(
+  spec: LoadedSpec,
+  known: Map<string, LoadedSpec>,
+  lines: number[],
+  mcpServers: readonly string[],
+): SpecError[] {
   const errors: SpecError[] = [];
   const file = spec.source.file;
   spec.capabilities.forEach((cap, i) => {
     const line = lines[i] ?? 1;
     const field = `capabilities[${i}]`;
     if (isPrimitiveCapability(cap)) return;
+    if (isMcpCapability(cap)) {
+      const problem = mcpCapabilityProblem(cap, mcpServers);
+      if (problem !== undefined) errors.push({ file, line, field, message: problem });
+      return;
+    }
     if (!known.has(cap)) {
       errors.push({
         file,
@@ -386,8 +400,12 @@ function capabilityErrors(spec: LoadedSpec, known: Map<string, LoadedSpec>, line
 }
 
 /** Validates spec texts given in code (tests, `agent agents validate FILE`), with the same rules as files. */
-export function loadSpecTexts(files: { file: string; text: string; scope?: SpecScope }[]): SpecLoadResult {
+export function loadSpecTexts(
+  files: { file: string; text: string; scope?: SpecScope }[],
+  mcpServers: readonly string[] = [],
+): SpecLoadResult {
   return resolveSpecs(
     files.map((f) => ({ ...parseSpecText(f.text, f.file), file: f.file, scope: f.scope ?? "inline" })),
+    mcpServers,
   );
 }
