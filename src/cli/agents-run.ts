@@ -3,6 +3,7 @@
  * and reports them. Spec errors always go to stderr as `FILE:LINE: FIELD: message` and make the exit
  * code 3, while the valid specs are still listed or shown.
  */
+
 import { relative } from "node:path";
 import { stringify } from "yaml";
 import type { LoadedSpec } from "../agents/spec.ts";
@@ -14,6 +15,9 @@ import {
   type SpecLoadResult,
 } from "../agents/spec-loader.ts";
 import { AppError, ExitCode } from "../kernel/index.ts";
+import { loadConfig } from "./config.ts";
+import { sessionMcpConfigs } from "./mcp-session.ts";
+import { loadProjectRules } from "./project-rules.ts";
 
 type Out = { write(text: string): unknown };
 
@@ -44,8 +48,11 @@ export interface AgentRow {
   overrides: { scope: string; file: string }[];
 }
 
+/** Loads the specs; `mcp:` capabilities are checked against the MCP servers a run here could use. */
 async function load(io: AgentsIo): Promise<SpecLoadResult> {
-  return loadSpecs({ workspaceRoot: io.cwd, env: io.env });
+  const config = await loadConfig(io.env);
+  const { servers } = sessionMcpConfigs(config, await loadProjectRules(io.cwd), io.cwd);
+  return loadSpecs({ workspaceRoot: io.cwd, env: io.env, mcpServers: Object.keys(servers) });
 }
 
 /** Writes every spec error on stderr, one line each; returns the exit code they imply. */

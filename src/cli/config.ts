@@ -15,6 +15,10 @@
  *     allow: ["exec:git status"]
  *     ask: []
  *     deny: ["exec:rm *"]
+ *   mcp_servers:       # MCP servers, named in specs as mcp:NAME or mcp:NAME/TOOL
+ *     github: {command: github-mcp, args: [stdio], env: {TOKEN: x}, trust: true, startup_timeout_ms: 10000}
+ *     docs: {url: http://127.0.0.1:3000/mcp, headers: {Authorization: Bearer x}}
+ *   trusted_projects: [/home/me/src/app]   # projects whose .agent/config.yaml may declare mcp_servers
  *   defaults:
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
@@ -27,6 +31,7 @@
 import { join } from "node:path";
 import { configDir, readConfigFile } from "../kernel/index.ts";
 import type { ModelsConfig } from "../llm/endpoints.ts";
+import type { McpServerConfig } from "../tools/mcp/types.ts";
 
 /** The validated config, with list fields normalized and keys in camelCase. */
 export interface AgentConfig extends ModelsConfig {
@@ -35,12 +40,22 @@ export interface AgentConfig extends ModelsConfig {
   models: Partial<Record<"fast" | "good" | "best", string[]>>;
   providers: NonNullable<ModelsConfig["providers"]>;
   rules: { allow: string[]; ask: string[]; deny: string[] };
+  mcpServers: Record<string, McpServerConfig>;
+  /** Absolute paths of projects whose `.agent/config.yaml` may declare MCP servers. */
+  trustedProjects: string[];
   /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`). */
   defaults: { agent?: string; onAsk?: "deny" | "fail" | "allow"; fallback?: boolean };
 }
 
 export function emptyConfig(): AgentConfig {
-  return { models: {}, providers: {}, rules: { allow: [], ask: [], deny: [] }, defaults: {} };
+  return {
+    models: {},
+    providers: {},
+    rules: { allow: [], ask: [], deny: [] },
+    mcpServers: {},
+    trustedProjects: [],
+    defaults: {},
+  };
 }
 
 /** Where config.yaml lives for this environment. */

@@ -28,6 +28,7 @@ import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
 import { describeNotice } from "./helper-run.ts";
 import { handleInterrupts } from "./interrupts.ts";
+import { createMcpServers, sessionMcpConfigs } from "./mcp-session.ts";
 import { emitNoticesAfterStart, projectOverrideNotices } from "./project-notices.ts";
 import { loadProjectRules } from "./project-rules.ts";
 import type { RunFlags } from "./run-command.ts";
@@ -45,8 +46,14 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
 
+  const project = await loadProjectRules(workspace.root);
+  const mcp = sessionMcpConfigs(config, project, workspace.root);
   const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
-  const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
+  const loaded = await loadSpecs({
+    workspaceRoot: workspace.root,
+    env,
+    mcpServers: Object.keys(mcp.servers),
+  });
   if (loaded.errors.length > 0) throw specAppError(loaded.errors);
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
   const spec = loaded.specs.get(agentName);
@@ -58,7 +65,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const rules = buildRuleSet({
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: flags.allow, deny: flags.deny },
-    project: await loadProjectRules(workspace.root),
+    project,
   });
 
   const redactor = Redactor.fromEnv(env);
@@ -106,12 +113,13 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       transcript.append(event);
       renderer.onEvent(event);
     }),
-    projectOverrideNotices(loaded),
+    [...projectOverrideNotices(loaded), ...mcp.notices],
   );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
   const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
   const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
+  const mcpServers = await createMcpServers(mcp.servers, gate, who);
 
   const interrupts = handleInterrupts({
     // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
@@ -142,6 +150,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       workspace,
       gate,
       toolsFor: sessionToolsFor(rules),
+      ...(mcpServers ? { mcp: mcpServers } : {}),
       signal: interrupts.signal,
       sessionId: transcript.id,
       limits,
@@ -152,6 +161,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     await renderer.finish(redactor.redactValue({ ...result, sessionId: transcript.id, exitCode }));
     return exitCode;
   } finally {
+    // Every server this run started stops with it (a forced exit sweeps them from process-sweep's hook).
+    await mcpServers?.closeAll();
     interrupts.dispose();
     transcript.close();
   }

@@ -71,6 +71,8 @@ defaults:
         vllm: { kind: "openai-compatible", baseUrl: "https://vllm.internal/v1", apiKeyEnv: "VLLM_API_KEY" },
       },
       rules: { allow: ["exec:git status", "write_file:src/**"], ask: [], deny: ["exec:rm *"] },
+      mcpServers: {},
+      trustedProjects: [],
       defaults: { agent: "root", onAsk: "fail" },
     });
   });

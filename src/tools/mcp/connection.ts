@@ -32,8 +32,13 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
-/** Connects and lists the server's tools within `config.startupTimeoutMs`; throws a one-line reason. */
-export async function connectMcpServer(name: string, config: McpServerConfig): Promise<McpConnection> {
+/** Connects and lists the server's tools within `config.startupTimeoutMs` (RequestOptions.timeout of
+ * the initialize and tools/list requests); throws a one-line reason. */
+export async function connectMcpServer(
+  name: string,
+  config: McpServerConfig,
+  signal: AbortSignal,
+): Promise<McpConnection> {
   const client = new Client({ name: "agent", version: pkg.version });
   let stderr = "";
   let closed: string | undefined;
@@ -68,7 +73,7 @@ export async function connectMcpServer(name: string, config: McpServerConfig): P
     }
   };
   try {
-    const options = { timeout: config.startupTimeoutMs };
+    const options = { timeout: config.startupTimeoutMs, signal };
     await client.connect(transport, options);
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;

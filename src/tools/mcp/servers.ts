@@ -147,7 +147,7 @@ export class McpServers {
     }
     try {
       const { connectMcpServer } = await import("./connection.ts");
-      const connection = await connectMcpServer(name, entry.config);
+      const connection = await connectMcpServer(name, entry.config, signal);
       if (this.closing) {
         await connection.close();
         entry.error = "not started: the run is ending";
