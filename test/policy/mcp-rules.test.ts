@@ -45,6 +45,11 @@ describe("MCP rules", () => {
     expect(evaluate(call("docs/search", { readOnly: true, trusted: true }), denied).effect).toBe("deny");
   });
 
+  test("a bare mcp rule covers every MCP tool", () => {
+    const rules = buildRuleSet({ flags: { allow: ["mcp"] } });
+    expect(evaluate(call("any/tool"), rules).effect).toBe("allow");
+  });
+
   test("yes for this session grants that one tool", () => {
     expect(sessionGrantRules(call("github/create_issue")).map((r) => r.text)).toEqual([
       "mcp:github/create_issue",
