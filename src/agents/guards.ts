@@ -161,7 +161,28 @@ export function elideOldToolResults(
     out[i] = { ...m, content: note };
     elided++;
   }
-  return { messages: out, elided };
+  return { messages: dropStaleThinking(messages, out), elided };
+}
+
+/**
+ * Anthropic thinking blocks go back only while everything before them is unchanged: once an earlier
+ * message changed, "that block and every later thinking block are invalid"
+ * (platform.claude.com/docs/en/build-with-claude/preserved-thinking, prefix check), and the documented
+ * fix for code that trims older turns is to "remove the thinking of the preserved turns"
+ * (.../preserved-thinking/prefix-checks). So every Anthropic reasoning part after the first message
+ * that differs between `before` and `after` is dropped. Other providers' reasoning is kept (Gemini
+ * checks only that the current turn's function calls carry their signatures, which stay on the calls).
+ */
+export function dropStaleThinking(before: readonly Message[], after: Message[]): Message[] {
+  const first = after.findIndex((m, i) => m !== before[i]);
+  if (first < 0) return after;
+  for (let i = first + 1; i < after.length; i++) {
+    const m = after[i];
+    if (m?.role !== "assistant") continue;
+    const parts = m.parts.filter((p) => !(p.type === "reasoning" && p.provider === "anthropic"));
+    if (parts.length !== m.parts.length) after[i] = { ...m, parts };
+  }
+  return after;
 }
 
 /**

@@ -83,8 +83,8 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (first === "mcp_servers") return "command, args, env, url, headers, trust or startup_timeout_ms";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
-  if (first === "defaults") return "agent, on_ask or fallback";
-  if (first === "providers") return "kind, base_url or api_key_env";
+  if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd or max_tokens";
+  if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   return "a known field";
 }
 
@@ -112,6 +112,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
       kind: "openai-compatible",
       baseUrl: p.base_url,
       ...(p.api_key_env ? { apiKeyEnv: p.api_key_env } : {}),
+      ...(p.send_reasoning_content ? { sendReasoningContent: true } : {}),
     };
   }
   for (const [name, server] of Object.entries(raw.mcp_servers ?? {})) {
@@ -135,6 +136,8 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
   if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
   if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
+  if (raw.defaults?.max_budget_usd !== undefined) config.defaults.maxBudgetUsd = raw.defaults.max_budget_usd;
+  if (raw.defaults?.max_tokens !== undefined) config.defaults.maxTokens = raw.defaults.max_tokens;
   return config;
 }
 

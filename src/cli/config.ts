@@ -11,6 +11,7 @@
  *       kind: openai-compatible
  *       base_url: http://localhost:11434/v1
  *       api_key_env: OLLAMA_API_KEY     # optional
+ *       send_reasoning_content: true    # optional: DeepSeek-style servers that need reasoning back
  *   rules:             # approval rules: TOOL or TOOL:PATTERN
  *     allow: ["exec:git status"]
  *     ask: []
@@ -23,6 +24,8 @@
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
  *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
+ *     max_budget_usd: 0.50   # budget of each run unless --max-budget-usd says otherwise
+ *     max_tokens: 200000     # token budget of each run unless --max-tokens says otherwise
  *
  * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
  * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,
@@ -43,8 +46,15 @@ export interface AgentConfig extends ModelsConfig {
   mcpServers: Record<string, McpServerConfig>;
   /** Absolute paths of projects whose `.agent/config.yaml` may declare MCP servers. */
   trustedProjects: string[];
-  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`). */
-  defaults: { agent?: string; onAsk?: "deny" | "fail" | "allow"; fallback?: boolean };
+  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`);
+   * `max_budget_usd` / `max_tokens` are the budgets of a run when no flag sets them. */
+  defaults: {
+    agent?: string;
+    onAsk?: "deny" | "fail" | "allow";
+    fallback?: boolean;
+    maxBudgetUsd?: number;
+    maxTokens?: number;
+  };
 }
 
 export function emptyConfig(): AgentConfig {

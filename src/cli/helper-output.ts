@@ -6,6 +6,7 @@ import {
   type FinishReason,
   Redactor,
   type RunStatus,
+  roundUsd,
   stringifyForTerminal,
   terminalSafe,
   type Usage,
@@ -74,6 +75,6 @@ export function jsonOutput(outcome: HelperOutcome): {
     answer: outcome.answer,
     model: outcome.model,
     provider: outcome.provider,
-    usage: { ...outcome.usage, costUsd: outcome.costUsd },
+    usage: { ...outcome.usage, costUsd: roundUsd(outcome.costUsd) },
   };
 }

@@ -8,6 +8,9 @@ export interface RunFlags {
   model?: string;
   maxTurns?: string;
   timeout?: string;
+  maxBudgetUsd?: string;
+  maxTokens?: string;
+  schema?: string;
   output: "text" | "json" | "stream-json";
   onAsk?: "deny" | "fail" | "allow";
   allow: string[];
@@ -32,6 +35,9 @@ export const runCommand: CommandModule = {
       .option("--model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
       .option("--max-turns <n>", "most model turns of the top agent")
       .option("--timeout <seconds>", "wall-clock limit of the whole run")
+      .option("--max-budget-usd <usd>", "cost budget of the whole run in US dollars (exit 5 when spent)")
+      .option("--max-tokens <n>", "token budget of the whole run: input, output and cache tokens (exit 5)")
+      .option("--schema <file|json>", "the final answer must be JSON valid against this JSON schema")
       .addOption(
         new Option("--output <format>", "what stdout carries")
           .choices(["text", "json", "stream-json"])

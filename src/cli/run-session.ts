@@ -35,13 +35,16 @@ import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { sessionToolsFor } from "./run-tools.ts";
+import { loadSchemaFlag } from "./schema-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
   const env = process.env;
-  const limits = parseLimitFlags(flags);
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
+  const outputSchema = await loadSchemaFlag(flags.schema);
   const workspace = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
+  const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
@@ -154,6 +157,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       signal: interrupts.signal,
       sessionId: transcript.id,
       limits,
+      ...(outputSchema ? { outputSchema } : {}),
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });

@@ -33,6 +33,8 @@ export class ProgressLines {
   private readonly c: Palette;
   private readonly calls = new Map<string, string>();
   private readonly requests = new Map<string, ApprovalRequest>();
+  /** Reasoning streamed by each agent during its current model call. */
+  private readonly reasoning = new Map<string, string>();
   private startedAt: number | undefined;
   /** Error messages already shown as lines, so the closing summary does not repeat them. */
   private readonly shownErrors = new Set<string>();
@@ -108,9 +110,20 @@ export class ProgressLines {
         const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
         return `${inner}${mark} ${d.tool} ${args}${summary} ${c.dim(`(${formatDuration(d.durationMs)})`)}`;
       }
-      case "plan_end":
-        if (!full || event.data.toolCalls.length === 0 || event.data.text.trim() === "") return undefined;
-        return `${inner}${c.dim(`· ${event.name}: ${oneLine(event.data.text)}`)}`;
+      case "reasoning_delta":
+        this.reasoning.set(event.agent, (this.reasoning.get(event.agent) ?? "") + event.data.delta);
+        return undefined;
+      case "plan_end": {
+        // Reasoning (thinking summaries, notes between tool calls) is shown as progress, never as the answer.
+        const thought = (this.reasoning.get(event.agent) ?? "").trim();
+        this.reasoning.delete(event.agent);
+        if (!full) return undefined;
+        const lines: string[] = [];
+        if (thought !== "") lines.push(`${inner}${c.dim(`… ${event.name}: ${oneLine(thought)}`)}`);
+        if (event.data.toolCalls.length > 0 && event.data.text.trim() !== "")
+          lines.push(`${inner}${c.dim(`· ${event.name}: ${oneLine(event.data.text)}`)}`);
+        return lines.length > 0 ? lines.join("\n") : undefined;
+      }
       case "approval_request":
         this.requests.set(event.data.request.id, event.data.request);
         return undefined;

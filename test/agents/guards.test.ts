@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { canonicalArgs, elideOldToolResults, StallDetector } from "../../src/agents/guards.ts";
+import {
+  canonicalArgs,
+  dropStaleThinking,
+  elideOldToolResults,
+  StallDetector,
+} from "../../src/agents/guards.ts";
 import { detectTextToolCalls, repairToolCall } from "../../src/agents/tool-call-repair.ts";
 import type { Message } from "../../src/kernel/index.ts";
 import { type Harness, harness, spec } from "./harness.ts";
@@ -208,5 +213,53 @@ describe("stall detector across responses", () => {
     const d = new StallDetector();
     expect(d.repeatedCall([read("1", "log", "line 1")])).toBeUndefined();
     expect(d.repeatedCall([read("2", "log", "line 1\nline 2")])).toBeUndefined();
+  });
+});
+
+describe("eliding and the thinking-block prefix rule", () => {
+  const big = "x".repeat(4000);
+  const thinking = (n: number) => ({
+    type: "reasoning" as const,
+    text: `t${n}`,
+    signature: `s${n}`,
+    provider: "anthropic" as const,
+  });
+  const exchange = (n: number): Message[] => [
+    {
+      role: "assistant",
+      parts: [
+        thinking(n),
+        { type: "tool_call", id: `c${n}`, name: "read_file", arguments: { path: `${n}` } },
+      ],
+    },
+    { role: "tool", toolCallId: `c${n}`, toolName: "read_file", content: big, isError: false },
+  ];
+  const history: Message[] = [{ role: "user", content: "goal" }, ...[1, 2, 3, 4, 5].flatMap(exchange)];
+  const thinkingOf = (messages: Message[]) =>
+    messages.flatMap((m) =>
+      m.role === "assistant" ? m.parts.filter((p) => p.type === "reasoning").map((p) => p.text) : [],
+    );
+
+  test("thinking blocks after the first elided result are dropped; those before it stay", () => {
+    const { messages, elided } = elideOldToolResults(history, { system: "s", tools: [], limitTokens: 3500 });
+    expect(elided).toBe(2);
+    // Result 1 (message 2) changed: t1 came before it and stays; t2..t5 came after and go.
+    expect(thinkingOf(messages)).toEqual(["t1"]);
+    expect(
+      messages.flatMap((m) => (m.role === "assistant" ? m.parts.filter((p) => p.type === "tool_call") : [])),
+    ).toHaveLength(5);
+    expect(thinkingOf(history)).toEqual(["t1", "t2", "t3", "t4", "t5"]); // the input is not mutated
+  });
+
+  test("nothing elided, nothing dropped; other providers' reasoning is kept", () => {
+    expect(
+      thinkingOf(elideOldToolResults(history, { system: "s", tools: [], limitTokens: 1e9 }).messages),
+    ).toHaveLength(5);
+    const gemini: Message[] = [
+      { role: "user", content: "a" },
+      { role: "assistant", parts: [{ type: "reasoning", text: "g", signature: "x", provider: "gemini" }] },
+    ];
+    const changed: Message[] = [{ role: "user", content: "b" }, ...gemini.slice(1)];
+    expect(dropStaleThinking(gemini, changed)).toEqual(changed);
   });
 });

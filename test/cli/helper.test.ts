@@ -85,8 +85,9 @@ describe("agent helper output and errors", () => {
       provider: "anthropic",
       usage: { inputTokens: 12, outputTokens: 3 },
     });
-    expect(output.model).toMatch(/^claude-haiku/);
-    expect(typeof output.usage.costUsd).toBe("number");
+    expect(output.model).toBe("claude-haiku-5-5");
+    // (12 × $0.10 + 3 × $0.50) / 1M = $0.0000027, printed rounded to 6 decimals.
+    expect(output.usage.costUsd).toBe(0.000003);
     expect(result.stdout.trim().split("\n")).toHaveLength(1);
   });
 

@@ -2,14 +2,14 @@
  * `agent run` end to end without a terminal: bin/agent spawned with pipes only, against the fake LLM server
  * (real Anthropic SDK and adapter), in a temp workspace with temp HOME / XDG directories.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
-  makeE2eSandbox,
+  freshServerAndSandbox,
   onlyTranscriptText,
   parseJsonLines,
   processRunning,
@@ -23,20 +23,11 @@ import {
   waitFor,
 } from "./support.ts";
 
-/** Each test's own fake server (turns left by a failing test never reach the next) and sandbox. */
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  sandbox.cleanup();
-  // Every scripted turn was asked for: the run went the way the test scripted it.
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 const GOAL = "Create hello.txt";

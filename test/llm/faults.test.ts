@@ -1,6 +1,8 @@
 /** Failures through withRetry(createProviderStream(...)) against the fake server, for every protocol. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { ProviderNotice } from "../../src/kernel/stream.ts";
+import type { ModelRequest, ProviderNotice, StreamEvent } from "../../src/kernel/stream.ts";
+import { emptyUsage } from "../../src/kernel/usage.ts";
+import { makeProviderError } from "../../src/llm/errors.ts";
 import type { ProviderConfig } from "../../src/llm/providers.ts";
 import { withRetry } from "../../src/llm/retry.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
@@ -159,6 +161,38 @@ describe("retry waits", () => {
     );
     expect(error.error.kind).toBe("overloaded");
     expect(server.requests.length - before).toBe(3);
+  });
+
+  test("a warning is not output: a retryable failure after only a warning is still retried", async () => {
+    let calls = 0;
+    const flaky = async function* (request: ModelRequest): AsyncGenerator<StreamEvent> {
+      calls++;
+      yield { type: "warning", code: "thinking_dropped", message: "a thinking block was dropped" };
+      if (calls === 1) {
+        const ctx = { provider: "anthropic", providerName: "anthropic", model: request.model.id } as const;
+        yield { type: "error", error: makeProviderError(ctx, "overloaded", "", 529) };
+        return;
+      }
+      const text = "ok";
+      yield { type: "text_start", index: 0 };
+      yield { type: "text_delta", index: 0, delta: text };
+      yield { type: "text_end", index: 0, text };
+      const message = { role: "assistant" as const, parts: [{ type: "text" as const, text }] };
+      yield {
+        type: "done",
+        stopReason: "end",
+        rawStopReason: "end_turn",
+        message,
+        usage: emptyUsage(),
+        model: "m",
+      };
+    };
+    const stream = withRetry(flaky, { sleep: async () => {} });
+    const events = await collect(
+      stream(makeRequest("anthropic", "claude-haiku-5-5", [{ role: "user", content: "hi" }])),
+    );
+    expectDone(events);
+    expect(calls).toBe(2);
   });
 
   test("a retry-after longer than the cap is capped", async () => {

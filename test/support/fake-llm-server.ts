@@ -21,7 +21,8 @@
  *
  * Turns are answered in order whatever the protocol (see `FakeTurn` in fake-llm-frames.ts for every field:
  * text, reasoning, toolCalls, usage, stopReason, delayMs, chunkDelayMs, status + retryAfter + errorMessage,
- * cutAfterEvents, hangAfterEvents, rawEvents, rawSse, and for Responses refusal, phase, streamError). The response's model echoes the requested model. When the
+ * cutAfterEvents, hangAfterEvents, rawEvents, rawSse, reasoningSignature, inputTransformations,
+ * continuationToken, and for Responses refusal, phase, streamError). The response's model echoes the requested model. When the
  * queue is empty the server answers 400 with an error naming the request, so a test fails loudly instead of
  * hanging (400 is never retried). Requests the real API would refuse are refused first, with the real
  * status and error text (fake-rules.ts), without consuming a turn.
@@ -39,6 +40,7 @@ import {
 } from "./fake-llm-frames.ts";
 import { type FakeModelList, modelListResponse, modelListRoute } from "./fake-model-list.ts";
 import { checkRules } from "./fake-rules.ts";
+import { bindAnthropicTurn } from "./fake-rules-anthropic.ts";
 
 export type { FakeProtocol, FakeToolCall, FakeTurn, FakeUsage };
 
@@ -193,7 +195,8 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       if (turn.delayMs) await Bun.sleep(turn.delayMs);
       if (turn.status !== undefined && turn.status !== 200)
         return errorResponse(target.protocol, turn, turn.status);
-      return streamResponse(encodeTurn(target.protocol, turn, model), turn, closed);
+      const served = target.protocol === "anthropic" ? bindAnthropicTurn(turn, body) : turn;
+      return streamResponse(encodeTurn(target.protocol, served, model), served, closed);
     },
   });
 
