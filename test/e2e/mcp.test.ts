@@ -7,7 +7,13 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeRequest } from "../support/fake-llm-server.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { FIXTURE_SERVER, fixturePids, pidAlive, startHttpFixture } from "../support/mcp-fixture.ts";
+import {
+  FIXTURE_SERVER,
+  fixturePids,
+  pidAlive,
+  startHttpFixture,
+  survivors,
+} from "../support/mcp-fixture.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
@@ -108,7 +114,7 @@ describe("agent run with MCP servers", () => {
     expect(start?.data.tool).toBe("mcp:fixture/echo");
     expect(records.find((r) => r.kind === "tool_end")?.data.isError).toBe(false);
     // The server ended with the run.
-    expect(fixturePids(pidFile).filter(pidAlive)).toEqual([]);
+    expect(await survivors(fixturePids(pidFile))).toEqual([]);
   });
 
   test("without a rule a mutating MCP tool asks, and off a terminal that means denied", async () => {
@@ -221,7 +227,7 @@ describe("agent run with MCP servers", () => {
     running.proc.kill("SIGTERM");
     const result = await running.done;
     expect(result.code).toBe(130);
-    expect(pids.filter(pidAlive)).toEqual([]);
+    expect(await survivors(pids)).toEqual([]);
   });
 
   test("a streamable HTTP server works the same way", async () => {
@@ -305,7 +311,7 @@ describe("agent mcp list", () => {
       ["fixture", "running"],
       ["broken", "failed"],
     ]);
-    expect(fixturePids(pidFile).filter(pidAlive)).toEqual([]);
+    expect(await survivors(fixturePids(pidFile))).toEqual([]);
   });
 
   test("without servers it says how to configure one", async () => {

@@ -56,3 +56,14 @@ export function pidAlive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * The pids still alive once every one has ended or `boundMs` has passed: a SIGKILLed process takes a
+ * moment to die, so callers wait for the exit rather than look once (the bound only catches a process
+ * that never ends).
+ */
+export async function survivors(pids: number[], boundMs = 10_000): Promise<number[]> {
+  const deadline = Date.now() + boundMs;
+  while (pids.some(pidAlive) && Date.now() < deadline) await Bun.sleep(20);
+  return pids.filter(pidAlive);
+}

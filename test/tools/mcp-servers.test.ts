@@ -12,7 +12,7 @@ import { Redactor } from "../../src/kernel/index.ts";
 import { McpServers } from "../../src/tools/mcp/servers.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
-import { fixturePids, fixtureStdio, pidAlive, startHttpFixture } from "../support/mcp-fixture.ts";
+import { fixturePids, fixtureStdio, pidAlive, startHttpFixture, survivors } from "../support/mcp-fixture.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -153,7 +153,7 @@ describe("McpServers over stdio", () => {
     expect(report?.state).toBe("failed");
     expect(report?.error).toMatch(/timed out/i);
     const [pid] = fixturePids(pidFile);
-    expect(pidAlive(pid as number)).toBe(false);
+    expect(await survivors([pid as number])).toEqual([]);
   });
 
   test("closeAll ends the server and the processes it started", async () => {
@@ -164,7 +164,7 @@ describe("McpServers over stdio", () => {
     expect(pids).toHaveLength(2);
     expect(pids.every(pidAlive)).toBe(true);
     await s.closeAll();
-    expect(pids.filter(pidAlive)).toEqual([]);
+    expect(await survivors(pids)).toEqual([]);
     // Nothing starts once closed.
     const warnings: string[] = [];
     const again = new McpServers({ other: fixtureStdio() });

@@ -61,6 +61,21 @@ export class McpServers {
     signal: AbortSignal,
   ): Promise<Map<string, Tool>> {
     const wanted = capabilities.map(parseMcpCapability).filter((c): c is McpCapability => c !== undefined);
+    // Servers start side by side; each failure is reported once, by the call that started it.
+    const starting = new Map<string, Promise<McpConnection | undefined>>();
+    for (const { server } of wanted) {
+      const entry = this.entries.get(server);
+      if (!entry || starting.has(server)) continue;
+      const firstTime = entry.started === undefined;
+      const started = this.start(server, entry, signal);
+      starting.set(server, started);
+      if (firstTime) {
+        void started.then((c) => {
+          if (!c) warn(`MCP server ${server}: ${entry.error}; the run goes on without its tools`);
+        });
+      }
+    }
+    await Promise.all(starting.values());
     const tools = new Map<string, Tool>();
     const seen = new Set<string>();
     for (const cap of wanted) {
@@ -69,12 +84,8 @@ export class McpServers {
         warn(`MCP server ${cap.server} is not configured; the run goes on without its tools`);
         continue;
       }
-      const firstTime = entry.started === undefined;
-      const connection = await this.start(cap.server, entry, signal);
-      if (!connection) {
-        if (firstTime) warn(`MCP server ${cap.server}: ${entry.error}; the run goes on without its tools`);
-        continue;
-      }
+      const connection = await starting.get(cap.server);
+      if (!connection) continue;
       const infos = connection.tools.filter((t) => cap.tool === undefined || t.name === cap.tool);
       if (cap.tool !== undefined && infos.length === 0) {
         const known = connection.tools.map((t) => t.name).join(", ") || "(none)";
