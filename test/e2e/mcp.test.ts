@@ -241,6 +241,18 @@ describe("agent run with MCP servers", () => {
     expect(toolResultsOf(result.requests[1]).join("")).toContain("echo: via http");
   });
 
+  test("agent agents validate checks mcp: capabilities against the configured servers", async () => {
+    writeConfig();
+    writeSpec(["mcp:fixture/echo"]);
+    const ok = await runAgentIn(sandbox, ["agents", "validate"], sandbox.env());
+    expect(ok.code).toBe(0);
+    writeSpec(["mcp:nothere"]);
+    const bad = await runAgentIn(sandbox, ["agents", "validate"], sandbox.env());
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('names MCP server "nothere"');
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
   test("a spec naming an undeclared server is a spec error naming the known servers", async () => {
     writeConfig();
     writeSpec(["mcp:github"]);
