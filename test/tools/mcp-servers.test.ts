@@ -62,6 +62,7 @@ describe("McpServers over stdio", () => {
     expect(echo?.readOnly).toBe(false);
     expect(tools.get("mcp__fixture__lookup")?.readOnly).toBe(true);
     expect(echo?.parameters.properties).toHaveProperty("text");
+    expect(echo?.parameters).not.toHaveProperty("$schema");
     const ctx = await context();
     expect(await echo?.policyTarget({ text: "x" }, ctx)).toEqual({
       targets: ["fixture/echo"],

@@ -20,10 +20,12 @@ export function mcpTool(
   // The MCP schema: "Clients should never make tool use decisions based on ToolAnnotations received
   // from untrusted servers" (sdk dist/esm/types.d.ts ToolAnnotationsSchema), hence `trusted` below.
   const readOnly = info.annotations?.readOnlyHint === true;
+  // Offered like a primitive's schema (define.ts jsonSchemaOf): without the `$schema` key.
+  const { $schema: _draft, ...parameters } = info.inputSchema as JsonSchema;
   return {
     name,
     description: info.description ?? info.annotations?.title ?? name,
-    parameters: info.inputSchema as JsonSchema,
+    parameters,
     readOnly,
     validate: (args) =>
       args !== null && typeof args === "object" && !Array.isArray(args)
