@@ -152,7 +152,7 @@ describe("McpServers over stdio", () => {
     });
     const [report] = await s.report(never);
     expect(report?.state).toBe("failed");
-    expect(report?.error).toMatch(/timed out/i);
+    expect(report?.error).toBe("failed to start: it did not answer within 300 ms (startup_timeout_ms)");
     const [pid] = fixturePids(pidFile);
     expect(await survivors([pid as number])).toEqual([]);
   });

@@ -11,7 +11,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Tool as McpToolInfo,
+} from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../../package.json" with { type: "json" };
 import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../process-sweep.ts";
 import type { McpServerConfig } from "./types.ts";
@@ -95,7 +100,11 @@ export async function connectMcpServer(
       close: cleanup,
     };
   } catch (error) {
-    const reason = closed ?? `${errorText(error)}${stderrNote(stderr)}`;
+    const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+    const why = timedOut
+      ? `it did not answer within ${config.startupTimeoutMs} ms (startup_timeout_ms)`
+      : errorText(error);
+    const reason = closed ?? `${why}${stderrNote(stderr)}`;
     await cleanup();
     throw new Error(reason);
   }
