@@ -3,10 +3,10 @@
  * and reports them. Spec errors always go to stderr as `FILE:LINE: FIELD: message` and make the exit
  * code 3, while the valid specs are still listed or shown.
  */
-
 import { relative } from "node:path";
 import { stringify } from "yaml";
 import type { LoadedSpec } from "../agents/spec.ts";
+import { modelNameCheck } from "../agents/spec-checks.ts";
 import {
   formatSpecError,
   loadSpecs,
@@ -48,11 +48,17 @@ export interface AgentRow {
   overrides: { scope: string; file: string }[];
 }
 
-/** Loads the specs; `mcp:` capabilities are checked against the MCP servers a run here could use. */
+/** The specs with the same checks as `agent run` (model names against the user's config included, and
+ * `mcp:` capabilities against the MCP servers a run here could use). */
 async function load(io: AgentsIo): Promise<SpecLoadResult> {
   const config = await loadConfig(io.env);
   const { servers } = sessionMcpConfigs(config, await loadProjectRules(io.cwd), io.cwd);
-  return loadSpecs({ workspaceRoot: io.cwd, env: io.env, mcpServers: Object.keys(servers) });
+  return loadSpecs({
+    workspaceRoot: io.cwd,
+    env: io.env,
+    checkModel: modelNameCheck(io.env, config),
+    mcpServers: Object.keys(servers),
+  });
 }
 
 /** Writes every spec error on stderr, one line each; returns the exit code they imply. */

@@ -5,6 +5,8 @@ import { CliExit, type CommandModule } from "./commands.ts";
 /** Flags of `agent run`, as commander parses them. */
 export interface RunFlags {
   agent?: string;
+  /** `--tier`: fast, good, best or auto; `--model` overrides it. */
+  tier?: string;
   model?: string;
   maxTurns?: string;
   timeout?: string;
@@ -32,7 +34,18 @@ export const runCommand: CommandModule = {
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
       .argument("[goal...]", "what the agent should achieve (with --resume: what to continue with)")
       .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
-      .option("--model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
+      .addOption(
+        new Option("--tier <tier>", "model tier of the top agent (auto: chosen from the goal)").choices([
+          "fast",
+          "good",
+          "best",
+          "auto",
+        ]),
+      )
+      .option(
+        "--model <model>",
+        "model for the top agent: tier (fast|good|best|auto), provider:model or id (overrides --tier)",
+      )
       .option("--max-turns <n>", "most model turns of the top agent")
       .option("--timeout <seconds>", "wall-clock limit of the whole run")
       .option("--max-budget-usd <usd>", "cost budget of the whole run in US dollars (exit 5 when spent)")

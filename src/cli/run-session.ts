@@ -5,6 +5,7 @@
  */
 import { basename } from "node:path";
 import { type ResumePoint, resumeFrom } from "../agents/resume.ts";
+import { decideAuto, describeTierChoice } from "../agents/tier-classifier.ts";
 import {
   type AgentEvent,
   type AgentIdentity,
@@ -16,13 +17,14 @@ import {
 } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
 import { createModelClient } from "../llm/client.ts";
-import { flagApprover } from "../policy/approvers.ts";
+import { flagApprover, flagReason } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
+import { PRIMITIVE_NAMES } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
@@ -34,6 +36,7 @@ import { loadProjectRules } from "./project-rules.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
+import { loadRunSpecs } from "./run-specs.ts";
 import { sessionToolsFor } from "./run-tools.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
 
@@ -49,16 +52,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
 
+  const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
   const project = await loadProjectRules(workspace.root);
   const mcp = sessionMcpConfigs(config, project, workspace.root);
-  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
-  const loaded = await loadSpecs({
-    workspaceRoot: workspace.root,
-    env,
-    mcpServers: Object.keys(mcp.servers),
-  });
-  if (loaded.errors.length > 0) throw specAppError(loaded.errors);
-  const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
+  const loaded = await loadRunSpecs(workspace.root, env, { ...config, mcpServers: mcp.servers }, agentName);
   const spec = loaded.specs.get(agentName);
   if (!spec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
@@ -69,6 +66,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: flags.allow, deny: flags.deny },
     project,
+    knownTools: [...PRIMITIVE_NAMES, "mcp", ...[...loaded.specs.keys()].sort()],
   });
 
   const redactor = Redactor.fromEnv(env);
@@ -93,8 +91,20 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
   });
-  // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
-  client.resolve(flags.model ?? spec.model);
+  // `auto` is decided from the goal (reported on stderr); then resolve the top agent's model now, so a
+  // missing key fails before a session is created (exit 3).
+  const override = flags.model ?? flags.tier;
+  const top = decideAuto(override ?? spec.model, goal);
+  if (top.auto) {
+    const flag =
+      flags.model !== undefined
+        ? "--model"
+        : flags.tier !== undefined
+          ? "--tier"
+          : `spec ${spec.name}: model:`;
+    process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
+  }
+  client.resolve(top.name);
 
   const transcript = openTranscript({
     redactor,
@@ -120,7 +130,13 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
-  const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
+  const onAsk = flags.onAsk ?? config.defaults.onAsk;
+  const why = flagReason({
+    explicit: onAsk !== undefined,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+  });
+  const approver: Approver = interactive ?? flagApprover(onAsk ?? "deny", why);
   const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
   const mcpServers = await createMcpServers(mcp.servers, gate, who);
 
@@ -158,7 +174,9 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       sessionId: transcript.id,
       limits,
       ...(outputSchema ? { outputSchema } : {}),
-      ...(flags.model !== undefined ? { model: flags.model } : {}),
+      ...(override !== undefined || top.auto ? { model: top.name } : {}),
+      // A stalled root continues once on the next tier with its conversation; --no-fallback keeps it off.
+      escalate: flags.fallback !== false && config.defaults.fallback !== false,
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
     const exitCode = exitCodeFor(result);

@@ -11,7 +11,7 @@ const spec = (caps: string) =>
 describe("mcp: capabilities", () => {
   test("naming a declared server, whole or one tool, is valid and is no sub-agent", () => {
     for (const cap of ["mcp:github", "mcp:github/create_issue"]) {
-      const result = loadSpecTexts([{ file: "a.yaml", text: spec(cap) }], ["github", "docs"]);
+      const result = loadSpecTexts([{ file: "a.yaml", text: spec(cap) }], undefined, ["github", "docs"]);
       expect(result.errors).toEqual([]);
       const loaded = result.specs.get("a");
       expect(loaded && mcpCapabilities(loaded)).toEqual([cap]);
@@ -20,7 +20,10 @@ describe("mcp: capabilities", () => {
   });
 
   test("an undeclared server is an error at its line naming the known servers", () => {
-    const result = loadSpecTexts([{ file: "a.yaml", text: spec("mcp:gitlab/x") }], ["github", "docs"]);
+    const result = loadSpecTexts([{ file: "a.yaml", text: spec("mcp:gitlab/x") }], undefined, [
+      "github",
+      "docs",
+    ]);
     expect(result.specs.has("a")).toBe(false);
     expect(result.errors[0]).toMatchObject({ file: "a.yaml", line: 6, field: "capabilities[1]" });
     expect(result.errors[0]?.message).toContain('names MCP server "gitlab"');
@@ -31,7 +34,7 @@ describe("mcp: capabilities", () => {
 
   test("a malformed mcp capability says what is expected", () => {
     for (const cap of ["mcp:", "mcp:github/"]) {
-      const result = loadSpecTexts([{ file: "a.yaml", text: spec(`"${cap}"`) }], ["github"]);
+      const result = loadSpecTexts([{ file: "a.yaml", text: spec(`"${cap}"`) }], undefined, ["github"]);
       expect(result.errors[0]?.message).toContain("expected mcp:SERVER or mcp:SERVER/TOOL");
     }
   });
