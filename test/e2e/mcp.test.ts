@@ -2,7 +2,8 @@
  * MCP servers end to end: bin/agent spawned without a TTY against the fake LLM server (real Anthropic SDK
  * and adapter), with the fixture MCP server (real MCP SDK on both sides) declared in the user config.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeRequest } from "../support/fake-llm-server.ts";
@@ -25,6 +26,10 @@ import {
   transcriptRecords,
   waitFor,
 } from "./support.ts";
+
+// Each test spawns servers (and agent runs); on a loaded machine that takes seconds. A generous bound
+// for "it ended at all", never a timing assertion.
+setDefaultTimeout(60_000);
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
@@ -57,7 +62,9 @@ function fixtureYaml(name = "fixture", args: string[] = [], env: Record<string, 
   const allEnv = { FIXTURE_PID_FILE: pidFile, FIXTURE_SECRET: SECRET, ...env };
   return (
     `  ${name}:\n    command: ${JSON.stringify(process.execPath)}\n` +
-    `    args: ${JSON.stringify([FIXTURE_SERVER, ...args])}\n    env: ${JSON.stringify(allEnv)}\n`
+    `    args: ${JSON.stringify([FIXTURE_SERVER, ...args])}\n    env: ${JSON.stringify(allEnv)}\n` +
+    // Generous: on a loaded machine starting bun alone can take seconds.
+    "    startup_timeout_ms: 30000\n"
   );
 }
 
@@ -127,7 +134,9 @@ describe("agent run with MCP servers", () => {
     const result = await run(["run", "echo", "--agent", "mcp-user"]);
     expect(result.code).toBe(0);
     const sent = toolResultsOf(result.requests[1]).join("");
-    expect(sent).toContain("mcp:fixture/echo was not run: it needs approval");
+    expect(sent).toContain("DENIED: this action was not performed: mcp:fixture/echo");
+    expect(sent).toContain("it needs approval");
+    expect(sent).toContain("--allow 'mcp:fixture/echo'");
     expect(sent).not.toContain("echo: x");
   });
 
@@ -149,7 +158,9 @@ describe("agent run with MCP servers", () => {
       "mcp:fixture/*",
     ]);
     expect(result.code).toBe(0);
-    expect(toolResultsOf(result.requests[1]).join("")).toContain("Policy denied mcp:fixture/lookup");
+    const sent = toolResultsOf(result.requests[1]).join("");
+    expect(sent).toContain("DENIED: this action was not performed: mcp:fixture/lookup");
+    expect(sent).toContain("deny rule mcp:fixture/*");
   });
 
   test("a read-only tool runs without asking only when the user trusts the server", async () => {

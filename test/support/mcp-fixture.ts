@@ -67,3 +67,12 @@ export async function survivors(pids: number[], boundMs = 10_000): Promise<numbe
   while (pids.some(pidAlive) && Date.now() < deadline) await Bun.sleep(20);
   return pids.filter(pidAlive);
 }
+
+/** True once no process has `marker` in its command line (waiting up to `boundMs` for it to exit). */
+export async function processGone(marker: string, boundMs = 10_000): Promise<boolean> {
+  const running = () =>
+    Bun.spawnSync(["pgrep", "-f", marker], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+  const deadline = Date.now() + boundMs;
+  while (running() && Date.now() < deadline) await Bun.sleep(20);
+  return !running();
+}
