@@ -1,9 +1,10 @@
 /** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
 import { type Command, Option } from "commander";
 import { CliExit, type CommandModule } from "./commands.ts";
+import { type SandboxFlags, sandboxOptions } from "./sandbox-flags.ts";
 
 /** Flags of `agent run`, as commander parses them. */
-export interface RunFlags {
+export interface RunFlags extends SandboxFlags {
   agent?: string;
   /** `--tier`: fast, good, best or auto; `--model` overrides it. */
   tier?: string;
@@ -29,7 +30,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 export const runCommand: CommandModule = {
   register(program: Command) {
-    program
+    const command = program
       .command("run")
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
       .argument("[goal...]", "what the agent should achieve (with --resume: what to continue with)")
@@ -68,11 +69,12 @@ export const runCommand: CommandModule = {
       .option("--record <file>", "write every model exchange to a cassette")
       .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
       .option("--cwd <dir>", "the workspace (default: the current directory)")
-      .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate")
-      .action(async (goal: string[], flags: RunFlags) => {
-        const { runSession } = await import("./run-session.ts");
-        const code = await runSession(goal, flags);
-        if (code !== 0) throw new CliExit(code);
-      });
+      .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate");
+    for (const option of sandboxOptions()) command.addOption(option);
+    command.action(async (goal: string[], flags: RunFlags) => {
+      const { runSession } = await import("./run-session.ts");
+      const code = await runSession(goal, flags);
+      if (code !== 0) throw new CliExit(code);
+    });
   },
 };

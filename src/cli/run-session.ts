@@ -24,6 +24,7 @@ import { buildRuleSet } from "../policy/rules.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
+import { chooseSandbox } from "../tools/sandbox.ts";
 import { PRIMITIVE_NAMES } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
@@ -38,6 +39,8 @@ import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { loadRunSpecs } from "./run-specs.ts";
 import { sessionToolsFor } from "./run-tools.ts";
+import { sandboxSettings } from "./sandbox-flags.ts";
+import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
@@ -45,17 +48,20 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const env = process.env;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
   const outputSchema = await loadSchemaFlag(flags.schema);
-  const workspace = await openWorkspace(flags.cwd ?? process.cwd());
+  const opened = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
+  const sandboxing = sandboxSettings(flags, config.sandbox);
+  // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
+  const probed = chooseSandbox(sandboxing, opened.roots, env);
   const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
   const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
 
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const project = await loadProjectRules(workspace.root);
-  const mcp = sessionMcpConfigs(config, project, workspace.root);
-  const loaded = await loadRunSpecs(workspace.root, env, { ...config, mcpServers: mcp.servers }, agentName);
+  const project = await loadProjectRules(opened.root);
+  const mcp = sessionMcpConfigs(config, project, opened.root);
+  const loaded = await loadRunSpecs(opened.root, env, { ...config, mcpServers: mcp.servers }, agentName);
   const spec = loaded.specs.get(agentName);
   if (!spec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
@@ -75,7 +81,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const client = createModelClient({
     env,
     config,
-    workspaceRoot: workspace.root,
+    workspaceRoot: opened.root,
     fallback: flags.fallback !== false && config.defaults.fallback !== false,
     onNotice: (notice) => {
       if (notice.type === "fallback") {
@@ -105,6 +111,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
   }
   client.resolve(top.name);
+  const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
+  const workspace = sandboxed.workspace;
 
   const transcript = openTranscript({
     redactor,
@@ -126,7 +134,11 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       transcript.append(event);
       renderer.onEvent(event);
     }),
-    [...projectOverrideNotices(loaded), ...mcp.notices],
+    [
+      ...projectOverrideNotices(loaded),
+      ...mcp.notices,
+      ...(sandboxed.warning ? [{ code: "sandbox_unavailable", message: sandboxed.warning }] : []),
+    ],
   );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
