@@ -170,7 +170,10 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   });
   try {
     const { runAgent } = await import("../agents/run-agent.ts");
+    const { loadInstructions } = await import("../agents/instructions.ts");
+    const instructions = await loadInstructions({ workspaceRoot: workspace.root, env });
     const result = await runAgent({
+      instructions,
       spec,
       goal,
       specs: loaded.specs,
@@ -184,7 +187,12 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       ...(mcpServers ? { mcp: mcpServers } : {}),
       signal: interrupts.signal,
       sessionId: transcript.id,
-      limits,
+      limits: {
+        ...limits,
+        ...(config.defaults.compactThreshold !== undefined
+          ? { compactThreshold: config.defaults.compactThreshold }
+          : {}),
+      },
       ...(outputSchema ? { outputSchema } : {}),
       ...(override !== undefined || top.auto ? { model: top.name } : {}),
       // A stalled root continues once on the next tier with its conversation; --no-fallback keeps it off.
