@@ -12,6 +12,7 @@ import {
   AppError,
   type Approver,
   type EmitFn,
+  ExitCode,
   makeEvent,
   Redactor,
 } from "../kernel/index.ts";
@@ -42,6 +43,9 @@ import { sessionToolsFor } from "./run-tools.ts";
 import { sandboxSettings } from "./sandbox-flags.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
+import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
+import { stdoutPipe } from "./stdout-pipe.ts";
+import { systemPromptFrom } from "./system-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
@@ -55,18 +59,28 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const probed = chooseSandbox(sandboxing, opened.roots, env);
   const limits = parseLimitFlags(flags, config.defaults);
   const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
-  const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
-  if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
+  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !resumed });
+  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  const goal =
+    resumed && taskFromStdin(goalWords) && stdin.text.trim() === ""
+      ? "Continue where you left off."
+      : joinTask(
+          goalWords,
+          stdin.text,
+          'no goal: agent run "what to do", or pipe it on stdin (agent run --help)',
+        );
 
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
   const project = await loadProjectRules(opened.root);
   const mcp = sessionMcpConfigs(config, project, opened.root);
   const loaded = await loadRunSpecs(opened.root, env, { ...config, mcpServers: mcp.servers }, agentName);
-  const spec = loaded.specs.get(agentName);
-  if (!spec) {
+  const loadedSpec = loaded.specs.get(agentName);
+  if (!loadedSpec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
     throw new AppError("usage", `unknown agent "${agentName}"; known agents: ${known}`);
   }
+  const systemPrompt = systemPromptFrom(flags, loadedSpec.system_prompt);
+  const spec = systemPrompt !== undefined ? { ...loadedSpec, system_prompt: systemPrompt } : loadedSpec;
 
   const rules = buildRuleSet({
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
@@ -96,6 +110,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     },
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.replayLoose ? { replayLoose: true } : {}),
   });
   // `auto` is decided from the goal (reported on stderr); then resolve the top agent's model now, so a
   // missing key fails before a session is created (exit 3).
@@ -110,7 +125,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
           : `spec ${spec.name}: model:`;
     process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
   }
-  client.resolve(top.name);
+  const resolvedTop = client.resolve(top.name);
+  checkFitsContext(stdin.text, client.info(resolvedTop.ref));
   const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
   const workspace = sandboxed.workspace;
 
@@ -152,6 +168,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
   const mcpServers = await createMcpServers(mcp.servers, gate, who);
 
+  const pipe = stdoutPipe();
   const interrupts = handleInterrupts({
     // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
     // leaves pieces of the approval prompt on the screen.
@@ -185,7 +202,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       gate,
       toolsFor: sessionToolsFor(rules),
       ...(mcpServers ? { mcp: mcpServers } : {}),
-      signal: interrupts.signal,
+      signal: AbortSignal.any([interrupts.signal, pipe.signal]),
       sessionId: transcript.id,
       limits: {
         ...limits,
@@ -199,8 +216,22 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       escalate: flags.fallback !== false && config.defaults.fallback !== false,
       ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
+    // The reader closed stdout: the run was aborted; nothing more can be shown (the transcript has it all).
+    if (pipe.broken) {
+      renderer.dispose();
+      return ExitCode.brokenPipe;
+    }
+    // A strict replay that met a request unlike the recorded one is a usage error (exit 2), whatever the run made of it.
+    const mismatch = client.replay?.mismatch();
+    if (mismatch !== undefined) {
+      renderer.dispose();
+      throw new AppError("usage", mismatch);
+    }
     const exitCode = exitCodeFor(result);
-    await renderer.finish(redactor.redactValue({ ...result, sessionId: transcript.id, exitCode }));
+    const recorded = client.replay ? { recordedCostUsd: client.replay.recordedCostUsd() } : {};
+    await renderer.finish(
+      redactor.redactValue({ ...result, sessionId: transcript.id, exitCode, ...recorded }),
+    );
     return exitCode;
   } finally {
     // Every server this run started stops with it (a forced exit sweeps them from process-sweep's hook).

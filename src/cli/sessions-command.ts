@@ -8,8 +8,8 @@ export const sessionsCommand: CommandModule = {
       .command("sessions")
       .description("saved run transcripts under $XDG_STATE_HOME/agent/sessions");
     sessions
-      .command("list")
-      .description("list sessions, newest first: id, start time, status, goal")
+      .command("list", { isDefault: true })
+      .description("(default) list sessions, newest first: id, start time, status, goal")
       .option("--json", "print the sessions as a JSON array")
       .option("--limit <n>", "show at most this many")
       .action(async (flags: { json?: boolean; limit?: string }) => {
