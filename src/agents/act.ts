@@ -8,7 +8,7 @@ import {
   type ToolDefinition,
   type ToolResultMessage,
 } from "../kernel/index.ts";
-import type { Primitive, ToolContext } from "../tools/types.ts";
+import type { Tool, ToolContext } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import { liveOutput } from "./live-output.ts";
 import { repairToolCall } from "./tool-call-repair.ts";
@@ -45,8 +45,8 @@ export interface ActContext {
   workspace: Workspace;
   gate: ToolGate;
   signal: AbortSignal;
-  /** Primitives offered to the model, by the name the model sees. */
-  primitives: ReadonlyMap<string, Primitive>;
+  /** Tools offered to the model (primitives and MCP tools), by the name the model sees. */
+  primitives: ReadonlyMap<string, Tool>;
   /** Every tool offered (primitives and sub-agents), for schemas and "available tools" errors. */
   definitions: readonly ToolDefinition[];
   /** Sub-agent tool names, and how to run one. */
@@ -170,23 +170,25 @@ async function runCall(original: ToolCall, ctx: ActContext): Promise<CallResult>
     );
   }
   if (ctx.subAgents.has(call.name)) return delegateCall(call, ctx);
-  return traced(call, ctx, () => runPrimitive(call, ctx.primitives.get(call.name) as Primitive, ctx));
+  return traced(call, ctx, () => runPrimitive(call, ctx.primitives.get(call.name) as Tool, ctx));
 }
 
-/** Wraps a primitive-side call in tool_start / tool_end events. */
+/** Wraps a primitive-side call in tool_start / tool_end events, which name the tool by its own name
+ * (`mcp:github/create_issue`, not the model's `mcp__github__create_issue`). */
 async function traced(
   call: ToolCall,
   ctx: ActContext,
   body: () => Promise<CallResult & Shown>,
 ): Promise<CallResult> {
   const started = ctx.now();
-  ctx.emit(makeEvent(ctx.who, "tool_start", { id: call.id, tool: call.name, args: call.arguments }));
+  const tool = ctx.primitives.get(call.name)?.name ?? call.name;
+  ctx.emit(makeEvent(ctx.who, "tool_start", { id: call.id, tool, args: call.arguments }));
   const { display, summary: shown, tail, ...result } = await body();
   const summary = shown ?? summarize(result.message.content);
   ctx.emit(
     makeEvent(ctx.who, "tool_end", {
       id: call.id,
-      tool: call.name,
+      tool,
       isError: result.message.isError,
       summary,
       display: display ?? summary,
@@ -205,11 +207,7 @@ function summarize(text: string): string {
 /** What a primitive adds for the user: its display, and for commands a summary and the last lines. */
 type Shown = { display?: string; summary?: string; tail?: string[] };
 
-async function runPrimitive(
-  call: ToolCall,
-  primitive: Primitive,
-  ctx: ActContext,
-): Promise<CallResult & Shown> {
+async function runPrimitive(call: ToolCall, primitive: Tool, ctx: ActContext): Promise<CallResult & Shown> {
   const valid = primitive.validate(call.arguments);
   if (!valid.ok) {
     return errorResult(
@@ -235,13 +233,14 @@ async function runPrimitive(
     const decision = await ctx.gate.check(
       {
         who: ctx.who,
-        tool: call.name,
+        tool: primitive.name,
         args: call.arguments,
         request: {
-          tool: call.name,
+          tool: target.policyTool ?? primitive.name,
           targets: target.targets,
           readOnly: primitive.readOnly,
           sensitive: target.sensitive,
+          ...(target.trusted === true ? { trusted: true } : {}),
         },
         preview: () => primitive.preview(valid.value, toolCtx),
       },

@@ -34,7 +34,7 @@ import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
 import { RunLog } from "./run-log.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
-import { type AgentSpec, primitiveCapabilities, specOrigin } from "./spec.ts";
+import { type AgentSpec, mcpCapabilities, primitiveCapabilities, specOrigin } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import { decideAuto } from "./tier-classifier.ts";
 import type { RunAgentOptions } from "./types.ts";
@@ -222,7 +222,22 @@ async function runNodeUnguarded(
       }),
     );
   }
-  const tools: ToolDefinition[] = [...subAgents.definitions, ...primitiveTools.definitions];
+  // MCP tools: their servers start now, the first time an agent naming them runs (a failure is a warning).
+  const warn = (message: string) => emit(makeEvent(who, "warning", { message, code: "mcp" }));
+  const mcpTools = options.mcp
+    ? await options.mcp.toolsFor(mcpCapabilities(spec), warn, run.signal)
+    : new Map();
+  const offered = new Map([...primitiveTools.primitives, ...mcpTools]);
+  const mcpDefinitions = [...mcpTools].map(([name, t]) => ({
+    name,
+    description: t.description,
+    parameters: t.parameters,
+  }));
+  const tools: ToolDefinition[] = [
+    ...subAgents.definitions,
+    ...primitiveTools.definitions,
+    ...mcpDefinitions,
+  ];
   const toolNames = new Set(tools.map((t) => t.name));
 
   const delegate = makeDelegate({
@@ -263,7 +278,7 @@ async function runNodeUnguarded(
     workspace: options.workspace,
     gate: options.gate,
     signal: run.signal,
-    primitives: primitiveTools.primitives,
+    primitives: offered,
     definitions: tools,
     subAgents: new Set(subAgents.definitions.map((d) => d.name)),
     delegate,

@@ -10,7 +10,7 @@ import type {
   ToolDefinition,
 } from "../kernel/index.ts";
 import type { PolicyRequest, Verdict } from "../policy/types.ts";
-import type { Primitive, PrimitiveName } from "../tools/types.ts";
+import type { Primitive, PrimitiveName, Tool } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { ProjectInstructions } from "./instructions.ts";
 import type { OutputSchema } from "./output-schema.ts";
@@ -44,6 +44,19 @@ export type ToolsFor = (
   names: PrimitiveName[],
   family: ModelFamily,
 ) => { definitions: ToolDefinition[]; primitives: Map<string, Primitive> };
+
+/**
+ * Where MCP tools come from (src/tools/mcp/servers.ts McpServers): the tools an agent's `mcp:`
+ * capabilities name, by the name the model sees, starting their servers on first use. Problems (a
+ * server that fails to start) go to `warn`; the agent runs on without those tools.
+ */
+export interface McpToolSource {
+  toolsFor(
+    capabilities: readonly string[],
+    warn: (message: string) => void,
+    signal: AbortSignal,
+  ): Promise<Map<string, Tool>>;
+}
 
 /** Limits of one run. Unset fields come from the spec's constraints (or have no bound). */
 export interface RunLimits {
@@ -79,6 +92,8 @@ export interface AgentDeps {
   specs: ReadonlyMap<string, AgentSpec>;
   /** Primitive definitions (defaults to src/tools/registry.ts). */
   toolsFor?: ToolsFor;
+  /** The session's MCP servers; without it an `mcp:` capability offers nothing. */
+  mcp?: McpToolSource;
   /** `$XDG_STATE_HOME/agent/learn.jsonl`, or null to never write learn signals to disk. */
   learnFile?: string | null;
   now?: () => number;

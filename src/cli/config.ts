@@ -16,6 +16,10 @@
  *     allow: ["exec:git status"]
  *     ask: []
  *     deny: ["exec:rm *"]
+ *   mcp_servers:       # MCP servers, named in specs as mcp:NAME or mcp:NAME/TOOL
+ *     github: {command: github-mcp, args: [stdio], env: {TOKEN: x}, trust: true, startup_timeout_ms: 10000}
+ *     docs: {url: http://127.0.0.1:3000/mcp, headers: {Authorization: Bearer x}}
+ *   trusted_projects: [/home/me/src/app]   # projects whose .agent/config.yaml may declare mcp_servers
  *   defaults:
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
@@ -35,6 +39,7 @@
 import { join } from "node:path";
 import { configDir, readConfigFile } from "../kernel/index.ts";
 import type { ModelsConfig } from "../llm/endpoints.ts";
+import type { McpServerConfig } from "../tools/mcp/types.ts";
 import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 
 /** The validated config, with list fields normalized and keys in camelCase. */
@@ -44,6 +49,9 @@ export interface AgentConfig extends ModelsConfig {
   models: Partial<Record<"fast" | "good" | "best", string[]>>;
   providers: NonNullable<ModelsConfig["providers"]>;
   rules: { allow: string[]; ask: string[]; deny: string[] };
+  mcpServers: Record<string, McpServerConfig>;
+  /** Absolute paths of projects whose `.agent/config.yaml` may declare MCP servers. */
+  trustedProjects: string[];
   /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`);
    * `max_budget_usd` / `max_tokens` are the budgets of a run when no flag sets them. */
   defaults: {
@@ -60,7 +68,14 @@ export interface AgentConfig extends ModelsConfig {
 }
 
 export function emptyConfig(): AgentConfig {
-  return { models: {}, providers: {}, rules: { allow: [], ask: [], deny: [] }, defaults: {} };
+  return {
+    models: {},
+    providers: {},
+    rules: { allow: [], ask: [], deny: [] },
+    mcpServers: {},
+    trustedProjects: [],
+    defaults: {},
+  };
 }
 
 /** Where config.yaml lives for this environment. */

@@ -1,16 +1,23 @@
 /**
  * Project approval rules: `./.agent/config.yaml` in the workspace may add `rules.ask` and `rules.deny`
  * (never allow rules, never models or providers: a cloned repository must not loosen the user's policy
- * or redirect their keys to another server).
+ * or redirect their keys to another server). It may also declare `mcp_servers`, which are used only when
+ * the user config trusts the project (mcp-session.ts), and then start only after approval.
  */
 import { join } from "node:path";
 import { AppError, readConfigFile } from "../kernel/index.ts";
 import type { RuleLists } from "../policy/rules.ts";
+import type { McpServerConfig } from "../tools/mcp/types.ts";
+
+/** What a project config holds: its rule lists and the MCP servers it declares. */
+export interface ProjectConfig extends RuleLists {
+  mcpServers: Record<string, McpServerConfig>;
+}
 
 export const PROJECT_CONFIG = join(".agent", "config.yaml");
 
 /** Reads the project's rule lists; none when the file is absent. */
-export async function loadProjectRules(workspaceRoot: string): Promise<RuleLists | undefined> {
+export async function loadProjectRules(workspaceRoot: string): Promise<ProjectConfig | undefined> {
   const file = join(workspaceRoot, PROJECT_CONFIG);
   // A FIFO, a device, a huge file or a symlink out of the workspace is refused (exit 3), never read.
   const text = await readConfigFile(file, { kind: "config", within: workspaceRoot });
@@ -21,6 +28,7 @@ export async function loadProjectRules(workspaceRoot: string): Promise<RuleLists
     Object.keys(config.models).length > 0 ? "models" : "",
     Object.keys(config.providers).length > 0 ? "providers" : "",
     config.defaults.agent || config.defaults.onAsk ? "defaults" : "",
+    config.trustedProjects.length > 0 ? "trusted_projects" : "",
   ].filter(Boolean);
   if (foreign.length > 0) {
     throw new AppError(
@@ -30,5 +38,8 @@ export async function loadProjectRules(workspaceRoot: string): Promise<RuleLists
       { file, field: foreign[0] },
     );
   }
-  return { ...config.rules, file };
+  const mcpServers: Record<string, McpServerConfig> = {};
+  for (const [name, server] of Object.entries(config.mcpServers))
+    mcpServers[name] = { ...server, fromProject: file };
+  return { ...config.rules, file, mcpServers };
 }

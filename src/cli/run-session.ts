@@ -32,6 +32,7 @@ import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
 import { describeNotice } from "./helper-run.ts";
 import { handleInterrupts } from "./interrupts.ts";
+import { createMcpServers, sessionMcpConfigs } from "./mcp-session.ts";
 import { emitNoticesAfterStart, projectOverrideNotices } from "./project-notices.ts";
 import { loadProjectRules } from "./project-rules.ts";
 import type { RunFlags } from "./run-command.ts";
@@ -70,7 +71,9 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
         );
 
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const loaded = await loadRunSpecs(opened.root, env, config, agentName);
+  const project = await loadProjectRules(opened.root);
+  const mcp = sessionMcpConfigs(config, project, opened.root);
+  const loaded = await loadRunSpecs(opened.root, env, { ...config, mcpServers: mcp.servers }, agentName);
   const loadedSpec = loaded.specs.get(agentName);
   if (!loadedSpec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
@@ -82,8 +85,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const rules = buildRuleSet({
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: flags.allow, deny: flags.deny },
-    project: await loadProjectRules(opened.root),
-    knownTools: [...PRIMITIVE_NAMES, ...[...loaded.specs.keys()].sort()],
+    project,
+    knownTools: [...PRIMITIVE_NAMES, "mcp", ...[...loaded.specs.keys()].sort()],
   });
 
   const redactor = Redactor.fromEnv(env);
@@ -149,6 +152,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     }),
     [
       ...projectOverrideNotices(loaded),
+      ...mcp.notices,
       ...(sandboxed.warning ? [{ code: "sandbox_unavailable", message: sandboxed.warning }] : []),
     ],
   );
@@ -162,6 +166,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   });
   const approver: Approver = interactive ?? flagApprover(onAsk ?? "deny", why);
   const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
+  const mcpServers = await createMcpServers(mcp.servers, gate, who);
 
   const pipe = stdoutPipe();
   const interrupts = handleInterrupts({
@@ -196,6 +201,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       workspace,
       gate,
       toolsFor: sessionToolsFor(rules),
+      ...(mcpServers ? { mcp: mcpServers } : {}),
       signal: AbortSignal.any([interrupts.signal, pipe.signal]),
       sessionId: transcript.id,
       limits: {
@@ -228,6 +234,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     );
     return exitCode;
   } finally {
+    // Every server this run started stops with it (a forced exit sweeps them from process-sweep's hook).
+    await mcpServers?.closeAll();
     interrupts.dispose();
     transcript.close();
   }

@@ -51,13 +51,24 @@ export interface PolicyTarget {
   targets: string[];
   /** Paths that need approval even when a rule would allow (agent config, .git internals). */
   sensitive: boolean;
+  /** The tool name rules match, when it is not the tool's own name: `mcp` for `mcp:SERVER/TOOL`, whose
+   * target is then `SERVER/TOOL` (so `mcp:github/*` is an ordinary TOOL:PATTERN rule). */
+  policyTool?: string;
+  /** The user trusts the tool's own claim to be read-only (an MCP server marked `trust: true`): a
+   * read-only call is then allowed by default, like a read of a workspace file. */
+  trusted?: boolean;
 }
 
 export type ValidationResult<A> = { ok: true; value: A } | { ok: false; error: string };
 
-/** A primitive the model can call. Arguments are validated before `run`; errors become results. */
-export interface Primitive<A = Record<string, unknown>> {
-  name: PrimitiveName;
+/**
+ * Anything the model can call that runs through the loop's tool path (validate, gate, run, redact,
+ * truncate, events): a primitive or an MCP server's tool. Arguments are validated before `run`; errors
+ * become results.
+ */
+export interface Tool<A = Record<string, unknown>> {
+  /** The name rules, events and the user see: `read_file`, `mcp:github/create_issue`. */
+  name: string;
   description: string;
   parameters: JsonSchema;
   /** Read-only primitives may run concurrently and are allowed by default inside the workspace. */
@@ -71,4 +82,9 @@ export interface Primitive<A = Record<string, unknown>> {
   /** Runs the call. Expected failures (bad path, no match, timeout) come back as results with `isError`;
    * `modelText` is already redacted and truncated. May still throw; the loop turns a throw into an error result. */
   run(args: A, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** A built-in primitive: a Tool whose name is one of PRIMITIVE_NAMES. */
+export interface Primitive<A = Record<string, unknown>> extends Tool<A> {
+  name: PrimitiveName;
 }
