@@ -77,8 +77,10 @@ function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
 
 /** The definitions of a registry, as offered to the model. */
 export function definitionsOf(tools: ReadonlyMap<string, Tool>): ToolDefinition[] {
-  return [...tools.values()].map((t) => ({
-    name: t.name,
+  // Offered by the registry's key, the name the model calls (`mcp__github__create_issue` for
+  // `mcp:github/create_issue`).
+  return [...tools].map(([name, t]) => ({
+    name,
     description: t.description,
     parameters: t.parameters,
   }));

@@ -204,13 +204,16 @@ function policyCheck<A>(
   toolCtx: ToolContext,
 ): Check {
   return {
-    tool: tool.policyName,
+    // What approvals and denials name: an MCP tool by its own name (`mcp:github/create_issue`), whose
+    // policy name is `mcp` with the target `github/create_issue`.
+    tool: tool.kind === "mcp" ? tool.name : tool.policyName,
     args: call.arguments,
     request: {
       tool: tool.policyName,
       targets: target.targets,
       readOnly: tool.readOnly,
       sensitive: target.sensitive,
+      ...(target.trusted ? { trusted: true } : {}),
       ...(tool.allowByDefault ? { allowByDefault: true } : {}),
     },
     preview: () => tool.preview(args, toolCtx),

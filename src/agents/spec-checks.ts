@@ -2,7 +2,7 @@ import { AppError } from "../kernel/index.ts";
 import type { ModelsConfig } from "../llm/endpoints.ts";
 import { resolveModel } from "../llm/resolve.ts";
 import { PRIMITIVE_NAMES } from "../tools/types.ts";
-import { isPrimitiveCapability } from "./spec.ts";
+import { isMcpCapability, isPrimitiveCapability, mcpCapabilityProblem } from "./spec.ts";
 
 /**
  * The checks every spec gets, shared by `agent agents validate` and `agent run` (one pass, every error):
@@ -57,8 +57,12 @@ export interface SpecShape {
   capabilityLines: readonly number[];
 }
 
-/** Errors of a spec's capabilities against the agents known by name. */
-export function capabilityErrors(spec: SpecShape, known: ReadonlySet<string>): SpecError[] {
+/** Errors of a spec's capabilities against the agents known by name and the MCP servers config declares. */
+export function capabilityErrors(
+  spec: SpecShape,
+  known: ReadonlySet<string>,
+  mcpServers: readonly string[] = [],
+): SpecError[] {
   const errors: SpecError[] = [];
   spec.capabilities.forEach((cap, i) => {
     const at = {
@@ -68,6 +72,11 @@ export function capabilityErrors(spec: SpecShape, known: ReadonlySet<string>): S
       agent: spec.name,
     };
     if (isPrimitiveCapability(cap)) return;
+    if (isMcpCapability(cap)) {
+      const problem = mcpCapabilityProblem(cap, mcpServers);
+      if (problem !== undefined) errors.push({ ...at, message: problem });
+      return;
+    }
     if (cap !== ALL_AGENTS && !known.has(cap)) {
       errors.push({
         ...at,

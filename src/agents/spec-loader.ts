@@ -227,6 +227,8 @@ export async function loadSpecs(options: {
   sources?: SpecSource[];
   /** Checks each spec's model name (src/agents/spec-checks.ts modelNameCheck); unchecked when absent. */
   checkModel?: ModelCheck;
+  /** The MCP servers config declares: an `mcp:NAME` capability must name one of them. */
+  mcpServers?: readonly string[];
 }): Promise<SpecLoadResult> {
   const sources = options.sources ?? specSearchPath(options.workspaceRoot, options.env);
   const outcomes: FileOutcome[] = [];
@@ -257,7 +259,7 @@ export async function loadSpecs(options: {
       outcomes.push({ ...parseSpecText(read.text, file), file, scope: source.scope });
     }
   }
-  return resolveSpecs(outcomes, options.checkModel);
+  return resolveSpecs(outcomes, options.checkModel, options.mcpServers);
 }
 
 /**
@@ -265,7 +267,11 @@ export async function loadSpecs(options: {
  * capabilities (an invalid spec's too, as far as they can be read); `agents:*` expands to every other
  * valid agent.
  */
-function resolveSpecs(outcomes: FileOutcome[], checkModel?: ModelCheck): SpecLoadResult {
+function resolveSpecs(
+  outcomes: FileOutcome[],
+  checkModel?: ModelCheck,
+  mcpServers: readonly string[] = [],
+): SpecLoadResult {
   const specs = new Map<string, LoadedSpec>();
   const errors: SpecError[] = [];
   const lines = new Map<string, number[]>();
@@ -279,7 +285,7 @@ function resolveSpecs(outcomes: FileOutcome[], checkModel?: ModelCheck): SpecLoa
     if (!graph.has(outcome.name))
       graph.set(outcome.name, spec?.capabilities ?? outcome.raw?.capabilities ?? []);
     if (!spec) {
-      if (outcome.raw) errors.push(...rawErrors(outcome, allNames, checkModel));
+      if (outcome.raw) errors.push(...rawErrors(outcome, allNames, checkModel, mcpServers));
       continue;
     }
     const scopedKey = `${outcome.scope}:${spec.name}`;
@@ -311,7 +317,11 @@ function resolveSpecs(outcomes: FileOutcome[], checkModel?: ModelCheck): SpecLoa
   for (let changed = true; changed; ) {
     changed = false;
     for (const [name, spec] of [...specs]) {
-      const problems = capabilityErrors(shapeOf(spec, lines.get(name) ?? []), new Set(specs.keys()));
+      const problems = capabilityErrors(
+        shapeOf(spec, lines.get(name) ?? []),
+        new Set(specs.keys()),
+        mcpServers,
+      );
       if (problems.length > 0) {
         errors.push(...problems);
         specs.delete(name);
@@ -337,7 +347,12 @@ function shapeOf(spec: LoadedSpec, capabilityLines: number[]): SpecShape {
 }
 
 /** The model and capability errors of a spec the schema rejected, so every error shows in one pass. */
-function rawErrors(outcome: FileOutcome, known: ReadonlySet<string>, checkModel?: ModelCheck): SpecError[] {
+function rawErrors(
+  outcome: FileOutcome,
+  known: ReadonlySet<string>,
+  checkModel?: ModelCheck,
+  mcpServers: readonly string[] = [],
+): SpecError[] {
   const raw = outcome.raw;
   if (!raw) return [];
   const fieldTaken = new Set(outcome.errors.map((e) => e.field));
@@ -349,7 +364,7 @@ function rawErrors(outcome: FileOutcome, known: ReadonlySet<string>, checkModel?
     capabilityLines: outcome.capabilityLines,
   };
   const errors = [
-    ...capabilityErrors(shape, known),
+    ...capabilityErrors(shape, known, mcpServers),
     ...(raw.model !== undefined
       ? modelError(
           { file: outcome.file, name: outcome.name, model: raw.model, line: outcome.modelLine },
@@ -365,9 +380,11 @@ function rawErrors(outcome: FileOutcome, known: ReadonlySet<string>, checkModel?
 export function loadSpecTexts(
   files: { file: string; text: string; scope?: SpecScope }[],
   checkModel?: ModelCheck,
+  mcpServers: readonly string[] = [],
 ): SpecLoadResult {
   return resolveSpecs(
     files.map((f) => ({ ...parseSpecText(f.text, f.file), file: f.file, scope: f.scope ?? "inline" })),
     checkModel,
+    mcpServers,
   );
 }

@@ -4,7 +4,8 @@ import { isPrimitiveName, type PrimitiveName } from "../tools/names.ts";
 
 /**
  * An agent spec: one YAML file per agent (DESIGN "Agent specs").
- * `capabilities` mixes primitive names and agent names; the loader checks that each names something real.
+ * `capabilities` mixes primitive names, agent names and MCP tools (`mcp:SERVER`, `mcp:SERVER/TOOL`); the
+ * loader checks that each names something real.
  */
 
 /** Agent names double as tool names, so they must fit every provider's tool-name rules. */
@@ -120,9 +121,32 @@ export function primitiveCapabilities(spec: AgentSpec): PrimitiveName[] {
   return spec.capabilities.filter(isPrimitiveCapability);
 }
 
-/** The agent capabilities of a spec (everything that is not a primitive), in spec order. */
+/** True for an MCP capability: `mcp:SERVER` or `mcp:SERVER/TOOL`. */
+export function isMcpCapability(name: string): boolean {
+  return name.startsWith("mcp:");
+}
+
+/** The MCP capabilities of a spec, in spec order. */
+export function mcpCapabilities(spec: AgentSpec): string[] {
+  return spec.capabilities.filter(isMcpCapability);
+}
+
+/** What is wrong with an `mcp:SERVER[/TOOL]` capability, if anything (tools are checked at run time). */
+export function mcpCapabilityProblem(cap: string, servers: readonly string[]): string | undefined {
+  const rest = cap.slice("mcp:".length);
+  const slash = rest.indexOf("/");
+  const server = slash < 0 ? rest : rest.slice(0, slash);
+  if (server === "" || (slash >= 0 && rest.slice(slash + 1) === "")) {
+    return `"${cap}" is not an MCP capability; expected mcp:SERVER or mcp:SERVER/TOOL`;
+  }
+  if (servers.includes(server)) return undefined;
+  const known = servers.length > 0 ? servers.join(", ") : "none";
+  return `"${cap}" names MCP server "${server}", which config does not declare; expected one of the servers in mcp_servers (known: ${known})`;
+}
+
+/** The agent capabilities of a spec (neither a primitive nor an MCP capability), in spec order. */
 export function agentCapabilities(spec: AgentSpec): string[] {
-  return spec.capabilities.filter((c) => !isPrimitiveCapability(c));
+  return spec.capabilities.filter((c) => !isPrimitiveCapability(c) && !isMcpCapability(c));
 }
 
 /** Builds a spec in code (tests, helper runs), applying the same defaults as a YAML file. */

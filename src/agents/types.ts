@@ -47,6 +47,19 @@ export type ToolsFor = (
   family: ModelFamily,
 ) => { definitions: ToolDefinition[]; primitives: Map<string, Tool> };
 
+/**
+ * Where MCP tools come from (src/tools/mcp/servers.ts McpServers): the tools an agent's `mcp:`
+ * capabilities name, by the name the model sees, starting their servers on first use. Problems (a
+ * server that fails to start) go to `warn`; the agent runs on without those tools.
+ */
+export interface McpToolSource {
+  toolsFor(
+    capabilities: readonly string[],
+    warn: (message: string) => void,
+    signal: AbortSignal,
+  ): Promise<Map<string, Tool>>;
+}
+
 /** Limits of one run. Unset fields come from the spec's constraints (or have no bound). */
 export interface RunLimits {
   maxTurns?: number;
@@ -87,6 +100,8 @@ export interface AgentDeps {
   redactor?: Redactor;
   /** The session's hooks around tool calls and at the end (src/agents/hooks.ts); none when absent. */
   hooks?: ToolHooks;
+  /** The session's MCP servers; without it an `mcp:` capability offers nothing. */
+  mcp?: McpToolSource;
   /** `$XDG_STATE_HOME/agent/learn.jsonl`, or null to never write learn signals to disk. */
   learnFile?: string | null;
   now?: () => number;

@@ -17,6 +17,8 @@ import {
 } from "../agents/spec-loader.ts";
 import { AppError, ExitCode } from "../kernel/index.ts";
 import { loadConfig } from "./config.ts";
+import { sessionMcpConfigs } from "./mcp-session.ts";
+import { loadProjectRules } from "./project-rules.ts";
 
 type Out = { write(text: string): unknown };
 
@@ -47,10 +49,17 @@ export interface AgentRow {
   overrides: { scope: string; file: string }[];
 }
 
-/** The specs with the same checks as `agent run` (model names against the user's config included). */
+/** The specs with the same checks as `agent run` (model names against the user's config included, and
+ * `mcp:` capabilities against the MCP servers a run here could use). */
 async function load(io: AgentsIo): Promise<SpecLoadResult> {
   const config = await loadConfig(io.env);
-  return loadSpecs({ workspaceRoot: io.cwd, env: io.env, checkModel: modelNameCheck(io.env, config) });
+  const { servers } = sessionMcpConfigs(config, await loadProjectRules(io.cwd), io.cwd);
+  return loadSpecs({
+    workspaceRoot: io.cwd,
+    env: io.env,
+    checkModel: modelNameCheck(io.env, config),
+    mcpServers: Object.keys(servers),
+  });
 }
 
 /** Writes every spec error on stderr, one line each; returns the exit code they imply. */

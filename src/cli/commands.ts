@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { agentsCommand } from "./agents-command.ts";
 import { helperCommand } from "./helper-command.ts";
+import { mcpCommand } from "./mcp-command.ts";
 import { modelsCommand } from "./models-command.ts";
 import { runCommand } from "./run-command.ts";
 import { sessionsCommand } from "./sessions-command.ts";
@@ -20,6 +21,7 @@ export const COMMANDS: readonly CommandModule[] = [
   helperCommand,
   agentsCommand,
   modelsCommand,
+  mcpCommand,
   sessionsCommand,
 ];
 

@@ -6,6 +6,7 @@ import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
 import type { HookSpec, HooksConfig } from "../agents/hooks.ts";
 import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../kernel/index.ts";
+import { DEFAULT_STARTUP_TIMEOUT_MS } from "../tools/mcp/types.ts";
 import type { AgentConfig } from "./config.ts";
 import { emptyConfig } from "./config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
@@ -78,9 +79,10 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
   if (path.length === 0)
-    return "models, reasoning_effort, providers, rules, hooks, trusted_projects, defaults or sandbox";
+    return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults or sandbox";
   if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
   if (first === "hooks") return "match, command or timeout_ms";
+  if (first === "mcp_servers") return "command, args, env, url, headers, trust or startup_timeout_ms";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd, max_tokens or compact_threshold";
@@ -116,9 +118,25 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
       ...(p.send_reasoning_content ? { sendReasoningContent: true } : {}),
     };
   }
+  for (const [name, server] of Object.entries(raw.mcp_servers ?? {})) {
+    const common = {
+      trust: server.trust === true,
+      startupTimeoutMs: server.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS,
+    };
+    config.mcpServers[name] =
+      server.url !== undefined
+        ? { transport: "http", url: server.url, headers: server.headers ?? {}, ...common }
+        : {
+            transport: "stdio",
+            command: server.command ?? "",
+            args: server.args ?? [],
+            env: server.env ?? {},
+            ...common,
+          };
+  }
+  config.trustedProjects = raw.trusted_projects ?? [];
   config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };
   if (raw.hooks) config.hooks = normalizeHooks(raw.hooks);
-  config.trustedProjects = raw.trusted_projects ?? [];
   if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
   if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
   if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { REASONING_EFFORTS } from "../kernel/stream.ts";
 import { parseRule } from "../policy/rules.ts";
+import { SERVER_NAME } from "../tools/mcp/names.ts";
 import { SANDBOX_MODES } from "../tools/sandbox-settings.ts";
 
 const modelList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
@@ -30,6 +31,39 @@ const compatibleProvider = z.strictObject({
 const effort = z.enum(REASONING_EFFORTS as [string, ...string[]], {
   error: `expected a reasoning effort: ${REASONING_EFFORTS.join(", ")}`,
 });
+
+const stringMap = (what: string) =>
+  z.record(z.string(), z.string({ error: `expected ${what}: a map of names to strings` }), {
+    error: `expected ${what}: a map of names to strings`,
+  });
+
+/** One MCP server: a command to run (stdio) or a URL (streamable HTTP), never both. */
+const mcpServer = z
+  .strictObject({
+    command: z.string().min(1, { error: "expected command: the program that runs the server" }).optional(),
+    args: z.array(z.string(), { error: "expected args: a list of strings" }).optional(),
+    env: stringMap("env").optional(),
+    url: z.url({ error: "expected url: an http(s) URL such as http://127.0.0.1:3000/mcp" }).optional(),
+    headers: stringMap("headers").optional(),
+    trust: z.boolean({ error: "expected trust: true or false" }).optional(),
+    startup_timeout_ms: z
+      .number({ error: "expected startup_timeout_ms: a number of milliseconds" })
+      .int()
+      .positive()
+      .optional(),
+  })
+  .superRefine((server, ctx) => {
+    if ((server.command === undefined) === (server.url === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "expected either command (a stdio server) or url (HTTP), not both",
+      });
+    } else if (server.url !== undefined && (server.args !== undefined || server.env !== undefined)) {
+      ctx.addIssue({ code: "custom", message: "args and env belong to a command server, not a url one" });
+    } else if (server.command !== undefined && server.headers !== undefined) {
+      ctx.addIssue({ code: "custom", message: "headers belong to a url server, not a command one" });
+    }
+  });
 
 const ruleList = z.array(z.string().min(1), { error: "expected a list of rules such as exec:git status" });
 
@@ -87,6 +121,14 @@ export const configSchema = z.strictObject({
       after_tool: hookList.optional(),
       on_stop: hookList.optional(),
     })
+    .optional(),
+  mcp_servers: z
+    .record(
+      z.string().regex(SERVER_NAME, {
+        error: "expected an MCP server name of letters, digits, - and _ (it appears in mcp:NAME/TOOL)",
+      }),
+      mcpServer,
+    )
     .optional(),
   trusted_projects: z
     .array(z.string().startsWith("/", { error: "expected an absolute path" }), {

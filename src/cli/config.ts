@@ -20,7 +20,10 @@
  *     before_tool: [{match: "exec:*", command: ./check.sh, timeout_ms: 30000}]
  *     after_tool: [{match: "write_file:src/**", command: ./lint.sh}]
  *     on_stop: [{command: ./notify.sh}]
- *   trusted_projects: [/home/me/src/app]   # projects whose .agent/config.yaml may declare hooks
+ *   mcp_servers:       # MCP servers, named in specs as mcp:NAME or mcp:NAME/TOOL
+ *     github: {command: github-mcp, args: [stdio], env: {TOKEN: x}, trust: true, startup_timeout_ms: 10000}
+ *     docs: {url: http://127.0.0.1:3000/mcp, headers: {Authorization: Bearer x}}
+ *   trusted_projects: [/home/me/src/app]   # projects whose .agent/config.yaml may declare hooks and mcp_servers
  *   defaults:
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
@@ -41,6 +44,7 @@ import { join } from "node:path";
 import type { HooksConfig } from "../agents/hooks.ts";
 import { configDir, readConfigFile } from "../kernel/index.ts";
 import type { ModelsConfig } from "../llm/endpoints.ts";
+import type { McpServerConfig } from "../tools/mcp/types.ts";
 import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 
 /** The validated config, with list fields normalized and keys in camelCase. */
@@ -50,6 +54,7 @@ export interface AgentConfig extends ModelsConfig {
   models: Partial<Record<"fast" | "good" | "best", string[]>>;
   providers: NonNullable<ModelsConfig["providers"]>;
   rules: { allow: string[]; ask: string[]; deny: string[] };
+  mcpServers: Record<string, McpServerConfig>;
   /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`);
    * `max_budget_usd` / `max_tokens` are the budgets of a run when no flag sets them. */
   defaults: {
@@ -74,6 +79,7 @@ export function emptyConfig(): AgentConfig {
     models: {},
     providers: {},
     rules: { allow: [], ask: [], deny: [] },
+    mcpServers: {},
     trustedProjects: [],
     defaults: {},
   };

@@ -2,16 +2,19 @@
  * Project approval rules: `./.agent/config.yaml` in the workspace may add `rules.ask` and `rules.deny`
  * (never allow rules, never models or providers: a cloned repository must not loosen the user's policy
  * or redirect their keys to another server). It may also declare `hooks`, which run only when the user
- * config lists the project in `trusted_projects` (see projectHooks).
+ * config lists the project in `trusted_projects` (see projectHooks), and `mcp_servers`, which are used
+ * only when the user config trusts the project (mcp-session.ts), and then start only after approval.
  */
 import { join } from "node:path";
 import type { HooksConfig } from "../agents/hooks.ts";
 import { AppError, readConfigFile } from "../kernel/index.ts";
 import type { RuleLists } from "../policy/rules.ts";
+import type { McpServerConfig } from "../tools/mcp/types.ts";
 
-/** What a project config holds: its rule lists and the hooks it declares. */
+/** What a project config holds: its rule lists, the hooks and the MCP servers it declares. */
 export interface ProjectConfig extends RuleLists {
   hooks?: HooksConfig;
+  mcpServers: Record<string, McpServerConfig>;
 }
 
 export const PROJECT_CONFIG = join(".agent", "config.yaml");
@@ -38,7 +41,10 @@ export async function loadProjectRules(workspaceRoot: string): Promise<ProjectCo
       { file, field: foreign[0] },
     );
   }
-  return { ...config.rules, file, ...(config.hooks ? { hooks: config.hooks } : {}) };
+  const mcpServers: Record<string, McpServerConfig> = {};
+  for (const [name, server] of Object.entries(config.mcpServers))
+    mcpServers[name] = { ...server, fromProject: file };
+  return { ...config.rules, file, mcpServers, ...(config.hooks ? { hooks: config.hooks } : {}) };
 }
 
 /**

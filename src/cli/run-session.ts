@@ -17,7 +17,9 @@ import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
 import { loadConfig } from "./config.ts";
 import { handleInterrupts } from "./interrupts.ts";
+import { sessionMcpConfigs } from "./mcp-session.ts";
 import { projectOverrideNotices } from "./project-notices.ts";
+import { loadProjectRules } from "./project-rules.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
@@ -53,7 +55,9 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
         );
 
   const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const loaded = await loadRunSpecs(opened.root, env, config, agentName);
+  // Specs may name the MCP servers of the user config and of a trusted project (mcp-session.ts).
+  const mcp = sessionMcpConfigs(config, await loadProjectRules(opened.root), opened.root);
+  const loaded = await loadRunSpecs(opened.root, env, { ...config, mcpServers: mcp.servers }, agentName);
   const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
   const redactor = Redactor.fromEnv(env);
   let sink: (event: AgentEvent) => void = () => {};
@@ -167,6 +171,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     );
     return exitCode;
   } finally {
+    // Every server this run started stops with it (a forced exit sweeps them from process-sweep's hook).
+    await session.close();
     interrupts.dispose();
     transcript.close();
   }

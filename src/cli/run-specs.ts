@@ -1,7 +1,8 @@
 /**
  * The specs of one `agent run`, checked as `agent agents validate` checks them (models, capabilities,
  * constraints, every error in one pass). Errors in specs the chosen agent reaches end the run (exit 3,
- * every error listed); errors in specs it never reaches are warnings on stderr.
+ * every error listed); errors in specs it never reaches are warnings on stderr. `mcp:` capabilities are
+ * checked against `config.mcpServers` (the caller adds a trusted project's servers).
  */
 import { errorsForRun, modelNameCheck } from "../agents/spec-checks.ts";
 import { formatSpecError, loadSpecs, type SpecLoadResult, specAppError } from "../agents/spec-loader.ts";
@@ -14,7 +15,12 @@ export async function loadRunSpecs(
   agentName: string,
   stderr: { write(text: string): unknown } = process.stderr,
 ): Promise<SpecLoadResult> {
-  const loaded = await loadSpecs({ workspaceRoot, env, checkModel: modelNameCheck(env, config) });
+  const loaded = await loadSpecs({
+    workspaceRoot,
+    env,
+    checkModel: modelNameCheck(env, config),
+    mcpServers: Object.keys(config.mcpServers),
+  });
   const { fatal, warnings } = errorsForRun(agentName, loaded.errors, loaded.graph);
   if (fatal.length > 0) throw specAppError(fatal);
   for (const warning of warnings) {

@@ -141,12 +141,15 @@ function execUnits(command: string, rules: Rule[]): Unit[] {
 /** One target of a file, fetch or other tool. */
 function targetUnit(request: PolicyRequest, target: string | undefined, rules: Rule[]): Unit {
   // Only reads of workspace paths are allowed by default: fetch reads too, but what it sends (the URL)
-  // leaves the machine, so it asks like a write.
+  // leaves the machine, so it asks like a write. An MCP tool's read-only claim counts only when the user
+  // trusts its server (the MCP schema: clients should never decide on annotations of untrusted servers).
   const fallback: Unit = request.allowByDefault
     ? { effect: "allow", reason: `default: ${request.tool} holds no permission of its own` }
     : request.readOnly && PATH_TOOLS.has(request.tool)
       ? { effect: "allow", reason: "default: read-only tools are allowed in the workspace" }
-      : ask(`default: ${request.tool} asks`);
+      : request.readOnly && request.trusted === true
+        ? { effect: "allow", reason: "default: a trusted server's read-only tool is allowed" }
+        : ask(`default: ${request.tool} asks`);
   if (target === undefined)
     return decideUnit(
       rules.filter((r) => r.pattern === undefined),

@@ -77,6 +77,9 @@ function summarize(request: PolicyRequest): string {
 }
 
 function describe(tool: string, request: PolicyRequest): string {
+  // A tool whose rules match another name (`mcp:github/create_issue` is rule tool `mcp`, target
+  // `github/create_issue`) is named by its own name alone.
+  if (request.tool !== tool) return tool;
   const summary = summarize(request);
   return summary === "" ? tool : `${tool} ${summary}`;
 }

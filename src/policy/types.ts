@@ -22,6 +22,9 @@ export interface PolicyRequest {
   /** The tool only reads. Reads of workspace paths are allowed by default; fetch, though read-only,
    * asks by default (its URL can carry data out). */
   readOnly: boolean;
+  /** The user trusts this tool's claim to be read-only (an MCP server with `trust: true`): a read-only
+   * call is then allowed by default. Without it only reads of workspace paths are. */
+  trusted?: boolean;
   /** Touches agent config or .git internals: never allowed without asking. */
   sensitive: boolean;
   /** Allowed when no rule matches: the tool holds no permission of its own (a sub-agent, whose every

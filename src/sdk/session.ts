@@ -9,6 +9,7 @@ import type { OutputSchema } from "../agents/output-schema.ts";
 import type { AgentSpec } from "../agents/spec.ts";
 import type { RunLimits } from "../agents/types.ts";
 import { type AgentConfig, loadConfig } from "../cli/config.ts";
+import { createMcpServers, sessionMcpConfigs } from "../cli/mcp-session.ts";
 import { emitNoticesAfterStart, type Notice } from "../cli/project-notices.ts";
 import { loadProjectRules, projectHooks } from "../cli/project-rules.ts";
 import { sessionToolsFor } from "../cli/run-tools.ts";
@@ -112,6 +113,8 @@ export interface Session {
   spec(agent?: string): AgentSpec;
   /** Runs a goal to its end; every event goes to `onEvent` and to open `events()` iterators. */
   run(goal: string, options?: RunOptions): Promise<RunResult>;
+  /** Stops the session's MCP servers (started by the runs that used them). */
+  close(): Promise<void>;
   /** The events from now on, until the next run's session_end (inclusive). */
   events(): AsyncIterableIterator<AgentEvent>;
 }
@@ -123,11 +126,13 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   const config = options.config ?? (await loadConfig(env));
   const specs = await sessionSpecs(options.specs, workspace.root, env);
   const project = await loadProjectRules(workspace.root);
+  // MCP servers: the user config's, and a trusted project's (each asks before it starts).
+  const mcp = sessionMcpConfigs(config, project, workspace.root);
   const rules = buildRuleSet({
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: options.rules?.allow ?? [], deny: options.rules?.deny ?? [] },
     project,
-    knownTools: [...PRIMITIVE_NAMES, ...[...specs.keys()].sort()],
+    knownTools: [...PRIMITIVE_NAMES, "mcp", ...[...specs.keys()].sort()],
   });
   const id = options.sessionId ?? newSessionId();
   const redactor = options.redactor ?? Redactor.fromEnv(env);
@@ -135,6 +140,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   const trusted = projectHooks(project, workspace.root, config.trustedProjects);
   const notices = [
     ...(options.notices ?? []),
+    ...mcp.notices,
     ...(trusted.notice ? [{ message: trusted.notice, code: "hooks" }] : []),
   ];
   const emit: EmitFn = emitNoticesAfterStart(
@@ -167,6 +173,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     decide: (request: ApprovalRequest, signal: AbortSignal) => approver.decide(request, signal),
   };
   const gate = new ApprovalGate({ rules, approver: delegating, emit });
+  const mcpServers = await createMcpServers(mcp.servers, gate, root("root"));
   const hookList = mergeHooks([config.hooks, trusted.hooks, options.hooks]);
   const toolsFor = sessionToolsFor(rules);
   // Project instructions are read once, on the first run.
@@ -202,6 +209,9 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       approver = approverOf(approve);
     },
     events: () => queue.iterate(),
+    async close() {
+      await mcpServers?.closeAll();
+    },
     async run(goal, runOptions = {}) {
       const named = spec(runOptions.agent);
       const chosen =
@@ -233,6 +243,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
         limits: { ...configLimits, ...options.limits, ...runOptions.limits },
         ...(projectInstructions ? { instructions: projectInstructions } : {}),
         ...(hooks ? { hooks } : {}),
+        ...(mcpServers ? { mcp: mcpServers } : {}),
         ...(runOptions.hints ? { hints: runOptions.hints } : {}),
         ...(runOptions.signal ? { signal: runOptions.signal } : {}),
         ...(runOptions.model !== undefined ? { model: runOptions.model } : {}),

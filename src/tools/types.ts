@@ -35,6 +35,9 @@ export interface PolicyTarget {
   targets: string[];
   /** Paths that need approval even when a rule would allow (agent config, .git internals). */
   sensitive: boolean;
+  /** The user trusts the tool's own claim to be read-only (an MCP server marked `trust: true`): a
+   * read-only call is then allowed by default, like a read of a workspace file. */
+  trusted?: boolean;
 }
 
 /** What kind of callable a tool is. Every kind goes through the same pipeline (src/agents/invoke.ts). */

@@ -81,6 +81,7 @@ defaults:
         },
       },
       rules: { allow: ["exec:git status", "write_file:src/**"], ask: [], deny: ["exec:rm *"] },
+      mcpServers: {},
       trustedProjects: [],
       defaults: { agent: "root", onAsk: "fail", compactThreshold: 0.7 },
     });

@@ -1,0 +1,81 @@
+/**
+ * The MCP servers of a run: the user config's, plus a project's only when the user config lists the
+ * project in `trusted_projects`; a project-declared server still starts only after the approval gate
+ * allows it, asked like an exec of its command (or a fetch of its URL). Nothing here starts a server or
+ * loads the MCP SDK: servers start when an agent that names them runs (src/tools/mcp/servers.ts).
+ */
+import { realpathSync } from "node:fs";
+import type { AgentIdentity } from "../kernel/index.ts";
+import type { ApprovalGate } from "../policy/gate.ts";
+import { quoteWord } from "../policy/shell-word.ts";
+import type { McpServers } from "../tools/mcp/servers.ts";
+import type { McpServerConfig } from "../tools/mcp/types.ts";
+import type { AgentConfig } from "./config.ts";
+import type { Notice } from "./project-notices.ts";
+import type { ProjectConfig } from "./project-rules.ts";
+
+/** The servers a run may use, and notices about project servers left out. */
+export function sessionMcpConfigs(
+  config: Pick<AgentConfig, "mcpServers" | "trustedProjects">,
+  project: ProjectConfig | undefined,
+  workspaceRoot: string,
+): { servers: Record<string, McpServerConfig>; notices: Notice[] } {
+  const servers: Record<string, McpServerConfig> = { ...config.mcpServers };
+  const declared = Object.keys(project?.mcpServers ?? {});
+  if (project === undefined || declared.length === 0) return { servers, notices: [] };
+  const root = real(workspaceRoot);
+  if (!config.trustedProjects.some((path) => real(path) === root)) {
+    const message =
+      `${project.file} declares MCP servers (${declared.join(", ")}) that are not used: add ${root} to ` +
+      "trusted_projects in your user config to allow them (each still asks before it starts)";
+    return { servers, notices: [{ code: "mcp_untrusted_project", message }] };
+  }
+  // A user server of the same name wins: a project cannot replace what the user configured.
+  for (const name of declared) servers[name] ??= project.mcpServers[name] as McpServerConfig;
+  return { servers, notices: [] };
+}
+
+/** The command line (or URL) starting a server, as an approval shows it and exec rules match it. */
+export function startTarget(config: McpServerConfig): { tool: "exec" | "fetch"; target: string } {
+  if (config.transport === "http") return { tool: "fetch", target: config.url };
+  const words = [config.command, ...config.args].map((text) =>
+    quoteWord({ text, quoted: false, expands: false, assignment: false }),
+  );
+  return { tool: "exec", target: words.join(" ") };
+}
+
+/** The session's servers (undefined when none is declared), with project servers approved by `gate`. */
+export async function createMcpServers(
+  servers: Record<string, McpServerConfig>,
+  gate: ApprovalGate,
+  who: AgentIdentity,
+): Promise<McpServers | undefined> {
+  if (Object.keys(servers).length === 0) return undefined;
+  const { McpServers } = await import("../tools/mcp/servers.ts");
+  return new McpServers(servers, async (name, config, signal) => {
+    const { tool, target } = startTarget(config);
+    try {
+      const decision = await gate.check(
+        {
+          who,
+          tool,
+          args: tool === "exec" ? { command: target } : { url: target },
+          request: { tool, targets: [target], readOnly: false, sensitive: false },
+          preview: async () => `start MCP server ${name} declared by ${config.fromProject}: ${target}`,
+        },
+        signal,
+      );
+      return decision.allowed ? undefined : decision.message;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  });
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}

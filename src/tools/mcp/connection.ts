@@ -1,0 +1,121 @@
+/**
+ * One running MCP server, through the official SDK (`@modelcontextprotocol/sdk`, client README: Client,
+ * StdioClientTransport, StreamableHTTPClientTransport). Imported only when a run uses a server, so the
+ * SDK never loads on a cold start that does not need it.
+ *
+ * A stdio server's processes carry the exec marker (AGENT_EXEC_ID, see ../process-sweep.ts): closing
+ * the connection lets the SDK end the process (stdin closed, then SIGTERM, then SIGKILL) and then
+ * SIGKILLs every process still carrying the marker, so a server that forked helpers leaves none behind;
+ * a forced exit sweeps them from the exit hook.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Tool as McpToolInfo,
+} from "@modelcontextprotocol/sdk/types.js";
+import pkg from "../../../package.json" with { type: "json" };
+import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../process-sweep.ts";
+import type { McpServerConfig } from "./types.ts";
+
+export type { CallToolResult, McpToolInfo };
+
+/** How much of a stdio server's stderr is kept to explain a failure. */
+const STDERR_TAIL = 2_000;
+
+/** A connected server: its tools, a way to call one, and a way to stop it. */
+export interface McpConnection {
+  tools: McpToolInfo[];
+  /** The stdio server's pid (for tests and `agent mcp list`); undefined over HTTP. */
+  pid?: number;
+  /** Why the connection ended, once it has (the process exited, the server hung up). */
+  closedReason(): string | undefined;
+  call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** Connects and lists the server's tools within `config.startupTimeoutMs` (RequestOptions.timeout of
+ * the initialize and tools/list requests); throws a one-line reason. */
+export async function connectMcpServer(
+  name: string,
+  config: McpServerConfig,
+  signal: AbortSignal,
+): Promise<McpConnection> {
+  const client = new Client({ name: "agent", version: pkg.version });
+  let stderr = "";
+  let closed: string | undefined;
+  let marker: string | undefined;
+  let transport: StdioClientTransport | StreamableHTTPClientTransport;
+  if (config.transport === "stdio") {
+    marker = newExecId();
+    const stdio = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...config.env, [EXEC_MARKER]: marker },
+      stderr: "pipe",
+    });
+    stdio.stderr?.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
+    });
+    transport = stdio;
+  } else {
+    transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: config.headers },
+    });
+  }
+  client.onclose = () => {
+    closed ??= `server ${name} exited${stderrNote(stderr)}`;
+  };
+  const cleanup = async (): Promise<void> => {
+    closed ??= `server ${name} was shut down`;
+    await client.close().catch(() => undefined);
+    if (marker !== undefined) {
+      sweepMarked(marker);
+      releaseExecId(marker);
+    }
+  };
+  try {
+    const options = { timeout: config.startupTimeoutMs, signal };
+    await client.connect(transport, options);
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, options);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+    return {
+      tools,
+      ...(pid !== undefined ? { pid } : {}),
+      closedReason: () => closed,
+      call: async (tool, args, signal) =>
+        (await client.callTool({ name: tool, arguments: args }, undefined, {
+          signal,
+          resetTimeoutOnProgress: true,
+        })) as CallToolResult,
+      close: cleanup,
+    };
+  } catch (error) {
+    const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
+    const why = timedOut
+      ? `it did not answer within ${config.startupTimeoutMs} ms (startup_timeout_ms)`
+      : errorText(error);
+    const reason = closed ?? `${why}${stderrNote(stderr)}`;
+    await cleanup();
+    throw new Error(reason);
+  }
+}
+
+function stderrNote(stderr: string): string {
+  const last = stderr.trim().split("\n").at(-1)?.trim();
+  return last ? ` (stderr: ${last.slice(0, 300)})` : "";
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n", 1)[0] ?? text;
+}

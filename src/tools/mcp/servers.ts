@@ -1,0 +1,179 @@
+/**
+ * The MCP servers of one session: each starts the first time an agent that names it builds its tools
+ * (never at CLI startup, never when no agent names it), at most once, and all stop with the session.
+ * A server that fails or times out on start is a warning and the run goes on without its tools; a
+ * project-declared server starts only if `approveStart` says so (the gate, asked like an exec of its
+ * command).
+ */
+
+import type { McpConnection } from "./connection.ts";
+import { type McpCapability, parseMcpCapability, safeToolName } from "./names.ts";
+import { type McpTool, mcpTool } from "./tool.ts";
+import type { McpServerConfig, McpServerState } from "./types.ts";
+
+/** Decides whether a project-declared server may start: undefined to start it, else why not. */
+export type ApproveStart = (
+  name: string,
+  config: McpServerConfig,
+  signal: AbortSignal,
+) => Promise<string | undefined>;
+
+/** One server as `agent mcp list` reports it. */
+export interface McpServerReport {
+  name: string;
+  transport: "stdio" | "http";
+  state: McpServerState;
+  tools: string[];
+  error?: string;
+  pid?: number;
+}
+
+interface Entry {
+  config: McpServerConfig;
+  started?: Promise<McpConnection | undefined>;
+  connection?: McpConnection;
+  error?: string;
+}
+
+export class McpServers {
+  private readonly entries = new Map<string, Entry>();
+  private closing = false;
+
+  constructor(
+    configs: Readonly<Record<string, McpServerConfig>>,
+    private readonly approveStart?: ApproveStart,
+  ) {
+    for (const [name, config] of Object.entries(configs)) this.entries.set(name, { config });
+  }
+
+  /** Names of every declared server. */
+  get names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /**
+   * The tools `capabilities` name (`mcp:SERVER`, `mcp:SERVER/TOOL`; others are ignored), by the name the
+   * model sees, starting their servers as needed. Problems go to `warn`, never throw.
+   */
+  async toolsFor(
+    capabilities: readonly string[],
+    warn: (message: string) => void,
+    signal: AbortSignal,
+  ): Promise<Map<string, McpTool>> {
+    const wanted = capabilities.map(parseMcpCapability).filter((c): c is McpCapability => c !== undefined);
+    // Servers start side by side; each failure is reported once, by the call that started it.
+    const starting = new Map<string, Promise<McpConnection | undefined>>();
+    for (const { server } of wanted) {
+      const entry = this.entries.get(server);
+      if (!entry || starting.has(server)) continue;
+      const firstTime = entry.started === undefined;
+      const started = this.start(server, entry, signal);
+      starting.set(server, started);
+      if (firstTime) {
+        void started.then((c) => {
+          if (!c) warn(`MCP server ${server}: ${entry.error}; the run goes on without its tools`);
+        });
+      }
+    }
+    await Promise.all(starting.values());
+    const tools = new Map<string, McpTool>();
+    const seen = new Set<string>();
+    for (const cap of wanted) {
+      const entry = this.entries.get(cap.server);
+      if (!entry) {
+        warn(`MCP server ${cap.server} is not configured; the run goes on without its tools`);
+        continue;
+      }
+      const connection = await starting.get(cap.server);
+      if (!connection) continue;
+      const infos = connection.tools.filter((t) => cap.tool === undefined || t.name === cap.tool);
+      if (cap.tool !== undefined && infos.length === 0) {
+        const known = connection.tools.map((t) => t.name).join(", ") || "(none)";
+        warn(`MCP server ${cap.server} has no tool ${cap.tool} (it has ${known})`);
+      }
+      for (const info of infos) {
+        const key = `${cap.server}/${info.name}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const safe = safeToolName(cap.server, info.name, new Set(tools.keys()));
+        tools.set(safe, mcpTool(cap.server, info, connection, entry.config.trust));
+      }
+    }
+    return tools;
+  }
+
+  /** Starts every server (or only `names`) and reports each, for `agent mcp list`. */
+  async report(signal: AbortSignal, names: readonly string[] = this.names): Promise<McpServerReport[]> {
+    await Promise.all(
+      names.map((name) => {
+        const entry = this.entries.get(name);
+        return entry ? this.start(name, entry, signal) : undefined;
+      }),
+    );
+    return names.flatMap((name) => {
+      const entry = this.entries.get(name);
+      if (!entry) return [];
+      const connection = entry.connection;
+      const report: McpServerReport = {
+        name,
+        transport: entry.config.transport,
+        state: stateOf(entry),
+        tools: connection?.tools.map((t) => t.name) ?? [],
+      };
+      if (entry.error !== undefined) report.error = entry.error;
+      if (connection?.pid !== undefined) report.pid = connection.pid;
+      return [report];
+    });
+  }
+
+  /** Stops every started server; no server starts afterwards. */
+  async closeAll(): Promise<void> {
+    this.closing = true;
+    await Promise.all(
+      [...this.entries.values()].map(async (entry) => {
+        const connection = await entry.started?.catch(() => undefined);
+        await connection?.close();
+      }),
+    );
+  }
+
+  private start(name: string, entry: Entry, signal: AbortSignal): Promise<McpConnection | undefined> {
+    entry.started ??= this.connect(name, entry, signal);
+    return entry.started;
+  }
+
+  private async connect(name: string, entry: Entry, signal: AbortSignal): Promise<McpConnection | undefined> {
+    if (this.closing || signal.aborted) {
+      entry.error = "not started: the run is ending";
+      return undefined;
+    }
+    if (entry.config.fromProject !== undefined) {
+      const refused = this.approveStart
+        ? await this.approveStart(name, entry.config, signal)
+        : `declared by ${entry.config.fromProject}, and nothing can approve starting it`;
+      if (refused !== undefined) {
+        entry.error = `not started: ${refused}`;
+        return undefined;
+      }
+    }
+    try {
+      const { connectMcpServer } = await import("./connection.ts");
+      const connection = await connectMcpServer(name, entry.config, signal);
+      if (this.closing) {
+        await connection.close();
+        entry.error = "not started: the run is ending";
+        return undefined;
+      }
+      entry.connection = connection;
+      return connection;
+    } catch (error) {
+      entry.error = `failed to start: ${error instanceof Error ? error.message : String(error)}`;
+      return undefined;
+    }
+  }
+}
+
+function stateOf(entry: Entry): McpServerState {
+  if (entry.connection) return entry.connection.closedReason() === undefined ? "running" : "closed";
+  return entry.started === undefined ? "not started" : "failed";
+}

@@ -1,0 +1,85 @@
+/**
+ * An MCP server's tool as an ordinary Tool: the loop validates, puts it to the gate (rule target
+ * `mcp:SERVER/TOOL`: policy name `mcp`, target `SERVER/TOOL`), runs it, and the pipeline redacts and
+ * truncates its output as every tool's (src/agents/invoke.ts).
+ */
+import { type JsonSchema, Redactor, type ToolOutput } from "../../kernel/index.ts";
+import { errorOutput, finishOutput } from "../tool-output.ts";
+import type { Tool, ToolContext } from "../types.ts";
+import type { CallToolResult, McpConnection, McpToolInfo } from "./connection.ts";
+import { displayName } from "./names.ts";
+
+/** An MCP tool, with `run`: a call on its own, outside a session's pipeline (tests, `agent mcp`), redacted
+ * and truncated as the pipeline would. */
+export interface McpTool extends Tool {
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** The Tool for `info` of `server`; `trusted` when the user config trusts the server's annotations. */
+export function mcpTool(
+  server: string,
+  info: McpToolInfo,
+  connection: McpConnection,
+  trusted: boolean,
+): McpTool {
+  const name = displayName(server, info.name);
+  // The MCP schema: "Clients should never make tool use decisions based on ToolAnnotations received
+  // from untrusted servers" (sdk dist/esm/types.d.ts ToolAnnotationsSchema), hence `trusted` below.
+  const readOnly = info.annotations?.readOnlyHint === true;
+  // Offered like a primitive's schema (define.ts jsonSchemaOf): without the `$schema` key.
+  const { $schema: _draft, ...parameters } = info.inputSchema as JsonSchema;
+  const tool: Tool = {
+    name,
+    kind: "mcp",
+    description: info.description ?? info.annotations?.title ?? name,
+    parameters,
+    readOnly,
+    concurrent: readOnly,
+    policyName: "mcp",
+    validate: (args) =>
+      args !== null && typeof args === "object" && !Array.isArray(args)
+        ? { ok: true, value: args as Record<string, unknown> }
+        : { ok: false, error: `invalid arguments for ${name}: expected a JSON object` },
+    policyTarget: async () => ({
+      targets: [`${server}/${info.name}`],
+      sensitive: false,
+      trusted,
+    }),
+    preview: async (args) => `${name} ${JSON.stringify(args)}`,
+    async execute(args, ctx) {
+      const gone = connection.closedReason();
+      if (gone !== undefined) return errorOutput(`${name} cannot run: ${gone}`);
+      try {
+        return outputOf(await connection.call(info.name, args, ctx.signal));
+      } catch (error) {
+        const why = connection.closedReason() ?? (error instanceof Error ? error.message : String(error));
+        return errorOutput(`${name} failed: ${why}`);
+      }
+    },
+  };
+  return {
+    ...tool,
+    run: async (args, ctx) => finishOutput(await tool.execute(args, ctx), ctx.redactor ?? Redactor.fromEnv()),
+  };
+}
+
+/** The model's text: text parts as they are, other parts named; structured content when there is no text. */
+function outputOf(result: CallToolResult): ToolOutput {
+  const parts: string[] = [];
+  for (const part of result.content ?? []) {
+    if (part.type === "text") parts.push(part.text);
+    else if (part.type === "resource") {
+      const resource = part.resource;
+      parts.push("text" in resource ? resource.text : `[resource ${resource.uri}]`);
+    } else if (part.type === "resource_link") parts.push(`[resource ${part.uri}]`);
+    else parts.push(`[${part.type} ${part.mimeType}]`);
+  }
+  if (parts.length === 0 && result.structuredContent !== undefined) {
+    parts.push(JSON.stringify(result.structuredContent));
+  }
+  const text = parts.join("\n");
+  const isError = result.isError === true;
+  const modelText = isError ? `Error: ${text}` : text;
+  const firstLine = modelText.split("\n", 1)[0] ?? "";
+  return { modelText, display: firstLine, isError };
+}

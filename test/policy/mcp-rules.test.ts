@@ -1,0 +1,58 @@
+/** Rules for MCP tools: `mcp:SERVER/TOOL` is an ordinary TOOL:PATTERN rule (tool `mcp`); MCP calls ask by
+ * default unless the tool claims read-only and the user trusts its server. */
+import { describe, expect, test } from "bun:test";
+import { evaluate } from "../../src/policy/evaluate.ts";
+import { sessionGrantRules } from "../../src/policy/gate.ts";
+import { buildRuleSet, parseRule } from "../../src/policy/rules.ts";
+import type { PolicyRequest } from "../../src/policy/types.ts";
+
+const call = (target: string, extra: Partial<PolicyRequest> = {}): PolicyRequest => ({
+  tool: "mcp",
+  targets: [target],
+  readOnly: false,
+  sensitive: false,
+  ...extra,
+});
+
+describe("MCP rules", () => {
+  test("mcp:SERVER/TOOL and mcp:SERVER/* parse as tool mcp with a pattern", () => {
+    expect(parseRule("mcp:github/create_issue", "allow", "flag")).toMatchObject({
+      tool: "mcp",
+      pattern: "github/create_issue",
+      text: "mcp:github/create_issue",
+    });
+    expect(parseRule("mcp:github/*", "deny", "user")).toMatchObject({ tool: "mcp", pattern: "github/*" });
+  });
+
+  test("an exact rule matches one tool; a server pattern matches all of its tools and no other server's", () => {
+    const rules = buildRuleSet({ flags: { allow: ["mcp:github/create_issue"], deny: ["mcp:shell/*"] } });
+    expect(evaluate(call("github/create_issue"), rules).effect).toBe("allow");
+    expect(evaluate(call("github/delete_repo"), rules).effect).toBe("ask");
+    expect(evaluate(call("shell/run"), rules).effect).toBe("deny");
+    expect(evaluate(call("shellfish/run"), rules).effect).toBe("ask");
+  });
+
+  test("by default an MCP call asks, read-only or not, unless the server is trusted and the tool read-only", () => {
+    const rules = buildRuleSet({});
+    expect(evaluate(call("docs/search"), rules).effect).toBe("ask");
+    expect(evaluate(call("docs/search", { readOnly: true }), rules).effect).toBe("ask");
+    expect(evaluate(call("docs/write", { trusted: true }), rules).effect).toBe("ask");
+    const trusted = evaluate(call("docs/search", { readOnly: true, trusted: true }), rules);
+    expect(trusted.effect).toBe("allow");
+    expect(trusted.reason).toContain("trusted server's read-only tool");
+    // A deny or ask rule still wins over the trusted default.
+    const denied = buildRuleSet({ user: { deny: ["mcp:docs/*"] } });
+    expect(evaluate(call("docs/search", { readOnly: true, trusted: true }), denied).effect).toBe("deny");
+  });
+
+  test("a bare mcp rule covers every MCP tool", () => {
+    const rules = buildRuleSet({ flags: { allow: ["mcp"] } });
+    expect(evaluate(call("any/tool"), rules).effect).toBe("allow");
+  });
+
+  test("yes for this session grants that one tool", () => {
+    expect(sessionGrantRules(call("github/create_issue")).map((r) => r.text)).toEqual([
+      "mcp:github/create_issue",
+    ]);
+  });
+});
