@@ -1,37 +1,22 @@
 /** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
 import { type Command, Option } from "commander";
 import { CliExit, type CommandModule } from "./commands.ts";
+import { addSessionOptions } from "./session-options.ts";
+import type { SessionFlags } from "./session-setup.ts";
 
 /** Flags of `agent run`, as commander parses them. */
-export interface RunFlags {
-  agent?: string;
-  model?: string;
-  maxTurns?: string;
-  timeout?: string;
+export interface RunFlags extends SessionFlags {
   output: "text" | "json" | "stream-json";
   onAsk?: "deny" | "fail" | "allow";
-  allow: string[];
-  deny: string[];
-  resume?: string;
-  record?: string;
-  replay?: string;
-  cwd?: string;
-  /** False with `--no-fallback`. */
-  fallback: boolean;
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 export const runCommand: CommandModule = {
   register(program: Command) {
-    program
+    const command = program
       .command("run")
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
-      .argument("[goal...]", "what the agent should achieve (with --resume: what to continue with)")
-      .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
-      .option("--model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
-      .option("--max-turns <n>", "most model turns of the top agent")
-      .option("--timeout <seconds>", "wall-clock limit of the whole run")
+      .argument("[goal...]", "what the agent should achieve (with -c or --resume: what to continue with)");
+    addSessionOptions(command)
       .addOption(
         new Option("--output <format>", "what stdout carries")
           .choices(["text", "json", "stream-json"])
@@ -43,13 +28,6 @@ export const runCommand: CommandModule = {
           "how to decide approvals without a terminal (default deny)",
         ).choices(["deny", "fail", "allow"]),
       )
-      .option("--allow <rule>", "allow rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
-      .option("--deny <rule>", "deny rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
-      .option("--resume <id>", "continue the session with this id")
-      .option("--record <file>", "write every model exchange to a cassette")
-      .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
-      .option("--cwd <dir>", "the workspace (default: the current directory)")
-      .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate")
       .action(async (goal: string[], flags: RunFlags) => {
         const { runSession } = await import("./run-session.ts");
         const code = await runSession(goal, flags);

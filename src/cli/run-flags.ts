@@ -1,6 +1,6 @@
 import type { RunLimits } from "../agents/types.ts";
 import { AppError } from "../kernel/index.ts";
-import type { RunFlags } from "./run-command.ts";
+import type { SessionFlags } from "./session-setup.ts";
 
 function positive(value: string, flag: string, integer: boolean): number {
   const n = Number(value);
@@ -14,7 +14,7 @@ function positive(value: string, flag: string, integer: boolean): number {
 }
 
 /** `--max-turns N` and `--timeout S` as run limits; anything else is a usage error (exit 2). */
-export function parseLimitFlags(flags: Pick<RunFlags, "maxTurns" | "timeout">): RunLimits {
+export function parseLimitFlags(flags: Pick<SessionFlags, "maxTurns" | "timeout">): RunLimits {
   const limits: RunLimits = {};
   if (flags.maxTurns !== undefined) limits.maxTurns = positive(flags.maxTurns, "--max-turns", true);
   if (flags.timeout !== undefined)

@@ -1,93 +1,32 @@
 /**
- * `agent run` implementation: builds a session (workspace, specs, model client, rules, approval gate,
- * transcript, renderer), runs the agent loop, and returns the documented exit code.
+ * `agent run` implementation: sets up a session (session-setup.ts), picks a renderer and an approval gate,
+ * runs the root agent once, and returns the documented exit code.
  * Every event goes to the transcript first (synchronously, so nothing done is lost) and then to the renderer.
  */
-import { basename } from "node:path";
-import { type ResumePoint, resumeFrom } from "../agents/resume.ts";
-import {
-  type AgentEvent,
-  type AgentIdentity,
-  AppError,
-  type Approver,
-  type EmitFn,
-  makeEvent,
-  Redactor,
-} from "../kernel/index.ts";
+import { type AgentEvent, AppError, type Approver, makeEvent } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
-import { createModelClient } from "../llm/client.ts";
 import { flagApprover } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
-import { buildRuleSet } from "../policy/rules.ts";
 import { redactRecord } from "../session/redact-record.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
-import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
-import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
-import { loadConfig } from "./config.ts";
-import { describeNotice } from "./helper-run.ts";
 import { handleInterrupts } from "./interrupts.ts";
-import { loadProjectRules } from "./project-rules.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
-import { parseLimitFlags } from "./run-flags.ts";
-import { sessionToolsFor } from "./run-tools.ts";
+import { resumeCommand } from "./session-continue.ts";
+import { runRootTurn, setUpSession } from "./session-setup.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
-  const env = process.env;
-  const limits = parseLimitFlags(flags);
-  const workspace = await openWorkspace(flags.cwd ?? process.cwd());
-  const config = await loadConfig(env);
-  const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
-  const goal = goalWords.join(" ").trim() || (resumed ? "Continue where you left off." : "");
+  const setup = await setUpSession(flags);
+  const { continued, redactor, who, env } = setup;
+  const goal = goalWords.join(" ").trim() || (continued ? "Continue where you left off." : "");
   if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
-
-  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
-  const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
-  if (loaded.errors.length > 0) throw specAppError(loaded.errors);
-  const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const spec = loaded.specs.get(agentName);
-  if (!spec) {
-    const known = [...loaded.specs.keys()].sort().join(", ");
-    throw new AppError("usage", `unknown agent "${agentName}"; known agents: ${known}`);
-  }
-
-  const rules = buildRuleSet({
-    user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
-    flags: { allow: flags.allow, deny: flags.deny },
-    project: await loadProjectRules(workspace.root),
-  });
-
-  const redactor = Redactor.fromEnv(env);
-  let emit: EmitFn = () => {};
-  const who: AgentIdentity = { agent: "root", name: spec.name, depth: 0 };
-  const client = createModelClient({
-    env,
-    config,
-    workspaceRoot: workspace.root,
-    fallback: flags.fallback !== false && config.defaults.fallback !== false,
-    onNotice: (notice) => {
-      if (notice.type === "fallback") {
-        emit(
-          makeEvent(who, "model_switch", {
-            from: `${notice.from.providerName}:${notice.from.id}`,
-            to: `${notice.to.providerName}:${notice.to.id}`,
-            reason: `${notice.error.kind}: ${notice.error.message}`,
-          }),
-        );
-      } else emit(makeEvent(who, "warning", { message: describeNotice(notice), code: "retry" }));
-    },
-    ...(flags.record !== undefined ? { record: flags.record } : {}),
-    ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
-  });
-  // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
-  client.resolve(flags.model ?? spec.model);
 
   const transcript = openTranscript({
     redactor,
-    ...(resumed ? { sessionId: resumed.sessionId } : {}),
+    ...(continued ? { sessionId: continued.sessionId } : {}),
   });
   const renderer = await chooseRenderer({
     output: flags.output,
@@ -99,14 +38,21 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
   });
   // What the renderers show is redacted like the transcript: stderr and stdout end up in CI logs too.
-  emit = redactingEmit(redactor, (event: AgentEvent) => {
+  const emit = redactingEmit(redactor, (event: AgentEvent) => {
     transcript.append(event);
     renderer.onEvent(event);
   });
+  setup.setEmit(emit);
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
-  const approver: Approver = interactive ?? flagApprover(flags.onAsk ?? config.defaults.onAsk ?? "deny");
-  const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
+  const approver: Approver =
+    interactive ?? flagApprover(flags.onAsk ?? setup.config.defaults.onAsk ?? "deny");
+  const gate = new ApprovalGate({
+    rules: setup.rules,
+    approver,
+    emit,
+    approverSource: interactive ? "user" : "flag",
+  });
 
   const interrupts = handleInterrupts({
     // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
@@ -125,46 +71,24 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     },
   });
   try {
-    const { runAgent } = await import("../agents/run-agent.ts");
-    const result = await runAgent({
-      spec,
+    const result = await runRootTurn(setup, {
       goal,
-      specs: loaded.specs,
       emit,
-      stream: client.stream,
-      resolveModel: (name) => client.resolve(name).ref,
-      modelInfo: (ref) => client.info(ref),
-      workspace,
       gate,
-      toolsFor: sessionToolsFor(rules),
       signal: interrupts.signal,
       sessionId: transcript.id,
-      limits,
+      history: continued?.point.messages ?? [],
+      resumed: continued !== undefined,
       ...(flags.model !== undefined ? { model: flags.model } : {}),
-      ...(resumed ? { history: resumed.messages, resumed: true } : {}),
     });
     const exitCode = exitCodeFor(result);
-    await renderer.finish(redactRecord({ ...result, sessionId: transcript.id, exitCode }, redactor));
+    const next = resumeCommand("run", transcript.id, setup.workspace.root, env);
+    await renderer.finish(
+      redactRecord({ ...result, sessionId: transcript.id, exitCode, resumeCommand: next }, redactor),
+    );
     return exitCode;
   } finally {
     interrupts.dispose();
     transcript.close();
   }
-}
-
-async function openWorkspace(dir: string): Promise<Workspace> {
-  try {
-    return await Workspace.open(dir);
-  } catch (error) {
-    throw new AppError("usage", `--cwd ${dir}: not a usable directory (${(error as Error).message})`);
-  }
-}
-
-/** Reads an existing session to continue; an unknown id is a usage error (exit 2), never a new session. */
-function loadResumePoint(id: string): ResumePoint & { sessionId: string } {
-  const path = findSession(id);
-  const { events, warnings } = readTranscript(path);
-  for (const warning of warnings) process.stderr.write(`agent: ${warning}\n`);
-  const point = resumeFrom(events);
-  return { ...point, sessionId: basename(path, ".jsonl") };
 }

@@ -68,6 +68,7 @@ export class ProgressLines {
       lines.push(
         run.status === "success" ? c.green(text) : run.status === "limit" ? c.yellow(text) : c.red(text),
       );
+      if (run.resumeCommand !== undefined) lines.push(c.dim(`continue: ${run.resumeCommand} "…"`));
     }
     if (lines.length > 0) this.options.stderr.write(`${lines.join("\n")}\n`);
   }

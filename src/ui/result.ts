@@ -7,6 +7,8 @@ export interface FinishedRun extends RunResult {
   sessionId: string;
   /** The code the process will exit with (decided by the caller; echoed in `exit_code`). */
   exitCode: number;
+  /** The command that continues this session, e.g. `agent run --resume ab12cd` (echoed in `resume_command`). */
+  resumeCommand?: string;
 }
 
 /** Token counts in the machine-readable output (snake_case, like the rest of the result). */
@@ -46,6 +48,8 @@ export interface ResultRecord {
   finish_reason: FinishReason;
   exit_code: number;
   session_id: string;
+  /** The command that continues the session (add a goal to say what to do next). */
+  resume_command?: string;
   usage: UsageRecord;
   error?: { kind: string; message: string };
   duration_ms?: number;
@@ -103,6 +107,7 @@ export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number
     session_id: run.sessionId,
     usage: { ...counts(total.usage), cost_usd: total.costUsd, agents: run.usage.map(agentRecord) },
   };
+  if (run.resumeCommand !== undefined) record.resume_command = run.resumeCommand;
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };
   if (extra.durationMs !== undefined) record.duration_ms = Math.round(extra.durationMs);
   return record;

@@ -1,0 +1,24 @@
+/** The options `agent run` and `agent chat` share (cheap to import: commander only). */
+import type { Command } from "commander";
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Declares the shared options on a command; their parsed shape is SessionFlags (session-setup.ts). */
+export function addSessionOptions(command: Command): Command {
+  return command
+    .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
+    .option("--model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
+    .option("--max-turns <n>", "most model turns of the top agent (per message in a chat)")
+    .option("--timeout <seconds>", "wall-clock limit of each run of the top agent")
+    .option("--allow <rule>", "allow rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
+    .option("--deny <rule>", "deny rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
+    .option("-c, --continue", "continue the most recent session of this workspace")
+    .option(
+      "--resume <id>",
+      "continue the session with this id (or its short form); it must belong to the workspace",
+    )
+    .option("--record <file>", "write every model exchange to a cassette")
+    .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
+    .option("--cwd <dir>", "the workspace (default: the current directory)")
+    .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate");
+}

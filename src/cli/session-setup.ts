@@ -1,0 +1,177 @@
+/**
+ * What `agent run` and `agent chat` build before the first model call, in one place: the workspace, config,
+ * specs, rules, model client and the conversation to continue (`-c`, `--resume`). Each run of the root agent
+ * then goes through {@link runRootTurn}, so a chat message runs exactly as `agent run` does.
+ */
+import type { ResumePoint } from "../agents/resume.ts";
+import type { AgentSpec } from "../agents/spec.ts";
+import type { RunLimits } from "../agents/types.ts";
+import {
+  type AgentIdentity,
+  AppError,
+  type EmitFn,
+  type Message,
+  makeEvent,
+  Redactor,
+  type RunResult,
+} from "../kernel/index.ts";
+import { createModelClient, type ModelClient } from "../llm/client.ts";
+import type { ApprovalGate } from "../policy/gate.ts";
+import { buildRuleSet } from "../policy/rules.ts";
+import type { Rule } from "../policy/types.ts";
+import { Workspace } from "../tools/workspace.ts";
+import { type AgentConfig, loadConfig } from "./config.ts";
+import { describeNotice } from "./helper-run.ts";
+import { loadProjectRules } from "./project-rules.ts";
+import { parseLimitFlags } from "./run-flags.ts";
+import { sessionToolsFor } from "./run-tools.ts";
+import { type Continued, continuedSession } from "./session-continue.ts";
+
+/** The flags `agent run` and `agent chat` share, as commander parses them. */
+export interface SessionFlags {
+  agent?: string;
+  model?: string;
+  maxTurns?: string;
+  timeout?: string;
+  allow: string[];
+  deny: string[];
+  resume?: string;
+  /** `-c/--continue`: the latest session of this workspace. */
+  continue?: boolean;
+  record?: string;
+  replay?: string;
+  cwd?: string;
+  /** False with `--no-fallback`. */
+  fallback: boolean;
+}
+
+/** A session ready to run turns of its root agent. */
+export interface SessionSetup {
+  env: Record<string, string | undefined>;
+  workspace: Workspace;
+  config: AgentConfig;
+  specs: ReadonlyMap<string, AgentSpec>;
+  spec: AgentSpec;
+  rules: Rule[];
+  redactor: Redactor;
+  client: ModelClient;
+  limits: RunLimits;
+  /** The root's identity in events. */
+  who: AgentIdentity;
+  /** The conversation `-c` or `--resume` continues; undefined for a new session. */
+  continued?: Continued & { point: ResumePoint };
+  /** Where the client's notices (fallback, retries) go; set once the renderer exists. */
+  setEmit(emit: EmitFn): void;
+}
+
+/** Builds a session from the flags; throws AppError for usage, config, spec and session problems. */
+export async function setUpSession(flags: SessionFlags): Promise<SessionSetup> {
+  const env = process.env;
+  const limits = parseLimitFlags(flags);
+  const workspace = await openWorkspace(flags.cwd ?? process.cwd());
+  const config = await loadConfig(env);
+  const continued = continuedSession(flags, workspace.root);
+
+  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
+  const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
+  if (loaded.errors.length > 0) throw specAppError(loaded.errors);
+  const agentName = flags.agent ?? continued?.point.agentName ?? config.defaults.agent ?? "root";
+  const spec = loaded.specs.get(agentName);
+  if (!spec) {
+    const known = [...loaded.specs.keys()].sort().join(", ");
+    throw new AppError("usage", `unknown agent "${agentName}"; known agents: ${known}`);
+  }
+
+  const rules = buildRuleSet({
+    user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
+    flags: { allow: flags.allow, deny: flags.deny },
+    project: await loadProjectRules(workspace.root),
+  });
+
+  let emit: EmitFn = () => {};
+  const who: AgentIdentity = { agent: "root", name: spec.name, depth: 0 };
+  const client = createModelClient({
+    env,
+    config,
+    workspaceRoot: workspace.root,
+    fallback: flags.fallback !== false && config.defaults.fallback !== false,
+    onNotice: (notice) => {
+      if (notice.type === "fallback") {
+        emit(
+          makeEvent(who, "model_switch", {
+            from: `${notice.from.providerName}:${notice.from.id}`,
+            to: `${notice.to.providerName}:${notice.to.id}`,
+            reason: `${notice.error.kind}: ${notice.error.message}`,
+          }),
+        );
+      } else emit(makeEvent(who, "warning", { message: describeNotice(notice), code: "retry" }));
+    },
+    ...(flags.record !== undefined ? { record: flags.record } : {}),
+    ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+  });
+  // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
+  client.resolve(flags.model ?? spec.model);
+
+  return {
+    env,
+    workspace,
+    config,
+    specs: loaded.specs,
+    spec,
+    rules,
+    redactor: Redactor.fromEnv(env),
+    client,
+    limits,
+    who,
+    ...(continued ? { continued } : {}),
+    setEmit: (next) => {
+      emit = next;
+    },
+  };
+}
+
+/** One run of the root agent on the session's conversation. */
+export interface RootTurn {
+  goal: string;
+  emit: EmitFn;
+  gate: ApprovalGate;
+  signal: AbortSignal;
+  sessionId: string;
+  /** The conversation so far (empty for a new one). */
+  history: Message[];
+  /** Marks session_start as continuing the session. */
+  resumed: boolean;
+  /** Model override (`--model`, or `/model` in a chat). */
+  model?: string;
+}
+
+/** Runs the root agent once, with its sub-agents, approvals and tools. */
+export async function runRootTurn(setup: SessionSetup, turn: RootTurn): Promise<RunResult> {
+  const { runAgent } = await import("../agents/run-agent.ts");
+  const { client } = setup;
+  return runAgent({
+    spec: setup.spec,
+    goal: turn.goal,
+    specs: setup.specs,
+    emit: turn.emit,
+    stream: client.stream,
+    resolveModel: (name) => client.resolve(name).ref,
+    modelInfo: (ref) => client.info(ref),
+    workspace: setup.workspace,
+    gate: turn.gate,
+    toolsFor: sessionToolsFor(setup.rules),
+    signal: turn.signal,
+    sessionId: turn.sessionId,
+    limits: setup.limits,
+    ...(turn.model !== undefined ? { model: turn.model } : {}),
+    ...(turn.history.length > 0 || turn.resumed ? { history: turn.history, resumed: turn.resumed } : {}),
+  });
+}
+
+async function openWorkspace(dir: string): Promise<Workspace> {
+  try {
+    return await Workspace.open(dir);
+  } catch (error) {
+    throw new AppError("usage", `--cwd ${dir}: not a usable directory (${(error as Error).message})`);
+  }
+}
