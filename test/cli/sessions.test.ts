@@ -26,10 +26,7 @@ function writeSession(id: string, time: number, goal: string, result?: RunResult
   writeFileSync(join(dir, `${id}.jsonl`), "");
   const file = openTranscript({ dir, sessionId: id, redactor: new Redactor([]) });
   file.append(
-    at(
-      makeEvent(root, "session_start", { sessionId: id, goal, agentName: "root", model: "m-1", cwd }),
-      time,
-    ),
+    at(makeEvent(root, "session_start", { sessionId: id, goal, agentName: "root", model: "m-1", cwd }), time),
   );
   file.append(
     at(
@@ -78,7 +75,9 @@ describe("agent sessions", () => {
     expect(lines[0]).toMatch(/^ID\s+STARTED\s+TURNS\s+COST\s+STATUS\s+WORKSPACE\s+GOAL$/);
     // The short form is the random suffix; RUNNING belongs to another workspace and is not listed.
     expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["bbbbbb", "aaaaaa"]);
-    expect(lines[1]).toMatch(/^bbbbbb\s+2026-11-21 10:00\s+1\s+\$0\.0000\s+limit\s+\S+\/ws\s+explain the cache$/);
+    expect(lines[1]).toMatch(
+      /^bbbbbb\s+2026-11-21 10:00\s+1\s+\$0\.0000\s+limit\s+\S+\/ws\s+explain the cache$/,
+    );
     expect(lines[2]).toMatch(/^aaaaaa\s+.*\s+success\s+\S+\/ws\s+fix the parser and its tests$/);
   });
 
