@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import { agentsCommand } from "./agents-command.ts";
+import { chatCommand } from "./chat-command.ts";
 import { helperCommand } from "./helper-command.ts";
 import { modelsCommand } from "./models-command.ts";
 import { runCommand } from "./run-command.ts";
@@ -17,6 +18,7 @@ export interface CommandModule {
 /** Every command, in help order. */
 export const COMMANDS: readonly CommandModule[] = [
   runCommand,
+  chatCommand,
   helperCommand,
   agentsCommand,
   modelsCommand,

@@ -49,10 +49,19 @@ export function handleError(error: unknown, env: Record<string, string | undefin
   return ExitCode.failure;
 }
 
+/**
+ * The arguments to parse: `agent` alone on a terminal (stdin and stdout) is `agent chat`; elsewhere it
+ * prints the help, as before.
+ */
+export function effectiveArgs(args: string[], terminal: boolean): string[] {
+  return args.length === 0 && terminal ? ["chat"] : args;
+}
+
 /** Runs the CLI with user arguments (no `node script` prefix); resolves to the exit code. */
 export async function runCli(args: string[]): Promise<number> {
   try {
-    await createProgram().parseAsync(args, { from: "user" });
+    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+    await createProgram().parseAsync(effectiveArgs(args, terminal), { from: "user" });
     return ExitCode.done;
   } catch (error) {
     return handleError(error);

@@ -10,43 +10,11 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:tes
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import {
-  AGENT_BIN,
-  type E2eSandbox,
-  makeE2eSandbox,
-  onlyTranscriptText,
-  TEST_KEY,
-  toolResultsOf,
-  transcriptRecords,
-} from "./support.ts";
-
-const TMUX = Bun.which("tmux");
-const SOCKET = `agent-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-const SCREEN_TIMEOUT_MS = 15_000;
-/** Bun's own per-test limit: above two screen waits, so a missing screen fails with its own message. */
-const TEST_TIMEOUT_MS = 40_000;
-
-/** Runs a tmux command on the private server; fails loudly when tmux is missing or the command fails. */
-function tmux(...args: string[]): string {
-  if (TMUX === null) {
-    throw new Error(
-      "tmux is not installed: the terminal tests of `agent run` need it (apt-get install -y tmux)",
-    );
-  }
-  const result = Bun.spawnSync([TMUX, "-L", SOCKET, ...args], { stdout: "pipe", stderr: "pipe" });
-  if (result.exitCode !== 0) {
-    throw new Error(`tmux ${args.join(" ")} failed (${result.exitCode}): ${result.stderr.toString()}`);
-  }
-  return result.stdout.toString();
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, "'\\''")}'`;
-}
+import { onlyTranscriptText, toolResultsOf, transcriptRecords } from "./support.ts";
+import { killTmuxServer, startTerminal, TEST_TIMEOUT_MS, type TerminalRun } from "./terminal.ts";
 
 /** Each test's own fake server, so turns left over by a failed test never reach the next one. */
 let server: FakeLlmServer;
-let sessions = 0;
 
 beforeEach(async () => {
   server = await startFakeLlmServer();
@@ -54,77 +22,10 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-afterAll(() => {
-  if (TMUX !== null)
-    Bun.spawnSync([TMUX, "-L", SOCKET, "kill-server"], { stdout: "ignore", stderr: "ignore" });
-});
-
-/** A run of `agent run GOAL` in a fresh tmux session; the pane stays open after the run for reading. */
-interface TerminalRun {
-  name: string;
-  sandbox: E2eSandbox;
-  screen(): string;
-  /** Polls the screen until `pattern` shows, failing with the last screen after the timeout. */
-  waitForScreen(pattern: RegExp, what: string): Promise<string>;
-  press(key: string): void;
-  /** Waits for the run to end and returns its exit status (printed by the pane's shell). */
-  exitStatus(): Promise<number>;
-  close(): void;
-}
+afterAll(killTmuxServer);
 
 function startTerminalRun(goal: string, extraEnv: Record<string, string>, flags: string[] = []): TerminalRun {
-  const sandbox = makeE2eSandbox();
-  sessions += 1;
-  const name = `run${sessions}`;
-  const env = sandbox.env({
-    TERM: "xterm-256color",
-    ANTHROPIC_API_KEY: TEST_KEY,
-    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-    ...extraEnv,
-  });
-  const assignments = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`));
-  const command = [
-    `cd ${shellQuote(sandbox.workspace)}`,
-    `env -i ${assignments.join(" ")} ${[AGENT_BIN, "run", goal, ...flags].map(shellQuote).join(" ")}`,
-  ].join(" && ");
-  // Run by sh whatever the user's shell; print the status, then keep the pane open for capture-pane.
-  const script = `${command}; echo "EXIT=$?"; exec sleep 600`;
-  try {
-    tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "sh", "-c", script);
-  } catch (error) {
-    sandbox.cleanup();
-    throw error;
-  }
-
-  const screen = () => tmux("capture-pane", "-p", "-t", name);
-  const waitForScreen = async (pattern: RegExp, what: string): Promise<string> => {
-    const deadline = Date.now() + SCREEN_TIMEOUT_MS;
-    for (;;) {
-      const text = screen();
-      if (pattern.test(text)) return text;
-      if (Date.now() > deadline) {
-        throw new Error(`timed out after ${SCREEN_TIMEOUT_MS} ms waiting for ${what}; the screen:\n${text}`);
-      }
-      await Bun.sleep(50);
-    }
-  };
-  return {
-    name,
-    sandbox,
-    screen,
-    waitForScreen,
-    press: (key) => {
-      tmux("send-keys", "-t", name, key);
-    },
-    exitStatus: async () => {
-      const text = await waitForScreen(/EXIT=\d+/, "the run to end (EXIT=)");
-      return Number(/EXIT=(\d+)/.exec(text)?.[1]);
-    },
-    close: () => {
-      tmux("kill-session", "-t", name);
-      sandbox.cleanup();
-    },
-  };
+  return startTerminal(server, ["run", goal, ...flags], extraEnv);
 }
 
 /** root delegates to code-editor, which asks to write hello.txt; then the child and root answer. */
@@ -202,9 +103,9 @@ for (const ci of [false, true]) {
         try {
           await run.waitForScreen(PROMPT, "the approval prompt");
           // Typed quickly: f and the first words reach the prompt as one chunk of input.
-          tmux("send-keys", "-t", run.name, "-l", "fuse notes.md");
+          run.type("fuse notes.md");
           await run.waitForScreen(/feedback for the model .*: use notes\.md/, "the feedback line");
-          tmux("send-keys", "-t", run.name, "-l", " instead");
+          run.type(" instead");
           await run.waitForScreen(/use notes\.md instead/, "the typed feedback");
           run.press("Enter");
           expect(await run.exitStatus()).toBe(0);

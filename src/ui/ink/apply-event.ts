@@ -1,13 +1,22 @@
 /** How one event changes the UI state draft (the event half of the reducer in state.ts). */
 import type { AgentEvent } from "../../kernel/events.ts";
-import { addUsage } from "../../kernel/usage.ts";
-import { describeDecision, describeToolCall, formatDuration, oneLine } from "../format.ts";
+import { addUsage, totalTokens } from "../../kernel/usage.ts";
+import {
+  describeDecision,
+  describeToolCall,
+  formatCost,
+  formatDuration,
+  formatTokens,
+  oneLine,
+} from "../format.ts";
+import type { FinishedRun } from "../result.ts";
 import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state.ts";
 
 /** Characters of streaming text kept per agent for the live area. */
 export const STREAM_TAIL_CHARS = 600;
 
-function push(draft: UiState, fresh: boolean, item: Omit<HistoryItem, "key">): void {
+/** Appends a finished item; `fresh`: the view printed the current history, so start a new generation. */
+export function pushItem(draft: UiState, fresh: boolean, item: Omit<HistoryItem, "key">): void {
   if (fresh) {
     draft.history = [];
     draft.historyGeneration += 1;
@@ -77,7 +86,7 @@ export function applyEvent(
       draft.goal = event.data.goal;
       draft.model = event.data.model;
       draft.startedAt ??= event.time;
-      push(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
+      pushItem(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
       return;
     }
     case "plan_start": {
@@ -99,7 +108,7 @@ export function applyEvent(
       if (costOf) draft.costUsd += costOf(agent.model ?? draft.model, event.data.usage);
       const text = event.data.text.trim();
       if (event.depth === 0) draft.lastRootText = text;
-      if (text !== "") push(draft, fresh, { ...base, kind: "message", text });
+      if (text !== "") pushItem(draft, fresh, { ...base, kind: "message", text });
       return;
     }
     case "tool_start": {
@@ -115,12 +124,12 @@ export function applyEvent(
       agent.tools = agent.tools.filter((t) => t.id !== d.id);
       const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
       const text = `${d.tool} ${running?.description ?? ""}${summary} (${formatDuration(d.durationMs)})`;
-      push(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError });
+      pushItem(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError });
       return;
     }
     case "act_start": {
       const d = event.data;
-      push(draft, fresh, {
+      pushItem(draft, fresh, {
         ...base,
         kind: "delegate",
         text: `delegating to ${d.childName}: ${oneLine(d.goal)}`,
@@ -144,7 +153,7 @@ export function applyEvent(
       const d = event.data;
       removeSubtree(draft, d.child);
       const text = `${d.childName}: ${d.status} (${d.finishReason}) ${oneLine(d.answer, 60)}`;
-      push(draft, fresh, { ...base, kind: "return", text, ok: d.status === "success" });
+      pushItem(draft, fresh, { ...base, kind: "return", text, ok: d.status === "success" });
       return;
     }
     case "approval_request":
@@ -155,12 +164,13 @@ export function applyEvent(
       const request = draft.requests[d.id];
       delete draft.requests[d.id];
       const { denied, text } = describeDecision(d, request);
-      if (denied || d.source !== "rule") push(draft, fresh, { ...base, kind: "approval", text, ok: !denied });
+      if (denied || d.source !== "rule")
+        pushItem(draft, fresh, { ...base, kind: "approval", text, ok: !denied });
       return;
     }
     case "model_switch":
       if (event.depth === 0) draft.model = event.data.to;
-      push(draft, fresh, {
+      pushItem(draft, fresh, {
         ...base,
         kind: "info",
         text: `model ${event.data.from} → ${event.data.to} (${event.data.reason})`,
@@ -170,14 +180,14 @@ export function applyEvent(
       // A failed tool call is already shown by its tool_end item; only failed verify: commands add news.
       if (!event.data.ok && event.data.step === "command") {
         const text = `verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
-        push(draft, fresh, { ...base, kind: "error", text });
+        pushItem(draft, fresh, { ...base, kind: "error", text });
       }
       return;
     case "warning":
-      push(draft, fresh, { ...base, kind: "warning", text: event.data.message });
+      pushItem(draft, fresh, { ...base, kind: "warning", text: event.data.message });
       return;
     case "error":
-      push(draft, fresh, { ...base, kind: "error", text: event.data.message });
+      pushItem(draft, fresh, { ...base, kind: "error", text: event.data.message });
       return;
     case "session_end":
       draft.agents = draft.agents.filter((a) => a.id !== event.agent);
@@ -185,4 +195,30 @@ export function applyEvent(
     default:
       return;
   }
+}
+
+/**
+ * The end of a chat turn: the answer when the history does not already end with it, the error, and a
+ * status line go to the history; the agents, approvals and clock reset for the next message.
+ */
+export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: boolean): void {
+  const base = { depth: 0, agentName: run.usage[0]?.name ?? "root" };
+  let first = fresh;
+  const add = (item: Omit<HistoryItem, "key" | "depth" | "agentName">): void => {
+    pushItem(draft, first, { ...base, ...item });
+    first = false;
+  };
+  const answer = run.answer.trim();
+  if (answer !== "" && answer !== draft.lastRootText.trim()) add({ kind: "message", text: answer });
+  if (run.error) add({ kind: "error", text: `${run.error.kind} error: ${run.error.message}` });
+  const root = run.usage.find((r) => r.depth === 0);
+  const parts = [`${run.status} (${run.finishReason})`];
+  if (draft.startedAt !== undefined) parts.push(formatDuration(now - draft.startedAt));
+  if (root)
+    parts.push(`${formatTokens(totalTokens(root.subtree.usage))} tokens`, formatCost(root.subtree.costUsd));
+  add({ kind: "status", text: parts.join(" · "), ok: run.status === "success" });
+  draft.agents = [];
+  draft.approvals = [];
+  draft.lastRootText = "";
+  draft.startedAt = undefined;
 }

@@ -1,0 +1,160 @@
+/**
+ * `agent chat` (and `agent` alone) on a real pseudo-terminal (tmux, see terminal.ts): several messages on
+ * one conversation, approvals inside a turn, Ctrl-C interrupting a turn without leaving, Ctrl-D quitting
+ * with exit 0, slash commands; and `agent chat` without a terminal is a usage error.
+ */
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import {
+  anthropicEnv,
+  makeE2eSandbox,
+  onlyTranscriptText,
+  runAgentIn,
+  sessionIds,
+  transcriptRecords,
+} from "./support.ts";
+import { killTmuxServer, startTerminal, TEST_TIMEOUT_MS } from "./terminal.ts";
+
+let server: FakeLlmServer;
+
+beforeEach(async () => {
+  server = await startFakeLlmServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+afterAll(killTmuxServer);
+
+/** root delegates to code-editor, which asks to write `path`; then the child and root answer. */
+function writeTurns(path: string, rootAnswer = "Done."): FakeTurn[] {
+  return [
+    { toolCalls: [{ name: "code-editor", args: { goal: `Create ${path}` } }] },
+    { toolCalls: [{ name: "write_file", args: { path, content: "Hello\n" } }] },
+    { text: `Created ${path}.` },
+    { text: rootAnswer },
+  ];
+}
+
+/** The input box is on screen (its key hint line). */
+const INPUT = /Enter send/;
+
+test(
+  "two messages in a row on one conversation: the second request carries the first exchange; Ctrl-D quits with 0",
+  async () => {
+    server.enqueue({ text: "Hello there, first answer." }, { text: "Second answer." });
+    const run = startTerminal(server, ["chat", "first question"]);
+    try {
+      await run.waitForScreen(/Hello there, first answer\./, "the first answer");
+      await run.waitForScreen(INPUT, "the input box");
+      run.type("second question");
+      run.press("Enter");
+      await run.waitForScreen(/Second answer\./, "the second answer");
+      await run.waitForScreen(INPUT, "the input box again");
+      const second = JSON.stringify(server.requests[1]?.body);
+      expect(second).toContain("first question");
+      expect(second).toContain("Hello there, first answer.");
+      expect(second).toContain("second question");
+      run.press("C-d");
+      expect(await run.exitStatus()).toBe(0);
+      // Both turns are in one transcript, the second marked as continuing it; the way back is printed.
+      const records = transcriptRecords(onlyTranscriptText(run.sandbox));
+      const starts = records.filter((r) => r.kind === "session_start" && r.depth === 0);
+      expect(starts.map((s) => s.data.resumed === true)).toEqual([false, true]);
+      const [id] = sessionIds(run.sandbox);
+      expect(run.screen()).toContain(`continue: agent chat --resume ${id?.slice(-6)}`);
+      expect(server.pending()).toBe(0);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "`agent` alone opens the chat; an approval inside a turn is asked and answered there",
+  async () => {
+    server.enqueue(...writeTurns("hello.txt", "Wrote hello.txt."));
+    const run = startTerminal(server, []);
+    try {
+      await run.waitForScreen(INPUT, "the input box");
+      run.type("write hello.txt");
+      run.press("Enter");
+      await run.waitForScreen(/wants to run write_file/, "the approval prompt");
+      run.press("y");
+      await run.waitForScreen(/Wrote hello\.txt\./, "the answer");
+      await run.waitForScreen(INPUT, "the input box again");
+      expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("Hello\n");
+      run.press("C-d");
+      expect(await run.exitStatus()).toBe(0);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "Ctrl-C interrupts the running turn (waiting at its approval prompt) without leaving the chat",
+  async () => {
+    // The interrupted turn asks for nothing after the prompt; the next message is answered at once.
+    server.enqueue(...writeTurns("a.txt").slice(0, 2), { text: "After the interruption." });
+    const run = startTerminal(server, ["chat", "write a.txt"]);
+    try {
+      await run.waitForScreen(/wants to run write_file/, "the approval prompt");
+      run.press("C-c");
+      await run.waitForScreen(/interrupted/, "the interrupted turn's status");
+      await run.waitForScreen(INPUT, "the input box after the interruption");
+      run.type("go on");
+      run.press("Enter");
+      await run.waitForScreen(/After the interruption\./, "the next turn's answer");
+      await run.waitForScreen(INPUT, "the input box again");
+      run.press("C-d");
+      expect(await run.exitStatus()).toBe(0);
+      expect(server.pending()).toBe(0);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "slash commands: /help lists them, /model shows the model, /cost the totals, /quit leaves with 0",
+  async () => {
+    const run = startTerminal(server, ["chat"]);
+    try {
+      await run.waitForScreen(INPUT, "the input box");
+      run.type("/help");
+      run.press("Enter");
+      await run.waitForScreen(/\/clear\s+start a new conversation/, "the help");
+      run.type("/model");
+      run.press("Enter");
+      await run.waitForScreen(/model: anthropic:/, "the model");
+      run.type("/cost");
+      run.press("Enter");
+      await run.waitForScreen(/0 turns · 0 tokens/, "the totals");
+      run.type("/quit");
+      run.press("Enter");
+      expect(await run.exitStatus()).toBe(0);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test("`agent chat` without a terminal exits 2 and points to agent run", async () => {
+  const sandbox = makeE2eSandbox();
+  try {
+    const result = await runAgentIn(sandbox, ["chat", "hello"], anthropicEnv(sandbox, server));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("agent chat needs a terminal");
+    expect(result.stderr).toContain("agent run");
+    expect(server.requests).toHaveLength(0);
+  } finally {
+    sandbox.cleanup();
+  }
+});

@@ -1,0 +1,116 @@
+/**
+ * Drives bin/agent on a real pseudo-terminal: each run is a tmux session on a private tmux server, read
+ * with capture-pane and answered with send-keys. tmux is required: without it these tests fail (CI
+ * installs it in .ci/run).
+ */
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { AGENT_BIN, type E2eSandbox, makeE2eSandbox, TEST_KEY } from "./support.ts";
+
+const TMUX = Bun.which("tmux");
+const SOCKET = `agent-e2e-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+export const SCREEN_TIMEOUT_MS = 15_000;
+/** Bun's own per-test limit: above two screen waits, so a missing screen fails with its own message. */
+export const TEST_TIMEOUT_MS = 40_000;
+
+/** Runs a tmux command on the private server; fails loudly when tmux is missing or the command fails. */
+export function tmux(...args: string[]): string {
+  if (TMUX === null) {
+    throw new Error("tmux is not installed: the terminal tests of `agent` need it (apt-get install -y tmux)");
+  }
+  const result = Bun.spawnSync([TMUX, "-L", SOCKET, ...args], { stdout: "pipe", stderr: "pipe" });
+  if (result.exitCode !== 0) {
+    throw new Error(`tmux ${args.join(" ")} failed (${result.exitCode}): ${result.stderr.toString()}`);
+  }
+  return result.stdout.toString();
+}
+
+/** Stops the private tmux server (call in afterAll). */
+export function killTmuxServer(): void {
+  if (TMUX !== null)
+    Bun.spawnSync([TMUX, "-L", SOCKET, "kill-server"], { stdout: "ignore", stderr: "ignore" });
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+let sessions = 0;
+
+/** A run of `agent ARGS` in a fresh tmux session; the pane stays open after the run for reading. */
+export interface TerminalRun {
+  name: string;
+  sandbox: E2eSandbox;
+  screen(): string;
+  /** Polls the screen until `pattern` shows, failing with the last screen after the timeout. */
+  waitForScreen(pattern: RegExp, what: string): Promise<string>;
+  /** tmux send-keys: key names (`Enter`, `C-c`) or text. */
+  press(...keys: string[]): void;
+  /** Types text literally (send-keys -l), no Enter. */
+  type(text: string): void;
+  /** Waits for the run to end and returns its exit status (printed by the pane's shell). */
+  exitStatus(): Promise<number>;
+  close(): void;
+}
+
+/** Starts `agent ARGS` against the fake server's Anthropic endpoint in a new sandbox. */
+export function startTerminal(
+  server: FakeLlmServer,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+  sandbox: E2eSandbox = makeE2eSandbox(),
+): TerminalRun {
+  sessions += 1;
+  const name = `run${sessions}`;
+  const env = sandbox.env({
+    TERM: "xterm-256color",
+    ANTHROPIC_API_KEY: TEST_KEY,
+    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+    ...extraEnv,
+  });
+  const assignments = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`));
+  const command = [
+    `cd ${shellQuote(sandbox.workspace)}`,
+    `env -i ${assignments.join(" ")} ${[AGENT_BIN, ...args].map(shellQuote).join(" ")}`,
+  ].join(" && ");
+  // Run by sh whatever the user's shell; print the status, then keep the pane open for capture-pane.
+  const script = `${command}; echo "EXIT=$?"; exec sleep 600`;
+  try {
+    tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "sh", "-c", script);
+  } catch (error) {
+    sandbox.cleanup();
+    throw error;
+  }
+
+  const screen = () => tmux("capture-pane", "-p", "-t", name);
+  const waitForScreen = async (pattern: RegExp, what: string): Promise<string> => {
+    const deadline = Date.now() + SCREEN_TIMEOUT_MS;
+    for (;;) {
+      const text = screen();
+      if (pattern.test(text)) return text;
+      if (Date.now() > deadline) {
+        throw new Error(`timed out after ${SCREEN_TIMEOUT_MS} ms waiting for ${what}; the screen:\n${text}`);
+      }
+      await Bun.sleep(50);
+    }
+  };
+  return {
+    name,
+    sandbox,
+    screen,
+    waitForScreen,
+    press: (...keys) => {
+      tmux("send-keys", "-t", name, ...keys);
+    },
+    type: (text) => {
+      tmux("send-keys", "-t", name, "-l", text);
+    },
+    exitStatus: async () => {
+      const text = await waitForScreen(/EXIT=\d+/, "the run to end (EXIT=)");
+      return Number(/EXIT=(\d+)/.exec(text)?.[1]);
+    },
+    close: () => {
+      tmux("kill-session", "-t", name);
+      sandbox.cleanup();
+    },
+  };
+}
