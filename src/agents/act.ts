@@ -7,7 +7,7 @@ import {
   type ToolDefinition,
   type ToolResultMessage,
 } from "../kernel/index.ts";
-import type { Primitive } from "../tools/types.ts";
+import type { Primitive, ToolContext } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import { repairToolCall } from "./tool-call-repair.ts";
 import type { ToolGate } from "./types.ts";
@@ -208,7 +208,11 @@ async function runPrimitive(
       "stumble",
     );
   }
-  const toolCtx = { workspace: ctx.workspace, signal: ctx.signal };
+  const toolCtx: ToolContext = {
+    workspace: ctx.workspace,
+    signal: ctx.signal,
+    approveRedirect: (url) => approveRedirect(call, url, ctx),
+  };
   try {
     const target = await primitive.policyTarget(valid.value, toolCtx);
     const decision = await ctx.gate.check(
@@ -245,6 +249,21 @@ async function runPrimitive(
     const message = error instanceof Error ? error.message : String(error);
     return errorResult(call, `error: ${call.name} failed: ${message}`, "tool_error");
   }
+}
+
+/** A redirect fetch would follow goes through the gate as a fetch of that URL (rules, then asking). */
+async function approveRedirect(call: ToolCall, url: string, ctx: ActContext): Promise<string | undefined> {
+  const decision = await ctx.gate.check(
+    {
+      who: ctx.who,
+      tool: call.name,
+      args: { url },
+      request: { tool: "fetch", targets: [url], readOnly: true, sensitive: false },
+      preview: async () => `redirect to ${url}`,
+    },
+    ctx.signal,
+  );
+  return decision.allowed ? undefined : decision.message;
 }
 
 function parseDelegation(args: Record<string, unknown>): { goal: string; hints: string[] } | string {

@@ -25,23 +25,42 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** One executed call as the stall detector sees it. */
+export interface StallEntry {
+  call: ToolCall;
+  /** The result text the model was sent. */
+  result: string;
+  /** A mutating call (write, edit, patch, exec, delegation) that succeeded: it may have changed the workspace. */
+  mutated: boolean;
+}
+
 /**
- * Detects a stall: a call with the same tool and key-sorted arguments as an earlier call since the
- * last response that changed something (a mutating primitive or a delegation), or three identical
- * tool results in a row. Reading a file again after editing it is progress; reading it twice is not.
+ * Detects a stall: a step (a call's tool, key-sorted arguments and result) that already happened since
+ * the workspace last changed, whatever other calls sit between the two (reads, failed writes, exec,
+ * delegation); or three identical tool results in a row. The workspace changed when a mutating call
+ * succeeded with a step never seen before in the run; a mutating step seen before only redoes what was
+ * done, so it changes nothing. "read a, write b, read a, write b" with identical results is a stall, as
+ * is "write a, write b, write a"; "read a, edit a, read a" (a new result) is progress.
  * One detector per run.
  */
 export class StallDetector {
-  private seen = new Set<string>();
+  /** Every step of the run so far. */
+  private readonly everSeen = new Set<string>();
+  /** Steps since the workspace last changed. */
+  private sinceChange = new Set<string>();
   private lastResult: string | undefined;
   private sameResults = 0;
 
-  /** Checks this response's calls; returns the first repeated call, if any. */
-  repeatedCall(calls: ToolCall[], mutates: (call: ToolCall) => boolean = () => false): ToolCall | undefined {
-    const keys = calls.map((c) => `${c.name}\u0000${canonicalArgs(c.arguments)}`);
-    const repeated = calls.find((_, i) => this.seen.has(keys[i] as string));
-    if (calls.some(mutates)) this.seen = new Set(keys);
-    else for (const key of keys) this.seen.add(key);
+  /** Records one response's calls in order; returns the first that repeats an earlier step, if any. */
+  repeatedCall(entries: StallEntry[]): ToolCall | undefined {
+    let repeated: ToolCall | undefined;
+    for (const { call, result, mutated } of entries) {
+      const step = `${call.name}\u0000${canonicalArgs(call.arguments)}\u0000${result}`;
+      if (this.sinceChange.has(step)) repeated ??= call;
+      else if (mutated && !this.everSeen.has(step)) this.sinceChange = new Set();
+      this.sinceChange.add(step);
+      this.everSeen.add(step);
+    }
     return repeated;
   }
 
@@ -142,7 +161,28 @@ export function elideOldToolResults(
     out[i] = { ...m, content: note };
     elided++;
   }
-  return { messages: out, elided };
+  return { messages: dropStaleThinking(messages, out), elided };
+}
+
+/**
+ * Anthropic thinking blocks go back only while everything before them is unchanged: once an earlier
+ * message changed, "that block and every later thinking block are invalid"
+ * (platform.claude.com/docs/en/build-with-claude/preserved-thinking, prefix check), and the documented
+ * fix for code that trims older turns is to "remove the thinking of the preserved turns"
+ * (.../preserved-thinking/prefix-checks). So every Anthropic reasoning part after the first message
+ * that differs between `before` and `after` is dropped. Other providers' reasoning is kept (Gemini
+ * checks only that the current turn's function calls carry their signatures, which stay on the calls).
+ */
+export function dropStaleThinking(before: readonly Message[], after: Message[]): Message[] {
+  const first = after.findIndex((m, i) => m !== before[i]);
+  if (first < 0) return after;
+  for (let i = first + 1; i < after.length; i++) {
+    const m = after[i];
+    if (m?.role !== "assistant") continue;
+    const parts = m.parts.filter((p) => !(p.type === "reasoning" && p.provider === "anthropic"));
+    if (parts.length !== m.parts.length) after[i] = { ...m, parts };
+  }
+  return after;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { readConfigFileResult } from "../kernel/index.ts";
 
 /**
  * Perceive: the first user message of a run — the goal, the hints, and cheap facts about the
@@ -33,13 +34,14 @@ export async function workspaceFacts(root: string): Promise<WorkspaceFacts> {
   } catch {
     // unreadable root: leave the listing out
   }
-  try {
-    const head = (await readFile(path.join(root, ".git", "HEAD"), "utf8")).trim();
+  // Read like a config file: a FIFO, device or huge HEAD planted by a repository cannot block or flood us.
+  const read = await readConfigFileResult(path.join(root, ".git", "HEAD"), { within: root, cap: 4096 });
+  if ("text" in read) {
+    const head = read.text.trim();
     const match = /^ref: refs\/heads\/(.+)$/.exec(head);
     facts.branch = match ? match[1] : `(detached at ${head.slice(0, 12)})`;
-  } catch {
-    // not a git repository, or a worktree: no branch
   }
+  // else: not a git repository, a worktree, or a HEAD that is not a small regular file: no branch
   return facts;
 }
 

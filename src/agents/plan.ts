@@ -67,6 +67,13 @@ async function consume(
         case "text_delta":
           if (event.delta) emit(makeEvent(who, "text_delta", { delta: event.delta }));
           break;
+        // Reasoning is progress for the user (e.g. Sonnet 5.5's notes between tool calls), never the answer.
+        case "reasoning_delta":
+          if (event.delta) emit(makeEvent(who, "reasoning_delta", { delta: event.delta }));
+          break;
+        case "warning":
+          emit(makeEvent(who, "warning", { message: event.message, code: event.code }));
+          break;
         case "usage":
           usage = event.usage;
           break;

@@ -28,11 +28,17 @@ import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
-import { type AgentSpec, primitiveCapabilities } from "./spec.ts";
+import { type AgentSpec, primitiveCapabilities, specOrigin } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { UsageTracker } from "./usage-tracker.ts";
-import { judgeResults, runVerifyCommands, verifyFailureMessage } from "./verify.ts";
+import {
+  judgeResults,
+  runVerifyCommands,
+  unverifiedFinish,
+  type VerifyFailure,
+  verifyFailureMessage,
+} from "./verify.ts";
 
 /**
  * The agent loop: Perceive, Plan, Act, Verify, repeated until the model answers without tool calls
@@ -260,6 +266,28 @@ async function runNodeUnguarded(
     run.signal.aborted
       ? { finishReason: run.timedOut() ? "timeout" : "aborted", answer: bestAnswer }
       : undefined;
+  const verify = () =>
+    runVerifyCommands(spec.verify ?? [], {
+      cwd: options.workspace.root,
+      timeoutMs: limits.verifyTimeoutMs ?? 120_000,
+      signal: run.signal,
+      who,
+      emit,
+      gate: options.gate,
+      origin: specOrigin(spec),
+    });
+  /** Ends the run when verification cannot pass: not approved, `--on-ask fail`, or after a stall. */
+  const unverified = (failure: VerifyFailure): Promise<NodeOutcome> => {
+    const end = limitReason() ?? unverifiedFinish(failure, spec.name, bestAnswer);
+    if (failure.kind === "approval_needed" && !run.signal.aborted) approvalError = failure.error;
+    if (end.error) emit(makeEvent(who, "error", { message: end.error.message, kind: end.error.kind }));
+    return finish(end);
+  };
+  /** A stall ends in a forced answer: a success only when the verify commands pass too. */
+  const finishStalled = async (): Promise<NodeOutcome> => {
+    const verified = await verify();
+    return verified.ok ? finish({ finishReason: "stall", answer: bestAnswer }) : unverified(verified);
+  };
 
   for (let turn = 1; ; turn++) {
     const stopped = limitReason();
@@ -346,24 +374,15 @@ async function runNodeUnguarded(
     const calls = assistantToolCalls(message);
 
     if (calls.length === 0) {
-      if (nudged) return finish({ finishReason: "stall", answer: bestAnswer });
-      if (spec.verify && spec.verify.length > 0) {
-        const verified = await runVerifyCommands(spec.verify, {
-          cwd: options.workspace.root,
-          timeoutMs: limits.verifyTimeoutMs ?? 120_000,
-          signal: run.signal,
-          who,
-          emit,
-        });
-        if (!verified.ok) {
-          if (run.signal.aborted) continue;
-          verifyFailures++;
-          if (verifyFailures >= (limits.maxVerifyAttempts ?? 3)) {
-            return finish({ finishReason: "verify_failed", answer: bestAnswer });
-          }
-          append({ role: "user", content: verifyFailureMessage(verified) });
-          continue;
-        }
+      if (nudged) return finishStalled();
+      const verified = await verify();
+      if (!verified.ok) {
+        if (verified.kind !== "failed") return unverified(verified);
+        if (run.signal.aborted) continue;
+        verifyFailures++;
+        if (verifyFailures >= (limits.maxVerifyAttempts ?? 3)) return unverified(verified);
+        append({ role: "user", content: verifyFailureMessage(verified) });
+        continue;
       }
       return finish({ finishReason: "stop", answer: text || bestAnswer });
     }
@@ -371,14 +390,10 @@ async function runNodeUnguarded(
     if (nudged) {
       // Told to answer without tools and still calling them: close the calls and end with a stall.
       for (const call of calls) append(notRunResult(call, "not run: you were told to answer without tools"));
-      return finish({ finishReason: "stall", answer: bestAnswer });
+      return finishStalled();
     }
 
     // Act.
-    const repeated = stall.repeatedCall(
-      calls,
-      (c) => actContext.subAgents.has(c.name) || actContext.primitives.get(c.name)?.readOnly === false,
-    );
     const { results, approvalError: needed } = await actOnCalls(calls, actContext);
     for (const r of results) append(r.message);
     if (needed) {
@@ -393,6 +408,15 @@ async function runNodeUnguarded(
 
     // Verify.
     judgeResults(results, who, emit, learn);
+    const mutating = (name: string): boolean =>
+      actContext.subAgents.has(name) || actContext.primitives.get(name)?.readOnly === false;
+    const repeated = stall.repeatedCall(
+      results.map((r, i) => ({
+        call: calls[i] as (typeof calls)[number],
+        result: r.message.content,
+        mutated: r.outcome === "ok" && mutating(r.message.toolName),
+      })),
+    );
     const sameResults = stall.recordResults(results.map((r) => r.message));
     if ((repeated || sameResults) && !run.signal.aborted) {
       const why = repeated ? `repeated call to ${repeated.name}` : "three identical results in a row";

@@ -1,9 +1,15 @@
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
-import { AppError, configDir } from "../kernel/index.ts";
+import {
+  AppError,
+  configDir,
+  MAX_ALIAS_COUNT,
+  readConfigFileResult,
+  yamlAliasMessage,
+} from "../kernel/index.ts";
 import { BOOTSTRAP_TEXTS, EMBEDDED_BOOTSTRAP_DIR } from "./bootstrap-specs.ts";
 import {
   type AgentSpec,
@@ -35,6 +41,8 @@ export interface SpecSource {
   scope: SpecScope;
   /** Spec texts by file name, used when `dir` does not exist (bootstrap specs in a compiled binary). */
   embedded?: Readonly<Record<string, string>>;
+  /** A directory every spec file's real path must lie inside (the workspace, for project specs). */
+  within?: string;
 }
 
 export interface SpecLoadResult {
@@ -64,7 +72,7 @@ export function specSearchPath(
   env: Record<string, string | undefined> = process.env,
 ): SpecSource[] {
   return [
-    { dir: path.join(workspaceRoot, ".agent", "agents"), scope: "project" },
+    { dir: path.join(workspaceRoot, ".agent", "agents"), scope: "project", within: workspaceRoot },
     { dir: path.join(configDir(env), "agents"), scope: "user" },
     { dir: BOOTSTRAP_DIR, scope: "bootstrap", embedded: BOOTSTRAP_TEXTS },
   ];
@@ -110,6 +118,12 @@ export function parseSpecText(text: string, file: string): ParsedSpecFile {
     };
   }
   const root = doc.contents;
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    return { errors: [aliasError(file, error)], capabilityLines: [] };
+  }
   if (!isMap(root)) {
     return {
       errors: [
@@ -118,7 +132,7 @@ export function parseSpecText(text: string, file: string): ParsedSpecFile {
       capabilityLines: [],
     };
   }
-  const parsed = agentSpecSchema.safeParse(doc.toJS());
+  const parsed = agentSpecSchema.safeParse(value);
   const capabilityLines = capabilityNodeLines(root, lineOf);
   if (!parsed.success) {
     const errors = parsed.error.issues.flatMap((issue) => issueErrors(issue, root, file, lineOf));
@@ -135,6 +149,11 @@ export function parseSpecText(text: string, file: string): ParsedSpecFile {
     });
   }
   return errors.length > 0 ? { errors, capabilityLines } : { spec, errors, capabilityLines };
+}
+
+/** A spec error for a document whose aliases could not be resolved (an alias bomb, an alias loop). */
+function aliasError(file: string, error: unknown): SpecError {
+  return { file, line: 1, message: yamlAliasMessage(error) };
 }
 
 function capabilityNodeLines(root: Node, lineOf: (offset: number | undefined) => number): number[] {
@@ -237,11 +256,12 @@ interface FileOutcome extends ParsedSpecFile {
   scope: SpecScope;
 }
 
+/** Every `*.yaml` / `*.yml` entry that is not a directory: FIFOs, devices and symlinks too, so the reader refuses them loudly. */
 async function specFiles(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
     return entries
-      .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
+      .filter((e) => !e.isDirectory() && /\.ya?ml$/.test(e.name))
       .map((e) => path.join(dir, e.name))
       .sort();
   } catch {
@@ -270,8 +290,18 @@ export async function loadSpecs(options: {
       continue;
     }
     for (const file of await specFiles(source.dir)) {
-      const text = await readFile(file, "utf8");
-      outcomes.push({ ...parseSpecText(text, file), file, scope: source.scope });
+      const read = await readConfigFileResult(file, source.within ? { within: source.within } : {});
+      if ("missing" in read) continue;
+      if ("refused" in read) {
+        outcomes.push({
+          errors: [{ file, line: 1, message: read.refused }],
+          capabilityLines: [],
+          file,
+          scope: source.scope,
+        });
+        continue;
+      }
+      outcomes.push({ ...parseSpecText(read.text, file), file, scope: source.scope });
     }
   }
   return resolveSpecs(outcomes);

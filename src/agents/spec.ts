@@ -86,6 +86,12 @@ export interface LoadedSpec extends AgentSpec {
   source: { file: string; scope: SpecScope };
 }
 
+/** Where a spec came from, for messages: `project spec FILE`, or "a spec built in code". */
+export function specOrigin(spec: AgentSpec): string {
+  const source = (spec as Partial<LoadedSpec>).source;
+  return source ? `${source.scope} spec ${source.file}` : "a spec built in code";
+}
+
 /** True when `name` is one of the primitives the model can be offered. */
 export function isPrimitiveCapability(name: string): name is PrimitiveName {
   return (PRIMITIVE_NAMES as readonly string[]).includes(name);

@@ -16,12 +16,12 @@ import {
 } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
 import { ApprovalGate } from "../policy/gate.ts";
-import { redactRecord } from "../session/redact-record.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { openTranscript, type Transcript } from "../session/transcript.ts";
 import { type ChatUi, openChatUi } from "../ui/chat.ts";
 import { formatCost, formatUsage } from "../ui/format.ts";
 import { CHAT_HELP, parseSlashCommand, type SlashCommand } from "./chat-commands.ts";
+import { emitNoticesAfterStart } from "./project-notices.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { resumeCommand, shortIdOf } from "./session-continue.ts";
 import { runRootTurn, type SessionFlags, type SessionSetup, setUpSession } from "./session-setup.ts";
@@ -73,10 +73,13 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
-  const sinks = redactingEmit(redactor, (event: AgentEvent) => {
-    convo.transcript.append(event);
-    ui.onEvent(event);
-  });
+  const sinks = emitNoticesAfterStart(
+    redactingEmit(redactor, (event: AgentEvent) => {
+      convo.transcript.append(event);
+      ui.onEvent(event);
+    }),
+    setup.notices,
+  );
   const emit: EmitFn = (event) => {
     if (event.depth === 0 && event.kind === "message") convo.messages.push(event.data.message);
     sinks(event);
@@ -117,7 +120,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       convo.resumed = true;
       addTotals(totals, result);
       const exitCode = exitCodeFor(result);
-      ui.turnEnded(redactRecord({ ...result, sessionId: convo.transcript.id, exitCode }, redactor));
+      ui.turnEnded(redactor.redactValue({ ...result, sessionId: convo.transcript.id, exitCode }));
     }
   } finally {
     process.off("SIGINT", onSignal);

@@ -4,7 +4,7 @@
  */
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
-import { AppError, type ReasoningEffort } from "../kernel/index.ts";
+import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../kernel/index.ts";
 import type { AgentConfig } from "./config.ts";
 import { emptyConfig } from "./config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
@@ -80,7 +80,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults") return "agent, on_ask or fallback";
-  if (first === "providers") return "kind, base_url or api_key_env";
+  if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   return "a known field";
 }
 
@@ -108,6 +108,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
       kind: "openai-compatible",
       baseUrl: p.base_url,
       ...(p.api_key_env ? { apiKeyEnv: p.api_key_env } : {}),
+      ...(p.send_reasoning_content ? { sendReasoningContent: true } : {}),
     };
   }
   config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };
@@ -127,7 +128,12 @@ export function parseConfigText(text: string, file: string): AgentConfig {
     const message = syntax.message.split("\n")[0] ?? syntax.message;
     throw new AppError("config", `${file} line ${line}: invalid YAML: ${message}`, { file, line });
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    throw new AppError("config", `${file}: ${yamlAliasMessage(error)}`, { file });
+  }
   if (value === null || value === undefined) {
     const empty = emptyConfig();
     empty.file = file;

@@ -21,6 +21,8 @@ const compatibleProvider = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected api_key_env: the name of an environment variable" })
     .optional(),
+  // Send reasoning back as `reasoning_content` on assistant turns (DeepSeek-style thinking servers).
+  send_reasoning_content: z.boolean({ error: "expected send_reasoning_content: true or false" }).optional(),
 });
 
 const effort = z.enum(REASONING_EFFORTS as [string, ...string[]], {

@@ -11,6 +11,7 @@
  *       kind: openai-compatible
  *       base_url: http://localhost:11434/v1
  *       api_key_env: OLLAMA_API_KEY     # optional
+ *       send_reasoning_content: true    # optional: DeepSeek-style servers that need reasoning back
  *   rules:             # approval rules: TOOL or TOOL:PATTERN
  *     allow: ["exec:git status"]
  *     ask: []
@@ -20,12 +21,12 @@
  *     on_ask: deny     # deny | fail | allow
  *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
  *
- * A missing file is an empty config. A broken one is AppError("config") (exit 3) naming file, line,
+ * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
+ * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,
  * field and what was expected. yaml and zod are imported only when the file exists.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AppError, configDir } from "../kernel/index.ts";
+import { configDir, readConfigFile } from "../kernel/index.ts";
 import type { ModelsConfig } from "../llm/endpoints.ts";
 
 /** The validated config, with list fields normalized and keys in camelCase. */
@@ -53,13 +54,8 @@ export async function loadConfig(
   env: Record<string, string | undefined> = process.env,
 ): Promise<AgentConfig> {
   const file = configFile(env);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return emptyConfig();
-    throw new AppError("config", `${file}: cannot read: ${(error as Error).message}`, { file });
-  }
+  const text = await readConfigFile(file, { kind: "config" });
+  if (text === undefined) return emptyConfig();
   const { parseConfigText } = await import("./config-parse.ts");
   return parseConfigText(text, file);
 }

@@ -2,7 +2,15 @@
  * How `agent helper` ends, whichever path ran (one model call, or the loop with `--tools`): one outcome
  * shape, one place that prints it and picks the exit code (the same mapping as `agent run`).
  */
-import { type FinishReason, Redactor, type RunStatus, type Usage } from "../kernel/index.ts";
+import {
+  type FinishReason,
+  Redactor,
+  type RunStatus,
+  roundUsd,
+  stringifyForTerminal,
+  terminalSafe,
+  type Usage,
+} from "../kernel/index.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 
 /** The end of a helper run. */
@@ -18,12 +26,16 @@ export interface HelperOutcome {
   costUsd: number;
   /** One line saying why the run did not succeed (stderr); absent on success. */
   problem?: string;
+  /** What kind of error ended the run, when one did (decides 3 or 70 for a run that ended in error). */
+  error?: { kind: string; message: string };
 }
 
 export interface OutputMode {
   json: boolean;
   /** The answer already went to stdout as it arrived (single call on a terminal). */
   streamed: boolean;
+  /** stdout is a terminal: a printed answer is made terminal-safe; piped, it is the model's bytes exactly. */
+  tty?: boolean;
 }
 
 /**
@@ -41,11 +53,12 @@ export function writeOutcome(
   const code = exitCodeFor(outcome);
   const printable = outcome.status === "success" || (outcome.status === "limit" && outcome.answer !== "");
   if (mode.json) {
-    if (printable) stdout.write(`${JSON.stringify(jsonOutput(outcome))}\n`);
+    if (printable) stdout.write(`${stringifyForTerminal(jsonOutput(outcome))}\n`);
   } else if (mode.streamed) {
     if (outcome.answer !== "" || outcome.status === "success") stdout.write("\n");
   } else if (printable) {
-    stdout.write(outcome.answer.endsWith("\n") ? outcome.answer : `${outcome.answer}\n`);
+    const answer = mode.tty ? terminalSafe(outcome.answer) : outcome.answer;
+    stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
   }
   const message = code === 0 ? "" : (outcome.problem ?? `helper ended: ${outcome.finishReason}`);
   return { code, message };
@@ -62,6 +75,6 @@ export function jsonOutput(outcome: HelperOutcome): {
     answer: outcome.answer,
     model: outcome.model,
     provider: outcome.provider,
-    usage: { ...outcome.usage, costUsd: outcome.costUsd },
+    usage: { ...outcome.usage, costUsd: roundUsd(outcome.costUsd) },
   };
 }

@@ -5,7 +5,14 @@
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
 import { describeTierChoice } from "../agents/tier-classifier.ts";
-import { AppError, type ModelRef, type ProviderNotice, Redactor } from "../kernel/index.ts";
+import {
+  AppError,
+  type ModelRef,
+  type ProviderNotice,
+  Redactor,
+  TerminalSafeStream,
+  terminalSafe,
+} from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { CliExit } from "./commands.ts";
 import { loadConfig } from "./config.ts";
@@ -88,6 +95,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
 
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   const streamed = tools === undefined && process.stdout.isTTY === true && !flags.json;
+  // Streamed to a terminal: model text never drives it (a sequence split across deltas is held whole).
+  const screen = new TerminalSafeStream();
   let outcome: HelperOutcome;
   try {
     if (tools === undefined) {
@@ -98,7 +107,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         signal: interrupts.signal,
         fellBackTo: () => fellBackTo,
         onDelta: (delta) => {
-          if (streamed) process.stdout.write(redactor.redact(delta));
+          if (streamed) process.stdout.write(screen.push(redactor.redact(delta)));
         },
         ...(flags.system !== undefined ? { system: flags.system } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
@@ -115,7 +124,10 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         fellBackTo: () => fellBackTo,
         escalate: fallback,
         ...(showProgress
-          ? { progress: (line: string) => process.stderr.write(`agent: ${redactor.redact(line)}\n`) }
+          ? {
+              progress: (line: string) =>
+                process.stderr.write(`agent: ${terminalSafe(redactor.redact(line))}\n`),
+            }
           : {}),
         ...(flags.system !== undefined ? { system: flags.system } : {}),
         ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
@@ -125,9 +137,10 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   } finally {
     interrupts.dispose();
   }
+  if (streamed) process.stdout.write(screen.end());
   const { code, message } = writeOutcome(
     outcome,
-    { json: flags.json === true, streamed },
+    { json: flags.json === true, streamed, tty: process.stdout.isTTY === true },
     process.stdout,
     redactor,
   );

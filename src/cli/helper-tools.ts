@@ -60,6 +60,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     usage: root?.subtree.usage ?? emptyUsage(),
     costUsd: root?.subtree.costUsd ?? 0,
     ...(result.status === "success" ? {} : { problem: problemLine(result, input) }),
+    ...(result.error ? { error: result.error } : {}),
   };
 }
 

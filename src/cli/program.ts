@@ -1,11 +1,12 @@
 /**
  * The commander program and the central error handling: an AppError ends the process with its
  * documented exit code and a one-line message on stderr (never a stack trace); a usage error exits 2;
- * anything unexpected prints its message and exits 1 (set AGENT_DEBUG=1 to see the stack).
+ * anything unexpected prints its message and exits 70, never 1, which means the agent failed
+ * (set AGENT_DEBUG=1 to see the stack).
  */
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
-import { AppError, ExitCode, exitCodeForAppError } from "../kernel/index.ts";
+import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel/index.ts";
 import { CliExit, COMMANDS } from "./commands.ts";
 
 /** Builds the program with every registered command. */
@@ -23,12 +24,19 @@ export function createProgram(): Command {
   return program;
 }
 
+/** A message as one terminal-safe line (messages can quote model or tool text). */
 function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").trim();
+  return terminalSafe(text)
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
 }
 
 /** Maps a thrown value to an exit code, writing its one-line message to stderr. */
-export function handleError(error: unknown, env: Record<string, string | undefined> = process.env): number {
+export function handleError(
+  error: unknown,
+  env: Record<string, string | undefined> = process.env,
+  stderr: { write(text: string): unknown } = process.stderr,
+): number {
   if (error instanceof CommanderError) {
     // commander has already written its message (or the help text).
     if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return ExitCode.done;
@@ -36,17 +44,17 @@ export function handleError(error: unknown, env: Record<string, string | undefin
     return ExitCode.usage;
   }
   if (error instanceof CliExit) {
-    if (error.message) process.stderr.write(`agent: ${oneLine(error.message)}\n`);
+    if (error.message) stderr.write(`agent: ${oneLine(error.message)}\n`);
     return error.code;
   }
   if (error instanceof AppError) {
-    process.stderr.write(`agent: ${oneLine(error.message)}\n`);
+    stderr.write(`agent: ${oneLine(error.message)}\n`);
     return exitCodeForAppError(error.kind);
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`agent: internal error: ${oneLine(message)}\n`);
-  if (env.AGENT_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  return ExitCode.failure;
+  stderr.write(`agent: internal error: ${oneLine(message)}\n`);
+  if (env.AGENT_DEBUG && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+  return ExitCode.internal;
 }
 
 /**

@@ -3,9 +3,8 @@
  * (never allow rules, never models or providers: a cloned repository must not loosen the user's policy
  * or redirect their keys to another server).
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AppError } from "../kernel/index.ts";
+import { AppError, readConfigFile } from "../kernel/index.ts";
 import type { RuleLists } from "../policy/rules.ts";
 
 export const PROJECT_CONFIG = join(".agent", "config.yaml");
@@ -13,13 +12,9 @@ export const PROJECT_CONFIG = join(".agent", "config.yaml");
 /** Reads the project's rule lists; none when the file is absent. */
 export async function loadProjectRules(workspaceRoot: string): Promise<RuleLists | undefined> {
   const file = join(workspaceRoot, PROJECT_CONFIG);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new AppError("config", `${file}: cannot read: ${(error as Error).message}`, { file });
-  }
+  // A FIFO, a device, a huge file or a symlink out of the workspace is refused (exit 3), never read.
+  const text = await readConfigFile(file, { kind: "config", within: workspaceRoot });
+  if (text === undefined) return undefined;
   const { parseConfigText } = await import("./config-parse.ts");
   const config = parseConfigText(text, file);
   const foreign = [

@@ -2,10 +2,13 @@ import { ExitCode, type RunResult } from "../kernel/index.ts";
 
 /**
  * The documented exit code of a finished run (README "Exit codes"): 0 done (also after denied tools
- * or a forced answer after a stall), 1 failure or failed verification, 4 provider error after
- * retries, 5 a limit ended the run, 6 approval needed with --on-ask fail, 130 interrupted.
+ * or a forced answer after a stall), 1 failure or failed verification, 3 a configuration problem found
+ * mid-run (a model that cannot be resolved), 4 provider error after retries, 5 a limit ended the run,
+ * 6 approval needed with --on-ask fail, 70 an internal error, 130 interrupted.
  */
-export function exitCodeFor(result: Pick<RunResult, "status" | "finishReason">): number {
+export function exitCodeFor(
+  result: Pick<RunResult, "status" | "finishReason"> & { error?: { kind: string } },
+): number {
   switch (result.status) {
     case "success":
       return ExitCode.done;
@@ -18,6 +21,6 @@ export function exitCodeFor(result: Pick<RunResult, "status" | "finishReason">):
     case "error":
       if (result.finishReason === "provider_error") return ExitCode.provider;
       if (result.finishReason === "approval_needed") return ExitCode.approvalNeeded;
-      return ExitCode.failure;
+      return result.error?.kind === "config" ? ExitCode.config : ExitCode.internal;
   }
 }

@@ -7,11 +7,11 @@ import { type AgentEvent, AppError, type Approver, makeEvent } from "../kernel/i
 import { costOf, modelInfo } from "../llm/catalog.ts";
 import { flagApprover } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
-import { redactRecord } from "../session/redact-record.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { openTranscript } from "../session/transcript.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
 import { handleInterrupts } from "./interrupts.ts";
+import { emitNoticesAfterStart } from "./project-notices.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { resumeCommand } from "./session-continue.ts";
@@ -38,10 +38,14 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
   });
   // What the renderers show is redacted like the transcript: stderr and stdout end up in CI logs too.
-  const emit = redactingEmit(redactor, (event: AgentEvent) => {
-    transcript.append(event);
-    renderer.onEvent(event);
-  });
+  // A project spec overriding a user or built-in agent is announced (a warning after session_start).
+  const emit = emitNoticesAfterStart(
+    redactingEmit(redactor, (event: AgentEvent) => {
+      transcript.append(event);
+      renderer.onEvent(event);
+    }),
+    setup.notices,
+  );
   setup.setEmit(emit);
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
@@ -84,7 +88,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     const exitCode = exitCodeFor(result);
     const next = resumeCommand("run", transcript.id, setup.workspace.root, env);
     await renderer.finish(
-      redactRecord({ ...result, sessionId: transcript.id, exitCode, resumeCommand: next }, redactor),
+      redactor.redactValue({ ...result, sessionId: transcript.id, exitCode, resumeCommand: next }),
     );
     return exitCode;
   } finally {

@@ -4,27 +4,28 @@ import { createPrimitives, toolDefinitionsFor } from "../tools/registry.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 
 /**
- * Hosts that explicit `allow` rules for fetch name (`fetch:http://localhost:8080/*`): the only way to let
- * fetch reach a private or loopback address. `--on-ask allow` and one-off approvals never lift the guard.
+ * Origins (scheme, host and port) that explicit `allow` rules for fetch name (`fetch:http://localhost:8080/*`
+ * names `http://localhost:8080`): the only way to let fetch reach a private or loopback address, and only
+ * at that port. `--on-ask allow` and one-off approvals never lift the guard.
  */
-export function fetchHostsAllowedByRules(rules: readonly Rule[]): string[] {
-  const hosts = new Set<string>();
+export function fetchOriginsAllowedByRules(rules: readonly Rule[]): string[] {
+  const origins = new Set<string>();
   for (const rule of rules) {
     if (rule.effect !== "allow" || rule.tool !== "fetch" || !rule.pattern) continue;
-    const match = /^https?:\/\/([^/*?]+)/i.exec(rule.pattern);
-    const authority = match?.[1];
-    if (!authority) continue;
+    // The authority must be literal and complete: `http://host*` or `http://host:*` names no origin.
+    const match = /^(https?):\/\/([^/*?\\]+)(?:\/|$)/i.exec(rule.pattern);
+    if (!match) continue;
     try {
-      hosts.add(new URL(`http://${authority}`).hostname.replace(/^\[|\]$/g, ""));
+      origins.add(new URL(`${match[1]}://${match[2]}`).origin);
     } catch {
-      // Not a literal host (a glob in the authority): it names no host, so it lifts nothing.
+      // Not a valid authority: it names no origin, so it lifts nothing.
     }
   }
-  return [...hosts];
+  return [...origins];
 }
 
 /** The loop's `toolsFor`, with fetch configured from the session's rules. */
 export function sessionToolsFor(rules: readonly Rule[]) {
-  const primitives = createPrimitives({ fetch: { allowPrivateHosts: fetchHostsAllowedByRules(rules) } });
+  const primitives = createPrimitives({ fetch: { allowPrivateOrigins: fetchOriginsAllowedByRules(rules) } });
   return (names: PrimitiveName[], family: ModelFamily) => toolDefinitionsFor(names, family, primitives);
 }

@@ -22,6 +22,7 @@ import type { Rule } from "../policy/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { type AgentConfig, loadConfig } from "./config.ts";
 import { describeNotice } from "./helper-run.ts";
+import { type Notice, projectOverrideNotices } from "./project-notices.ts";
 import { loadProjectRules } from "./project-rules.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { sessionToolsFor } from "./run-tools.ts";
@@ -58,6 +59,8 @@ export interface SessionSetup {
   limits: RunLimits;
   /** The root's identity in events. */
   who: AgentIdentity;
+  /** Warnings to emit after the first session_start (project specs overriding user or built-in ones). */
+  notices: Notice[];
   /** The conversation `-c` or `--resume` continues; undefined for a new session. */
   continued?: Continued & { point: ResumePoint };
   /** Where the client's notices (fallback, retries) go; set once the renderer exists. */
@@ -123,6 +126,7 @@ export async function setUpSession(flags: SessionFlags): Promise<SessionSetup> {
     client,
     limits,
     who,
+    notices: projectOverrideNotices(loaded),
     ...(continued ? { continued } : {}),
     setEmit: (next) => {
       emit = next;

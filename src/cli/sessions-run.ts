@@ -3,7 +3,7 @@
  * an AppError of kind "session" (exit 2), raised by findSession.
  */
 import { realpathSync } from "node:fs";
-import { AppError, sessionsDir } from "../kernel/index.ts";
+import { AppError, sessionsDir, terminalSafe } from "../kernel/index.ts";
 import { formatSession } from "../session/format-session.ts";
 import { displayIds, listSessions, type SessionSummary } from "../session/session-summary.ts";
 import { readTranscript, sessionIds } from "../session/sessions.ts";
@@ -120,7 +120,7 @@ export function listSessionsCommand(flags: ListFlags, io: SessionsIo = defaultIo
     io.stderr.write(`agent: no sessions${where} in ${dir}\n`);
     return;
   }
-  io.stdout.write(formatSessionList(sessions, ids, io.env.HOME ?? ""));
+  io.stdout.write(terminalSafe(formatSessionList(sessions, ids, io.env.HOME ?? "")));
 }
 
 /** `agent sessions show ID [--json]`: warnings about a torn last line go to stderr. */
@@ -135,5 +135,6 @@ export function showSessionCommand(
     io.stdout.write(`${JSON.stringify(transcript)}\n`);
     return;
   }
-  io.stdout.write(formatSession(transcript.events));
+  // Human-readable text of model and tool output: never a way to drive the reader's terminal.
+  io.stdout.write(terminalSafe(formatSession(transcript.events)));
 }

@@ -67,6 +67,9 @@ export const ExitCode = {
   provider: 4,
   limit: 5,
   approvalNeeded: 6,
+  /** An unexpected exception: a bug in agent, not a failure of the agent's work. EX_SOFTWARE, "internal software
+   * error", in sysexits.h (https://man.archlinux.org/man/core/man-pages/sysexits.h.3head). */
+  internal: 70,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

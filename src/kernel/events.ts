@@ -52,6 +52,9 @@ export interface EventDataMap {
     toolCalls: { id: string; name: string }[];
   };
   text_delta: { delta: string };
+  /** Reasoning the model streams (thinking summaries, progress notes between tool calls): progress for
+   * the user, never part of the answer. */
+  reasoning_delta: { delta: string };
   /** A message appended to the agent's history (lets --resume rebuild the conversation). */
   message: { message: Message };
   tool_start: { id: string; tool: string; args: Record<string, unknown> };

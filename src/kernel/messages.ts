@@ -58,6 +58,12 @@ export interface UserMessage {
 export interface AssistantMessage {
   role: "assistant";
   parts: AssistantPart[];
+  /**
+   * Gemini: the opaque token of a response that stopped with `CONTINUATION` (stop reason `pause`). A
+   * request whose history ends with this message continues that response: the adapter sends the request
+   * that produced it again, with this token (GenerateContentConfig.continuationToken).
+   */
+  continuationToken?: string;
 }
 
 export interface ToolResultMessage {

@@ -3,9 +3,13 @@
  * Two layers: exact values of secret-looking environment variables, and well-known key shapes.
  */
 
+import { mapStrings } from "./map-strings.ts";
+
 const SECRET_NAME = /(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
 const MIN_SECRET_LENGTH = 8;
 export const REDACTED = "[REDACTED]";
+/** Object keys whose whole string value is a credential, whatever it looks like. */
+const SECRET_KEYS = /^(authorization|proxy-authorization|x-api-key|x-goog-api-key|api[_-]?key|cookie)$/i;
 
 const KEY_SHAPES: RegExp[] = [
   /sk-ant-[A-Za-z0-9_-]{8,}/g, // Anthropic
@@ -47,8 +51,14 @@ export class Redactor {
     return out;
   }
 
-  /** Redacts every string inside a JSON-like value (returns a new value). */
+  /**
+   * A copy of a JSON-like value with every string redacted, and the whole string value of credential-named
+   * keys (`Authorization`, `x-api-key`, ...) replaced. Works on values, never on serialized JSON, so the
+   * result always serializes whatever the strings held.
+   */
   redactValue<T>(value: T): T {
-    return JSON.parse(this.redact(JSON.stringify(value))) as T;
+    return mapStrings(value, (text, key) =>
+      key !== undefined && SECRET_KEYS.test(key) ? REDACTED : this.redact(text),
+    );
   }
 }

@@ -37,6 +37,14 @@ export function modelFamily(ref: Pick<ModelRef, "provider" | "providerName">): M
   return ref.providerName === "openai" ? "gpt" : "open";
 }
 
+/** USD per million tokens, per billed bucket. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
 /** Catalog facts about a model; unknown models get conservative defaults. */
 export interface ModelInfo {
   id: string;
@@ -44,7 +52,12 @@ export interface ModelInfo {
   contextWindow: number;
   maxOutputTokens: number;
   /** USD per million tokens. */
-  price: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  price: ModelPrice;
+  /**
+   * A prompt-length price tier: a request whose prompt (input + cache reads + cache writes) exceeds
+   * `above` tokens is billed at `price` on every token of that request (Gemini Pro, Claude Haiku 5.5).
+   */
+  longContext?: { above: number; price: ModelPrice };
   known: boolean;
 }
 
@@ -116,6 +129,8 @@ export type StreamEvent =
   | { type: "tool_call_delta"; index: number; delta: string }
   | { type: "tool_call_end"; index: number; call: ToolCall }
   | { type: "usage"; usage: Usage }
+  /** Something the provider changed or reported about the request (e.g. a dropped thinking block). */
+  | { type: "warning"; code: string; message: string }
   | {
       type: "done";
       stopReason: StopReason;

@@ -27,6 +27,11 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
+/** A USD amount rounded to 6 decimals (a millionth of a dollar), as every JSON output prints costs. */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e6) / 1e6;
+}
+
 export function totalTokens(u: Usage): number {
   return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
 }

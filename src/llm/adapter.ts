@@ -14,6 +14,9 @@ export interface AdapterOptions {
   apiKey: string;
   /** Endpoint override; when absent the SDK default (and its own environment variable) applies. */
   baseUrl?: string;
+  /** Chat Completions: send reasoning back as `reasoning_content` on assistant turns (DeepSeek-style
+   * servers require it; config `send_reasoning_content: true`). */
+  sendReasoningContent?: boolean;
 }
 
 export function errorContext(

@@ -1,18 +1,33 @@
 /**
- * Normalized request -> Anthropic Messages request, and Anthropic stop reasons -> StopReason.
- * The stable prefix (system, tools) and the last message block carry `cache_control` for prompt caching.
+ * Normalized request -> Anthropic Messages request (beta surface, for thinking block binding), and
+ * Anthropic stop reasons -> StopReason. The stable prefix (system, tools) and the last message block
+ * carry `cache_control` for prompt caching.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message } from "../kernel/messages.ts";
 import type { ModelRequest, StopReason } from "../kernel/stream.ts";
 import type { ToolDefinition } from "../kernel/tools.ts";
+import { modelInfo, reasoningSupport } from "./catalog.ts";
+import { effortFor } from "./effort.ts";
 
-type Block = Anthropic.ContentBlockParam;
+type Beta = Anthropic.Beta.Messages.MessageCreateParamsStreaming;
+type Block = Anthropic.Beta.Messages.BetaContentBlockParam;
+type MessageParam = Anthropic.Beta.Messages.BetaMessageParam;
 type Role = "user" | "assistant";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
-/** Used when the request sets no output limit (the catalog normally sets one). */
-export const DEFAULT_MAX_TOKENS = 8192;
+
+/**
+ * Beta headers the adapter sends: `thinking-binding-controls-2026-08-01` lets a request set
+ * `thinking.block_binding.prefix_mismatch_behavior` and makes the API report dropped blocks in
+ * `message_start.message.input_transformations` (platform.claude.com/docs/.../preserved-thinking/
+ * fix-bound-to-a-different-conversation); `model-context-window-exceeded-2025-08-26` turns an input that
+ * fills the window into the `model_context_window_exceeded` stop reason instead of a 400.
+ */
+export const ANTHROPIC_BETAS = [
+  "thinking-binding-controls-2026-08-01",
+  "model-context-window-exceeded-2025-08-26",
+];
 
 function blocksOf(message: Message): { role: Role; blocks: Block[] } {
   switch (message.role) {
@@ -55,7 +70,7 @@ function blocksOf(message: Message): { role: Role; blocks: Block[] } {
 }
 
 /** Converts messages, merging consecutive same-role turns (tool results become one user turn). */
-export function convertMessages(messages: Message[]): Anthropic.MessageParam[] {
+export function convertMessages(messages: Message[]): MessageParam[] {
   const out: { role: Role; content: Block[] }[] = [];
   for (const message of messages) {
     const { role, blocks } = blocksOf(message);
@@ -78,7 +93,7 @@ export function convertMessages(messages: Message[]): Anthropic.MessageParam[] {
 }
 
 /** Tool definitions; the last one marks the end of the cached prefix. */
-export function convertTools(tools: ToolDefinition[]): Anthropic.ToolUnion[] {
+export function convertTools(tools: ToolDefinition[]): Anthropic.Beta.Messages.BetaToolUnion[] {
   return tools.map((tool, i) => ({
     name: tool.name,
     description: tool.description,
@@ -87,18 +102,49 @@ export function convertTools(tools: ToolDefinition[]): Anthropic.ToolUnion[] {
   }));
 }
 
-/** The streaming request body. */
-export function buildRequest(request: ModelRequest): Anthropic.MessageCreateParamsStreaming {
-  const params: Anthropic.MessageCreateParamsStreaming = {
+/**
+ * Thinking and effort for the model (platform.claude.com models overview, .../build-with-claude/effort):
+ * the Claude 5 family takes `thinking: {type: "adaptive"}` and `output_config.effort` low..max. We ask
+ * for `display: "summarized"`: Sonnet 5.5 defaults to `omitted` and returns the text it writes between
+ * tool calls only as thinking blocks (models/sonnet-5-5/whats-new-sonnet-5-5, "Text between tool calls"),
+ * which we show as progress. `prefix_mismatch_behavior: "drop_block"`: a thinking block whose prefix
+ * changed is dropped (and reported) instead of failing the request with a 400 (Fable 5.2 rejects it
+ * on every account otherwise: models/fable-5-2/whats-new-fable-5-2).
+ */
+function applyThinking(params: Beta, request: ModelRequest): void {
+  if (!reasoningSupport(request.model.id)?.adaptiveThinking) return;
+  params.thinking = {
+    type: "adaptive",
+    display: "summarized",
+    block_binding: { prefix_mismatch_behavior: "drop_block" },
+  };
+  const effort = effortFor(request);
+  // Claude has no `none`/`minimal`: effortFor already mapped them up to `low`.
+  if (effort === "low" || effort === "medium" || effort === "high" || effort === "xhigh" || effort === "max")
+    params.output_config = { effort };
+}
+
+/**
+ * The streaming request body. `max_tokens` is the catalog's output limit for the model unless the
+ * request sets one, never above a known model's limit (the API refuses a larger value with a 400);
+ * an unknown model gets the catalog's conservative default unless the request says otherwise.
+ */
+export function buildRequest(request: ModelRequest): Beta {
+  const info = modelInfo(request.model.id, "anthropic");
+  const wanted = request.maxOutputTokens ?? info.maxOutputTokens;
+  const params: Beta = {
     model: request.model.id,
-    max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+    max_tokens: info.known ? Math.min(wanted, info.maxOutputTokens) : wanted,
     messages: convertMessages(request.messages),
     stream: true,
+    betas: ANTHROPIC_BETAS,
   };
   if (request.system !== "")
     params.system = [{ type: "text", text: request.system, cache_control: EPHEMERAL }];
   if (request.tools.length > 0) params.tools = convertTools(request.tools);
-  // `temperature` is not sent: this SDK version's request type no longer carries it.
+  applyThinking(params, request);
+  // `temperature` is not sent: Claude 5 models refuse non-default sampling parameters with a 400
+  // (models/sonnet-5/overview), and thinking requires the default.
   return params;
 }
 
@@ -114,11 +160,12 @@ export function mapStopReason(raw: string | null): StopReason {
       return "tool_calls";
     case "max_tokens":
       return "max_tokens";
-    // platform.claude.com/docs/en/build-with-claude/handling-stop-reasons
-    case "pause_turn":
-      return "pause";
+    // The context window filled during generation (platform.claude.com .../handling-stop-reasons).
     case "model_context_window_exceeded":
       return "context_window";
+    // A long server-side turn paused; re-sending the conversation continues it.
+    case "pause_turn":
+      return "pause";
     case "refusal":
       return "refusal";
     default:

@@ -1,7 +1,12 @@
 /**
- * Anthropic Messages adapter on the official SDK (loaded on first use, SDK retries off).
- * Thinking blocks become `reasoning` parts with their signatures; usage starts from message_start and
- * is replaced by non-null message_delta values.
+ * Anthropic Messages adapter on the official SDK (loaded on first use, SDK retries off), on the beta
+ * surface for thinking block binding (see anthropic-convert.ts). Thinking blocks become `reasoning` parts
+ * with their signatures; usage starts from message_start and is replaced by non-null message_delta values
+ * (`input_tokens` already excludes cache reads and writes: total input = input + cache_creation + cache_read,
+ * platform.claude.com/docs/en/build-with-claude/prompt-caching; `output_tokens` is "the inclusive,
+ * authoritative total used for billing", thinking included, and `output_tokens_details.thinking_tokens`
+ * the reasoning part of it: the SDK's BetaUsage type). Blocks the
+ * API dropped (`message_start.message.input_transformations`) become a `warning` event.
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ModelRequest, StreamEvent, StreamFn } from "../kernel/stream.ts";
@@ -15,6 +20,14 @@ interface RawUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
+}
+
+/** One `input_transformations` entry (a block the API removed or let through despite a failed check). */
+interface InputTransformation {
+  type?: string;
+  path?: string;
+  reason?: string;
 }
 
 /** Applies every non-null count of `raw` to `usage`. */
@@ -25,6 +38,22 @@ function applyUsage(usage: Usage, raw: RawUsage | null | undefined): void {
   if (typeof raw.cache_read_input_tokens === "number") usage.cacheReadTokens = raw.cache_read_input_tokens;
   if (typeof raw.cache_creation_input_tokens === "number")
     usage.cacheWriteTokens = raw.cache_creation_input_tokens;
+  const thinking = raw.output_tokens_details?.thinking_tokens;
+  if (typeof thinking === "number") usage.reasoningTokens = thinking;
+}
+
+/** A warning naming the thinking blocks the API dropped, or undefined when it dropped none. */
+export function droppedThinkingWarning(
+  transformations: readonly InputTransformation[] | null | undefined,
+): StreamEvent | undefined {
+  const dropped = (transformations ?? []).filter((t) => t.type === "thinking_dropped");
+  if (dropped.length === 0) return undefined;
+  const where = dropped.map((t) => `${t.path ?? "?"} (${t.reason ?? "unknown reason"})`).join(", ");
+  return {
+    type: "warning",
+    code: "thinking_dropped",
+    message: `the API dropped ${dropped.length} thinking block${dropped.length === 1 ? "" : "s"} sent back: ${where}`,
+  };
 }
 
 /** Creates the Anthropic stream function for one provider instance. */
@@ -52,7 +81,7 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
 
   async function* body(request: ModelRequest, builder: MessageBuilder): AsyncGenerator<StreamEvent> {
     const sdk = await getClient();
-    const stream = await sdk.messages.create(
+    const stream = await sdk.beta.messages.create(
       buildRequest(request),
       request.signal ? { signal: request.signal } : {},
     );
@@ -63,10 +92,13 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
     for await (const event of stream) {
       const key = "index" in event ? String(event.index) : "";
       switch (event.type) {
-        case "message_start":
+        case "message_start": {
           model = event.message.model || model;
           applyUsage(usage, event.message.usage);
+          const warning = droppedThinkingWarning(event.message.input_transformations);
+          if (warning) yield warning;
           break;
+        }
         case "content_block_start": {
           const block = event.content_block;
           if (block.type === "text") builder.text(key, block.text);

@@ -11,7 +11,13 @@
  * stored as `${WORKSPACE}`; secrets are redacted.
  */
 import { createHash } from "node:crypto";
-import type { Message, ModelRef, ModelRequest, StreamEvent } from "../kernel/index.ts";
+import {
+  type Message,
+  type ModelRef,
+  type ModelRequest,
+  mapStrings,
+  type StreamEvent,
+} from "../kernel/index.ts";
 
 export const CASSETTE_VERSION = 1;
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal placeholder text stored in cassettes
@@ -68,29 +74,28 @@ function rootForms(roots: string[]): string[] {
   );
 }
 
-/** JSON-escapes text so it can be matched and substituted inside serialized JSON. */
-function jsonInner(text: string): string {
-  return JSON.stringify(text).slice(1, -1);
-}
-
-/** Serializes a record, with every workspace root replaced by the placeholder. */
+/** Serializes a record, with every workspace root in its strings replaced by the placeholder. */
 export function encodeRecord(record: CassetteRecord, workspaceRoots: string[]): string {
-  let line = JSON.stringify(record);
-  for (const root of rootForms(workspaceRoots)) {
-    const needle = jsonInner(root);
-    if (line.includes(needle)) line = line.split(needle).join(WORKSPACE_PLACEHOLDER);
-  }
-  return line;
+  const forms = rootForms(workspaceRoots);
+  return JSON.stringify(
+    mapStrings(record, (text) =>
+      forms.reduce(
+        (out, root) => (out.includes(root) ? out.split(root).join(WORKSPACE_PLACEHOLDER) : out),
+        text,
+      ),
+    ),
+  );
 }
 
 /** Parses one cassette line, substituting the workspace root back. Returns undefined for a torn line. */
 export function decodeRecord(line: string, workspaceRoot: string): CassetteRecord | undefined {
-  const text = line.split(WORKSPACE_PLACEHOLDER).join(jsonInner(workspaceRoot.replace(/\/+$/, "") || "/"));
+  const root = workspaceRoot.replace(/\/+$/, "") || "/";
+  let value: CassetteRecord;
   try {
-    const value = JSON.parse(text) as CassetteRecord;
-    if (value && (value.type === "cassette" || value.type === "exchange")) return value;
-    return undefined;
+    value = JSON.parse(line) as CassetteRecord;
   } catch {
     return undefined;
   }
+  if (!value || (value.type !== "cassette" && value.type !== "exchange")) return undefined;
+  return mapStrings(value, (text) => text.split(WORKSPACE_PLACEHOLDER).join(root));
 }

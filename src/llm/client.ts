@@ -19,6 +19,7 @@ import { recordingStream, replayStream } from "./cassette.ts";
 import { modelInfo } from "./catalog.ts";
 import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";
 import { withFallback } from "./fallback.ts";
+import type { ProviderConfig } from "./providers.ts";
 import { type ResolvedModel, resolveModel } from "./resolve.ts";
 
 export interface ModelClientOptions {
@@ -72,13 +73,15 @@ function lazyEndpointStream(endpoint: Endpoint, options: ModelClientOptions): St
       import("./providers.ts"),
       import("./retry.ts"),
     ]);
-    const config = {
+    const config: ProviderConfig = {
       kind: endpoint.kind,
       name: endpoint.name,
       apiKey: endpoint.apiKey ?? "none",
-      compatible: endpoint.compatible,
     };
-    const base = createProviderStream(endpoint.baseUrl ? { ...config, baseUrl: endpoint.baseUrl } : config);
+    if (endpoint.baseUrl) config.baseUrl = endpoint.baseUrl;
+    if (endpoint.compatible) config.compatible = true;
+    if (endpoint.sendReasoningContent) config.sendReasoningContent = true;
+    const base = createProviderStream(config);
     const retryOptions = options.onNotice
       ? { ...options.retry, onNotice: options.onNotice }
       : { ...options.retry };

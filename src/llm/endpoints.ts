@@ -13,6 +13,8 @@ export interface CompatibleProviderConfig {
   baseUrl: string;
   /** The variable holding its key; servers without auth need none. */
   apiKeyEnv?: string;
+  /** Send reasoning back as `reasoning_content` on assistant turns (DeepSeek-style servers). */
+  sendReasoningContent?: boolean;
 }
 
 /** The part of the user config model resolution reads. */
@@ -41,6 +43,8 @@ export interface Endpoint {
   ready: boolean;
   /** Declared in config (openai-compatible). */
   compatible: boolean;
+  /** See CompatibleProviderConfig.sendReasoningContent. */
+  sendReasoningContent?: boolean;
 }
 
 /** The three native providers, in the preferred order (DESIGN: Anthropic, OpenAI, Gemini). */
@@ -95,6 +99,7 @@ export function listEndpoints(env: Env, config: ModelsConfig = {}): Endpoint[] {
       ready: provider.apiKeyEnv === undefined || apiKey !== undefined,
       compatible: true,
     };
+    if (provider.sendReasoningContent) endpoint.sendReasoningContent = true;
     if (apiKey !== undefined && provider.apiKeyEnv) {
       endpoint.keyVar = provider.apiKeyEnv;
       endpoint.apiKey = apiKey;

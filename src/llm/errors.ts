@@ -53,7 +53,7 @@ function header(headers: HttpFailure["headers"], name: string): string | undefin
   return undefined;
 }
 
-/** Gemini puts the delay in the body: `error.details[].retryDelay` such as "30s" or "1.5s". */
+/** Gemini puts the delay in the body: a `google.rpc.RetryInfo` detail's `retryDelay` such as "30s" or "1.5s". */
 function bodyRetryDelayMs(body: unknown): number | undefined {
   const details = (body as { error?: { details?: unknown } } | undefined)?.error?.details;
   if (!Array.isArray(details)) return undefined;
@@ -105,6 +105,28 @@ function apiMessage(body: unknown): string {
 }
 
 /**
+ * The quota ids of a Gemini 429's `google.rpc.QuotaFailure` details, or undefined when it has none
+ * (ai.google.dev/gemini-api/docs/rate-limits; bodies as reported in github.com/google-gemini/gemini-cli
+ * issues/8437: `quotaId` such as `GenerateRequestsPerMinutePerProjectPerModel-FreeTier` or
+ * `GenerateRequestsPerDayPerProjectPerModel-FreeTier`, next to a `google.rpc.RetryInfo` `retryDelay`).
+ */
+function quotaIds(body: unknown): string[] | undefined {
+  const details = (body as { error?: { details?: unknown } } | undefined)?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  let ids: string[] | undefined;
+  for (const detail of details) {
+    const d = detail as { "@type"?: unknown; violations?: unknown } | null;
+    if (typeof d?.["@type"] !== "string" || !d["@type"].endsWith("google.rpc.QuotaFailure")) continue;
+    ids ??= [];
+    for (const v of Array.isArray(d.violations) ? d.violations : []) {
+      const id = (v as { quotaId?: unknown } | null)?.quotaId;
+      if (typeof id === "string") ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/**
  * A 400/404 body saying this model cannot serve this request: the next candidate of the tier may.
  * Texts of the real APIs:
  * - OpenAI 404 `code: "model_not_found"`, "The model `x` does not exist or you do not have access to it."
@@ -133,6 +155,10 @@ export function kindForStatus(status: number, body?: unknown): ProviderErrorKind
   // Gemini answers a bad key with 400 INVALID_ARGUMENT / API_KEY_INVALID.
   if (status === 400 && /API_KEY_INVALID|API key not valid/i.test(text)) return "auth";
   if (status === 402) return "quota";
+  // Gemini: a violated per-day quota lasts until the daily reset (not retried); a per-minute one is a
+  // rate limit, retried after its RetryInfo delay. Its message mentions billing either way.
+  const ids = status === 429 ? quotaIds(body) : undefined;
+  if (ids) return ids.some((id) => /PerDay/i.test(id)) ? "quota" : "rate_limit";
   if (status === 429) {
     return /insufficient_quota/i.test(text) ||
       (/quota|RESOURCE_EXHAUSTED/i.test(text) && /billing/i.test(text))

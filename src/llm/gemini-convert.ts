@@ -69,7 +69,13 @@ export function convertTools(tools: ToolDefinition[]): Tool[] {
   ];
 }
 
-/** Maps Gemini's finishReason to the normalized StopReason (tool calls are decided by the caller). */
+/**
+ * Maps Gemini's finishReason to the normalized StopReason (tool calls are decided by the caller). Values
+ * from the FinishReason enum of @google/genai (node_modules/@google/genai/dist/genai.d.ts):
+ * `CONTINUATION` stops at the per-request limit with generation not complete (continue the turn);
+ * `MALFORMED_FUNCTION_CALL` / `UNEXPECTED_TOOL_CALL` / `MALFORMED_RESPONSE` are output the API could
+ * not use (retry the turn); the safety and recitation filters are refusals.
+ */
 export function mapStopReason(raw: string | null, hasToolCalls: boolean): StopReason {
   if (raw === null) return hasToolCalls ? "tool_calls" : "none";
   switch (raw) {
@@ -78,17 +84,22 @@ export function mapStopReason(raw: string | null, hasToolCalls: boolean): StopRe
     case "MAX_TOKENS":
       return "max_tokens";
     // FinishReason in node_modules/@google/genai/dist/genai.d.ts. With the SDK's automaticContinuation
-    // off, CONTINUATION arrives here and the loop re-sends the partial turn, as for a pause.
-    case "MALFORMED_FUNCTION_CALL":
-      return "malformed_call";
+    // off, CONTINUATION arrives here and the loop re-sends the partial turn (with its continuation
+    // token, see gemini-convert's history), as for a pause.
     case "CONTINUATION":
       return "pause";
+    case "MALFORMED_FUNCTION_CALL":
+    case "UNEXPECTED_TOOL_CALL":
+    case "MALFORMED_RESPONSE":
+      return "malformed_call";
     case "SAFETY":
     case "RECITATION":
     case "BLOCKLIST":
     case "PROHIBITED_CONTENT":
     case "SPII":
     case "IMAGE_SAFETY":
+    case "IMAGE_PROHIBITED_CONTENT":
+    case "IMAGE_RECITATION":
       return "refusal";
     default:
       return "other";

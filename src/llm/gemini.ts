@@ -7,10 +7,20 @@
  */
 
 import { randomUUID } from "node:crypto";
-import type { GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from "@google/genai";
-import type { ModelRequest, StreamEvent, StreamFn } from "../kernel/stream.ts";
+import type {
+  GenerateContentConfig,
+  GenerateContentResponse,
+  GoogleGenAI,
+  Part,
+  ThinkingConfig,
+  ThinkingLevel,
+} from "@google/genai";
+import type { Message } from "../kernel/messages.ts";
+import type { ModelRequest, ReasoningEffort, StreamEvent, StreamFn } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
 import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
+import { reasoningSupport } from "./catalog.ts";
+import { effortFor } from "./effort.ts";
 import type { HttpFailure } from "./errors.ts";
 import {
   applyPartialArgs,
@@ -27,12 +37,55 @@ interface StreamedCall {
   continuing: Map<string, boolean>;
 }
 
-function applyUsage(usage: Usage, chunk: GenerateContentResponse): void {
-  const meta = chunk.usageMetadata;
-  if (!meta) return;
-  if (typeof meta.promptTokenCount === "number") usage.inputTokens = meta.promptTokenCount;
-  if (typeof meta.candidatesTokenCount === "number") usage.outputTokens = meta.candidatesTokenCount;
-  if (typeof meta.cachedContentTokenCount === "number") usage.cacheReadTokens = meta.cachedContentTokenCount;
+/**
+ * Usage as billed, from the last `usageMetadata` (ai.google.dev/api/generate-content#UsageMetadata):
+ * `promptTokenCount` includes the cached tokens (`cachedContentTokenCount`), so they are taken out of the
+ * input; `toolUsePromptTokenCount` (tool results the API fed the model) is billed as input;
+ * `thoughtsTokenCount` is billed as output (ai.google.dev/gemini-api/docs/pricing: "Output price
+ * (including thinking tokens)"). The recorded `totalTokenCount` equals prompt + candidates + tool-use
+ * prompt + thoughts.
+ */
+export function geminiUsage(meta: GenerateContentResponse["usageMetadata"]): Usage {
+  const usage = emptyUsage();
+  if (!meta) return usage;
+  const cached = meta.cachedContentTokenCount ?? 0;
+  const thoughts = meta.thoughtsTokenCount ?? 0;
+  usage.inputTokens =
+    Math.max(0, (meta.promptTokenCount ?? 0) - cached) + (meta.toolUsePromptTokenCount ?? 0);
+  usage.cacheReadTokens = cached;
+  usage.outputTokens = (meta.candidatesTokenCount ?? 0) + thoughts;
+  usage.reasoningTokens = thoughts;
+  return usage;
+}
+
+/** The continuation token of a partial model turn (see AssistantMessage.continuationToken). */
+function continuationOf(message: Message | undefined): string | undefined {
+  return message?.role === "assistant" ? message.continuationToken : undefined;
+}
+
+/** Gemini `thinkingLevel` for our normalized effort (already mapped to one the model accepts). */
+const THINKING_LEVEL: Record<ReasoningEffort, ThinkingLevel | undefined> = {
+  none: undefined,
+  minimal: "MINIMAL" as ThinkingLevel,
+  low: "LOW" as ThinkingLevel,
+  medium: "MEDIUM" as ThinkingLevel,
+  high: "HIGH" as ThinkingLevel,
+  xhigh: "HIGH" as ThinkingLevel,
+  max: "HIGH" as ThinkingLevel,
+};
+
+/**
+ * Thinking settings for Gemini 3 models the catalog knows (docs.cloud.google.com/.../thinking: the
+ * thinking levels each model accepts): `thinkingLevel` from the effort, and `includeThoughts` so thought
+ * summaries reach the user as progress. Thought tokens are billed whether or not they are shown.
+ */
+function thinkingConfig(request: ModelRequest): ThinkingConfig | undefined {
+  if (!reasoningSupport(request.model.id)) return undefined;
+  const config: ThinkingConfig = { includeThoughts: true };
+  const effort = effortFor(request);
+  const level = effort ? THINKING_LEVEL[effort] : undefined;
+  if (level) config.thinkingLevel = level;
+  return config;
 }
 
 /** Turns the parts of one chunk into builder calls; keeps the open-call state between chunks. */
@@ -87,6 +140,13 @@ class PartReader {
       return;
     }
     if (typeof part.text === "string") {
+      // A trailing empty text part carrying only the signature stays a part of its own, to be sent back
+      // as it came (ai.google.dev/gemini-api/docs/thought-signatures: return each signature in its part).
+      if (part.text === "" && part.thoughtSignature) {
+        b.close("text");
+        b.signedEmptyText(part.thoughtSignature);
+        return;
+      }
       if (part.text !== "") {
         b.close(`thought:${this.reasoningKey}`);
         this.reasoningKey++;
@@ -156,23 +216,34 @@ export function geminiStream(options: AdapterOptions): StreamFn {
     if (request.system !== "") config.systemInstruction = { parts: [{ text: request.system }] };
     if (request.tools.length > 0) config.tools = convertTools(request.tools);
     if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
+    // Continuing a response that stopped with CONTINUATION (the loop re-sends the history ending with the
+    // partial turn, src/agents/stop-reasons.ts): the request that started it again, without the partial
+    // turns, with the latest token (GenerateContentConfig.continuationToken in
+    // node_modules/@google/genai/dist/genai.d.ts).
+    let start = request.messages.length;
+    while (start > 0 && continuationOf(request.messages[start - 1]) !== undefined) start--;
+    const continuing = continuationOf(request.messages.at(-1));
+    if (continuing) config.continuationToken = continuing;
     if (request.temperature !== undefined) config.temperature = request.temperature;
+    const thinking = thinkingConfig(request);
+    if (thinking) config.thinkingConfig = thinking;
     const stream = await sdk.models.generateContentStream({
       model: request.model.id,
-      contents: convertContents(request.messages),
+      contents: convertContents(request.messages.slice(0, start)),
       config,
     });
 
-    const usage = emptyUsage();
+    let usage = emptyUsage();
     let model = request.model.id;
     let rawStop: string | null = null;
     const reader = new PartReader(builder);
     for await (const chunk of stream) {
-      applyUsage(usage, chunk);
+      if (chunk.usageMetadata) usage = geminiUsage(chunk.usageMetadata);
       if (chunk.modelVersion) model = chunk.modelVersion;
       const candidate = chunk.candidates?.[0];
       for (const part of candidate?.content?.parts ?? []) reader.read(part);
       if (candidate?.finishReason) rawStop = candidate.finishReason;
+      if (candidate?.continuationToken) builder.continuationToken = candidate.continuationToken;
       yield* builder.drain();
     }
     // Gemini has no end-of-stream event; a cut connection surfaces as a thrown network error instead.

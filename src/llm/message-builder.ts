@@ -42,6 +42,8 @@ export function parseToolArguments(raw: string): Pick<ToolCall, "arguments" | "r
 
 export class MessageBuilder {
   readonly parts: AssistantPart[] = [];
+  /** See AssistantMessage.continuationToken. */
+  continuationToken: string | undefined;
   private readonly open = new Map<string, OpenPart>();
   private events: StreamEvent[] = [];
 
@@ -75,6 +77,12 @@ export class MessageBuilder {
     if (target?.type !== "text") target = [...this.parts].reverse().find((p) => p.type === "text");
     if (target?.type === "text") target.signature = signature;
     else this.parts.push({ type: "text", text: "", signature });
+  }
+
+  /** Adds an empty text part that only carries a signature (Gemini's trailing `{text: "", thoughtSignature}`),
+   * kept as its own part so it goes back exactly where it came. */
+  signedEmptyText(signature: string): void {
+    this.parts.push({ type: "text", text: "", signature });
   }
 
   /** Appends reasoning text to the part `key`, opening it first. Never part of the answer. */
@@ -206,7 +214,9 @@ export class MessageBuilder {
 
   /** The message so far (a snapshot; parts are copied). */
   message(): AssistantMessage {
-    return { role: "assistant", parts: this.parts.map((part) => ({ ...part })) };
+    const message: AssistantMessage = { role: "assistant", parts: this.parts.map((part) => ({ ...part })) };
+    if (this.continuationToken) message.continuationToken = this.continuationToken;
+    return message;
   }
 
   private ensure(key: string, kind: OpenKind): OpenPart {

@@ -7,8 +7,23 @@ import type { Message } from "../kernel/messages.ts";
 import type { ModelRequest, StopReason } from "../kernel/stream.ts";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
+/** An assistant turn with the field DeepSeek-style servers read back. */
+type AssistantTurn = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoning_content?: string };
 
-function convertMessage(message: Message): ChatMessage | null {
+/** How a request is converted for this endpoint. */
+export interface ChatConvertOptions {
+  /** The official OpenAI API: `max_completion_tokens` instead of the older `max_tokens`. */
+  official: boolean;
+  /**
+   * Send each assistant turn's reasoning back as `reasoning_content` (an empty string when it had none).
+   * DeepSeek's thinking mode answers 400 "The reasoning_content in the thinking mode must be passed back
+   * to the API." when a turn with tool calls lacks it (api-docs.deepseek.com/guides/thinking_mode#tool-calls);
+   * on other turns the field is ignored.
+   */
+  sendReasoningContent: boolean;
+}
+
+function convertMessage(message: Message, options: ChatConvertOptions): ChatMessage | null {
   switch (message.role) {
     case "user":
       return { role: "user", content: message.content };
@@ -16,38 +31,40 @@ function convertMessage(message: Message): ChatMessage | null {
       return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
     case "assistant": {
       let text = "";
+      let reasoning = "";
       const calls: OpenAI.Chat.ChatCompletionMessageFunctionToolCall[] = [];
       for (const part of message.parts) {
         if (part.type === "text") text += part.text;
-        else if (part.type === "tool_call") {
+        else if (part.type === "reasoning") {
+          if (part.provider === "openai") reasoning += part.text;
+        } else if (part.type === "tool_call") {
           calls.push({
             id: part.id,
             type: "function",
             function: { name: part.name, arguments: part.rawArguments ?? JSON.stringify(part.arguments) },
           });
         }
-        // Reasoning is not sent back over Chat Completions.
       }
       if (text === "" && calls.length === 0) return null;
-      const out: OpenAI.Chat.ChatCompletionAssistantMessageParam = {
-        role: "assistant",
-        content: text || null,
-      };
+      const out: AssistantTurn = { role: "assistant", content: text || null };
+      // Reasoning goes back only to servers that require it (see ChatConvertOptions).
+      if (options.sendReasoningContent) out.reasoning_content = reasoning;
       if (calls.length > 0) out.tool_calls = calls;
       return out;
     }
   }
 }
 
-/** The streaming request body. `official` selects `max_completion_tokens` over the older `max_tokens`. */
+/** The streaming request body. */
 export function buildRequest(
   request: ModelRequest,
-  official: boolean,
+  options: ChatConvertOptions,
 ): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+  const { official } = options;
   const messages: ChatMessage[] = [];
   if (request.system !== "") messages.push({ role: "system", content: request.system });
   for (const message of request.messages) {
-    const converted = convertMessage(message);
+    const converted = convertMessage(message, options);
     if (converted) messages.push(converted);
   }
   const params: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {

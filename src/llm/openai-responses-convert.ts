@@ -14,7 +14,7 @@ import type OpenAI from "openai";
 import type { AssistantMessage, AssistantPart, Message, ToolCall } from "../kernel/messages.ts";
 import type { ModelRequest } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
-import { acceptedEffort, effectiveEffort } from "./reasoning-efforts.ts";
+import { acceptedEffort, effectiveEffort } from "./effort.ts";
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
 type Params = OpenAI.Responses.ResponseCreateParamsStreaming;

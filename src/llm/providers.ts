@@ -22,6 +22,8 @@ export interface ProviderConfig {
   baseUrl?: string;
   /** Idle limit between stream events (default 60 s). */
   idleTimeoutMs?: number;
+  /** Chat Completions: send reasoning back as `reasoning_content` (see AdapterOptions). */
+  sendReasoningContent?: boolean;
   /** An OpenAI-compatible server declared in config (spoken to over Chat Completions). */
   compatible?: boolean;
 }
@@ -39,6 +41,7 @@ export function wireProtocol(config: Pick<ProviderConfig, "kind" | "compatible">
 export function createProviderStream(config: ProviderConfig): StreamFn {
   const options: AdapterOptions = { name: config.name, apiKey: config.apiKey };
   if (config.baseUrl !== undefined) options.baseUrl = config.baseUrl;
+  if (config.sendReasoningContent) options.sendReasoningContent = true;
   const adapters: Record<WireProtocol, (o: AdapterOptions) => StreamFn> = {
     "anthropic-messages": anthropicStream,
     "openai-responses": openaiResponsesStream,

@@ -30,7 +30,9 @@ export const TIER_NAMES: Readonly<Record<string, Tier>> = {
 
 /**
  * Default candidates per tier and provider, best first. fast: haiku-class Claude, the small GPT,
- * a flash-class Gemini; good: the mid models; best: each provider's strongest.
+ * a flash-class Gemini; good: the mid models; best: each provider's strongest. Current ids as of
+ * 2026-11-23 (sources in catalog.ts): Claude Fable 5.2 replaced Fable 5.1 on 2026-11-09; gpt-6.1-terra
+ * and gpt-6-sol are current OpenAI mid models; gemini-2.5-* are retired.
  */
 export const DEFAULT_TIER_MODELS: Readonly<Record<Tier, Readonly<Record<ProviderKind, readonly string[]>>>> =
   {
@@ -45,7 +47,7 @@ export const DEFAULT_TIER_MODELS: Readonly<Record<Tier, Readonly<Record<Provider
       gemini: ["gemini-3.8-flash", "gemini-3.5-flash"],
     },
     best: {
-      anthropic: ["claude-fable-5-1", "claude-opus-5-5"],
+      anthropic: ["claude-fable-5-2", "claude-opus-5-5"],
       openai: ["gpt-6-astra", "gpt-6.1-sol"],
       gemini: ["gemini-3.1-pro-preview", "gemini-3.8-flash"],
     },

@@ -82,7 +82,8 @@ export function withRetry(stream: StreamFn, options: RetryOptions = {}): StreamF
           }
           yield event;
           if (event.type === "done") return;
-          committed = true;
+          // A warning (e.g. a dropped thinking block) reports on the request; it is not output.
+          if (event.type !== "warning") committed = true;
         }
       } catch (err) {
         // A stream function must not throw; if one does, treat it as an unknown, final failure.

@@ -1,4 +1,5 @@
-import { leavesWorkspace, normalizeTarget, PATH_TOOLS, patternMatches } from "./match.ts";
+import { leavesWorkspace, normalizeTarget, PATH_TOOLS, patternMatches, patternOccurs } from "./match.ts";
+import { NON_EXECUTING, programOf, riskyOption, withoutGlobalOptions } from "./programs.ts";
 import { splitShell } from "./shell-split.ts";
 import type { Effect, PolicyRequest, Rule, Verdict } from "./types.ts";
 
@@ -15,15 +16,43 @@ function matches(rule: Rule, texts: string[]): boolean {
   return texts.some((text) => patternMatches(rule.tool, rule.pattern!, text));
 }
 
-/**
- * Decides one unit. Deny beats a session grant, which beats ask, which beats allow.
- * `strict` holds the texts allow rules must match; deny and ask rules may match any of `loose` too.
- */
-function decideUnit(rules: Rule[], strict: string[], loose: string[], fallback: Unit): Unit {
-  const all = [...strict, ...loose];
-  const deny = rules.find((r) => r.effect === "deny" && matches(r, all));
+/** What one unit is matched against. */
+interface UnitTexts {
+  /** Texts allow rules must match. */
+  strict: string[];
+  /** Other spellings deny and ask rules may match too. */
+  loose: string[];
+  /** Text in which deny and ask rules may match anywhere at a word boundary (arguments a program may
+   * run as a command). */
+  scan?: string;
+  /** An option that makes the program run another program or write a file: only an allow rule naming
+   * it (or the bare tool) covers the command. */
+  risky?: string;
+  /** An argument, built by expansion, that a program which may run its arguments could run: no one can
+   * tell which program that is, so any deny rule could match it. */
+  unresolved?: string;
+}
+
+function restricts(rule: Rule, texts: UnitTexts): boolean {
+  if (matches(rule, [...texts.strict, ...texts.loose])) return true;
+  return texts.scan !== undefined && rule.pattern !== undefined && patternOccurs(rule.pattern, texts.scan);
+}
+
+function permits(rule: Rule, texts: UnitTexts): boolean {
+  if (!matches(rule, texts.strict)) return false;
+  return texts.risky === undefined || rule.pattern === undefined || rule.pattern.includes(texts.risky);
+}
+
+/** Decides one unit. Deny beats a session grant, which beats ask, which beats allow. */
+function decideUnit(rules: Rule[], texts: UnitTexts, fallback: Unit): Unit {
+  const deny = rules.find((r) => r.effect === "deny" && restricts(r, texts));
   if (deny) return { effect: "deny", rule: deny, reason: `deny rule ${deny.text}` };
-  const grant = rules.find((r) => r.effect === "allow" && r.source === "session" && matches(r, strict));
+  const unknown = texts.unresolved === undefined ? undefined : rules.find((r) => r.effect === "deny");
+  if (unknown) {
+    const reason = `${texts.unresolved} may be a command, and deny rule ${unknown.text} could match it`;
+    return { effect: "deny", rule: unknown, reason };
+  }
+  const grant = rules.find((r) => r.effect === "allow" && r.source === "session" && matches(r, texts.strict));
   if (grant)
     return {
       effect: "allow",
@@ -31,10 +60,13 @@ function decideUnit(rules: Rule[], strict: string[], loose: string[], fallback: 
       reason: `allowed for this session (${grant.text})`,
       granted: true,
     };
-  const ask = rules.find((r) => r.effect === "ask" && matches(r, all));
-  if (ask) return { effect: "ask", rule: ask, reason: `ask rule ${ask.text}` };
-  const allow = rules.find((r) => r.effect === "allow" && matches(r, strict));
+  const asking = rules.find((r) => r.effect === "ask" && restricts(r, texts));
+  if (asking) return { effect: "ask", rule: asking, reason: `ask rule ${asking.text}` };
+  const allow = rules.find((r) => r.effect === "allow" && permits(r, texts));
   if (allow) return { effect: "allow", rule: allow, reason: `allow rule ${allow.text}` };
+  if (texts.risky !== undefined && rules.some((r) => r.effect === "allow" && matches(r, texts.strict))) {
+    return ask(`${texts.risky} can run another program or write a file; no allow rule names it`);
+  }
   return fallback;
 }
 
@@ -42,30 +74,64 @@ function ask(reason: string): Unit {
   return { effect: "ask", reason };
 }
 
-/** Other spellings deny and ask rules also see: unquoted, and with the program's directory dropped. */
+/**
+ * Other spellings deny and ask rules also see: unquoted, with the program's directory dropped, and
+ * without options before a subcommand (`git -C dir push` is also `git push`).
+ */
 function looseForms(argv: string[]): string[] {
-  const plain = argv.join(" ");
-  const head = argv[0] ?? "";
-  const base = head.slice(head.lastIndexOf("/") + 1);
-  return base === head ? [plain] : [plain, [base, ...argv.slice(1)].join(" ")];
+  const base = [programOf(argv), ...argv.slice(1)];
+  const forms = [argv, base, withoutGlobalOptions(base)].map((words) => words.join(" "));
+  return [...new Set(forms)];
+}
+
+/** How one simple command is matched: its environment counts for allow rules, risky options too. */
+function commandTexts(text: string, argv: string[]): UnitTexts {
+  const risky = riskyOption(argv);
+  const texts: UnitTexts = { strict: [text], loose: looseForms(argv) };
+  if (risky !== undefined) texts.risky = risky;
+  if (risky !== undefined || !NON_EXECUTING.has(programOf(argv))) {
+    texts.scan = argv.slice(1).join(" ");
+    const expanded = argv.slice(1).find((w) => /^[$`]/.test(w));
+    if (expanded !== undefined) texts.unresolved = expanded;
+  }
+  return texts;
+}
+
+/**
+ * A command line the splitter cannot follow may run any program: it is denied when any deny rule
+ * exists (the rule named is one matching the text, if any), so `--on-ask allow` cannot run a denied
+ * program through a construct the splitter does not model.
+ */
+function unsplittable(raw: string, reason: string, rules: Rule[]): Unit[] {
+  const denies = rules.filter((r) => r.effect === "deny");
+  const unquoted = raw.replace(/['"\\]/g, "");
+  const texts: UnitTexts = { strict: [raw], loose: [unquoted], scan: unquoted };
+  const deny = denies.find((r) => restricts(r, texts)) ?? denies[0];
+  if (deny) {
+    return [
+      {
+        effect: "deny",
+        rule: deny,
+        reason: `cannot tell which programs run (${reason}), and deny rule ${deny.text} could match`,
+      },
+    ];
+  }
+  const whole = rules.filter((r) => r.source === "session");
+  return [decideUnit(whole, { strict: [raw], loose: [] }, ask(`unparsable shell (${reason})`))];
 }
 
 /** One exec target: every simple command must be allowed, none denied or asked. */
 function execUnits(command: string, rules: Rule[]): Unit[] {
   const raw = command.trim();
-  const whole = rules.filter((r) => r.source === "session");
   const split = splitShell(raw);
-  if (!split.ok) {
-    const deny = rules.find((r) => r.effect === "deny" && matches(r, [raw]));
-    if (deny) return [{ effect: "deny", rule: deny, reason: `deny rule ${deny.text}` }];
-    return [decideUnit(whole, [raw], [], ask(`unparsable shell (${split.reason})`))];
-  }
+  if (!split.ok) return unsplittable(raw, split.reason, rules);
   const units = split.texts.map((text, i) =>
-    decideUnit(rules, [text], looseForms(split.commands[i]!), ask(`default: exec asks (${text})`)),
+    decideUnit(rules, commandTexts(text, split.commands[i]!), ask(`default: exec asks (${text})`)),
   );
   if (units.some((u) => u.effect === "deny")) return units;
   // A session grant names the exact command line the user approved, redirections included.
-  const granted = decideUnit(whole, [raw], [], ask(""));
+  const whole = rules.filter((r) => r.source === "session");
+  const granted = decideUnit(whole, { strict: [raw], loose: [] }, ask(""));
   if (granted.effect === "allow") return [granted];
   if (split.commands.length === 0) units.push(ask("default: exec asks"));
   for (const file of split.writes) units.push(ask(`exec writes to ${file} through a redirection`));
@@ -74,18 +140,20 @@ function execUnits(command: string, rules: Rule[]): Unit[] {
 
 /** One target of a file, fetch or other tool. */
 function targetUnit(request: PolicyRequest, target: string | undefined, rules: Rule[]): Unit {
-  const fallback: Unit = request.readOnly
-    ? { effect: "allow", reason: "default: read-only tools are allowed in the workspace" }
-    : ask(`default: ${request.tool} asks`);
+  // Only reads of workspace paths are allowed by default: fetch reads too, but what it sends (the URL)
+  // leaves the machine, so it asks like a write.
+  const fallback: Unit =
+    request.readOnly && PATH_TOOLS.has(request.tool)
+      ? { effect: "allow", reason: "default: read-only tools are allowed in the workspace" }
+      : ask(`default: ${request.tool} asks`);
   if (target === undefined)
     return decideUnit(
       rules.filter((r) => r.pattern === undefined),
-      [],
-      [],
+      { strict: [], loose: [] },
       fallback,
     );
   const normalized = normalizeTarget(request.tool, target);
-  const unit = decideUnit(rules, [normalized], [target], fallback);
+  const unit = decideUnit(rules, { strict: [normalized], loose: [target] }, fallback);
   if (PATH_TOOLS.has(request.tool) && leavesWorkspace(normalized) && unit.effect === "allow") {
     return ask(`${target} is outside the workspace`);
   }

@@ -55,6 +55,16 @@ export function patternMatches(tool: string, pattern: string, target: string): b
   return new RegExp(`^${globSource(pattern)}$`).test(target);
 }
 
+/**
+ * Whether an exec pattern could match a command that starts anywhere inside `text` at a word boundary:
+ * `rm *` occurs in `-c rm -rf x`, `/bin/rm x` and `--cmd=rm`, not in `rm.sh`, `--rm` or `farm`. Deny
+ * and ask rules use it on the arguments of programs that may run them as a command.
+ */
+export function patternOccurs(pattern: string, text: string): boolean {
+  const body = pattern.endsWith(" *") ? pattern.slice(0, -2) : pattern;
+  return new RegExp(`(?:^|[^A-Za-z0-9_.-])${globSource(body)}(?![A-Za-z0-9_.-])`).test(text);
+}
+
 /** Escapes `text` so that, as a pattern, it matches exactly itself (for "yes for this session" rules). */
 export function escapePattern(text: string): string {
   return text.replace(/[\\*?[\]{}(),!@+]/g, "\\$&");

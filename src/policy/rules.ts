@@ -56,12 +56,13 @@ export function parseRule(text: string, effect: Effect, source: RuleSource): Rul
 /**
  * Built-in allow rules for a few exact, read-only commands. Everything else falls back to the
  * defaults in evaluate(): read-only tools allow, writes/exec/fetch ask. A user deny or ask rule
- * overrides these.
+ * overrides these. git is deliberately absent: `git status` and `git diff` run programs a repository
+ * configures (core.fsmonitor, core.pager, diff.external, textconv and filter drivers, hooks), so a
+ * cloned repository could run code without asking. Codex made the same choice (its test
+ * `git_commands_require_approval`, codex-rs/shell-command/src/command_safety/is_safe_command.rs).
  */
 export function defaultRules(): Rule[] {
-  return ["exec:pwd", "exec:ls", "exec:git status", "exec:git diff"].map((text) =>
-    parseRule(text, "allow", "default"),
-  );
+  return ["exec:pwd", "exec:ls"].map((text) => parseRule(text, "allow", "default"));
 }
 
 /** Rule lists as a config file holds them. */

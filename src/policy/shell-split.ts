@@ -1,5 +1,8 @@
 import {
   checkAssignment,
+  checkParameter,
+  checkSubscripts,
+  decodeAnsiC,
   isBareWord,
   quoteWord,
   RESERVED_PREFIXES,
@@ -12,9 +15,11 @@ import { type CommandSink, MAX_SHELL_DEPTH, unwrapCommand } from "./shell-wrappe
 
 /**
  * The simple commands a shell command line would run, or why it could not be understood.
- * `commands` holds each argv (quotes removed, expansions kept as written), `texts` the same argv
- * re-joined for rule matching (`git commit -m 'a b'`), `writes` the files output redirections write to
- * (`/dev/null` and fd duplications like `2>&1` are left out).
+ * `commands` holds each argv (quotes removed, expansions kept as written), `texts` the command as allow
+ * rules must match it: the argv re-joined (`git commit -m 'a b'`) behind the environment it is given
+ * (`HOME=. git status`, `env -i X=1 git status`), so setting a variable is never covered by a rule for
+ * the bare command. `writes` holds the files output redirections write to (`/dev/null` and fd
+ * duplications like `2>&1` are left out).
  */
 export type SplitResult =
   | { ok: true; commands: string[][]; texts: string[]; writes: string[] }
@@ -24,24 +29,9 @@ const MAX_LENGTH = 65_536;
 const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 const REDIRECT_OPS = ["&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">|", ">&", ">"];
-const ANSI_C_ESCAPES: Record<string, string> = {
-  n: "\n",
-  t: "\t",
-  r: "\r",
-  "\\": "\\",
-  "'": "'",
-  '"': '"',
-  a: "\x07",
-  b: "\b",
-  e: "\x1b",
-  E: "\x1b",
-  f: "\f",
-  v: "\v",
-  "?": "?",
-};
 
 interface Collected {
-  commands: ShellWord[][];
+  commands: { argv: ShellWord[]; prefix: ShellWord[] }[];
   writes: string[];
 }
 
@@ -63,7 +53,7 @@ class Parser {
   ) {
     if (depth > MAX_SHELL_DEPTH) throw new ShellParseError("commands nested too deeply");
     this.sink = {
-      command: (argv) => this.out.commands.push(argv),
+      command: (argv, prefix) => this.out.commands.push({ argv, prefix }),
       script: (source, d) => new Parser(source, this.out, d).parseAll(),
     };
   }
@@ -77,16 +67,34 @@ class Parser {
   /** Parses commands until the end of input, or through the `)` that closes a subshell or `$(`. */
   private parseList(closer: ")" | null): void {
     let words: ShellWord[] = [];
+    /** Something (a word, a redirection, a subshell) since the last operator. */
+    let content = false;
+    /** A `&&`, `||` or `|` still waiting for the command after it (a newline may come first). */
+    let pending: string | null = null;
     const finish = () => {
       this.emit(words);
       words = [];
+      content = false;
+    };
+    const operator = (op: string, binary: boolean) => {
+      // bash refuses `; ls`, `ls | | wc`, `&& ls`: nothing runs, so neither do we claim to know what would.
+      if (!content) throw new ShellParseError(`syntax error: ${op} with no command before it`);
+      this.pos += op.length;
+      finish();
+      pending = binary ? op : null;
+    };
+    const end = () => {
+      if (pending !== null && !content) {
+        throw new ShellParseError(`syntax error: ${pending} with no command after it`);
+      }
+      finish();
     };
     for (;;) {
       const c = this.src[this.pos];
       const next = this.src[this.pos + 1];
       if (c === undefined) {
         if (closer) throw new ShellParseError("unbalanced parentheses: missing )");
-        finish();
+        end();
         return;
       }
       if (c === " " || c === "\t") {
@@ -95,15 +103,15 @@ class Parser {
         this.pos += 2;
       } else if (c === "\n") {
         this.pos++;
-        finish();
+        if (pending === null) finish();
         this.readHeredocBodies();
       } else if (c === "#") {
-        const end = this.src.indexOf("\n", this.pos);
-        this.pos = end < 0 ? this.src.length : end;
+        const stop = this.src.indexOf("\n", this.pos);
+        this.pos = stop < 0 ? this.src.length : stop;
       } else if (c === ")") {
         if (closer !== ")") throw new ShellParseError("unbalanced parentheses: unexpected )");
         this.pos++;
-        finish();
+        end();
         return;
       } else if (c === "(") {
         if (!words.every((w) => isBareWord(w) && RESERVED_PREFIXES.has(w.text))) {
@@ -115,36 +123,46 @@ class Parser {
         this.pos++;
         words = [];
         this.parseList(")");
+        content = true;
+        pending = null;
       } else if (c === ";") {
         if (next === ";") throw new ShellParseError("case clauses (;;) are not supported");
-        this.pos++;
-        finish();
+        operator(";", false);
       } else if (c === "&" && next !== ">") {
-        this.pos += next === "&" ? 2 : 1;
-        finish();
+        operator(next === "&" ? "&&" : "&", next === "&");
       } else if (c === "|") {
-        this.pos += next === "|" || next === "&" ? 2 : 1;
-        finish();
-      } else if ((c === "<" || c === ">") && next === "(") {
-        words.push(this.processSubstitution());
-      } else if (c === "<" || c === ">" || c === "&") {
-        this.redirect();
+        operator(next === "|" || next === "&" ? `|${next}` : "|", true);
       } else {
-        const word = this.readWord();
-        const after = this.src[this.pos];
-        if ((after === "<" || after === ">") && !word.quoted && /^\d+$/.test(word.text)) this.redirect();
-        else words.push(word);
+        content = true;
+        pending = null;
+        if ((c === "<" || c === ">") && next === "(") {
+          words.push(this.processSubstitution());
+        } else if (c === "<" || c === ">" || c === "&") {
+          this.redirect();
+        } else {
+          const word = this.readWord();
+          const after = this.src[this.pos];
+          if ((after === "<" || after === ">") && !word.quoted && /^\d+$/.test(word.text)) this.redirect();
+          else words.push(word);
+        }
       }
     }
   }
 
-  /** Strips assignments and reserved words, then hands the command to the wrapper logic. */
+  /**
+   * Strips reserved words and sets assignments in front aside as the command's prefix, then hands the
+   * command to the wrapper logic.
+   */
   private emit(words: ShellWord[]): void {
+    for (const w of words) checkSubscripts(w);
     let i = 0;
+    const prefix: ShellWord[] = [];
     while (i < words.length) {
       const w = words[i]!;
-      if (w.assignment) checkAssignment(w);
-      else if (!(isBareWord(w) && RESERVED_PREFIXES.has(w.text))) break;
+      if (w.assignment) {
+        checkAssignment(w);
+        prefix.push(w);
+      } else if (!(isBareWord(w) && RESERVED_PREFIXES.has(w.text))) break;
       i++;
     }
     const head = words[i];
@@ -154,7 +172,7 @@ class Parser {
     }
     // A loop header's words are data; substitutions in them were collected while reading.
     if (isBareWord(head, "for") || isBareWord(head, "select")) return;
-    unwrapCommand(words.slice(i), this.sink, this.depth);
+    unwrapCommand(words.slice(i), this.sink, this.depth, prefix);
   }
 
   private readWord(): ShellWord {
@@ -245,6 +263,7 @@ class Parser {
       if (/[`'"{\\]|\$\(/.test(inner)) {
         throw new ShellParseError(`parameter expansion \${${inner}} is too complex to check`);
       }
+      checkParameter(inner);
       b.expansion(this.src.slice(start, end + 1));
       this.pos = end + 1;
     } else if (n === "'" && !inDouble) {
@@ -266,27 +285,10 @@ class Parser {
     }
   }
 
-  /** `$'...'` with the common escapes; numeric and control escapes are refused. */
   private readAnsiC(b: WordBuilder): void {
-    let i = this.pos + 2;
-    let text = "";
-    for (;;) {
-      const c = this.src[i];
-      if (c === undefined) throw new ShellParseError("unterminated $'...'");
-      if (c === "'") break;
-      if (c === "\\") {
-        const e = this.src[i + 1] ?? "";
-        const decoded = ANSI_C_ESCAPES[e];
-        if (decoded === undefined) throw new ShellParseError(`escape \\${e} in $'...' is not supported`);
-        text += decoded;
-        i += 2;
-      } else {
-        text += c;
-        i++;
-      }
-    }
+    const { text, end } = decodeAnsiC(this.src, this.pos);
     b.literal(text);
-    this.pos = i + 1;
+    this.pos = end;
   }
 
   private readBacktick(b: WordBuilder): void {
@@ -377,8 +379,8 @@ export function splitShell(command: string): SplitResult {
   }
   return {
     ok: true,
-    commands: out.commands.map((argv) => argv.map((w) => w.text)),
-    texts: out.commands.map((argv) => argv.map(quoteWord).join(" ")),
+    commands: out.commands.map(({ argv }) => argv.map((w) => w.text)),
+    texts: out.commands.map(({ argv, prefix }) => [...prefix, ...argv].map(quoteWord).join(" ")),
     writes: out.writes,
   };
 }

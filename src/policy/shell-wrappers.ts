@@ -1,9 +1,20 @@
-import { checkAssignment, ShellParseError, type ShellWord } from "./shell-word.ts";
+import { ShellParseError, type ShellWord } from "./shell-word.ts";
+import {
+  ENV_OPTIONS,
+  guarded,
+  none,
+  plainWord,
+  skipAssignments,
+  skipOptions,
+  transparent,
+  type WrapperSpec,
+} from "./shell-wrapper-kit.ts";
+import { SYSTEM_WRAPPERS } from "./shell-wrappers-system.ts";
 
 /** Where unwrapping sends what it finds. */
 export interface CommandSink {
-  /** A simple command that must be allowed on its own. */
-  command(argv: ShellWord[]): void;
+  /** A simple command that must be allowed on its own, with the assignments it runs under. */
+  command(argv: ShellWord[], prefix: ShellWord[]): void;
   /** A script a wrapper runs (`bash -c`, `eval`): split and checked like top-level input. */
   script(source: string, depth: number): void;
 }
@@ -11,99 +22,7 @@ export interface CommandSink {
 /** How deep wrappers and nested scripts may go before the command counts as unparsable. */
 export const MAX_SHELL_DEPTH = 16;
 
-interface Unwrapped {
-  /** The wrapper itself must be allowed too (it changes privileges or adds arguments). */
-  reportSelf: boolean;
-  inner: ShellWord[][];
-  scripts: string[];
-}
-
-interface OptionSpec {
-  flags?: string[];
-  /** Options that take a value: `-u root`, `-uroot`, `--user=root`. */
-  withValue?: string[];
-  /** Options whose value may only be attached: `-i{}`. */
-  attached?: string[];
-  numeric?: boolean;
-}
-
-interface WrapperSpec {
-  /** Every argument must be a plain word: an expansion could smuggle in options or a command. */
-  strict: boolean;
-  unwrap(name: string, args: ShellWord[]): Unwrapped;
-}
-
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"]);
-
-function none(): Unwrapped {
-  return { reportSelf: false, inner: [], scripts: [] };
-}
-
-/** Index of the first argument after the options `spec` describes; throws on an unknown option. */
-function skipOptions(name: string, args: ShellWord[], spec: OptionSpec): number {
-  let i = 0;
-  while (i < args.length) {
-    const t = args[i]!.text;
-    if (t === "--") return i + 1;
-    if (spec.flags?.includes(t)) {
-      i++;
-      continue;
-    }
-    if (!t.startsWith("-") || t === "-") break;
-    if (spec.numeric && /^-\d+$/.test(t)) {
-      i++;
-      continue;
-    }
-    if (spec.withValue?.includes(t)) {
-      if (i + 1 >= args.length) throw new ShellParseError(`${name}: option ${t} needs a value`);
-      i += 2;
-      continue;
-    }
-    const eq = t.indexOf("=");
-    if (t.startsWith("--") && eq > 0 && spec.withValue?.includes(t.slice(0, eq))) {
-      i++;
-      continue;
-    }
-    const short = t.slice(0, 2);
-    if (!t.startsWith("--") && (spec.withValue?.includes(short) || spec.attached?.includes(short))) {
-      i++;
-      continue;
-    }
-    throw new ShellParseError(`${name}: option ${t} is not understood`);
-  }
-  return i;
-}
-
-/** A transparent wrapper: only the command it runs is checked. */
-function transparent(spec: OptionSpec, after?: (args: ShellWord[], at: number) => number): WrapperSpec {
-  return {
-    strict: true,
-    unwrap(name, args) {
-      let at = skipOptions(name, args, spec);
-      if (after) at = after(args, at);
-      const inner = args.slice(at);
-      return inner.length === 0 ? { ...none(), reportSelf: true } : { ...none(), inner: [inner] };
-    },
-  };
-}
-
-/** A wrapper that must be allowed itself and whose command must be allowed too. */
-function guarded(spec: OptionSpec): WrapperSpec {
-  return {
-    strict: true,
-    unwrap(name, args) {
-      const at = skipAssignments(args, skipOptions(name, args, spec));
-      const inner = args.slice(at);
-      return { reportSelf: true, inner: inner.length > 0 ? [inner] : [], scripts: [] };
-    },
-  };
-}
-
-function skipAssignments(args: ShellWord[], at: number): number {
-  let i = at;
-  while (args[i]?.assignment) checkAssignment(args[i++]!);
-  return i;
-}
 
 const shell: WrapperSpec = {
   strict: true,
@@ -156,10 +75,8 @@ const git: WrapperSpec = {
       if (word.expands) throw new ShellParseError(`git option ${word.text} is expanded by the shell`);
       const t = word.text;
       if (!t.startsWith("-")) break;
-      if (t === "-c" || t.startsWith("--config-env") || t.startsWith("--exec-path")) {
-        throw new ShellParseError(`git ${t} can run arbitrary commands (core.pager, aliases, hooks)`);
-      }
-      i += ["-C", "--git-dir", "--work-tree", "--namespace"].includes(t) ? 2 : 1;
+      // Options that run programs (-c, --exec-path, ...) are for programs.ts: allow rules skip them.
+      i += ["-c", "-C", "--git-dir", "--work-tree", "--namespace"].includes(t) ? 2 : 1;
     }
     if (args[i]?.expands)
       throw new ShellParseError(`git subcommand ${args[i]!.text} is expanded by the shell`);
@@ -168,15 +85,23 @@ const git: WrapperSpec = {
 };
 
 const WRAPPERS: Record<string, WrapperSpec> = {
-  env: transparent(
-    {
-      flags: ["-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"],
-      withValue: ["-u", "--unset", "-C", "--chdir"],
+  ...SYSTEM_WRAPPERS,
+  env: {
+    strict: true,
+    unwrap(name, args) {
+      const at = skipAssignments(args, skipOptions(name, args, ENV_OPTIONS));
+      const inner = args.slice(at);
+      if (inner.length === 0) return { ...none(), reportSelf: true };
+      const changes = args.slice(0, at).filter((w) => w.text !== "--");
+      return { ...none(), inner: [inner], prefix: changes.length > 0 ? [plainWord(name), ...changes] : [] };
     },
-    skipAssignments,
-  ),
+  },
   nohup: transparent({}),
-  time: transparent({ flags: ["-p"] }),
+  time: transparent({
+    flags: ["-p", "-a", "-v", "-q", "--append", "--verbose", "--quiet", "--portability"],
+    withValue: ["-f", "-o", "--format", "--output"],
+  }),
+  busybox: transparent({}),
   nice: transparent({ withValue: ["-n", "--adjustment"], numeric: true }),
   timeout: transparent(
     {
@@ -210,20 +135,11 @@ const WRAPPERS: Record<string, WrapperSpec> = {
       return { ...none(), scripts: args.length > 0 ? [args.map((w) => w.text).join(" ")] : [] };
     },
   },
-  sudo: guarded({
-    flags: ["-A", "-B", "-E", "-H", "-K", "-P", "-S", "-b", "-e", "-i", "-k", "-l", "-n", "-s", "-v"],
-    withValue: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U", "--user", "--group", "--chdir"],
-  }),
-  doas: guarded({ flags: ["-n", "-s", "-L"], withValue: ["-u", "-C"] }),
   xargs: guarded({
     flags: ["-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-p", "--interactive", "-x", "-o"],
     withValue: ["-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--delimiter"],
     attached: ["-i", "-l", "-e"],
   }),
-  setsid: guarded({ flags: ["-f", "-w", "-c", "--fork", "--wait", "--ctty"] }),
-  stdbuf: guarded({ withValue: ["-i", "-o", "-e", "--input", "--output", "--error"] }),
-  unbuffer: guarded({ flags: ["-p"] }),
-  ionice: guarded({ flags: ["-t"], withValue: ["-c", "-n", "--class", "--classdata"] }),
   trap: {
     strict: true,
     unwrap(_name, args) {
@@ -240,7 +156,12 @@ const WRAPPERS: Record<string, WrapperSpec> = {
  * Checks one simple command (argv after assignments and reserved words are stripped) and sends it,
  * and every command a wrapper in it would run, to `sink`. Throws ShellParseError when unsure.
  */
-export function unwrapCommand(argv: ShellWord[], sink: CommandSink, depth = 0): void {
+export function unwrapCommand(
+  argv: ShellWord[],
+  sink: CommandSink,
+  depth = 0,
+  prefix: ShellWord[] = [],
+): void {
   if (depth > MAX_SHELL_DEPTH) throw new ShellParseError("commands nested too deeply");
   const head = argv[0];
   if (head === undefined) return;
@@ -248,7 +169,7 @@ export function unwrapCommand(argv: ShellWord[], sink: CommandSink, depth = 0): 
   const name = head.text.slice(head.text.lastIndexOf("/") + 1);
   const spec = SHELLS.has(name) ? shell : Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
   if (spec === undefined) {
-    sink.command(argv);
+    sink.command(argv, prefix);
     return;
   }
   const args = argv.slice(1);
@@ -257,7 +178,8 @@ export function unwrapCommand(argv: ShellWord[], sink: CommandSink, depth = 0): 
     if (expanded) throw new ShellParseError(`${name} argument ${expanded.text} is expanded by the shell`);
   }
   const result = spec.unwrap(name, args);
-  if (result.reportSelf) sink.command(argv);
-  for (const inner of result.inner) unwrapCommand(inner, sink, depth + 1);
+  if (result.reportSelf) sink.command(argv, prefix);
+  const innerPrefix = [...prefix, ...(result.prefix ?? [])];
+  for (const inner of result.inner) unwrapCommand(inner, sink, depth + 1, innerPrefix);
   for (const script of result.scripts) sink.script(script, depth + 1);
 }

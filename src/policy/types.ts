@@ -19,6 +19,8 @@ export interface PolicyRequest {
   tool: string;
   /** Main arguments: the command for exec, workspace-relative paths, the URL for fetch. */
   targets: string[];
+  /** The tool only reads. Reads of workspace paths are allowed by default; fetch, though read-only,
+   * asks by default (its URL can carry data out). */
   readOnly: boolean;
   /** Touches agent config or .git internals: never allowed without asking. */
   sensitive: boolean;

@@ -1,6 +1,5 @@
 import { type AgentEvent, type EmitFn, makeEvent } from "../kernel/index.ts";
 import type { Redactor } from "../kernel/redact.ts";
-import { redactRecord } from "./redact-record.ts";
 
 /** Past this many characters without whitespace, held text is released anyway (keys are far shorter). */
 const MAX_HELD = 1024;
@@ -19,13 +18,13 @@ export function redactingEmit(redactor: Redactor, sink: EmitFn): EmitFn {
     const pending = held.get(agent);
     if (!pending) return;
     held.delete(agent);
-    sink(redactRecord(withDelta(pending.event, pending.text), redactor));
+    sink(redactor.redactValue(withDelta(pending.event, pending.text)));
   };
 
   return (event) => {
     if (event.kind !== "text_delta") {
       release(event.agent);
-      sink(redactRecord(event, redactor));
+      sink(redactor.redactValue(event));
       return;
     }
     const text = (held.get(event.agent)?.text ?? "") + event.data.delta;
@@ -34,7 +33,7 @@ export function redactingEmit(redactor: Redactor, sink: EmitFn): EmitFn {
     const rest = text.slice(ready.length);
     if (rest === "") held.delete(event.agent);
     else held.set(event.agent, { text: rest, event });
-    if (ready !== "") sink(redactRecord(withDelta(event, ready), redactor));
+    if (ready !== "") sink(redactor.redactValue(withDelta(event, ready)));
   };
 }
 

@@ -13,7 +13,7 @@ import { AppError } from "../kernel/errors.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import { sessionsDir } from "../kernel/paths.ts";
 import type { Redactor } from "../kernel/redact.ts";
-import { redactRecord } from "./redact-record.ts";
+
 import { isSafeSessionId, newSessionId } from "./session-id.ts";
 
 /** Options for {@link openTranscript}. */
@@ -50,8 +50,7 @@ export function openTranscript(options: TranscriptOptions): Transcript {
   if (options.sessionId !== undefined && !existsSync(path)) {
     throw new AppError("session", `unknown session "${id}": no transcript at ${path}`, { file: path });
   }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  let fd: number | undefined = openSync(path, "a+", 0o600);
+  let fd: number | undefined = openForAppend(dir, path);
   const repairedTornLine = dropTornTail(fd);
   const { redactor } = options;
 
@@ -61,7 +60,7 @@ export function openTranscript(options: TranscriptOptions): Transcript {
     repairedTornLine,
     append(event) {
       if (fd === undefined) throw new Error(`transcript ${id} is closed`);
-      const line = `${JSON.stringify(redactRecord(event, redactor))}\n`;
+      const line = `${JSON.stringify(redactor.redactValue(event))}\n`;
       writeSync(fd, line);
     },
     close() {
@@ -70,6 +69,25 @@ export function openTranscript(options: TranscriptOptions): Transcript {
       fd = undefined;
     },
   };
+}
+
+/**
+ * Creates the sessions directory and opens the transcript. A state directory that cannot be written
+ * (not a directory, no permission, read-only file system) is a configuration error naming the path
+ * (exit 3), raised before the run starts: a run never goes on without its transcript.
+ */
+function openForAppend(dir: string, path: string): number {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return openSync(path, "a+", 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new AppError(
+      "config",
+      `cannot write session transcripts to ${dir} (${code}); set XDG_STATE_HOME to a writable directory`,
+      { file: dir },
+    );
+  }
 }
 
 /**

@@ -12,7 +12,8 @@ import { applyChunks } from "./apply-patch-match.ts";
 import { type PatchHunk, parsePatch, patchPaths } from "./apply-patch-parser.ts";
 import { definePrimitive } from "./define.ts";
 import { unifiedDiff } from "./diff.ts";
-import { FileError, readTextFile, statOrNull } from "./files.ts";
+import { FileError, readTextFile, specialKind, statOrNull } from "./files.ts";
+import { changeTarget } from "./policy-target.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** What a patch does to one file. `null` means absent (created from nothing, or deleted). */
@@ -43,13 +44,7 @@ export const applyPatchTool = definePrimitive<ApplyPatchArgs>({
   description: description.trim(),
   schema,
   readOnly: false,
-  async policyTarget(args, ctx) {
-    const rels: string[] = [];
-    for (const path of patchPaths(parsePatch(args.patch))) {
-      rels.push(ctx.workspace.relative(await ctx.workspace.resolve(path)));
-    }
-    return { targets: rels, sensitive: rels.some((rel) => ctx.workspace.isSensitive(rel)) };
-  },
+  policyTarget: (args, ctx) => changeTarget(patchPaths(parsePatch(args.patch)), ctx),
   async preview(args, ctx) {
     return planDiff(await planPatch(args.patch, ctx.workspace));
   },
@@ -83,6 +78,8 @@ export async function planPatch(patchText: string, workspace: Workspace): Promis
     const rel = workspace.relative(abs);
     const info = await statOrNull(abs);
     if (info?.isDirectory()) throw new FileError(`${rel} is a directory, not a file`);
+    const kind = info === null ? null : specialKind(info);
+    if (kind !== null) throw new FileError(`${rel} is ${kind}, not a regular file; a patch cannot touch it`);
     const before = info === null ? null : await readTextFile(abs, rel).catch(() => null);
     const planned: Planned = {
       abs,

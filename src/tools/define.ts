@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import { type JsonSchema, Redactor, type ToolOutput } from "../kernel/index.ts";
+import { ApprovalNeededError, type JsonSchema, Redactor, type ToolOutput } from "../kernel/index.ts";
 import { DISPLAY_LIMIT, MODEL_TEXT_LIMIT, truncateText } from "./truncate.ts";
 import type { PolicyTarget, Primitive, PrimitiveName, ToolContext, ValidationResult } from "./types.ts";
 
@@ -41,6 +41,8 @@ export function definePrimitive<A>(spec: PrimitiveSpec<A>): Primitive<A> {
       try {
         return finish(await spec.run(checked.value, ctx), ctx);
       } catch (error) {
+        // A question nobody can answer (`--on-ask fail`, e.g. on a redirect) ends the run, as at the gate.
+        if (error instanceof ApprovalNeededError) throw error;
         return finish(errorOutput(error instanceof Error ? error.message : String(error)), ctx);
       }
     },

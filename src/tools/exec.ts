@@ -1,6 +1,7 @@
 /** exec {command, timeout_ms?}: runs a shell command in the workspace with a timeout and an output cap. */
 
 import { z } from "zod";
+import { stripEscapeSequences } from "../kernel/index.ts";
 import { definePrimitive } from "./define.ts";
 import { minimalEnv } from "./exec-env.ts";
 import { runCommand } from "./run-command.ts";
@@ -53,7 +54,7 @@ export const execTool = definePrimitive<ExecArgs>({
     else if (result.aborted) status = "killed: aborted";
     else if (result.exitCode === null) status = `killed by ${result.exitSignal ?? "a signal"}`;
     else status = `exit code ${result.exitCode}`;
-    const output = stripAnsi(result.output).trimEnd();
+    const output = stripEscapeSequences(result.output).trimEnd();
     return {
       modelText: `${output === "" ? "(no output)" : output}\n\n[${status}]`,
       display: `$ ${firstLine(args.command)}  (${status}, ${seconds} s)`,
@@ -65,12 +66,4 @@ export const execTool = definePrimitive<ExecArgs>({
 function firstLine(text: string): string {
   const line = text.split("\n", 1)[0] ?? "";
   return line.length < text.length ? `${line} ...` : line;
-}
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences is the point.
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
-
-/** Removes terminal colour and cursor sequences, which are noise to a model. */
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, "");
 }

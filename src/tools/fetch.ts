@@ -1,6 +1,7 @@
 /**
  * fetch {url}: GETs an http(s) URL and returns its text (HTML reduced to text). Every hop, the first and
- * each redirect (followed by hand, at most 5), is checked by the network guard after DNS resolution.
+ * each redirect (followed by hand, at most 5), is checked by the network guard after DNS resolution, and
+ * each redirect is put to the approval policy like a fetch of its own (ToolContext.approveRedirect).
  */
 
 import { isIP } from "node:net";
@@ -8,7 +9,7 @@ import { z } from "zod";
 import { definePrimitive } from "./define.ts";
 import { htmlToText } from "./html-text.ts";
 import { checkHost, type LookupAll } from "./net-guard.ts";
-import type { Primitive } from "./types.ts";
+import type { Primitive, ToolContext } from "./types.ts";
 
 export const MAX_REDIRECTS = 5;
 /** Bytes of a response body read at most. */
@@ -19,8 +20,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export interface FetchToolOptions {
   /** DNS resolution used by the guard (default: the system resolver, every address). */
   lookup?: LookupAll;
-  /** Hosts allowed even at private addresses, in addition to `ToolContext.allowPrivateHosts`. */
-  allowPrivateHosts?: string[];
+  /** Origins allowed even at private addresses, in addition to `ToolContext.allowPrivateOrigins`. */
+  allowPrivateOrigins?: string[];
   timeoutMs?: number;
 }
 
@@ -45,17 +46,19 @@ export function createFetchTool(options: FetchToolOptions = {}): Primitive<Fetch
       return args.url;
     },
     async run(args, ctx) {
-      const allowHosts = [...(options.allowPrivateHosts ?? []), ...(ctx.allowPrivateHosts ?? [])];
+      const origins = [...(options.allowPrivateOrigins ?? []), ...(ctx.allowPrivateOrigins ?? [])];
       const signal = AbortSignal.any([
         ctx.signal,
         AbortSignal.timeout(options.timeoutMs ?? FETCH_TIMEOUT_MS),
       ]);
       let url = parseHttpUrl(args.url);
       for (let hop = 0; ; hop++) {
+        // A rule lifts the guard for its origin only: `fetch:http://localhost:8080/*` not port 9999.
         const checked = await checkHost(url.hostname, {
-          allowHosts,
+          allowHosts: origins.includes(url.origin) ? [url.hostname] : [],
           ...(options.lookup ? { lookup: options.lookup } : {}),
         });
+        if (hop > 0) await followable(url, args.url, ctx);
         const { target, host } = pinned(url, checked[0]);
         const response = await fetch(target, {
           redirect: "manual",
@@ -81,6 +84,17 @@ export function createFetchTool(options: FetchToolOptions = {}): Primitive<Fetch
 }
 
 export const fetchTool = createFetchTool();
+
+/** Throws unless the policy lets fetch follow a redirect to `url` (a new fetch as far as rules go). */
+async function followable(url: URL, first: string, ctx: ToolContext): Promise<void> {
+  if (ctx.approveRedirect === undefined) {
+    if (url.origin === new URL(first).origin) return;
+    throw new Error(`${first} redirected to ${url.href}, another origin; fetch that URL to follow it`);
+  }
+  const refusal = await ctx.approveRedirect(url.href);
+  if (refusal !== undefined)
+    throw new Error(`${first} redirected to ${url.href}, which was not followed: ${refusal}`);
+}
 
 /**
  * For plain http, connect to the address the guard checked (with the original Host header) so a second

@@ -1,7 +1,12 @@
-/** File helpers shared by the file primitives: text reads with clear errors, binary sniffing, writes. */
+/**
+ * File helpers shared by the file primitives: text reads with clear errors, binary sniffing, writes.
+ * Only regular files are ever opened: a FIFO, socket or device in the workspace is refused by what stat
+ * says before any open, and every open is non-blocking with the opened file checked again (fstat), so a
+ * file swapped for a FIFO in between cannot make a read or write wait forever.
+ */
 
-import type { Stats } from "node:fs";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { constants, type Stats } from "node:fs";
+import { mkdir, open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 
 /** Files larger than this are refused by read/edit (the model cannot use them whole anyway). */
@@ -20,18 +25,62 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** Reads a UTF-8 text file; errors name the path and say what it is instead (missing, directory, binary). */
-export async function readTextFile(absPath: string, relPath: string): Promise<string> {
-  const info = await statOrNull(absPath);
-  if (info === null) throw new FileError(`file not found: ${relPath}`);
-  if (info.isDirectory()) throw new FileError(`${relPath} is a directory, not a file (use glob to list it)`);
-  if (!info.isFile()) throw new FileError(`${relPath} is not a regular file`);
-  if (info.size > MAX_TEXT_FILE_BYTES) {
-    throw new FileError(`${relPath} is too large (${info.size} bytes; limit ${MAX_TEXT_FILE_BYTES})`);
+/** What a file that is not a regular file is, for messages ("a FIFO"); null for a regular file. */
+export function specialKind(
+  info: Pick<Stats, "isFile" | "isDirectory" | "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice">,
+): string | null {
+  if (info.isFile()) return null;
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  return "not a regular file";
+}
+
+/** The bytes of a regular file, or why they were not read. Never opens anything but a regular file. */
+export type RegularRead =
+  | { ok: true; bytes: Buffer }
+  | { ok: false; why: "special"; kind: string }
+  | { ok: false; why: "too-large"; size: number };
+
+/** Reads a regular file of at most `maxBytes`; a FIFO, socket or device is reported, never opened for a read that waits. */
+export async function readRegularFile(absPath: string, maxBytes: number): Promise<RegularRead> {
+  const before = checkRegular(await stat(absPath), maxBytes);
+  if (before !== null) return before;
+  // O_NONBLOCK: should the path have become a FIFO since the stat, the open returns at once.
+  const handle = await open(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const after = checkRegular(await handle.stat(), maxBytes);
+    if (after !== null) return after;
+    return { ok: true, bytes: await handle.readFile() };
+  } finally {
+    await handle.close();
   }
-  const bytes = await readFile(absPath);
-  if (looksBinary(bytes)) throw new FileError(`${relPath} is a binary file`);
-  return bytes.toString("utf8");
+}
+
+function checkRegular(info: Stats, maxBytes: number): RegularRead | null {
+  const kind = specialKind(info);
+  if (kind !== null) return { ok: false, why: "special", kind };
+  if (info.size > maxBytes) return { ok: false, why: "too-large", size: info.size };
+  return null;
+}
+
+/** Reads a UTF-8 text file; errors name the path and say what it is instead (missing, directory, FIFO, binary). */
+export async function readTextFile(absPath: string, relPath: string): Promise<string> {
+  if ((await statOrNull(absPath)) === null) throw new FileError(`file not found: ${relPath}`);
+  const read = await readRegularFile(absPath, MAX_TEXT_FILE_BYTES);
+  if (!read.ok && read.why === "special") {
+    if (read.kind === "a directory") {
+      throw new FileError(`${relPath} is a directory, not a file (use glob to list it)`);
+    }
+    throw new FileError(`${relPath} is ${read.kind}, not a regular file; only regular files are read`);
+  }
+  if (!read.ok) {
+    throw new FileError(`${relPath} is too large (${read.size} bytes; limit ${MAX_TEXT_FILE_BYTES})`);
+  }
+  if (looksBinary(read.bytes)) throw new FileError(`${relPath} is a binary file`);
+  return read.bytes.toString("utf8");
 }
 
 /** The text of a file, or null when nothing exists at the path. */
@@ -40,10 +89,27 @@ export async function readTextIfExists(absPath: string, relPath: string): Promis
   return readTextFile(absPath, relPath);
 }
 
-/** Writes a file, creating its parent directories. */
+/** Writes a file, creating its parent directories; refuses to write into a FIFO, socket or device. */
 export async function writeTextFile(absPath: string, content: string): Promise<void> {
+  const existing = await statOrNull(absPath);
+  const kind = existing === null ? null : specialKind(existing);
+  if (kind !== null)
+    throw new FileError(`${absPath} is ${kind}, not a regular file; only regular files are written`);
   await mkdir(dirname(absPath), { recursive: true });
-  await writeFile(absPath, content, "utf8");
+  // O_NONBLOCK: a FIFO that appeared since the stat fails the open (ENXIO) instead of waiting for a reader.
+  const handle = await open(
+    absPath,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK,
+    0o666,
+  );
+  try {
+    const kindNow = specialKind(await handle.stat());
+    if (kindNow !== null)
+      throw new FileError(`${absPath} is ${kindNow}, not a regular file; only regular files are written`);
+    await handle.writeFile(content, "utf8");
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function statOrNull(absPath: string): Promise<Stats | null> {

@@ -4,7 +4,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { definePrimitive } from "./define.ts";
 import { readTarget } from "./policy-target.ts";
-import { plural } from "./truncate.ts";
+import { listSome, plural } from "./truncate.ts";
 import { skipListFor, walkFiles } from "./walk.ts";
 
 /** Paths returned at most. */
@@ -38,22 +38,32 @@ export const globTool = definePrimitive<GlobArgs>({
     }
     const matcher = new Bun.Glob(args.pattern.replace(/^(\.\/)+/, ""));
     const found: string[] = [];
+    const special: string[] = [];
     let capped = false;
     for await (const file of walkFiles(base, { skip: skipListFor(args.pattern), signal: ctx.signal })) {
       if (!matcher.match(file.rel)) continue;
+      if (file.special !== undefined) {
+        special.push(`${ctx.workspace.relative(file.abs)} (${file.special})`);
+        continue;
+      }
       if (found.length >= GLOB_MAX_RESULTS) {
         capped = true;
         break;
       }
       found.push(ctx.workspace.relative(file.abs));
     }
+    const skipped = special.length === 0 ? "" : `\n\n(skipped, not regular files: ${listSome(special)})`;
     if (found.length === 0) {
-      return { modelText: `No files match ${args.pattern}`, display: "glob: no files", isError: false };
+      return {
+        modelText: `No files match ${args.pattern}${skipped}`,
+        display: "glob: no files",
+        isError: false,
+      };
     }
     found.sort();
     const note = capped ? `\n\n(showing the first ${GLOB_MAX_RESULTS}; use a narrower pattern or path)` : "";
     return {
-      modelText: found.join("\n") + note,
+      modelText: found.join("\n") + note + skipped,
       display: `glob ${args.pattern}: ${found.length}${capped ? "+" : ""} ${plural(found.length, "file")}`,
       isError: false,
     };

@@ -1,19 +1,21 @@
-/** grep {pattern, path?, glob?}: a regular expression over the text files under a workspace path. */
+/**
+ * grep {pattern, path?, glob?}: a regular expression over the text files under a workspace path. The
+ * search runs in a worker bounded by time and by the call's abort signal (grep-runner.ts), so no pattern
+ * can hang the run; files it did not search (too large, FIFOs, devices) are named in the result.
+ */
 
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { definePrimitive } from "./define.ts";
-import { looksBinary } from "./files.ts";
+import { specialKind } from "./files.ts";
+import { GREP_TIME_LIMIT_MS, runSearch } from "./grep-runner.ts";
+import { compilePattern, GREP_MAX_MATCHES, type GrepReply } from "./grep-search.ts";
 import { readTarget } from "./policy-target.ts";
-import { cutLine, plural } from "./truncate.ts";
-import { skipListFor, walkFiles } from "./walk.ts";
+import { listSome, plural } from "./truncate.ts";
+import type { ToolContext } from "./types.ts";
+import { skipListFor } from "./walk.ts";
 
-/** Matching lines returned at most. */
-export const GREP_MAX_MATCHES = 200;
-/** Characters of a matching line shown. */
-const GREP_LINE_LIMIT = 400;
-/** Files larger than this are not searched. */
-const GREP_MAX_FILE_BYTES = 5 * 1024 * 1024;
+export { GREP_MAX_MATCHES } from "./grep-search.ts";
 
 const schema = z.object({
   pattern: z.string().min(1).describe("JavaScript regular expression; prefix with (?i) to ignore case."),
@@ -35,83 +37,72 @@ export const grepTool = definePrimitive<GrepArgs>({
     return `grep /${args.pattern}/ in ${args.path ?? "."}${args.glob ? ` (${args.glob})` : ""}`;
   },
   async run(args, ctx) {
-    const regex = compile(args.pattern);
+    compilePattern(args.pattern); // a bad pattern fails here, with its message, before any worker starts
     const base = await ctx.workspace.resolve(args.path ?? ".");
     const info = await stat(base).catch(() => null);
     if (info === null) throw new Error(`path not found: ${args.path}`);
-    const filter = args.glob === undefined ? null : globFilter(args.glob);
-    const files = info.isDirectory()
-      ? walkFiles(base, { skip: skipListFor(`${args.path ?? ""} ${args.glob ?? ""}`), signal: ctx.signal })
-      : single(base);
-    const matches: string[] = [];
-    const filesWithMatches = new Set<string>();
-    let capped = false;
-    outer: for await (const file of files) {
-      if (filter && !filter(file.rel)) continue;
-      const text = await readSearchable(file.abs);
-      if (text === null) continue;
-      const rel = ctx.workspace.relative(file.abs);
-      const lines = text.split("\n");
-      for (let i = 0; i < lines.length; i++) {
-        const line = (lines[i] ?? "").replace(/\r$/, "");
-        if (!regex.test(line)) continue;
-        if (matches.length >= GREP_MAX_MATCHES) {
-          capped = true;
-          break outer;
-        }
-        matches.push(`${rel}:${i + 1}: ${cutLine(line, GREP_LINE_LIMIT)}`);
-        filesWithMatches.add(rel);
-      }
+    const kind = specialKind(info);
+    if (kind !== null && kind !== "a directory") {
+      throw new Error(`${args.path} is ${kind}, not a regular file or directory; grep does not read it`);
     }
-    const where = ctx.workspace.relative(base);
-    if (matches.length === 0) {
-      return {
-        modelText: `No matches for /${args.pattern}/ in ${where}`,
-        display: "grep: no matches",
-        isError: false,
-      };
+    const outcome = await runSearch(
+      {
+        pattern: args.pattern,
+        base,
+        isDirectory: info.isDirectory(),
+        skip: skipListFor(`${args.path ?? ""} ${args.glob ?? ""}`),
+        ...(args.glob === undefined ? {} : { glob: args.glob }),
+      },
+      { signal: ctx.signal, timeoutMs: ctx.searchTimeoutMs ?? GREP_TIME_LIMIT_MS },
+    );
+    const stopped = (text: string) => ({
+      modelText: `Error: ${text}`,
+      display: `grep: ${text}`,
+      isError: true,
+    });
+    switch (outcome.kind) {
+      case "aborted":
+        return stopped("aborted");
+      case "timeout":
+        return stopped(
+          `stopped after ${(ctx.searchTimeoutMs ?? GREP_TIME_LIMIT_MS) / 1000} s without finishing; the pattern ` +
+            "may backtrack catastrophically (nested quantifiers such as (a+)+): simplify it or narrow path/glob",
+        );
+      case "failed":
+        throw new Error(outcome.message);
+      case "done":
+        return describe(args, outcome.reply, ctx, base);
     }
-    const note = capped
-      ? `\n\n(showing the first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or glob to see the rest)`
-      : "";
-    const fileCount = filesWithMatches.size;
-    return {
-      modelText: matches.join("\n") + note,
-      display: `grep /${args.pattern}/: ${matches.length}${capped ? "+" : ""} ${plural(matches.length, "match", "matches")} in ${fileCount} ${plural(fileCount, "file")}`,
-      isError: false,
-    };
   },
 });
 
-function compile(pattern: string): RegExp {
-  const ignoreCase = pattern.startsWith("(?i)");
-  const source = ignoreCase ? pattern.slice(4) : pattern;
-  try {
-    return new RegExp(source, ignoreCase ? "i" : "");
-  } catch (error) {
-    throw new Error(`invalid regular expression /${pattern}/: ${(error as Error).message}`);
+function describe(args: GrepArgs, reply: GrepReply, ctx: ToolContext, base: string) {
+  const rel = (abs: string) => ctx.workspace.relative(abs);
+  const skippedNote = skippedText(reply, rel);
+  if (reply.hits.length === 0) {
+    return {
+      modelText: `No matches for /${args.pattern}/ in ${rel(base)}${skippedNote}`,
+      display: `grep: no matches${reply.skipped.length > 0 ? ` (${reply.skipped.length} skipped)` : ""}`,
+      isError: false,
+    };
   }
+  const lines = reply.hits.map((hit) => `${rel(hit.abs)}:${hit.line}: ${hit.text}`);
+  const note = reply.capped
+    ? `\n\n(showing the first ${GREP_MAX_MATCHES} matches; narrow the pattern, path or glob to see the rest)`
+    : "";
+  const count = reply.hits.length;
+  const fileCount = new Set(reply.hits.map((hit) => hit.abs)).size;
+  return {
+    modelText: lines.join("\n") + note + skippedNote,
+    display: `grep /${args.pattern}/: ${count}${reply.capped ? "+" : ""} ${plural(count, "match", "matches")} in ${fileCount} ${plural(fileCount, "file")}`,
+    isError: false,
+  };
 }
 
-/** A glob without `/` matches a file name at any depth (like ripgrep's --glob); otherwise the relative path. */
-export function globFilter(glob: string): (rel: string) => boolean {
-  const matcher = new Bun.Glob(glob);
-  const byName = !glob.includes("/");
-  return (rel) => matcher.match(rel) || (byName && matcher.match(rel.slice(rel.lastIndexOf("/") + 1)));
-}
-
-async function* single(abs: string) {
-  yield { abs, rel: abs.slice(abs.lastIndexOf("/") + 1) };
-}
-
-/** The text of a file worth searching, or null for large or binary files. */
-async function readSearchable(abs: string): Promise<string | null> {
-  try {
-    const info = await stat(abs);
-    if (info.size > GREP_MAX_FILE_BYTES) return null;
-    const bytes = await readFile(abs);
-    return looksBinary(bytes) ? null : bytes.toString("utf8");
-  } catch {
-    return null;
-  }
+/** `(skipped 2 files not searched: big.log (too large ...), pipe (a FIFO))`, or "" when none. */
+function skippedText(reply: GrepReply, rel: (abs: string) => string): string {
+  const n = reply.skipped.length;
+  if (n === 0) return "";
+  const named = listSome(reply.skipped.map((s) => `${rel(s.abs)} (${s.why})`));
+  return `\n\n(${n} ${plural(n, "file")} not searched: ${named})`;
 }

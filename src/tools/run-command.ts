@@ -1,10 +1,12 @@
 /**
  * Runs a shell command in its own process group (`bash -c`, detached), capturing combined output with a
  * cap, and ends the whole group on timeout, on abort, and when the shell itself exits (background jobs do
- * not outlive the command).
+ * not outlive the command). Processes that left the group (setsid, daemons) are found by the call's marker
+ * variable and killed too (process-sweep.ts; Linux), also when this process exits first.
  */
 
 import { spawn } from "node:child_process";
+import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "./process-sweep.ts";
 
 export interface RunCommandOptions {
   cwd: string;
@@ -41,10 +43,11 @@ const PIPE_GIVE_UP_MS = 2_000;
 export function runCommand(command: string, options: RunCommandOptions): Promise<CommandResult> {
   const started = Date.now();
   const output = new OutputCollector(options.outputLimit);
+  const execId = newExecId();
   return new Promise((resolve) => {
     const child = spawn("bash", ["-c", command], {
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, [EXEC_MARKER]: execId },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -63,18 +66,24 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
         // ESRCH: the group is already gone.
       }
     };
+    /** Ends everything the call started: its process group, and whatever left it. */
+    const killAll = () => {
+      killGroup("SIGKILL");
+      sweepMarked(execId);
+    };
     const terminate = (why: "timeout" | "abort") => {
       if (ending !== null || settled) return;
       ending = why;
       killGroup("SIGTERM");
-      later(KILL_GRACE_MS, () => killGroup("SIGKILL"));
+      later(KILL_GRACE_MS, killAll);
     };
     const onAbort = () => terminate("abort");
 
     const settle = (spawnError?: string) => {
       if (settled) return;
       settled = true;
-      killGroup("SIGKILL");
+      killAll();
+      releaseExecId(execId);
       for (const t of timers) clearTimeout(t);
       options.signal.removeEventListener("abort", onAbort);
       const { text, cutBytes } = output.result();
@@ -98,7 +107,7 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       exitSignal = signal;
       if (settled) return;
       later(DRAIN_MS, () => {
-        killGroup("SIGKILL");
+        killAll();
         later(PIPE_GIVE_UP_MS, () => {
           child.stdout?.destroy();
           child.stderr?.destroy();

@@ -33,3 +33,9 @@ export function countLines(text: string): number {
 export function plural(n: number, word: string, many = `${word}s`): string {
   return n === 1 ? word : many;
 }
+
+/** `a, b, c, and 4 more`: the first `max` items of a list and a count of the rest. */
+export function listSome(items: readonly string[], max = 10): string {
+  const more = items.length > max ? `, and ${items.length - max} more` : "";
+  return items.slice(0, max).join(", ") + more;
+}

@@ -28,11 +28,18 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Redacts known secrets from every result; defaults to `Redactor.fromEnv()`. */
   redactor?: Redactor;
-  /** Hosts an explicit allow rule names: fetch may reach them even at private, loopback or link-local
-   * addresses. A one-off approval or `--on-ask allow` must never add to this list. */
-  allowPrivateHosts?: string[];
+  /** Origins (`http://localhost:8080`: scheme, host and port) an explicit allow rule names: fetch may
+   * reach them even at private, loopback or link-local addresses. A one-off approval or `--on-ask allow`
+   * must never add to this list. */
+  allowPrivateOrigins?: string[];
+  /** Puts each redirect fetch would follow to the approval policy as a fetch of its own: resolves to
+   * undefined when it may be followed, else to the refusal to report. Without it fetch follows only
+   * redirects within the origin it was asked for. */
+  approveRedirect?: (url: string) => Promise<string | undefined>;
   /** The environment exec derives its children's minimal environment from; defaults to `process.env`. */
   env?: Record<string, string | undefined>;
+  /** Wall-clock bound of one grep search in milliseconds; defaults to GREP_TIME_LIMIT_MS (grep-runner.ts). */
+  searchTimeoutMs?: number;
 }
 
 /** What the policy layer needs to know about one call (see src/policy/types.ts PolicyRequest). */

@@ -3,6 +3,7 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { specialKind } from "./files.ts";
 
 /** Folders never descended into unless a pattern names them. */
 export const SKIPPED_DIRS: readonly string[] = [".git", "node_modules"];
@@ -11,9 +12,14 @@ export interface WalkedFile {
   abs: string;
   /** Relative to the walk's start, with `/` separators. */
   rel: string;
+  /** Set for a FIFO, socket or device ("a FIFO"): never to be opened, only reported as skipped. */
+  special?: string;
 }
 
-/** Yields every regular file below `dir`. Symlinks are not followed, so the walk stays where it started. */
+/**
+ * Yields every regular file below `dir`, and every FIFO, socket or device marked `special` (so callers can
+ * say they skipped it). Symlinks are not followed, so the walk stays where it started.
+ */
 export async function* walkFiles(
   dir: string,
   options: { skip?: readonly string[]; signal?: AbortSignal } = {},
@@ -37,6 +43,8 @@ export async function* walkFiles(
         if (!skip.has(entry.name)) subdirs.push(rel);
       } else if (entry.isFile()) {
         yield { abs: join(dir, rel), rel };
+      } else if (!entry.isSymbolicLink()) {
+        yield { abs: join(dir, rel), rel, special: specialKind(entry) ?? "not a regular file" };
       }
     }
     // Reverse so the stack pops them in sorted order.

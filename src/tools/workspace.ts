@@ -21,8 +21,34 @@ export class WorkspaceError extends Error {
 
 /** Top-level folders holding the agent's own config; changing them needs approval. */
 const SENSITIVE_TOP = new Set([".agent"]);
-/** Folder names that are sensitive wherever they appear (git internals, also of submodules). */
-const SENSITIVE_ANY = new Set([".git"]);
+/**
+ * Names (compared case-insensitively, as on macOS and Windows file systems) that are sensitive wherever
+ * they appear: `.git` (a folder, or a file naming a git dir elsewhere) and `.gitmodules`. A file named
+ * `HEAD` is sensitive too: its presence makes git treat the folder as a repository (a bare one needs only
+ * HEAD, objects/ and refs/: gitrepository-layout(5); docs.rs gix_discover::is_git "a valid head, an
+ * objects directory, a refs directory"), so writing one cannot make a repository.
+ */
+const SENSITIVE_ANY = new Set([".git", ".gitmodules"]);
+/** File names (the last component only, case-insensitively) sensitive anywhere. */
+const SENSITIVE_FILES = new Set(["head"]);
+/** What a git dir holds (gitrepository-layout(5)): changing one inside a folder that has HEAD is sensitive. */
+const GIT_DIR_ENTRIES = new Set([
+  "config",
+  "config.worktree",
+  "objects",
+  "refs",
+  "hooks",
+  "info",
+  "packed-refs",
+  "index",
+  "commondir",
+  "gitdir",
+  "modules",
+  "worktrees",
+  "logs",
+  "fetch_head",
+  "orig_head",
+]);
 /** Bounds symlink chains (ELOOP in the kernel is 40). */
 const MAX_LINKS = 40;
 
@@ -95,11 +121,32 @@ export class Workspace {
     return absPath;
   }
 
-  /** True for `.git` internals (at any depth) and the agent's own config folder `.agent/`. */
+  /** True for `.git` internals (at any depth), `HEAD`, `.gitmodules` and the agent's own config `.agent/`. */
   isSensitive(relPath: string): boolean {
     const parts = relPath.split(/[\\/]+/).filter((p) => p !== "" && p !== ".");
     if (parts[0] !== undefined && SENSITIVE_TOP.has(parts[0]) && !isAbsolute(relPath)) return true;
-    return parts.some((p) => SENSITIVE_ANY.has(p));
+    if (SENSITIVE_FILES.has(parts.at(-1)?.toLowerCase() ?? "")) return true;
+    return parts.some((p) => SENSITIVE_ANY.has(p.toLowerCase()));
+  }
+
+  /**
+   * True when changing the real path `absPath` changes git or agent metadata: what isSensitive() names,
+   * or a git dir entry (`config`, `objects/`, `refs/`, `hooks/`, ...) of a folder that holds a `HEAD`
+   * (a bare repository, or the workspace root made into one).
+   */
+  async isSensitiveChange(absPath: string): Promise<boolean> {
+    const root = this.roots.find((r) => isWithin(r, absPath));
+    if (root === undefined) return false;
+    // Names are judged below the root that holds the path, never in the root's own path.
+    if (this.isSensitive(relative(root, absPath) || ".")) return true;
+    let child = absPath;
+    for (let dir = dirname(absPath); isWithin(root, dir); dir = dirname(dir)) {
+      if (GIT_DIR_ENTRIES.has(basename(child).toLowerCase()) && (await exists(join(dir, "HEAD"))))
+        return true;
+      if (dir === root) break;
+      child = dir;
+    }
+    return false;
   }
 }
 
@@ -135,6 +182,15 @@ async function realPathLoose(path: string, links = 0): Promise<string> {
   if (links >= MAX_LINKS) throw new Error("too many levels of symbolic links");
   const target = await readlink(candidate);
   return realPathLoose(resolve(realParent, target), links + 1);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isMissing(error: unknown): boolean {

@@ -11,6 +11,8 @@
  */
 import type { AgentEvent } from "../kernel/events.ts";
 import type { Redactor } from "../kernel/redact.ts";
+import { stringifyForTerminal } from "../kernel/terminal-text.ts";
+import { roundUsd } from "../kernel/usage.ts";
 import { ProgressLines } from "./progress-lines.ts";
 import type { Renderer, TextSink } from "./renderer.ts";
 import { buildResultRecord, type FinishedRun } from "./result.ts";
@@ -24,7 +26,7 @@ export interface JsonRendererOptions {
   stdout: TextSink;
   stderr: TextSink;
   redactor?: Redactor;
-  /** stream-json only: include `text_delta` lines (default true). */
+  /** stream-json only: include `text_delta` and `reasoning_delta` lines (default true). */
   includeTextDeltas?: boolean;
 }
 
@@ -38,6 +40,14 @@ export function flattenEvent(event: AgentEvent): Record<string, unknown> {
   line.time = event.time;
   for (const [key, value] of Object.entries(event.data)) {
     line[ENVELOPE.has(key) ? `data_${key}` : key] = value;
+  }
+  // Costs are printed rounded to 6 decimals, as in the result line.
+  if (event.kind === "session_end") {
+    line.usage = event.data.usage.map((r) => ({
+      ...r,
+      costUsd: roundUsd(r.costUsd),
+      subtree: { ...r.subtree, costUsd: roundUsd(r.subtree.costUsd) },
+    }));
   }
   return line;
 }
@@ -86,8 +96,8 @@ abstract class JsonRendererBase implements Renderer {
   dispose(): void {}
 
   protected serialize(value: unknown): string {
-    const text = JSON.stringify(value);
-    return `${this.options.redactor ? this.options.redactor.redact(text) : text}\n`;
+    const { redactor } = this.options;
+    return `${stringifyForTerminal(redactor ? redactor.redactValue(value) : value)}\n`;
   }
 
   protected result(run: FinishedRun): string {
@@ -109,7 +119,8 @@ export class StreamJsonRenderer extends JsonRendererBase {
       this.options.stdout.write(this.serialize(initLine(start, "")));
       if (start) return;
     }
-    if (event.kind === "text_delta" && this.options.includeTextDeltas === false) return;
+    const delta = event.kind === "text_delta" || event.kind === "reasoning_delta";
+    if (delta && this.options.includeTextDeltas === false) return;
     this.options.stdout.write(this.serialize(flattenEvent(event)));
   }
 

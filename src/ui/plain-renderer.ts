@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../kernel/events.ts";
+import { terminalSafe } from "../kernel/terminal-text.ts";
 import { ProgressLines } from "./progress-lines.ts";
 import type { Renderer, TextSink } from "./renderer.ts";
 import type { FinishedRun } from "./result.ts";
@@ -10,11 +11,14 @@ export interface PlainRendererOptions {
   stderr: TextSink;
   /** ANSI colors on stderr: only when stderr is a TTY and NO_COLOR is unset (the chooser decides). */
   colors: boolean;
+  /** stdout is a terminal: the answer is made terminal-safe; piped, it is the model's bytes exactly. */
+  stdoutIsTTY?: boolean;
 }
 
 /**
  * Headless text output: progress lines on stderr, and the final answer alone on stdout, so
  * `answer=$(agent run ...)` captures exactly the answer. Never touches the terminal mode.
+ * On a terminal stdout the answer loses its control sequences (see kernel/terminal-text.ts).
  */
 export class PlainRenderer implements Renderer {
   readonly kind = "plain" as const;
@@ -30,8 +34,9 @@ export class PlainRenderer implements Renderer {
 
   async finish(run: FinishedRun): Promise<void> {
     this.progress.finish(run);
-    if (run.answer !== "") {
-      await writeAndFlush(this.options.stdout, run.answer.endsWith("\n") ? run.answer : `${run.answer}\n`);
+    const answer = this.options.stdoutIsTTY ? terminalSafe(run.answer) : run.answer;
+    if (answer !== "") {
+      await writeAndFlush(this.options.stdout, answer.endsWith("\n") ? answer : `${answer}\n`);
     }
   }
 

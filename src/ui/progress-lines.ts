@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from "../kernel/approvals.ts";
 import type { AgentEvent } from "../kernel/events.ts";
+import { terminalSafeValue } from "../kernel/terminal-text.ts";
 import { totalTokens } from "../kernel/usage.ts";
 import { type Palette, palette } from "./ansi.ts";
 import {
@@ -26,11 +27,14 @@ export interface ProgressOptions {
 /**
  * Turns events into one-line progress messages on stderr: the agent tree by indentation, one line per
  * tool call with its summary, approvals decided by flag or rule (denials always), warnings and errors.
+ * Model- and tool-controlled text is made terminal-safe first (stderr is a terminal more often than not).
  */
 export class ProgressLines {
   private readonly c: Palette;
   private readonly calls = new Map<string, string>();
   private readonly requests = new Map<string, ApprovalRequest>();
+  /** Reasoning streamed by each agent during its current model call. */
+  private readonly reasoning = new Map<string, string>();
   private startedAt: number | undefined;
   /** Error messages already shown as lines, so the closing summary does not repeat them. */
   private readonly shownErrors = new Set<string>();
@@ -39,8 +43,10 @@ export class ProgressLines {
     this.c = palette(options.colors);
   }
 
-  onEvent(event: AgentEvent): void {
-    this.startedAt ??= event.time;
+  onEvent(raw: AgentEvent): void {
+    this.startedAt ??= raw.time;
+    if (raw.kind === "text_delta") return; // never a line of its own
+    const event = terminalSafeValue(raw);
     const line = this.lineFor(event);
     if (line === undefined) return;
     if (event.kind === "error") this.shownErrors.add(event.data.message);
@@ -48,8 +54,9 @@ export class ProgressLines {
   }
 
   /** The closing line(s): status, time, tokens, cost and session (full), or just the error (minimal). */
-  finish(run: FinishedRun, now = Date.now()): void {
+  finish(raw: FinishedRun, now = Date.now()): void {
     const { c } = this;
+    const run = terminalSafeValue(raw);
     const lines: string[] = [];
     if (run.error && !this.shownErrors.has(run.error.message)) {
       lines.push(c.red(`✗ ${run.error.kind} error: ${run.error.message}`));
@@ -104,9 +111,20 @@ export class ProgressLines {
         const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
         return `${inner}${mark} ${d.tool} ${args}${summary} ${c.dim(`(${formatDuration(d.durationMs)})`)}`;
       }
-      case "plan_end":
-        if (!full || event.data.toolCalls.length === 0 || event.data.text.trim() === "") return undefined;
-        return `${inner}${c.dim(`· ${event.name}: ${oneLine(event.data.text)}`)}`;
+      case "reasoning_delta":
+        this.reasoning.set(event.agent, (this.reasoning.get(event.agent) ?? "") + event.data.delta);
+        return undefined;
+      case "plan_end": {
+        // Reasoning (thinking summaries, notes between tool calls) is shown as progress, never as the answer.
+        const thought = (this.reasoning.get(event.agent) ?? "").trim();
+        this.reasoning.delete(event.agent);
+        if (!full) return undefined;
+        const lines: string[] = [];
+        if (thought !== "") lines.push(`${inner}${c.dim(`… ${event.name}: ${oneLine(thought)}`)}`);
+        if (event.data.toolCalls.length > 0 && event.data.text.trim() !== "")
+          lines.push(`${inner}${c.dim(`· ${event.name}: ${oneLine(event.data.text)}`)}`);
+        return lines.length > 0 ? lines.join("\n") : undefined;
+      }
       case "approval_request":
         this.requests.set(event.data.request.id, event.data.request);
         return undefined;

@@ -94,6 +94,7 @@ export async function chooseRenderer(options: RendererOptions): Promise<Renderer
         stdout,
         stderr,
         colors: colorsEnabled(options.stderrIsTTY, options.noColor),
+        stdoutIsTTY: options.stdoutIsTTY,
       });
     }
     case "json":

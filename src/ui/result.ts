@@ -1,6 +1,6 @@
 import type { FinishReason, RunResult, RunStatus } from "../kernel/events.ts";
 import type { AgentUsageReport, Usage } from "../kernel/usage.ts";
-import { emptyUsage, totalTokens } from "../kernel/usage.ts";
+import { addUsage, emptyUsage, roundUsd, totalTokens } from "../kernel/usage.ts";
 
 /** The end of a run as a renderer receives it: the run's result, its session and the process exit code. */
 export interface FinishedRun extends RunResult {
@@ -17,6 +17,8 @@ export interface TokenCounts {
   output_tokens: number;
   cache_read_tokens: number;
   cache_write_tokens: number;
+  /** The part of output_tokens spent on reasoning (informational: already in output_tokens). */
+  reasoning_tokens: number;
   total_tokens: number;
 }
 
@@ -61,6 +63,7 @@ function counts(usage: Usage): TokenCounts {
     output_tokens: usage.outputTokens,
     cache_read_tokens: usage.cacheReadTokens,
     cache_write_tokens: usage.cacheWriteTokens,
+    reasoning_tokens: usage.reasoningTokens,
     total_tokens: totalTokens(usage),
   };
 }
@@ -72,8 +75,8 @@ function agentRecord(report: AgentUsageReport): AgentUsageRecord {
     depth: report.depth,
     model: report.model,
     ...counts(report.usage),
-    cost_usd: report.costUsd,
-    subtree: { ...counts(report.subtree.usage), cost_usd: report.subtree.costUsd },
+    cost_usd: roundUsd(report.costUsd),
+    subtree: { ...counts(report.subtree.usage), cost_usd: roundUsd(report.subtree.costUsd) },
   };
   if (report.parent !== undefined) record.parent = report.parent;
   return record;
@@ -83,13 +86,10 @@ function agentRecord(report: AgentUsageReport): AgentUsageRecord {
 function totals(reports: readonly AgentUsageReport[]): { usage: Usage; costUsd: number } {
   const root = reports.find((r) => r.depth === 0);
   if (root) return root.subtree;
-  const usage = emptyUsage();
+  let usage = emptyUsage();
   let costUsd = 0;
   for (const r of reports) {
-    usage.inputTokens += r.usage.inputTokens;
-    usage.outputTokens += r.usage.outputTokens;
-    usage.cacheReadTokens += r.usage.cacheReadTokens;
-    usage.cacheWriteTokens += r.usage.cacheWriteTokens;
+    usage = addUsage(usage, r.usage);
     costUsd += r.costUsd;
   }
   return { usage, costUsd };
@@ -105,7 +105,7 @@ export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number
     finish_reason: run.finishReason,
     exit_code: run.exitCode,
     session_id: run.sessionId,
-    usage: { ...counts(total.usage), cost_usd: total.costUsd, agents: run.usage.map(agentRecord) },
+    usage: { ...counts(total.usage), cost_usd: roundUsd(total.costUsd), agents: run.usage.map(agentRecord) },
   };
   if (run.resumeCommand !== undefined) record.resume_command = run.resumeCommand;
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };

@@ -85,12 +85,11 @@ test("two delegations in one response run concurrently and results keep the mode
       },
     },
   });
-  const started = Date.now();
   const result = await h.run("do A and B");
   expect(result.finishReason).toBe("stop");
+  // Both children started before either ended: they ran at the same time (no clock needed).
   const acts = h.events.filter((e) => e.kind === "act_start" || e.kind === "act_end").map((e) => e.kind);
   expect(acts).toEqual(["act_start", "act_start", "act_end", "act_end"]);
-  expect(Date.now() - started).toBeLessThan(550);
   expect(toolResultsIn(h, 3).map((r) => r.content)).toEqual(["A done", "B done"]);
   expect(h.of("act_start").map((e) => e.data.child)).toEqual(["root/worker#1", "root/worker#2"]);
 });

@@ -37,6 +37,7 @@ export interface HarnessOptions {
   script: ScriptOptions;
   approver?: Approver;
   allow?: string[];
+  deny?: string[];
   contextWindow?: number;
   /** USD per million tokens, input and output. */
   price?: number;
@@ -65,7 +66,7 @@ export async function harness(options: HarnessOptions): Promise<Harness> {
     events.push(e);
   };
   const gate = new ApprovalGate({
-    rules: buildRuleSet({ flags: { allow: options.allow ?? [] } }),
+    rules: buildRuleSet({ flags: { allow: options.allow ?? [], deny: options.deny ?? [] } }),
     approver: options.approver ?? flagApprover("allow"),
     emit,
   });

@@ -97,13 +97,12 @@ test("no learn file is written when can_learn is off", async () => {
 
 test("a verify command past its timeout counts as failed and the model is told", async () => {
   h = await harness({
-    specs: [spec("root", [], { verify: ["sleep 5"] })],
+    // Only the verify timeout can end this command within the test's own timeout.
+    specs: [spec("root", [], { verify: ["sleep 600"] })],
     script: { fallback: () => ({ text: "done" }) },
   });
-  const started = Date.now();
   const result = await h.run("x", { limits: { verifyTimeoutMs: 200, maxVerifyAttempts: 2 } });
   expect(result.finishReason).toBe("verify_failed");
-  expect(Date.now() - started).toBeLessThan(4_000);
   const feedback = h.provider.requests[1]?.request.messages.at(-1);
   expect(feedback?.role === "user" && feedback.content).toContain("Verification timed out");
 });

@@ -55,6 +55,10 @@ providers:
     kind: openai-compatible
     base_url: https://vllm.internal/v1
     api_key_env: VLLM_API_KEY
+  deepseek:
+    kind: openai-compatible
+    base_url: https://api.deepseek.com/v1
+    send_reasoning_content: true
 rules:
   allow: ["exec:git status", "write_file:src/**"]
   deny: ["exec:rm *"]
@@ -69,6 +73,11 @@ defaults:
       providers: {
         ollama: { kind: "openai-compatible", baseUrl: "http://localhost:11434/v1" },
         vllm: { kind: "openai-compatible", baseUrl: "https://vllm.internal/v1", apiKeyEnv: "VLLM_API_KEY" },
+        deepseek: {
+          kind: "openai-compatible",
+          baseUrl: "https://api.deepseek.com/v1",
+          sendReasoningContent: true,
+        },
       },
       rules: { allow: ["exec:git status", "write_file:src/**"], ask: [], deny: ["exec:rm *"] },
       defaults: { agent: "root", onAsk: "fail" },
@@ -95,6 +104,17 @@ providers:
     expect(error.message).toContain(`${join(home, "agent", "config.yaml")} line 6`);
     expect(error.message).toContain("providers.ollama.base_url");
     expect(error.message).toContain("expected base_url: an http(s) URL");
+  });
+
+  test("send_reasoning_content must be true or false", async () => {
+    const error = await failure(`providers:
+  deepseek:
+    kind: openai-compatible
+    base_url: https://api.deepseek.com/v1
+    send_reasoning_content: "yes"
+`);
+    expect(error.details).toMatchObject({ line: 5, field: "providers.deepseek.send_reasoning_content" });
+    expect(error.message).toContain("expected send_reasoning_content: true or false");
   });
 
   test("an unknown field (a typo) points at the key", async () => {

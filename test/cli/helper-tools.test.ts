@@ -1,4 +1,4 @@
-import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
@@ -11,9 +11,6 @@ beforeAll(async () => {
   cwd = join(fx.sandbox.dir, "work");
   mkdirSync(cwd);
   writeFileSync(join(cwd, "notes.txt"), "the answer is 42\n");
-});
-beforeEach(() => {
-  expect(fx.server.pending()).toBe(0);
 });
 
 function env(): Record<string, string> {
@@ -130,13 +127,15 @@ describe("agent helper --tools", () => {
 
 describe("agent helper --timeout", () => {
   test("a single call slower than --timeout exits 5", async () => {
-    fx.server.enqueue({ text: "late", delayMs: 2000 });
-    const started = performance.now();
+    // The model never finishes (headers, then silence), so only --timeout can end this run, however
+    // loaded the machine. Under load the timeout may fire before the request is even sent: the turn
+    // may stay unserved (dropped after the test, so it never answers the next one).
+    fx.server.enqueue({ text: "never", hangAfterEvents: 0 });
+    fx.mayLeaveTurns();
     const result = await helper(["--timeout", "0.3", "hi"]);
     expect(result.code).toBe(5);
     expect(result.stderr).toContain("--timeout 0.3s");
-    expect(performance.now() - started).toBeLessThan(1900);
-  });
+  }, 30_000);
 });
 
 describe("agent helper --tier auto", () => {

@@ -3,7 +3,7 @@
  * XDG_CONFIG_HOME and XDG_STATE_HOME pointing at a fresh temp directory, so the developer's own config
  * and keys never leak in. Extra variables (keys, base URLs) are passed per call.
  */
-import { afterAll, beforeAll } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -73,14 +73,36 @@ export async function runAgent(
 export interface CliFixture {
   server: FakeLlmServer;
   sandbox: Sandbox;
+  /**
+   * Lets the current test leave scripted turns unserved: a run that may end before its request is
+   * sent (a timeout under load) scripts a turn it cannot be sure to use.
+   */
+  mayLeaveTurns(): void;
 }
 
-/** Registers hooks that start the server and sandbox before the file's tests and remove them after. */
+/**
+ * Registers hooks that start the server and sandbox before the file's tests and remove them after.
+ * After each test the turns it left unserved are dropped, so they can never answer the next test, and
+ * the test fails for leaving them unless it called mayLeaveTurns().
+ */
 export function withFakeServerAndSandbox(): CliFixture {
-  const fixture = {} as CliFixture;
+  let leftoversAllowed = false;
+  const fixture = {
+    mayLeaveTurns: () => {
+      leftoversAllowed = true;
+    },
+  } as CliFixture;
   beforeAll(async () => {
     fixture.server = await startFakeLlmServer();
     fixture.sandbox = makeSandbox();
+  });
+  beforeEach(() => {
+    leftoversAllowed = false;
+  });
+  afterEach(() => {
+    const left = fixture.server.pending();
+    fixture.server.clear();
+    if (!leftoversAllowed) expect(left).toBe(0);
   });
   afterAll(async () => {
     await fixture.server.close();

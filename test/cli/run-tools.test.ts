@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fetchHostsAllowedByRules, sessionToolsFor } from "../../src/cli/run-tools.ts";
+import { fetchOriginsAllowedByRules, sessionToolsFor } from "../../src/cli/run-tools.ts";
 import { parseRule } from "../../src/policy/rules.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
 
@@ -32,7 +32,7 @@ describe("fetch hosts lifted by allow rules", () => {
       parseRule("exec:curl http://192.168.1.1", "allow", "user"),
       parseRule("fetch", "allow", "user"),
     ];
-    expect(fetchHostsAllowedByRules(rules)).toEqual(["localhost", "::1"]);
+    expect(fetchOriginsAllowedByRules(rules)).toEqual(["http://localhost:8080", "http://[::1]"]);
   });
 
   async function fetchWith(rules: ReturnType<typeof parseRule>[]) {

@@ -12,6 +12,10 @@ const root = { agent: "root", name: "root", depth: 0 };
 const OLD = "20261120-090000-aaaaaa";
 const NEW = "20261121-100000-bbbbbb";
 const RUNNING = "20261119-080000-cccccc";
+const HOSTILE = "20261118-070000-dddddd";
+/** A transcript whose goal and answer carry a title change (OSC 0) and a clipboard write (OSC 52). */
+const TITLE = "\u001b]0;pwned\u0007";
+const CLIPBOARD = "\u001b]52;c;ZWNobyBoaQ==\u0007";
 
 const done: RunResult = { status: "success", finishReason: "stop", answer: "Fixed the parser.", usage: [] };
 
@@ -57,6 +61,10 @@ beforeAll(() => {
     finishReason: "max_turns",
   });
   writeSession(RUNNING, Date.UTC(2026, 10, 19, 8), "still going", undefined, "/elsewhere");
+  writeSession(HOSTILE, Date.UTC(2026, 10, 18, 7), `read ${TITLE}me`, {
+    ...done,
+    answer: `All ${CLIPBOARD}done.`,
+  });
 });
 afterAll(() => {
   sandbox.cleanup();
@@ -74,7 +82,7 @@ describe("agent sessions", () => {
     const lines = result.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^ID\s+STARTED\s+TURNS\s+COST\s+STATUS\s+WORKSPACE\s+GOAL$/);
     // The short form is the random suffix; RUNNING belongs to another workspace and is not listed.
-    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["bbbbbb", "aaaaaa"]);
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["bbbbbb", "aaaaaa", "dddddd"]);
     expect(lines[1]).toMatch(
       /^bbbbbb\s+2026-11-21 10:00\s+1\s+\$0\.0000\s+limit\s+\S+\/ws\s+explain the cache$/,
     );
@@ -85,7 +93,7 @@ describe("agent sessions", () => {
     const result = await sessions(["list", "--all"]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["bbbbbb", "aaaaaa", "cccccc"]);
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["bbbbbb", "aaaaaa", "cccccc", "dddddd"]);
     expect(lines[3]).toMatch(/incomplete\s+\/elsewhere\s+still going$/);
   });
 
@@ -95,7 +103,7 @@ describe("agent sessions", () => {
       cwd: sandbox.dir,
     });
     expect(result.code).toBe(0);
-    expect(result.stdout.trim().split("\n")).toHaveLength(3);
+    expect(result.stdout.trim().split("\n")).toHaveLength(4);
   });
 
   test("list --json is machine-readable, with the short id and workspace", async () => {
@@ -126,6 +134,18 @@ describe("agent sessions", () => {
     const short = await sessions(["show", "bbbbbb"]);
     expect(short.code).toBe(0);
     expect(short.stdout).toContain(`session ${NEW}`);
+  });
+
+  test("list and show never pass the model's escape sequences to the reader's terminal", async () => {
+    for (const args of [["list"], ["show", HOSTILE]]) {
+      const result = await sessions(args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).not.toContain("\u001b");
+      expect(result.stdout).not.toContain("\u0007");
+    }
+    const shown = await sessions(["show", HOSTILE]);
+    expect(shown.stdout).toContain("All done.");
+    expect(shown.stdout).toContain("read me");
   });
 
   test("show --json carries the events", async () => {

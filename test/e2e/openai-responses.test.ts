@@ -5,24 +5,18 @@
  * models are offered apply_patch (not edit_file), and reasoning items travel back with their encrypted
  * content. A `refusal` content part ends the run as a refusal (exit 1), never as an empty success.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
-import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { type E2eSandbox, makeE2eSandbox, runAgentIn } from "./support.ts";
+import type { FakeLlmServer, FakeRequest } from "../support/fake-llm-server.ts";
+import { type E2eSandbox, freshServerAndSandbox, runAgentIn } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 const openaiEnv = () =>

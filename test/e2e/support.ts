@@ -2,10 +2,11 @@
  * Shared pieces of the `agent run` end-to-end tests: a sandbox per test (temp HOME, XDG config and state,
  * and a workspace), spawning `bin/agent` without a TTY, and reading transcripts and stream-json output.
  */
+import { afterEach, beforeEach, expect } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_BIN, makeSandbox, type Sandbox } from "../cli/run-agent.ts";
-import type { FakeLlmServer, FakeRequest } from "../support/fake-llm-server.ts";
+import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from "../support/fake-llm-server.ts";
 
 export { AGENT_BIN };
 
@@ -170,4 +171,25 @@ export function unansweredToolCalls(records: TranscriptRecord[]): string[] {
 /** True while some process's command line contains `marker` (procps `pgrep -f`). */
 export function processRunning(marker: string): boolean {
   return Bun.spawnSync(["pgrep", "-f", marker], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+}
+
+/**
+ * Gives each test its own fake server (turns left by a failing test never reach the next) and sandbox,
+ * handed to `use` before the test; after it, both are closed and every scripted turn must have been
+ * asked for (the run went the way the test scripted it).
+ */
+export function freshServerAndSandbox(use: (server: FakeLlmServer, sandbox: E2eSandbox) => void): void {
+  let server: FakeLlmServer | undefined;
+  let sandbox: E2eSandbox | undefined;
+  beforeEach(async () => {
+    server = await startFakeLlmServer();
+    sandbox = makeE2eSandbox();
+    use(server, sandbox);
+  });
+  afterEach(async () => {
+    const pending = server?.pending();
+    await server?.close();
+    sandbox?.cleanup();
+    expect(pending).toBe(0);
+  });
 }

@@ -55,6 +55,40 @@ function loadCases(): Case[] {
   return cases;
 }
 
+/**
+ * Billed usage where it differs from the expected.json counts. The corpus README's `usage` is the raw
+ * wire counts (`promptTokenCount`/`candidatesTokenCount`, `prompt_tokens`/`completion_tokens`); what the
+ * provider bills, and our adapters report, differs where a stream has thoughts, cached tokens or a
+ * tool-use prompt: Gemini bills `thoughtsTokenCount` as output and `toolUsePromptTokenCount` as input,
+ * and `promptTokenCount` includes `cachedContentTokenCount` (ai.google.dev/gemini-api/docs/pricing,
+ * .../api/generate-content#UsageMetadata); OpenAI's `prompt_tokens` includes `cached_tokens`; xAI's
+ * `completion_tokens` leaves out its 227 reasoning tokens (total_tokens 560 = 307 + 26 + 227). Figures
+ * from each stream's last usage object.
+ */
+const BILLED: Record<string, { input: number; output: number; cacheRead: number; reasoning: number }> = {
+  "openai-chat/xai-tool-call": { input: 1, output: 253, cacheRead: 306, reasoning: 227 },
+  "gemini/google-reasoning-gemini3": { input: 9, output: 23 + 302, cacheRead: 0, reasoning: 302 },
+  "gemini/google-stream-no-args-tool-call": { input: 249, output: 58 + 183, cacheRead: 0, reasoning: 183 },
+  "gemini/google-stream-tool-call-arguments": { input: 26, output: 23 + 132, cacheRead: 0, reasoning: 132 },
+  "gemini/google-text": { input: 9, output: 23 + 185, cacheRead: 0, reasoning: 185 },
+  "gemini/google-tool-call-gemini3": { input: 29, output: 15 + 804, cacheRead: 0, reasoning: 804 },
+  "gemini/google-tool-call": { input: 29, output: 15 + 45, cacheRead: 0, reasoning: 45 },
+  "gemini/google-usage-raw-live": { input: 12 - 4 + 65, output: 71 + 89, cacheRead: 4, reasoning: 89 },
+  "gemini/issue-18073-empty-text-thought-signature": {
+    input: 15,
+    output: 1 + 52,
+    cacheRead: 0,
+    reasoning: 52,
+  },
+  "anthropic/anthropic-claude-sonnet-5-reasoning-summarized": {
+    input: 47,
+    output: 373,
+    cacheRead: 0,
+    reasoning: 62,
+  },
+  "openai-chat/azure-model-router.1": { input: 15, output: 78, cacheRead: 0, reasoning: 64 },
+};
+
 /** The normalized stop reason a raw one must correspond to. */
 function expectedStop(raw: string | null, hasToolCalls: boolean): StopReason {
   if (raw === null) return hasToolCalls ? "tool_calls" : "none";
@@ -95,9 +129,18 @@ describe("provider-streams conformance corpus", () => {
     for (const call of calls) expect(call.parseError).toBeUndefined();
     expect(done.rawStopReason).toBe(c.expected.stop_reason);
     expect(done.stopReason).toBe(expectedStop(c.expected.stop_reason, c.expected.tool_calls.length > 0));
-    expect({ input_tokens: done.usage.inputTokens, output_tokens: done.usage.outputTokens }).toEqual(
-      c.expected.usage,
-    );
+    const billed = BILLED[c.name] ?? {
+      input: c.expected.usage.input_tokens,
+      output: c.expected.usage.output_tokens,
+      cacheRead: 0,
+      reasoning: 0,
+    };
+    expect({
+      input: done.usage.inputTokens,
+      output: done.usage.outputTokens,
+      cacheRead: done.usage.cacheReadTokens,
+      reasoning: done.usage.reasoningTokens,
+    }).toEqual(billed);
 
     const reasoning = done.message.parts.filter((p) => p.type === "reasoning");
     const reasoningText = reasoning.map((p) => (p.type === "reasoning" ? p.text : "")).join("");

@@ -135,6 +135,61 @@ describe("through the fake server", () => {
     await collect(streamFor(server, "gemini")(makeRequest("gemini", "g", [{ role: "user", content: "x" }])));
   });
 
+  /** A Gemini 429 body as the API sends it (github.com/google-gemini/gemini-cli/issues/8437). */
+  const gemini429 = (quotaId: string, retryDelay: string) => ({
+    status: 429,
+    errorBody: {
+      error: {
+        code: 429,
+        status: "RESOURCE_EXHAUSTED",
+        message: "You exceeded your current quota, please check your plan and billing details.",
+        details: [
+          {
+            "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+            violations: [
+              {
+                quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+                quotaId,
+              },
+            ],
+          },
+          { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay },
+        ],
+      },
+    },
+  });
+
+  test("gemini: a per-minute quota 429 is a rate limit, retried after its RetryInfo delay", async () => {
+    server.enqueue(gemini429("GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "7s"), {
+      text: "second try",
+    });
+    const waits: number[] = [];
+    const stream = withRetry(streamFor(server, "gemini"), {
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    const done = expectDone(
+      await collect(stream(makeRequest("gemini", "gemini-3.8-flash", [{ role: "user", content: "hi" }]))),
+    );
+    expect(done.message.parts).toEqual([{ type: "text", text: "second try" }]);
+    expect(waits).toEqual([7_000]);
+  });
+
+  test("gemini: a per-day quota 429 is a quota error and is not retried", async () => {
+    server.enqueue(gemini429("GenerateRequestsPerDayPerProjectPerModel-FreeTier", "7s"), {
+      text: "must not be used",
+    });
+    const before = server.requests.length;
+    const stream = withRetry(streamFor(server, "gemini"), { sleep: async () => {} });
+    const error = expectError(
+      await collect(stream(makeRequest("gemini", "gemini-3.8-flash", [{ role: "user", content: "hi" }]))),
+    );
+    expect(error.error).toMatchObject({ kind: "quota", status: 429 });
+    expect(server.requests.length - before).toBe(1);
+    await collect(streamFor(server, "gemini")(makeRequest("gemini", "g", [{ role: "user", content: "x" }])));
+  });
+
   test("an idle stream before any output is retried", async () => {
     server.enqueue({ text: "lost", hangAfterEvents: 0 }, { text: "second try" });
     const stream = withRetry(streamFor(server, "openai", { idleTimeoutMs: 200 }), { sleep: async () => {} });

@@ -42,20 +42,18 @@ const asciiQuotes = (value: unknown): unknown =>
 describe("gpt-5-5-reasoning-function-call-2turn.vcr.yaml", () => {
   const [turn1, turn2] = readCassette(`${DIR}/gpt-5-5-reasoning-function-call-2turn.vcr.yaml`);
   if (!turn1 || !turn2) throw new Error("the cassette has two interactions");
-  const recordedTool = (
-    turn1.requestBody.tools as { name: string; parameters: Record<string, unknown> }[]
-  )[0];
+  const recordedTool = (turn1.request.tools as { name: string; parameters: Record<string, unknown> }[])[0];
   const tool: ToolDefinition = {
     name: recordedTool?.name ?? "",
     description: "",
     parameters: recordedTool?.parameters ?? {},
   };
-  const instructions = String(turn1.requestBody.instructions);
+  const instructions = String(turn1.request.instructions);
   const user: Message = { role: "user", content: "What is the capital of PotatoLand?" };
   let first: AssistantMessage;
 
   test("turn 1: commentary text, one reasoning item (.done content), the function call, billed usage", async () => {
-    server.enqueue({ rawSse: String(turn1.responseBody), protocol: "openai-responses" });
+    server.enqueue({ rawSse: turn1.sse ?? "", protocol: "openai-responses" });
     const done = expectDone(
       await collect(
         responses()(makeRequest("openai", "gpt-5.5", [user], { system: instructions, tools: [tool] })),
@@ -92,7 +90,7 @@ describe("gpt-5-5-reasoning-function-call-2turn.vcr.yaml", () => {
 
   test("turn 2: the request carries back exactly the recorded items; the answer and usage", async () => {
     const before = server.requests.length;
-    server.enqueue({ rawSse: String(turn2.responseBody), protocol: "openai-responses" });
+    server.enqueue({ rawSse: turn2.sse ?? "", protocol: "openai-responses" });
     const history: Message[] = [
       user,
       first,
@@ -111,7 +109,7 @@ describe("gpt-5-5-reasoning-function-call-2turn.vcr.yaml", () => {
     );
     const sent = server.requests[before]?.body as Record<string, unknown>;
     expect(server.requests[before]?.path).toBe("/v1/responses");
-    expect(asciiQuotes(sent.input)).toEqual(turn2.requestBody.input);
+    expect(asciiQuotes(sent.input)).toEqual(turn2.request.input);
     expect(sent).toMatchObject({
       instructions,
       include: ["reasoning.encrypted_content"],

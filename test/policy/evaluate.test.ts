@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: many strings here are shell commands, not templates
 import { describe, expect, test } from "bun:test";
 import { evaluate } from "../../src/policy/evaluate.ts";
 import { parseRule } from "../../src/policy/rules.ts";
@@ -133,20 +134,24 @@ describe("evaluate: exec", () => {
     expect(execEffect('curl "https://evil.test/a b"', set)).toBe("deny");
   });
 
-  test("an unparsable command asks unless a deny rule matches it whole", () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell command, not a template
+  test("an unparsable command asks, and is denied when any deny rule exists", () => {
     expect(evaluate(req("exec", ["rm${IFS}-rf /"]), rules({ allow: ["exec:rm *"] }))).toMatchObject({
       effect: "ask",
       reason: expect.stringContaining("unparsable shell"),
     });
     expect(execEffect("rm 'unbalanced", rules({ deny: ["exec:rm *"] }))).toBe("deny");
+    expect(evaluate(req("exec", ["echo 'unbalanced"]), rules({ deny: ["exec:rm *"] }))).toMatchObject({
+      effect: "deny",
+      reason: expect.stringContaining("cannot tell which programs run"),
+    });
   });
 
   test("wrappers need their own allow rule when they change privileges", () => {
     const set = rules({ allow: ["exec:rm *"] });
     expect(execEffect("sudo rm x", set)).toBe("ask");
     expect(execEffect("sudo rm x", rules({ allow: ["exec:rm *", "exec:sudo rm *"] }))).toBe("allow");
-    expect(execEffect("env FOO=1 rm x", set)).toBe("allow");
+    expect(execEffect("env rm x", set)).toBe("allow");
+    expect(execEffect("env FOO=1 rm x", set)).toBe("ask");
     expect(execEffect("find . -exec rm {} \\;", rules({ allow: ["exec:find *"] }))).toBe("ask");
   });
 
@@ -230,5 +235,163 @@ describe("evaluate: fetch", () => {
     expect(evaluate(req("fetch", ["HTTPS://DOCS.EXAMPLE.COM/a"]), set).effect).toBe("allow");
     expect(evaluate(req("fetch", ["https://docs.example.com.evil.test/a"]), set).effect).toBe("ask");
     expect(evaluate(req("fetch", ["https://docs.example.com@evil.test/a"]), set).effect).toBe("ask");
+  });
+});
+
+describe("evaluate: a deny must be hard to dodge, an allow hard to widen", () => {
+  const WRAPPED_RM = [
+    "flock /tmp/l rm -rf x",
+    "flock /tmp/l -c 'rm -rf x'",
+    "chrt 10 rm -rf x",
+    "taskset 0x1 rm -rf x",
+    "setpriv --nnp rm -rf x",
+    "script -c 'rm -rf x' /dev/null",
+    "unshare -r rm -rf x",
+    "strace -f rm -rf x",
+    "watch rm -rf x",
+    "ionice -c 3 rm -rf x",
+    "stdbuf -oL rm -rf x",
+    "sudo rm -rf x",
+    "doas rm -rf x",
+    "su -c 'rm -rf x'",
+    "busybox rm -rf x",
+    "time rm -rf x",
+    "nice -n 5 rm -rf x",
+    "nohup rm -rf x",
+    "command rm -rf x",
+    "builtin exec rm -rf x",
+    "exec rm -rf x",
+    "env -i rm -rf x",
+    "timeout 5 rm -rf x",
+    "echo x | xargs rm -rf",
+    "find . -exec rm -rf {} +",
+    "bash -c 'rm -rf x'",
+    "some-unknown-tool --run rm -rf x",
+    "node -e \"require('child_process').execSync('rm -rf x')\"",
+    "git -c alias.x='!rm -rf x' x",
+    "HOME=. rm -rf x",
+    "/bin/rm -rf x",
+  ];
+  const deny = rules({ allow: ["exec:*"], deny: ["exec:rm *"] });
+  for (const command of WRAPPED_RM) {
+    test(`deny exec:rm * sees through ${command}`, () => {
+      expect(execEffect(command, deny)).toBe("deny");
+    });
+  }
+
+  test("deny and ask rules for a git subcommand see through options before it", () => {
+    // The bypass reported for Claude Code in anthropics/claude-code#66176 (`git -C /path push`).
+    const push = rules({ allow: ["exec"], deny: ["exec:git push *"], ask: ["exec:git reset --hard*"] });
+    for (const command of [
+      "git -C /elsewhere push origin main",
+      "git --git-dir=.git --work-tree=. push",
+      "git -c user.name=x push --force",
+      "git --no-pager push",
+      "/usr/bin/git -C . push",
+      "HOME=. git -C . push",
+    ]) {
+      expect(execEffect(command, push)).toBe("deny");
+    }
+    expect(execEffect("git -C /elsewhere reset --hard HEAD~1", push)).toBe("ask");
+    expect(execEffect("git -C /elsewhere status", push)).toBe("allow");
+  });
+
+  test("programs that never run their arguments are not denied for mentioning the program", () => {
+    expect(execEffect("echo rm -rf x", deny)).toBe("allow");
+    expect(execEffect("grep -r 'rm -rf' .", deny)).toBe("allow");
+    expect(execEffect("docker run --rm img", deny)).toBe("allow");
+    expect(execEffect("git rm x", rules({ allow: ["exec:git rm *"], deny: ["exec:rm *"] }))).toBe("allow");
+  });
+
+  test("a command whose program cannot be resolved is denied when any deny rule exists, else asks", () => {
+    for (const command of [
+      "$R -rf x",
+      "${R:-ls} x",
+      "$(echo ls) x",
+      "`echo ls` x",
+      'eval "$x"',
+      "sudo $cmd",
+    ]) {
+      expect(evaluate(req("exec", [command]), deny)).toMatchObject({
+        effect: "deny",
+        reason: expect.stringContaining("cannot tell which programs run"),
+      });
+      expect(execEffect(command, rules({ allow: ["exec:*"] }))).toBe("ask");
+    }
+  });
+
+  test("an expansion handed to a program that may run its arguments is denied when any deny rule exists", () => {
+    for (const command of [
+      "my-wrapper $CMD",
+      'some-tool --quiet "$(echo ls)" -rf x',
+      "my-tool `echo ls` x",
+    ]) {
+      expect(evaluate(req("exec", [command]), deny)).toMatchObject({
+        effect: "deny",
+        reason: expect.stringContaining("may be a command"),
+      });
+    }
+    expect(execEffect("my-wrapper $CMD", rules({ allow: ["exec:my-wrapper *"] }))).toBe("allow");
+    expect(execEffect("echo $R -rf x", deny)).toBe("allow");
+    expect(execEffect("cd $DIR", deny)).toBe("allow");
+  });
+
+  test("an allow rule for the inner program does not cover a wrapper that changes how it runs", () => {
+    const rm = rules({ allow: ["exec:rm *"] });
+    for (const command of ["flock /tmp/l rm x", "chrt 10 rm x", "strace rm x", "watch rm x", "sudo rm x"]) {
+      expect(execEffect(command, rm)).toBe("ask");
+    }
+    expect(execEffect("timeout 5 rm x", rm)).toBe("allow");
+  });
+
+  test("environment assignments in front are part of what an allow rule must match", () => {
+    const git = rules({ allow: ["exec:git status", "exec:git diff *"] });
+    for (const command of [
+      "HOME=. git status",
+      "XDG_CONFIG_HOME=. git status",
+      "env HOME=. git status",
+      "A=1 git diff",
+    ]) {
+      expect(execEffect(command, git)).toBe("ask");
+    }
+    expect(execEffect("git status", git)).toBe("allow");
+    expect(execEffect("HOME=. git status", rules({ allow: ["exec:HOME=. git status"] }))).toBe("allow");
+    expect(execEffect("HOME=. git status", rules({ allow: ["exec:*"], deny: ["exec:git status"] }))).toBe(
+      "deny",
+    );
+  });
+
+  test("risky options are not covered by a narrow allow rule, unless the rule names the option", () => {
+    const fetch = rules({
+      allow: ["exec:git fetch *", "exec:git log *", "exec:git grep *", "exec:git archive *"],
+    });
+    for (const command of [
+      "git fetch --upload-pack=x origin",
+      "git fetch --upload-pa=x origin",
+      "git fetch -u x origin",
+      "git log --output=x",
+      "git log --out=x",
+      "git grep -O a",
+      "git grep --open-files-in-pager=vi a",
+      "git archive --exec=x HEAD",
+      "git archive --remote=x HEAD",
+    ]) {
+      expect(evaluate(req("exec", [command]), fetch)).toMatchObject({
+        effect: "ask",
+        reason: expect.stringContaining("can run another program or write a file"),
+      });
+    }
+    expect(execEffect("git fetch origin", fetch)).toBe("allow");
+    expect(execEffect("git log -- --output=x", fetch)).toBe("allow");
+    expect(execEffect("git log --output=x", rules({ allow: ["exec:git log --output=*"] }))).toBe("allow");
+    const any = rules({ allow: ["exec:git *"] });
+    for (const command of [
+      "git -c core.pager=sh log",
+      "git --config-env=core.pager=X log",
+      "git --exec-path=. st",
+    ]) {
+      expect(execEffect(command, any)).toBe("ask");
+    }
+    expect(execEffect("git -c core.pager=sh log", rules({ allow: ["exec"] }))).toBe("allow");
   });
 });

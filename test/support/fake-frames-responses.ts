@@ -9,7 +9,7 @@
  * the gpt-5-nano error-event chunks) and the `openai` SDK's responses.d.ts. A reasoning item's
  * `encrypted_content` differs between `.added` (a prefix) and `.done` (the whole value), as recorded.
  */
-import type { FakeTurn } from "./fake-llm-frames.ts";
+import type { FakeTurn, FakeUsage } from "./fake-llm-frames.ts";
 
 /** The encrypted content the fake gives reasoning item `rs_fake_<turn>_<n>` (rules check it came back). */
 export function fakeEncryptedContent(itemId: string): string {
@@ -34,11 +34,12 @@ export function responsesFrame(event: { type: string }): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-/** The event objects of a scripted turn, in order. */
-export function responsesEvents(turn: FakeTurn, model: string): { type: string }[] {
+/** The event objects of a scripted turn, in order; `usage` is in billed terms (FakeUsage), put on the
+ * wire as Responses reports it: `input_tokens` includes the cached and cache-written tokens,
+ * `output_tokens` includes the reasoning tokens. */
+function responsesEvents(turn: FakeTurn, model: string, usage: Required<FakeUsage>): { type: string }[] {
   const n = ++responseCounter;
   const id = `resp_fake_${n}`;
-  const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0, ...turn.usage };
   const base = { id, object: "response", created_at: 1_790_000_000, model, store: false };
   const events: { type: string; [key: string]: unknown }[] = [];
   const output: unknown[] = [];
@@ -220,10 +221,9 @@ export function responsesEvents(turn: FakeTurn, model: string): { type: string }
   return events;
 }
 
-/** The SSE frames of a scripted turn (a `rawSse` body is served as it is, in one frame). */
-export function encodeResponsesTurn(turn: FakeTurn, model: string): string[] {
-  if (turn.rawSse !== undefined) return [turn.rawSse];
+/** The SSE frames of a scripted turn (`rawSse` is served by encodeTurn before this is called). */
+export function encodeResponsesTurn(turn: FakeTurn, model: string, usage: Required<FakeUsage>): string[] {
   if (turn.rawEvents)
     return turn.rawEvents.map((line) => responsesFrame(JSON.parse(line) as { type: string }));
-  return responsesEvents(turn, model).map(responsesFrame);
+  return responsesEvents(turn, model, usage).map(responsesFrame);
 }

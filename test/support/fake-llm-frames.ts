@@ -17,14 +17,24 @@ export interface FakeToolCall {
   fragments?: number;
 }
 
-/** Token counts the fake model reports. */
+/**
+ * Token counts the fake model reports, as billed (our normalized buckets); each protocol's encoder puts
+ * them on the wire the way that provider does: OpenAI `prompt_tokens` and Gemini `promptTokenCount`
+ * include the cached tokens, Gemini reports thoughts apart from `candidatesTokenCount`, Anthropic's
+ * `input_tokens` excludes the cache.
+ */
 export interface FakeUsage {
+  /** Input billed at the base rate (cache reads and writes excluded; Gemini tool-use prompt included). */
   input?: number;
+  /** Output, reasoning/thought tokens included. */
   output?: number;
   cacheRead?: number;
   cacheWrite?: number;
-  /** Reasoning tokens, counted inside `output` (Responses `output_tokens_details.reasoning_tokens`). */
+  /** The part of `output` spent on reasoning (Anthropic thinking_tokens, OpenAI reasoning_tokens as
+   * Chat `completion_tokens_details` / Responses `output_tokens_details`, Gemini thoughtsTokenCount). */
   reasoning?: number;
+  /** Gemini: the part of `input` that is `toolUsePromptTokenCount`. */
+  toolUse?: number;
 }
 
 /** One scripted model response. Every field is optional; an empty turn is an empty successful reply. */
@@ -56,6 +66,14 @@ export interface FakeTurn {
   hangAfterEvents?: number;
   /** Pre-encoded JSON event lines, sent as they are in the protocol's SSE framing. */
   rawEvents?: string[];
+  /** A recorded SSE body (e.g. from a VCR cassette), sent byte for byte as one chunk. */
+  rawSse?: string;
+  /** Anthropic: the signature of the scripted thinking block (the server sets one bound to the request). */
+  reasoningSignature?: string;
+  /** Anthropic: `message_start.message.input_transformations` (the server adds the blocks it dropped). */
+  inputTransformations?: unknown[];
+  /** Gemini: the candidate's `continuationToken` (with stopReason `CONTINUATION`). */
+  continuationToken?: string;
   /** Only answer requests of this protocol (a mismatch is a loud 400 error). */
   protocol?: FakeProtocol;
   /** Responses: a `refusal` content part instead of text. */
@@ -64,11 +82,9 @@ export interface FakeTurn {
   phase?: "commentary" | "final_answer";
   /** Responses: an `error` event then `response.failed` inside the 200 stream. */
   streamError?: { code: string; message: string };
-  /** A whole SSE body sent as it is (e.g. the stream text of a recorded VCR cassette). */
-  rawSse?: string;
 }
 
-const DEFAULT_USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
+const DEFAULT_USAGE = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0, toolUse: 0 };
 
 function chunks(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
@@ -88,7 +104,8 @@ export function splitPieces(text: string, n = 1): string[] {
   return pieces;
 }
 
-function usageOf(turn: FakeTurn): Required<FakeUsage> {
+/** A turn's usage with the defaults filled in (billed terms; see FakeUsage). */
+export function usageOf(turn: FakeTurn): Required<FakeUsage> {
   return { ...DEFAULT_USAGE, ...turn.usage };
 }
 
@@ -126,6 +143,7 @@ function anthropicEvents(turn: FakeTurn, model: string): string[] {
           cache_read_input_tokens: usage.cacheRead,
           cache_creation_input_tokens: usage.cacheWrite,
         },
+        ...(turn.inputTransformations ? { input_transformations: turn.inputTransformations } : {}),
       },
     },
   ];
@@ -139,7 +157,7 @@ function anthropicEvents(turn: FakeTurn, model: string): string[] {
     out.push({
       type: "content_block_delta",
       index,
-      delta: { type: "signature_delta", signature: "sig-fake" },
+      delta: { type: "signature_delta", signature: turn.reasoningSignature ?? "sig-fake" },
     });
     out.push({ type: "content_block_stop", index });
     index++;
@@ -174,7 +192,7 @@ function anthropicEvents(turn: FakeTurn, model: string): string[] {
   out.push({
     type: "message_delta",
     delta: { stop_reason: stop, stop_sequence: null },
-    usage: { output_tokens: usage.output },
+    usage: { output_tokens: usage.output, output_tokens_details: { thinking_tokens: usage.reasoning } },
   });
   out.push({ type: "message_stop" });
   return out.map((event) => JSON.stringify(event));
@@ -207,10 +225,11 @@ function openaiEvents(turn: FakeTurn, model: string): string[] {
       ...base,
       choices: [],
       usage: {
-        prompt_tokens: usage.input,
+        prompt_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
         completion_tokens: usage.output,
-        total_tokens: usage.input + usage.output,
-        prompt_tokens_details: { cached_tokens: usage.cacheRead },
+        total_tokens: usage.input + usage.cacheRead + usage.cacheWrite + usage.output,
+        prompt_tokens_details: { cached_tokens: usage.cacheRead, cache_write_tokens: usage.cacheWrite },
+        completion_tokens_details: { reasoning_tokens: usage.reasoning },
       },
     }),
   );
@@ -276,13 +295,16 @@ function geminiEvents(turn: FakeTurn, model: string): string[] {
           content: { role: "model", parts: [{ text: "" }] },
           finishReason: turn.stopReason ?? "STOP",
           index: 0,
+          ...(turn.continuationToken ? { continuationToken: turn.continuationToken } : {}),
         },
       ],
       usageMetadata: {
-        promptTokenCount: usage.input,
-        candidatesTokenCount: usage.output,
-        totalTokenCount: usage.input + usage.output,
+        promptTokenCount: usage.input - usage.toolUse + usage.cacheRead,
+        candidatesTokenCount: usage.output - usage.reasoning,
+        totalTokenCount: usage.input + usage.cacheRead + usage.output,
         cachedContentTokenCount: usage.cacheRead,
+        ...(usage.reasoning > 0 ? { thoughtsTokenCount: usage.reasoning } : {}),
+        ...(usage.toolUse > 0 ? { toolUsePromptTokenCount: usage.toolUse } : {}),
       },
       modelVersion: model,
     }),
@@ -292,8 +314,8 @@ function geminiEvents(turn: FakeTurn, model: string): string[] {
 
 /** The SSE frames of a successful turn, in order (OpenAI's ends with `data: [DONE]`). */
 export function encodeTurn(protocol: FakeProtocol, turn: FakeTurn, model: string): string[] {
-  if (protocol === "openai-responses") return encodeResponsesTurn(turn, model);
   if (turn.rawSse !== undefined) return [turn.rawSse];
+  if (protocol === "openai-responses") return encodeResponsesTurn(turn, model, usageOf(turn));
   if (turn.rawEvents) {
     const frames = turn.rawEvents.map((line) => frameLine(protocol, line));
     return protocol === "openai" ? [...frames, "data: [DONE]\n\n"] : frames;

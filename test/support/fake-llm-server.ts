@@ -16,11 +16,13 @@
  *   server.geminiBaseUrl     // GOOGLE_GEMINI_BASE_URL / @google/genai httpOptions.baseUrl
  *   server.enqueue({ text: ["Hel", "lo"] }, { toolCalls: [{ name: "read_file", args: { path: "a" }, fragments: 3 }] });
  *   server.requests          // every request: protocol, path, headers, parsed JSON body, model
+ *   server.clear()           // drops unserved turns (call after each test sharing a server)
  *   await server.close();
  *
  * Turns are answered in order whatever the protocol (see `FakeTurn` in fake-llm-frames.ts for every field:
  * text, reasoning, toolCalls, usage, stopReason, delayMs, chunkDelayMs, status + retryAfter + errorMessage,
- * cutAfterEvents, hangAfterEvents, rawEvents, rawSse, and for Responses refusal, phase, streamError). The response's model echoes the requested model. When the
+ * cutAfterEvents, hangAfterEvents, rawEvents, rawSse, reasoningSignature, inputTransformations,
+ * continuationToken, and for Responses refusal, phase, streamError). The response's model echoes the requested model. When the
  * queue is empty the server answers 400 with an error naming the request, so a test fails loudly instead of
  * hanging (400 is never retried). Requests the real API would refuse are refused first, with the real
  * status and error text (fake-rules.ts), without consuming a turn.
@@ -38,6 +40,7 @@ import {
 } from "./fake-llm-frames.ts";
 import { type FakeModelList, modelListResponse, modelListRoute } from "./fake-model-list.ts";
 import { checkRules } from "./fake-rules.ts";
+import { bindAnthropicTurn } from "./fake-rules-anthropic.ts";
 
 export type { FakeProtocol, FakeToolCall, FakeTurn, FakeUsage };
 
@@ -64,6 +67,8 @@ export interface FakeLlmServer {
   pending(): number;
   /** What the protocol's model-list endpoint answers (fake-model-list.ts); an empty list until set. */
   serveModels(protocol: FakeProtocol, list: FakeModelList): void;
+  /** Drops every turn not yet served (a test's leftovers must never answer the next test). */
+  clear(): void;
   requests: FakeRequest[];
   close(): Promise<void>;
 }
@@ -190,7 +195,8 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       if (turn.delayMs) await Bun.sleep(turn.delayMs);
       if (turn.status !== undefined && turn.status !== 200)
         return errorResponse(target.protocol, turn, turn.status);
-      return streamResponse(encodeTurn(target.protocol, turn, model), turn, closed);
+      const served = target.protocol === "anthropic" ? bindAnthropicTurn(turn, body) : turn;
+      return streamResponse(encodeTurn(target.protocol, served, model), served, closed);
     },
   });
 
@@ -206,6 +212,9 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     pending: () => queue.length,
     serveModels: (protocol, list) => {
       modelLists[protocol] = list;
+    },
+    clear: () => {
+      queue.length = 0;
     },
     requests,
     close: async () => {

@@ -1,4 +1,54 @@
 /** The rules of the real Gemini API that the fake server enforces (see fake-rules.ts). */
-import type { FakeRule } from "./fake-rules.ts";
+import type { FakeRule, Refusal, RuleRequest } from "./fake-rules.ts";
 
-export const geminiRules: FakeRule[] = [];
+interface Part {
+  text?: string;
+  functionCall?: { name?: string };
+  functionResponse?: unknown;
+  thoughtSignature?: string;
+}
+interface Content {
+  role?: string;
+  parts?: Part[];
+}
+
+/** Gemini 3 and later models validate thought signatures (gemini-3*, gemini-4*, ...). */
+function validatesSignatures(model: string): boolean {
+  const major = /^gemini-(\d+)/.exec(model)?.[1];
+  return major !== undefined && Number(major) >= 3;
+}
+
+function invalidArgument(message: string): Refusal {
+  return { status: 400, body: { error: { code: 400, message, status: "INVALID_ARGUMENT" } } };
+}
+
+/**
+ * A Gemini 3 request whose current turn has a step without its thought signature. The rule
+ * (ai.google.dev/gemini-api/docs/thought-signatures, "Signatures in function calling parts"): only the
+ * current turn is validated, which starts after the latest `user` content with standard content (text,
+ * not a functionResponse); in each model step of it, the first functionCall part must carry its
+ * `thoughtSignature` (parallel calls carry one on the first call only). The error text is the API's, as
+ * reported in github.com/csells/dartantic/pull/86 and github.com/manthanabc/paws/issues/103; the position
+ * is the content's 1-based place in `contents`.
+ */
+const thoughtSignatureRule: FakeRule = (request: RuleRequest) => {
+  if (!validatesSignatures(request.model)) return null;
+  const contents = ((request.body ?? {}) as { contents?: Content[] }).contents ?? [];
+  let turnStart = 0;
+  contents.forEach((content, i) => {
+    if (content.role === "user" && (content.parts ?? []).some((p) => typeof p.text === "string"))
+      turnStart = i + 1;
+  });
+  for (let i = turnStart; i < contents.length; i++) {
+    const content = contents[i];
+    if (content?.role !== "model") continue;
+    const first = (content.parts ?? []).find((p) => p.functionCall);
+    if (!first || (typeof first.thoughtSignature === "string" && first.thoughtSignature !== "")) continue;
+    return invalidArgument(
+      `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${first.functionCall?.name ?? ""}\` , position ${i + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`,
+    );
+  }
+  return null;
+};
+
+export const geminiRules: FakeRule[] = [thoughtSignatureRule];

@@ -1,38 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { EXEC_OUTPUT_LIMIT, execTool } from "../../src/tools/exec.ts";
 import { minimalEnv } from "../../src/tools/exec-env.ts";
-import { cleanup, contextFor, tempDir } from "./helpers.ts";
+import { cleanup, contextFor, goneSoon, tempDir } from "./helpers.ts";
 
 const root = await tempDir();
 afterAll(() => cleanup(root));
-
-/** True while `pid` runs (a zombie waiting to be reaped counts as gone). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state !== "Z" && state !== "X";
-  } catch {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
-
-/** Polls until `pid` is gone (a SIGKILL takes a moment to land); false when it is still running after 2 s. */
-async function goneSoon(pid: number): Promise<boolean> {
-  for (let i = 0; i < 40; i++) {
-    if (!isAlive(pid)) return true;
-    await Bun.sleep(50);
-  }
-  return false;
-}
 
 async function pidFrom(file: string): Promise<number> {
   return Number((await readFile(join(root, file), "utf8")).trim());

@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 const fetchTool = createFetchTool({ timeoutMs: 2_000 });
-const allowLocal = () => contextFor(root, { allowPrivateHosts: ["127.0.0.1"] });
+const allowLocal = () => contextFor(root, { allowPrivateOrigins: [base] });
 
 describe("isForbiddenAddress", () => {
   test.each([
@@ -148,7 +148,7 @@ describe("fetch", () => {
   });
 
   test("the factory's allow-list works like the context's", async () => {
-    const tool = createFetchTool({ allowPrivateHosts: ["127.0.0.1"], timeoutMs: 2_000 });
+    const tool = createFetchTool({ allowPrivateOrigins: [base], timeoutMs: 2_000 });
     const out = await tool.run({ url: `${base}/json` }, await contextFor(root));
     expect(out.modelText).toContain('{"ok":true}');
   });
@@ -166,7 +166,10 @@ describe("fetch", () => {
     const url = `http://pinned.test:${server.port}/host`;
     const refused = await tool.run({ url }, await contextFor(root));
     expect(refused.modelText).toContain("refusing to fetch pinned.test (127.0.0.1)");
-    const allowed = await tool.run({ url }, await contextFor(root, { allowPrivateHosts: ["pinned.test"] }));
+    const allowed = await tool.run(
+      { url },
+      await contextFor(root, { allowPrivateOrigins: [`http://pinned.test:${server.port}`] }),
+    );
     expect(allowed.modelText).toContain(`host=pinned.test:${server.port}`);
     expect(allowed.modelText).toContain(`URL: ${url}`);
     expect(seen).toEqual(["pinned.test", "pinned.test"]);

@@ -1,5 +1,6 @@
 /** Test helpers: real temp workspaces and a ToolContext around them. */
 
+import { readFileSync } from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,4 +25,29 @@ export async function contextFor(root: string, extra: Partial<ToolContext> = {})
     redactor: new Redactor([]),
     ...extra,
   };
+}
+
+/** True while `pid` runs (a zombie waiting to be reaped counts as gone). */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Polls until `pid` is gone (a SIGKILL takes a moment to land); false when it still runs after a generous 10 s. */
+export async function goneSoon(pid: number): Promise<boolean> {
+  for (let i = 0; i < 200; i++) {
+    if (!isAlive(pid)) return true;
+    await Bun.sleep(50);
+  }
+  return false;
 }

@@ -121,7 +121,7 @@ export function approvalRequest(id: string, overrides: Partial<ApprovalRequest> 
   };
 }
 
-function report(who: AgentIdentity, costUsd: number, subtreeCost: number): AgentUsageReport {
+export function report(who: AgentIdentity, costUsd: number, subtreeCost: number): AgentUsageReport {
   const r: AgentUsageReport = {
     agent: who.agent,
     name: who.name,

@@ -94,6 +94,17 @@ describe("UI reducer", () => {
     expect(state.agents[0]?.streamTail).toBe("");
   });
 
+  test("reasoning streams into the live area as progress and never becomes a history message", () => {
+    let state = run(sampleRun().slice(0, 2));
+    const before = state.history.length;
+    state = reduce(state, {
+      type: "event",
+      event: makeEvent(root, "reasoning_delta", { delta: "Checking first." }),
+    });
+    expect(state.agents[0]?.streamTail).toBe("Checking first.");
+    expect(state.history.length).toBe(before);
+  });
+
   test("approval queue: enqueued in order, settled by id; finish clears the live tree", () => {
     let state = run(sampleRun().slice(0, 6));
     state = reduce(state, { type: "approval_enqueued", request: approvalRequest("r1") });

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { makeEvent } from "../../src/kernel/events.ts";
 import { Redactor } from "../../src/kernel/redact.ts";
-import { JsonRenderer, StreamJsonRenderer } from "../../src/ui/json-renderers.ts";
+import { flattenEvent, JsonRenderer, StreamJsonRenderer } from "../../src/ui/json-renderers.ts";
 import { buildResultRecord } from "../../src/ui/result.ts";
-import { finishedRun, MemorySink, sampleRun } from "./fixtures.ts";
+import { finishedRun, MemorySink, report, root, sampleRun } from "./fixtures.ts";
 
 function parse(lines: string[]): Record<string, unknown>[] {
   return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -111,5 +112,18 @@ describe("buildResultRecord", () => {
       finishedRun({ error: { kind: "auth", message: "bad key" }, exitCode: 4 }),
     );
     expect(failed.error).toEqual({ kind: "auth", message: "bad key" });
+  });
+});
+
+describe("costs in JSON", () => {
+  test("are rounded to 6 decimals in the result and in stream-json session_end lines", async () => {
+    const run = finishedRun({ usage: [report(root, 0.1 + 0.2, 0.000_012_345_67)] });
+    const record = buildResultRecord(run);
+    expect(record.usage.cost_usd).toBe(0.000012);
+    expect(record.usage.agents[0]?.cost_usd).toBe(0.3);
+    expect(record.usage.agents[0]?.subtree.cost_usd).toBe(0.000012);
+    const line = flattenEvent(makeEvent(root, "session_end", { ...run, sessionId: "s-1" }));
+    const [first] = line.usage as { costUsd: number; subtree: { costUsd: number } }[];
+    expect([first?.costUsd, first?.subtree.costUsd]).toEqual([0.3, 0.000012]);
   });
 });

@@ -93,3 +93,32 @@ describe("plain renderer and run errors", () => {
     expect(stderr.text).toContain("■ error (provider_error)");
   });
 });
+
+describe("plain renderer and reasoning", () => {
+  test("reasoning between tool calls is shown as progress on stderr, never as the answer", async () => {
+    const stdout = new MemorySink();
+    const stderr = new MemorySink();
+    const renderer = new PlainRenderer({ stdout, stderr, colors: false });
+    renderer.onEvent(makeEvent(editor, "plan_start", { turn: 1, model: "m-1" }));
+    renderer.onEvent(makeEvent(editor, "reasoning_delta", { delta: "Checking the config " }));
+    renderer.onEvent(makeEvent(editor, "reasoning_delta", { delta: "before editing." }));
+    renderer.onEvent(
+      makeEvent(editor, "plan_end", {
+        turn: 1,
+        stopReason: "tool_calls",
+        usage: {
+          inputTokens: 1,
+          outputTokens: 1,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+          reasoningTokens: 1,
+        },
+        text: "",
+        toolCalls: [{ id: "c1", name: "read_file" }],
+      }),
+    );
+    expect(stderr.text).toBe("    … code-editor: Checking the config before editing.\n");
+    await renderer.finish(finishedRun({ answer: "" }));
+    expect(stdout.text).toBe("");
+  });
+});

@@ -96,6 +96,8 @@ export function applyEvent(
       if (event.depth === 0) draft.model = event.data.model;
       return;
     }
+    // Reasoning streams into the live area as progress; only plan_end text becomes a message.
+    case "reasoning_delta":
     case "text_delta": {
       const agent = agentOf(draft, event);
       agent.streamTail = (agent.streamTail + event.data.delta).slice(-STREAM_TAIL_CHARS);

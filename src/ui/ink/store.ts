@@ -1,3 +1,5 @@
+import type { AgentEvent } from "../../kernel/events.ts";
+import { TerminalSafeStream, terminalSafeValue } from "../../kernel/terminal-text.ts";
 import type { FinishedRun } from "../result.ts";
 import { type CostFn, initialState, reduceBatch, type UiAction, type UiState } from "./state.ts";
 
@@ -20,6 +22,8 @@ export class UiStore {
   private readonly listeners = new Set<() => void>();
   private printedGeneration = -1;
   private readonly flushMs: number;
+  /** Per agent: its streamed text made terminal-safe, a sequence split across deltas held whole. */
+  private readonly streams = new Map<string, TerminalSafeStream>();
 
   constructor(private readonly options: UiStoreOptions = {}) {
     this.flushMs = options.flushMs ?? 50;
@@ -32,9 +36,13 @@ export class UiStore {
     return () => this.listeners.delete(listener);
   };
 
-  /** Queues an action; it shows at the next flush. */
+  /** Queues an action (its text made terminal-safe: everything in the state reaches the screen); it shows at the next flush. */
   dispatch(action: UiAction): void {
-    this.pending.push(action);
+    this.pending.push(
+      action.type === "event"
+        ? { type: "event", event: this.safeEvent(action.event) }
+        : terminalSafeValue(action),
+    );
     if (this.timer === undefined) {
       this.timer = setTimeout(() => this.flush(), this.flushMs);
       this.timer.unref?.();
@@ -53,6 +61,19 @@ export class UiStore {
       freshHistory: this.printedGeneration === this.state.historyGeneration,
     });
     for (const listener of this.listeners) listener();
+  }
+
+  private safeEvent(event: AgentEvent): AgentEvent {
+    if (event.kind !== "text_delta") {
+      this.streams.delete(event.agent); // what it held was an unfinished sequence: never shown
+      return terminalSafeValue(event);
+    }
+    let stream = this.streams.get(event.agent);
+    if (stream === undefined) {
+      stream = new TerminalSafeStream();
+      this.streams.set(event.agent, stream);
+    }
+    return { ...event, data: { delta: stream.push(event.data.delta) } };
   }
 
   /** Called by the view once <Static> has printed a generation, so the next items start a new one. */
