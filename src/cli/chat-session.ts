@@ -43,7 +43,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       'agent chat needs a terminal (stdin and stdout); without one, use agent run "goal" (agent run --help)',
     );
   }
-  const setup = await setUpSession(flags);
+  const setup = await setUpSession(flags, "chat");
   const { continued, redactor, who, env } = setup;
   const convo: Conversation = {
     transcript: openTranscript({ redactor, ...(continued ? { sessionId: continued.sessionId } : {}) }),
@@ -68,8 +68,12 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
     onInterrupt: interrupt,
   });
-  // The view holds raw mode, so Ctrl-C arrives as a key; a signal from elsewhere interrupts the same way.
-  const onSignal = (): void => interrupt();
+  // The view holds raw mode, so Ctrl-C arrives as a key. A signal from elsewhere (SIGTERM, kill -INT)
+  // interrupts a running turn the same way, and between turns ends the chat.
+  const onSignal = (): void => {
+    if (turn !== undefined) interrupt();
+    else void ui.close();
+  };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 

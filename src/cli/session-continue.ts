@@ -30,6 +30,7 @@ export interface ContinueFlags {
 export function continuedSession(
   flags: ContinueFlags,
   workspaceRoot: string,
+  command: "run" | "chat" = "run",
   env: Record<string, string | undefined> = process.env,
 ): (Continued & { point: ResumePoint }) | undefined {
   if (flags.continue && flags.resume !== undefined) {
@@ -61,7 +62,7 @@ export function continuedSession(
     throw new AppError(
       "session",
       `session ${short} belongs to workspace ${home}, not ${workspaceRoot}; ` +
-        `to continue it there: agent run --resume ${short} --cwd ${shellQuote(home)}`,
+        `to continue it there: agent ${command} --resume ${short} --cwd ${shellQuote(home)}`,
     );
   }
   return { sessionId, path, point: resumeFrom(events) };

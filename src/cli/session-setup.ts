@@ -68,12 +68,12 @@ export interface SessionSetup {
 }
 
 /** Builds a session from the flags; throws AppError for usage, config, spec and session problems. */
-export async function setUpSession(flags: SessionFlags): Promise<SessionSetup> {
+export async function setUpSession(flags: SessionFlags, command: "run" | "chat" = "run"): Promise<SessionSetup> {
   const env = process.env;
   const limits = parseLimitFlags(flags);
   const workspace = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
-  const continued = continuedSession(flags, workspace.root);
+  const continued = continuedSession(flags, workspace.root, command);
 
   const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
   const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });

@@ -135,10 +135,77 @@ test(
       run.type("/cost");
       run.press("Enter");
       await run.waitForScreen(/0 turns · 0 tokens/, "the totals");
+      run.type("/compact");
+      run.press("Enter");
+      await run.waitForScreen(/compaction is not available yet/, "the /compact answer");
       run.type("/quit");
       run.press("Enter");
       expect(await run.exitStatus()).toBe(0);
       expect(server.requests).toHaveLength(0);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "/model NAME switches the next messages' model; /clear starts a new conversation in a new session",
+  async () => {
+    server.enqueue({ text: "First answer." }, { text: "Fresh answer." });
+    const run = startTerminal(server, ["chat"]);
+    try {
+      await run.waitForScreen(INPUT, "the input box");
+      run.type("/model fast");
+      run.press("Enter");
+      const switched = await run.waitForScreen(/model for the next messages: anthropic:\S+/, "the switch");
+      const model = /model for the next messages: anthropic:(\S+)/.exec(switched)?.[1];
+      run.type("remember the word zebra");
+      run.press("Enter");
+      await run.waitForScreen(/First answer\./, "the first answer");
+      await run.waitForScreen(INPUT, "the input box again");
+      expect((server.requests[0]?.body as { model?: string }).model).toBe(model);
+      run.type("/clear");
+      run.press("Enter");
+      await run.waitForScreen(/new conversation · session \S+/, "the /clear note");
+      run.type("which word?");
+      run.press("Enter");
+      await run.waitForScreen(/Fresh answer\./, "the answer in the new conversation");
+      await run.waitForScreen(INPUT, "the input box once more");
+      // The new conversation starts from nothing, in a transcript of its own.
+      const fresh = JSON.stringify(server.requests[1]?.body);
+      expect(fresh).toContain("which word?");
+      expect(fresh).not.toContain("zebra");
+      expect(sessionIds(run.sandbox)).toHaveLength(2);
+      run.press("C-d");
+      expect(await run.exitStatus()).toBe(0);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "agent chat -c continues this workspace's latest session, run or chat, in the same transcript",
+  async () => {
+    const sandbox = makeE2eSandbox();
+    server.enqueue({ text: "The answer of the run." }, { text: "Continued in the chat." });
+    const first = await runAgentIn(sandbox, ["run", "the goal of the run"], anthropicEnv(sandbox, server));
+    expect(first.code).toBe(0);
+    const run = startTerminal(server, ["chat", "-c"], {}, sandbox);
+    try {
+      await run.waitForScreen(/continuing session \S+ \(\d+ messages\)/, "the continue note");
+      run.type("and then?");
+      run.press("Enter");
+      await run.waitForScreen(/Continued in the chat\./, "the answer");
+      const sent = JSON.stringify(server.requests[1]?.body);
+      expect(sent).toContain("the goal of the run");
+      expect(sent).toContain("The answer of the run.");
+      expect(sessionIds(sandbox)).toHaveLength(1);
+      await run.waitForScreen(INPUT, "the input box again");
+      run.press("C-d");
+      expect(await run.exitStatus()).toBe(0);
     } finally {
       run.close();
     }
