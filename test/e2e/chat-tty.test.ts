@@ -4,7 +4,7 @@
  * with exit 0, slash commands; and `agent chat` without a terminal is a usage error.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import {
@@ -15,7 +15,7 @@ import {
   sessionIds,
   transcriptRecords,
 } from "./support.ts";
-import { killTmuxServer, startTerminal, TEST_TIMEOUT_MS } from "./terminal.ts";
+import { killTmuxServer, startTerminal, TEST_TIMEOUT_MS, tmux } from "./terminal.ts";
 
 let server: FakeLlmServer;
 
@@ -35,6 +35,22 @@ function writeTurns(path: string, rootAnswer = "Done."): FakeTurn[] {
     { text: `Created ${path}.` },
     { text: rootAnswer },
   ];
+}
+
+/** The processes whose parent is `pid` (from /proc: Linux, where the tmux tests run). */
+function childPids(pid: number): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        // Field 4 of /proc/PID/stat, after the parenthesised command name, is the parent's pid.
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** The input box is on screen (its key hint line). */
@@ -205,6 +221,25 @@ test(
       expect(sessionIds(sandbox)).toHaveLength(1);
       await run.waitForScreen(INPUT, "the input box again");
       run.press("C-d");
+      expect(await run.exitStatus()).toBe(0);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
+  "SIGTERM between turns ends the chat (never ignored), with exit 0",
+  async () => {
+    const run = startTerminal(server, ["chat"]);
+    try {
+      await run.waitForScreen(INPUT, "the input box");
+      // The pane's shell runs the agent as its child.
+      const shell = tmux("list-panes", "-t", run.name, "-F", "#{pane_pid}").trim();
+      const [agentPid] = childPids(Number(shell));
+      expect(agentPid).toBeGreaterThan(0);
+      process.kill(agentPid ?? 0, "SIGTERM");
       expect(await run.exitStatus()).toBe(0);
     } finally {
       run.close();
