@@ -1,11 +1,18 @@
 /** The chat's slash commands: what a line starting with `/name` asks for. Pure; chat-session.ts acts. */
 
+/** Commands without an argument. */
+type SimpleName = "help" | "clear" | "cost" | "compact" | "quit";
+
 export type SlashCommand =
-  | { name: "help" | "clear" | "cost" | "compact" | "quit" }
+  | { name: SimpleName }
   | { name: "model"; arg?: string }
   | { name: "unknown"; text: string };
 
-const SIMPLE = new Set(["help", "clear", "cost", "compact", "quit"]);
+const SIMPLE: readonly string[] = ["help", "clear", "cost", "compact", "quit"] satisfies SimpleName[];
+
+function isSimple(name: string): name is SimpleName {
+  return SIMPLE.includes(name);
+}
 /** Other names for a command. */
 const ALIASES: Record<string, string> = { exit: "quit", "?": "help" };
 
@@ -19,7 +26,7 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
   const name = ALIASES[match[1] ?? ""] ?? match[1] ?? "";
   const arg = match[2]?.trim() ?? "";
   if (name === "model") return arg === "" ? { name: "model" } : { name: "model", arg };
-  if (SIMPLE.has(name)) return { name } as SlashCommand;
+  if (isSimple(name)) return { name };
   return { name: "unknown", text: `/${match[1]}` };
 }
 

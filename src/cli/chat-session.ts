@@ -13,6 +13,7 @@ import {
   makeEvent,
   type RunResult,
   sessionsDir,
+  type Usage,
 } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
 import { ApprovalGate } from "../policy/gate.ts";
@@ -90,7 +91,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   };
   setup.setEmit(emit);
   const gate = new ApprovalGate({ rules: setup.rules, approver: ui.approver, emit, approverSource: "user" });
-  const totals = { usage: emptyUsage(), costUsd: 0, turns: 0 };
+  const totals: Totals = { usage: emptyUsage(), costUsd: 0, turns: 0 };
 
   if (continued) {
     ui.note(
@@ -140,10 +141,14 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   return 0;
 }
 
-function addTotals(
-  totals: { usage: ReturnType<typeof emptyUsage>; costUsd: number; turns: number },
-  result: RunResult,
-): void {
+/** What `/cost` reports: this chat's turns, tokens and cost. */
+interface Totals {
+  usage: Usage;
+  costUsd: number;
+  turns: number;
+}
+
+function addTotals(totals: Totals, result: RunResult): void {
   const root = result.usage.find((r) => r.depth === 0);
   totals.turns += 1;
   if (!root) return;
@@ -155,7 +160,7 @@ interface CommandContext {
   setup: SessionSetup;
   convo: Conversation;
   ui: ChatUi;
-  totals: { usage: ReturnType<typeof emptyUsage>; costUsd: number; turns: number };
+  totals: Totals;
 }
 
 /** Carries out a slash command (all but /quit, which ends the loop). */

@@ -68,7 +68,10 @@ export interface SessionSetup {
 }
 
 /** Builds a session from the flags; throws AppError for usage, config, spec and session problems. */
-export async function setUpSession(flags: SessionFlags, command: "run" | "chat" = "run"): Promise<SessionSetup> {
+export async function setUpSession(
+  flags: SessionFlags,
+  command: "run" | "chat" = "run",
+): Promise<SessionSetup> {
   const env = process.env;
   const limits = parseLimitFlags(flags);
   const workspace = await openWorkspace(flags.cwd ?? process.cwd());

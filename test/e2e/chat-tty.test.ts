@@ -180,7 +180,7 @@ test(
       run.press("Enter");
       await run.waitForScreen(/First answer\./, "the first answer");
       await run.waitForScreen(INPUT, "the input box again");
-      expect((server.requests[0]?.body as { model?: string }).model).toBe(model);
+      expect((server.requests[0]?.body as { model?: string } | undefined)?.model).toBe(model);
       run.type("/clear");
       run.press("Enter");
       await run.waitForScreen(/new conversation · session \S+/, "the /clear note");
