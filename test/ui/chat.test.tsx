@@ -165,6 +165,22 @@ describe("the chat view", () => {
     expect(chat.history).toEqual(["what is 2+2"]);
   });
 
+  test("Ctrl-J (a line feed from the terminal) and Alt+Enter add lines; Enter sends them all", async () => {
+    const { lastFrame, stdin, chat } = mount();
+    const next = chat.next();
+    await until(() => (lastFrame() ?? "").includes("Enter send"), "the input box");
+    stdin.write("one");
+    await until(() => (lastFrame() ?? "").includes("one"), "the first line");
+    stdin.write("\n");
+    stdin.write("two");
+    await until(() => (lastFrame() ?? "").includes("two"), "the second line");
+    stdin.write("\u001b\r");
+    stdin.write("three");
+    await until(() => (lastFrame() ?? "").includes("three"), "the third line");
+    stdin.write("\r");
+    expect(await next).toEqual<ChatInput>({ kind: "message", text: "one\ntwo\nthree" });
+  });
+
   test("Ctrl-C during a turn interrupts it; a turn's end leaves its answer and status in the history", async () => {
     const { lastFrame, stdin, store, interrupts } = mount();
     store.dispatch({

@@ -3,6 +3,13 @@
  * it directly). Deliberately small: typing appends, Backspace deletes, Enter sends; a newline is `\` then
  * Enter, Ctrl-J or Alt+Enter (terminals do not tell Shift+Enter from Enter); Up/Down walk this session's
  * earlier inputs; Esc clears; Ctrl-C clears (or quits when empty); Ctrl-D on an empty box quits.
+ *
+ * The keys follow the peers: `\` + Enter is Claude Code's "quick escape" for a line break
+ * (https://code.claude.com/docs/en/terminal-config, "Line breaks"); Ctrl+J and Alt+Enter are Gemini CLI's
+ * `input.newline`, Ctrl+C clears the input or quits when it is empty (`edit.clear`, `basic.quit`) and
+ * Ctrl+D exits on an empty input (`basic.exit`) (https://geminicli.com/docs/reference/keyboard-shortcuts/).
+ * Ink 8 reports "\r" as return, "\x1b\r" as return with meta (Alt+Enter) and "\n" (Ctrl-J) as plain
+ * input (node_modules/ink/build/parse-keypress.js).
  */
 
 /** The keys the box reads (a subset of Ink's `Key`). */
@@ -50,7 +57,7 @@ export function applyInputKey(
   }
   if (key.ctrl && input === "d") return { state, outcome: state.text === "" ? { kind: "quit" } : undefined };
   if (key.escape) return edit("");
-  if (key.ctrl && input === "j") return edit(`${state.text}\n`);
+  if ((key.ctrl && input === "j") || input === "\n") return edit(`${state.text}\n`);
   if (key.return) {
     if (key.meta) return edit(`${state.text}\n`);
     if (state.text.endsWith("\\")) return edit(`${state.text.slice(0, -1)}\n`);
