@@ -8,9 +8,11 @@ import {
   makeEvent,
   type RunResult,
   type StreamFn,
+  totalTokens,
 } from "../kernel/index.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import type { OutputSchema } from "./output-schema.ts";
 import { runAgent } from "./run-agent.ts";
 import { type AgentSpec, defineSpec } from "./spec.ts";
 import type { ToolGate, ToolsFor } from "./types.ts";
@@ -45,6 +47,11 @@ export interface HelperOptions {
   signal?: AbortSignal;
   maxTurns?: number;
   timeoutMs?: number;
+  /** Budgets of the whole helper run (both attempts when a stall escalates). */
+  tokenBudget?: number;
+  costBudgetUsd?: number;
+  /** `--schema`: the JSON schema the answer must match. */
+  outputSchema?: OutputSchema;
   toolsFor?: ToolsFor;
   /** Retry once with the next tier when the run stalls (default true). */
   escalate?: boolean;
@@ -104,8 +111,9 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
     events.push(event);
     options.emit?.(event);
   };
-  const attempt = async (model: string): Promise<HelperResult> => {
+  const attempt = async (model: string, spent?: AgentUsageReport): Promise<HelperResult> => {
     const spec = helperSpec({ ...options, model });
+    const limits = remainingBudget(options, spent);
     let ref: ModelRef | undefined;
     const result = await runAgent({
       spec,
@@ -121,6 +129,8 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
       workspace: options.workspace,
       gate: whitelistGate(options.tools),
       learnFile: null,
+      limits,
+      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
       ...(options.toolsFor ? { toolsFor: options.toolsFor } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.sessionId ? { sessionId: options.sessionId } : {}),
@@ -137,8 +147,25 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
       reason: "stalled: escalating once to the next tier",
     }),
   );
-  const second = await attempt(next);
+  const second = await attempt(
+    next,
+    first.usage.find((r) => r.depth === 0),
+  );
   return { ...second, usage: mergeUsage(first.usage, second.usage) };
+}
+
+/** The budgets left for an attempt after what an earlier attempt spent. */
+function remainingBudget(
+  options: Pick<HelperOptions, "tokenBudget" | "costBudgetUsd">,
+  spent: AgentUsageReport | undefined,
+): { tokenBudget?: number; costBudgetUsd?: number } {
+  const limits: { tokenBudget?: number; costBudgetUsd?: number } = {};
+  const tokens = spent ? totalTokens(spent.subtree.usage) : 0;
+  const cost = spent?.subtree.costUsd ?? 0;
+  if (options.tokenBudget !== undefined) limits.tokenBudget = Math.max(1, options.tokenBudget - tokens);
+  if (options.costBudgetUsd !== undefined)
+    limits.costBudgetUsd = Math.max(Number.MIN_VALUE, options.costBudgetUsd - cost);
+  return limits;
 }
 
 /** Adds the stalled attempt's usage and cost into the escalated attempt's reports (same agent ids). */

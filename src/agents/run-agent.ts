@@ -25,13 +25,14 @@ import {
 } from "./guards.ts";
 import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } from "./history.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
+import { AnswerShaper } from "./output-schema.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
 import { type AgentSpec, primitiveCapabilities, specOrigin } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import type { RunAgentOptions } from "./types.ts";
-import { UsageTracker } from "./usage-tracker.ts";
+import { describeBudget, UsageTracker } from "./usage-tracker.ts";
 import {
   judgeResults,
   runVerifyCommands,
@@ -112,6 +113,8 @@ async function runNodeUnguarded(
     now,
   );
   const messages: Message[] = options.history ? repairHistory(options.history) : [];
+  // `--schema` shapes the top agent's final answer only.
+  const shaper = new AnswerShaper(isRoot ? options.outputSchema : undefined);
   let bestAnswer = "";
   let approvalError: ApprovalNeededError | undefined;
   let modelName = options.model ?? spec.model;
@@ -144,9 +147,11 @@ async function runNodeUnguarded(
         makeEvent(who, "warning", { message: `${spec.name} ended: ${f.finishReason}`, code: f.finishReason }),
       );
     }
+    const status = f.status ?? statusFor(f.finishReason);
     const result: RunResult = {
       ...f,
-      status: f.status ?? statusFor(f.finishReason),
+      ...(status === "limit" ? { answer: shaper.partial(f.answer) } : {}),
+      status,
       usage: shared.tracker.report(who.agent),
     };
     if (isRoot) emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
@@ -174,8 +179,10 @@ async function runNodeUnguarded(
   shared.tracker.register({
     ...who,
     model: model.id,
-    tokenBudget: limits.tokenBudget,
-    costBudgetUsd: limits.costBudgetUsd,
+    // A flag's budget beats the spec's; a child's spec budget bounds its subtree, and every ancestor's
+    // budget still bounds it (usage-tracker.ts checks the whole chain).
+    tokenBudget: limits.tokenBudget ?? spec.constraints.max_tokens,
+    costBudgetUsd: limits.costBudgetUsd ?? spec.constraints.max_cost_usd,
   });
   if (isRoot) emitSessionStart(model.id);
 
@@ -217,6 +224,7 @@ async function runNodeUnguarded(
           hints,
           history: undefined,
           model: undefined,
+          outputSchema: undefined,
           resumed: false,
           signal: run.signal,
           gate: options.gate.child?.() ?? options.gate,
@@ -259,6 +267,13 @@ async function runNodeUnguarded(
   const stall = new StallDetector();
   const meter = new ContextMeter();
   const stops = new StopHandler();
+  const answered = (finishReason: "stop" | "stall", answer: string): Promise<NodeOutcome> | undefined => {
+    const end = shaper.end(finishReason, answer);
+    if ("finishReason" in end) return finish(end);
+    emit(makeEvent(who, "warning", { message: `asking again: ${end.error}`, code: "invalid_output" }));
+    append({ role: "user", content: end.reask });
+    return undefined;
+  };
   let raiseLimit = false;
   let nudged = false;
   let verifyFailures = 0;
@@ -286,7 +301,7 @@ async function runNodeUnguarded(
   /** A stall ends in a forced answer: a success only when the verify commands pass too. */
   const finishStalled = async (): Promise<NodeOutcome> => {
     const verified = await verify();
-    return verified.ok ? finish({ finishReason: "stall", answer: bestAnswer }) : unverified(verified);
+    return verified.ok ? (answered("stall", bestAnswer) as Promise<NodeOutcome>) : unverified(verified);
   };
 
   for (let turn = 1; ; turn++) {
@@ -297,7 +312,7 @@ async function runNodeUnguarded(
     if (over) {
       emit(
         makeEvent(who, "warning", {
-          message: `${over.kind} budget of ${over.agent} exceeded`,
+          message: describeBudget(over),
           code: "budget",
         }),
       );
@@ -326,6 +341,7 @@ async function runNodeUnguarded(
         signal: run.signal,
         ...(raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
         ...reasoningEffortFor(spec, model),
+        ...shaper.request(),
       },
       options.stream,
       who,
@@ -384,7 +400,9 @@ async function runNodeUnguarded(
         append({ role: "user", content: verifyFailureMessage(verified) });
         continue;
       }
-      return finish({ finishReason: "stop", answer: text || bestAnswer });
+      const done = answered("stop", text || bestAnswer);
+      if (done) return done;
+      continue;
     }
 
     if (nudged) {

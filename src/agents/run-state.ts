@@ -31,6 +31,7 @@ export function statusFor(reason: FinishReason): RunStatus {
     case "verify_failed":
     case "refusal":
     case "malformed_call":
+    case "invalid_output":
       return "failure";
     case "approval_needed":
     case "provider_error":

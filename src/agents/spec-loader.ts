@@ -14,7 +14,7 @@ import { BOOTSTRAP_TEXTS, EMBEDDED_BOOTSTRAP_DIR } from "./bootstrap-specs.ts";
 import {
   type AgentSpec,
   agentSpecSchema,
-  DEFAULT_CONSTRAINTS,
+  CONSTRAINT_FIELDS,
   isPrimitiveCapability,
   type LoadedSpec,
   type SpecScope,
@@ -187,13 +187,15 @@ function issueErrors(
 }
 
 function knownFields(segments: (string | number)[]): string[] {
-  if (segments[0] === "constraints") return Object.keys(DEFAULT_CONSTRAINTS);
+  if (segments[0] === "constraints") return CONSTRAINT_FIELDS;
   return Object.keys(agentSpecSchema.shape);
 }
 
 function expectation(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type":
+      // A field's own message (the budgets') says more than the type name.
+      if (!issue.message.startsWith("Invalid input")) return issue.message;
       return `${issue.expected === "array" ? "a list" : `a ${issue.expected}`}`;
     case "too_small":
       return issue.message.startsWith("Too small") ? `a value >= ${String(issue.minimum)}` : issue.message;

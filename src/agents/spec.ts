@@ -26,8 +26,20 @@ const constraintsSchema = z
     timeout_ms: z.number().int().positive().default(DEFAULT_CONSTRAINTS.timeout_ms),
     can_spawn: z.boolean().default(DEFAULT_CONSTRAINTS.can_spawn),
     can_learn: z.boolean().default(DEFAULT_CONSTRAINTS.can_learn),
+    max_tokens: z
+      .number({ error: "a positive whole number of tokens" })
+      .int({ error: "a positive whole number of tokens" })
+      .positive({ error: "a positive whole number of tokens" })
+      .optional(),
+    max_cost_usd: z
+      .number({ error: "a positive number of US dollars, e.g. 0.50" })
+      .positive({ error: "a positive number of US dollars, e.g. 0.50" })
+      .optional(),
   })
   .strict();
+
+/** Every field `constraints` may hold (error messages list them). */
+export const CONSTRAINT_FIELDS = Object.keys(constraintsSchema.shape);
 
 /** The zod schema for one spec file. Unknown keys are errors (a typo must not be silently ignored). */
 export const agentSpecSchema = z
@@ -60,6 +72,10 @@ export interface AgentConstraints {
   timeout_ms: number;
   can_spawn: boolean;
   can_learn: boolean;
+  /** Token budget of this agent's subtree (every model call's input, output and cache tokens). */
+  max_tokens?: number;
+  /** Cost budget in USD of this agent's subtree (catalog prices). */
+  max_cost_usd?: number;
 }
 
 /** A validated agent spec. */

@@ -11,6 +11,7 @@ import type {
 import type { PolicyRequest, Verdict } from "../policy/types.ts";
 import type { Primitive, PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import type { OutputSchema } from "./output-schema.ts";
 import type { AgentSpec } from "./spec.ts";
 
 /**
@@ -84,6 +85,8 @@ export interface RunAgentOptions extends AgentDeps {
   history?: Message[];
   /** Model override for this agent (`--model`); children use their own spec's model. */
   model?: string;
+  /** `--schema`: the JSON schema this agent's final answer must match (the top agent only). */
+  outputSchema?: OutputSchema;
   limits?: RunLimits;
   signal?: AbortSignal;
   sessionId?: string;

@@ -30,6 +30,14 @@ export interface BudgetExceeded {
   limit: number;
 }
 
+/** A budget exceeded, as one line: `cost budget of $0.01 spent ($0.012345 used) by root`. */
+export function describeBudget(over: BudgetExceeded): string {
+  if (over.kind === "cost") {
+    return `cost budget of $${over.limit} spent ($${over.used.toFixed(6)} used) by ${over.agent}`;
+  }
+  return `token budget of ${over.limit} spent (${over.used} tokens used) by ${over.agent}`;
+}
+
 export class UsageTracker {
   private readonly nodes = new Map<string, UsageNode>();
 

@@ -79,7 +79,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "models, reasoning_effort, providers, rules or defaults";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
-  if (first === "defaults") return "agent, on_ask or fallback";
+  if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd or max_tokens";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   return "a known field";
 }
@@ -115,6 +115,8 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
   if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
   if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
+  if (raw.defaults?.max_budget_usd !== undefined) config.defaults.maxBudgetUsd = raw.defaults.max_budget_usd;
+  if (raw.defaults?.max_tokens !== undefined) config.defaults.maxTokens = raw.defaults.max_tokens;
   return config;
 }
 

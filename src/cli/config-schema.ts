@@ -57,6 +57,15 @@ export const configSchema = z.strictObject({
       agent: z.string().min(1).optional(),
       on_ask: z.enum(["deny", "fail", "allow"], { error: "expected on_ask: deny, fail or allow" }).optional(),
       fallback: z.boolean({ error: "expected fallback: true or false" }).optional(),
+      max_budget_usd: z
+        .number({ error: "expected max_budget_usd: a positive number of US dollars, e.g. 0.50" })
+        .positive({ error: "expected max_budget_usd: a positive number of US dollars, e.g. 0.50" })
+        .optional(),
+      max_tokens: z
+        .number({ error: "expected max_tokens: a positive whole number of tokens" })
+        .int({ error: "expected max_tokens: a positive whole number of tokens" })
+        .positive({ error: "expected max_tokens: a positive whole number of tokens" })
+        .optional(),
     })
     .optional(),
 });

@@ -20,6 +20,8 @@
  *     agent: root
  *     on_ask: deny     # deny | fail | allow
  *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
+ *     max_budget_usd: 0.50   # budget of each run unless --max-budget-usd says otherwise
+ *     max_tokens: 200000     # token budget of each run unless --max-tokens says otherwise
  *
  * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
  * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,
@@ -36,8 +38,15 @@ export interface AgentConfig extends ModelsConfig {
   models: Partial<Record<"fast" | "good" | "best", string[]>>;
   providers: NonNullable<ModelsConfig["providers"]>;
   rules: { allow: string[]; ask: string[]; deny: string[] };
-  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`). */
-  defaults: { agent?: string; onAsk?: "deny" | "fail" | "allow"; fallback?: boolean };
+  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`);
+   * `max_budget_usd` / `max_tokens` are the budgets of a run when no flag sets them. */
+  defaults: {
+    agent?: string;
+    onAsk?: "deny" | "fail" | "allow";
+    fallback?: boolean;
+    maxBudgetUsd?: number;
+    maxTokens?: number;
+  };
 }
 
 export function emptyConfig(): AgentConfig {

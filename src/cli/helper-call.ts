@@ -2,7 +2,9 @@
  * `agent helper` without `--tools`: one model request, no tools, the answer streamed as it arrives.
  * Kept apart from the agent loop on purpose: this path must start fast (no tool or loop imports).
  */
+import { AnswerShaper, type OutputSchema } from "../agents/output-schema.ts";
 import { StopHandler } from "../agents/stop-reasons.ts";
+import { describeBudget, UsageTracker } from "../agents/usage-tracker.ts";
 import {
   type AssistantMessage,
   addUsage,
@@ -32,6 +34,10 @@ export interface HelperCallInput {
   maxOutputTokens?: number;
   /** Answer text as it arrives. */
   onDelta: (delta: string) => void;
+  /** `--schema`: sent natively, and the answer checked (re-asked once when it does not match). */
+  schema?: OutputSchema;
+  /** Why the usage so far exceeds a budget, checked before every request after the first. */
+  overBudget?: (usage: Usage) => string | undefined;
 }
 
 export type HelperCallResult =
@@ -40,11 +46,14 @@ export type HelperCallResult =
       answer: string;
       usage: Usage;
       model: string;
-      /** `stop` for a complete answer; `refusal`; `truncated` or `context_window` for a cut one. */
+      /** `stop` for a complete answer; `refusal`; `truncated` or `context_window` for a cut one;
+       * `budget` before a further request; `invalid_output` for an answer that missed `--schema`. */
       finishReason: Extract<
         FinishReason,
-        "stop" | "refusal" | "truncated" | "context_window" | "malformed_call"
+        "stop" | "refusal" | "truncated" | "context_window" | "malformed_call" | "budget" | "invalid_output"
       >;
+      /** Why a budget or the schema ended the call. */
+      problem?: string;
     }
   | { ok: false; error: ProviderError; answer: string };
 
@@ -67,6 +76,7 @@ async function attempt(
     signal: input.signal,
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     ...(input.model.reasoningEffort !== undefined ? { reasoningEffort: input.model.reasoningEffort } : {}),
+    ...new AnswerShaper(input.schema).request(),
   })) {
     if (event.type === "text_delta") {
       answer += event.delta;
@@ -100,9 +110,16 @@ async function attempt(
 export async function callModel(input: HelperCallInput): Promise<HelperCallResult> {
   const messages: Message[] = [{ role: "user", content: input.prompt }];
   const stops = new StopHandler();
+  const shaper = new AnswerShaper(input.schema);
   let usage = emptyUsage();
   let raise = false;
-  for (;;) {
+  let lastAnswer = "";
+  for (let request = 0; ; request++) {
+    const over = request > 0 ? input.overBudget?.(usage) : undefined;
+    if (over !== undefined) {
+      const answer = shaper.partial(stops.partial() || lastAnswer);
+      return { ok: true, answer, usage, model: input.model.id, finishReason: "budget", problem: over };
+    }
     const turn = await attempt(input, messages, raise ? input.maxOutputTokens : undefined);
     if (!turn.ok) return { ok: false, error: turn.error, answer: stops.partial() + turn.answer };
     usage = addUsage(usage, turn.usage);
@@ -112,10 +129,17 @@ export async function callModel(input: HelperCallInput): Promise<HelperCallResul
       ({ ok: true, answer, usage, model, finishReason }) as const;
     if (turn.stopReason === "refusal") return end("refusal", stops.answer(text));
     const stop = stops.decide(turn.stopReason, turn.message);
-    if (stop.action === "accept") return end("stop", stops.answer(text));
-    if (stop.action === "finish") return end(stop.finishReason, stops.partial());
+    if (stop.action === "accept") {
+      lastAnswer = stops.answer(text);
+      const shaped = shaper.decide(lastAnswer);
+      if (shaped.action === "accept") return end("stop", shaped.answer);
+      if (shaped.action === "fail") return { ...end("invalid_output", lastAnswer), problem: shaped.error };
+      messages.push(turn.message, { role: "user", content: shaped.note });
+      continue;
+    }
+    if (stop.action === "finish") return end(stop.finishReason, shaper.partial(stops.partial()));
     // One request holds nothing to elide.
-    if (stop.action === "compact") return end("context_window", stops.answer(text));
+    if (stop.action === "compact") return end("context_window", shaper.partial(stops.answer(text)));
     if (stop.keep) messages.push(stop.keep);
     if (stop.note) messages.push({ role: "user", content: stop.note });
     raise = stop.raiseLimit;
@@ -151,6 +175,33 @@ export interface SingleCallInput {
   onDelta: (delta: string) => void;
   /** The model a fallback switched to, if any (the answer came from it). */
   fellBackTo: () => ModelRef | undefined;
+  schema?: OutputSchema;
+  /** Budgets of the call (`--max-tokens`, `--max-budget-usd`, config defaults). */
+  tokenBudget?: number;
+  costBudgetUsd?: number;
+}
+
+/** The budget check of a single call, when a budget is set: the same counters as the agent loop. */
+function budgetGuard(input: SingleCallInput): Pick<HelperCallInput, "overBudget"> {
+  const { tokenBudget, costBudgetUsd } = input;
+  if (tokenBudget === undefined && costBudgetUsd === undefined) return {};
+  const info = input.client.info(input.ref);
+  return {
+    overBudget: (usage) => {
+      const tracker = new UsageTracker();
+      tracker.register({
+        agent: "root",
+        name: "helper",
+        depth: 0,
+        model: input.ref.id,
+        ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+        ...(costBudgetUsd !== undefined ? { costBudgetUsd } : {}),
+      });
+      tracker.add("root", usage, info);
+      const over = tracker.exceeded("root");
+      return over ? describeBudget(over) : undefined;
+    },
+  };
 }
 
 /** Runs the single call and turns its result into a helper outcome. Never throws. */
@@ -176,6 +227,8 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
       signal: controller.signal,
       maxOutputTokens: input.client.info(input.ref).maxOutputTokens,
       onDelta: input.onDelta,
+      ...(input.schema ? { schema: input.schema } : {}),
+      ...budgetGuard(input),
     });
   } finally {
     clearTimeout(timer);
@@ -194,6 +247,12 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
       costUsd: costOf(result.usage, info),
     };
     if (result.finishReason === "stop") return { ...done, status: "success" };
+    if (result.finishReason === "invalid_output") {
+      return { ...done, status: "failure", problem: `helper ended: ${result.problem ?? "invalid output"}` };
+    }
+    if (result.finishReason === "budget") {
+      return { ...done, status: "limit", problem: `helper stopped: ${result.problem ?? "budget reached"}` };
+    }
     if (result.finishReason === "refusal" || result.finishReason === "malformed_call") {
       return {
         ...done,

@@ -14,6 +14,9 @@ export interface HelperFlags {
   tools?: string;
   maxTurns?: string;
   timeout?: string;
+  maxBudgetUsd?: string;
+  maxTokens?: string;
+  schema?: string;
   verbose?: boolean;
   record?: string;
   replay?: string;
@@ -42,6 +45,9 @@ export const helperCommand: CommandModule = {
       )
       .option("--max-turns <n>", "most model turns with --tools (default 10)")
       .option("--timeout <seconds>", "wall-clock limit of the run")
+      .option("--max-budget-usd <usd>", "cost budget of the run in US dollars (exit 5 when spent)")
+      .option("--max-tokens <n>", "token budget of the run: input, output and cache tokens (exit 5)")
+      .option("--schema <file|json>", "the answer must be JSON valid against this JSON schema")
       .option("--verbose", "print each tool call on stderr (default: only when stderr is a terminal)")
       .option("--json", "print {answer, model, provider, usage} as JSON")
       .option("--record <file>", "write every model exchange to a cassette")

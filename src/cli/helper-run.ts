@@ -4,7 +4,9 @@
  * call (no `--tools`; helper-call.ts) or the agent loop with a tool whitelist (helper-tools.ts, loaded
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
+import type { OutputSchema } from "../agents/output-schema.ts";
 import { describeTierChoice } from "../agents/tier-classifier.ts";
+import type { RunLimits } from "../agents/types.ts";
 import {
   AppError,
   type ModelRef,
@@ -45,6 +47,20 @@ export function describeNotice(notice: ProviderNotice): string {
   return `${notice.from.providerName}:${notice.from.id} ${notice.error.kind} (${notice.error.message}); falling back to ${notice.to.providerName}:${notice.to.id}`;
 }
 
+/** The budgets of a run, only those set. */
+function budgetsOf(limits: RunLimits): Pick<RunLimits, "tokenBudget" | "costBudgetUsd"> {
+  return {
+    ...(limits.tokenBudget !== undefined ? { tokenBudget: limits.tokenBudget } : {}),
+    ...(limits.costBudgetUsd !== undefined ? { costBudgetUsd: limits.costBudgetUsd } : {}),
+  };
+}
+
+/** Loads `--schema` (and Ajv) only when the flag is given: the plain helper must start fast. */
+async function loadSchema(value: string): Promise<OutputSchema | undefined> {
+  const { loadSchemaFlag } = await import("./schema-flag.ts");
+  return loadSchemaFlag(value);
+}
+
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return "";
   const chunks: Buffer[] = [];
@@ -61,7 +77,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const env = process.env;
   const redactor = Redactor.fromEnv(env);
   const tools = parseToolList(flags.tools);
-  const limits = parseLimitFlags(flags);
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before stdin or config is read
+  const outputSchema = flags.schema !== undefined ? await loadSchema(flags.schema) : undefined;
   const stdinText = await readStdin();
   const prompt = buildPrompt(args, stdinText);
   // With no arguments, piped stdin is the task itself, so the classifier reads it as the prompt.
@@ -76,6 +93,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   if (choice.auto) process.stderr.write(`agent: ${describeTierChoice(choice.auto)}\n`);
 
   const config = await loadConfig(env);
+  const limits = parseLimitFlags(flags, config.defaults);
   const fallback = flags.fallback !== false && config.defaults.fallback !== false;
   let fellBackTo: ModelRef | undefined;
   const client = createModelClient({
@@ -94,7 +112,9 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
 
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
-  const streamed = tools === undefined && process.stdout.isTTY === true && !flags.json;
+  // A schema'd answer is checked before it is printed, so it is never streamed.
+  const streamed =
+    tools === undefined && process.stdout.isTTY === true && !flags.json && outputSchema === undefined;
   // Streamed to a terminal: model text never drives it (a sequence split across deltas is held whole).
   const screen = new TerminalSafeStream();
   let outcome: HelperOutcome;
@@ -111,6 +131,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         },
         ...(flags.system !== undefined ? { system: flags.system } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
+        ...budgetsOf(limits),
+        ...(outputSchema ? { schema: outputSchema } : {}),
       });
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
@@ -132,6 +154,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         ...(flags.system !== undefined ? { system: flags.system } : {}),
         ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
+        ...budgetsOf(limits),
+        ...(outputSchema ? { outputSchema } : {}),
       });
     }
   } finally {

@@ -4,6 +4,7 @@
  * Progress (one line per tool call, an escalation) goes to stderr when asked for.
  */
 import { runHelper } from "../agents/helper-run.ts";
+import type { OutputSchema } from "../agents/output-schema.ts";
 import { type AgentEvent, emptyUsage, type ModelRef } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
 import type { PrimitiveName } from "../tools/types.ts";
@@ -28,6 +29,10 @@ export interface ToolsRunInput {
   fellBackTo: () => ModelRef | undefined;
   /** Retry once on the next tier when the run stalls (false with `--no-fallback`). */
   escalate?: boolean;
+  /** `--schema`: the answer must match it. */
+  outputSchema?: OutputSchema;
+  tokenBudget?: number;
+  costBudgetUsd?: number;
 }
 
 /** Runs the helper loop in the current directory and turns its result into a helper outcome. */
@@ -47,6 +52,9 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     ...(input.system !== undefined ? { system: input.system } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    ...(input.outputSchema ? { outputSchema: input.outputSchema } : {}),
+    ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
+    ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
     ...(progress ? { emit: progressEmitter(progress) } : {}),
   });
   const root = result.usage.find((r) => r.depth === 0);
@@ -67,7 +75,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
 /** Why a helper loop did not succeed, as one line. */
 function problemLine(
   result: { status: string; finishReason: string; error?: { message: string } },
-  input: Pick<ToolsRunInput, "maxTurns" | "timeoutMs">,
+  input: Pick<ToolsRunInput, "maxTurns" | "timeoutMs" | "tokenBudget" | "costBudgetUsd">,
 ): string {
   switch (result.finishReason) {
     case "max_turns":
@@ -83,9 +91,21 @@ function problemLine(
       return "helper ended: the model refused (refusal)";
     case "malformed_call":
       return "helper ended: the model's tool call was malformed twice (malformed_call)";
+    case "invalid_output":
+      return `helper ended: ${result.error?.message ?? "the answer does not match --schema"}`;
+    case "budget":
+      return `helper stopped: the budget (${budgetText(input)}) was spent before an answer (partial answer printed)`;
     default:
       return result.error?.message ?? `helper ended: ${result.status} (${result.finishReason})`;
   }
+}
+
+/** The budgets of a run as text: `$0.01, 5000 tokens`. */
+function budgetText(input: Pick<ToolsRunInput, "tokenBudget" | "costBudgetUsd">): string {
+  const parts: string[] = [];
+  if (input.costBudgetUsd !== undefined) parts.push(`$${input.costBudgetUsd}`);
+  if (input.tokenBudget !== undefined) parts.push(`${input.tokenBudget} tokens`);
+  return parts.join(", ") || "spec";
 }
 
 /** One stderr line per finished tool call, and one for an escalation. */

@@ -6,6 +6,7 @@ import type { SessionFlags } from "./session-setup.ts";
 
 /** Flags of `agent run`, as commander parses them. */
 export interface RunFlags extends SessionFlags {
+  schema?: string;
   output: "text" | "json" | "stream-json";
   onAsk?: "deny" | "fail" | "allow";
 }
@@ -17,6 +18,7 @@ export const runCommand: CommandModule = {
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
       .argument("[goal...]", "what the agent should achieve (with -c or --resume: what to continue with)");
     addSessionOptions(command)
+      .option("--schema <file|json>", "the final answer must be JSON valid against this JSON schema")
       .addOption(
         new Option("--output <format>", "what stdout carries")
           .choices(["text", "json", "stream-json"])

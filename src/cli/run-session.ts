@@ -14,11 +14,15 @@ import { handleInterrupts } from "./interrupts.ts";
 import { emitNoticesAfterStart } from "./project-notices.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
+import { parseLimitFlags } from "./run-flags.ts";
+import { loadSchemaFlag } from "./schema-flag.ts";
 import { resumeCommand } from "./session-continue.ts";
 import { runRootTurn, setUpSession } from "./session-setup.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
+  const outputSchema = await loadSchemaFlag(flags.schema);
   const setup = await setUpSession(flags);
   const { continued, redactor, who, env } = setup;
   const goal = goalWords.join(" ").trim() || (continued ? "Continue where you left off." : "");
@@ -83,6 +87,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       sessionId: transcript.id,
       history: continued?.point.messages ?? [],
       resumed: continued !== undefined,
+      ...(outputSchema ? { outputSchema } : {}),
       ...(flags.model !== undefined ? { model: flags.model } : {}),
     });
     const exitCode = exitCodeFor(result);

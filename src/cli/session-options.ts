@@ -10,6 +10,8 @@ export function addSessionOptions(command: Command): Command {
     .option("--model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
     .option("--max-turns <n>", "most model turns of the top agent (per message in a chat)")
     .option("--timeout <seconds>", "wall-clock limit of each run of the top agent")
+    .option("--max-budget-usd <usd>", "cost budget of each run in US dollars (exit 5 when spent)")
+    .option("--max-tokens <n>", "token budget of each run: input, output and cache tokens (exit 5)")
     .option("--allow <rule>", "allow rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
     .option("--deny <rule>", "deny rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
     .option("-c, --continue", "continue the most recent session of this workspace")

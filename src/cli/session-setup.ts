@@ -5,7 +5,7 @@
  */
 import type { ResumePoint } from "../agents/resume.ts";
 import type { AgentSpec } from "../agents/spec.ts";
-import type { RunLimits } from "../agents/types.ts";
+import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
 import {
   type AgentIdentity,
   AppError,
@@ -34,6 +34,8 @@ export interface SessionFlags {
   model?: string;
   maxTurns?: string;
   timeout?: string;
+  maxBudgetUsd?: string;
+  maxTokens?: string;
   allow: string[];
   deny: string[];
   resume?: string;
@@ -73,9 +75,11 @@ export async function setUpSession(
   command: "run" | "chat" = "run",
 ): Promise<SessionSetup> {
   const env = process.env;
-  const limits = parseLimitFlags(flags);
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
   const workspace = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
+  // Budgets the flags leave unset come from config `defaults`.
+  const limits = parseLimitFlags(flags, config.defaults);
   const continued = continuedSession(flags, workspace.root, command);
 
   const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
@@ -150,6 +154,8 @@ export interface RootTurn {
   resumed: boolean;
   /** Model override (`--model`, or `/model` in a chat). */
   model?: string;
+  /** `--schema`: the JSON schema the final answer must match. */
+  outputSchema?: RunAgentOptions["outputSchema"];
 }
 
 /** Runs the root agent once, with its sub-agents, approvals and tools. */
@@ -170,6 +176,7 @@ export async function runRootTurn(setup: SessionSetup, turn: RootTurn): Promise<
     signal: turn.signal,
     sessionId: turn.sessionId,
     limits: setup.limits,
+    ...(turn.outputSchema ? { outputSchema: turn.outputSchema } : {}),
     ...(turn.model !== undefined ? { model: turn.model } : {}),
     ...(turn.history.length > 0 || turn.resumed ? { history: turn.history, resumed: turn.resumed } : {}),
   });

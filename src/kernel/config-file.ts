@@ -1,15 +1,14 @@
-import { constants } from "node:fs";
-import { lstat, open, realpath, stat } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import { relative, sep } from "node:path";
 import { AppError, type AppErrorKind } from "./errors.ts";
+import { readRegularFile } from "./regular-file.ts";
 
 /**
  * The one way the CLI reads a file it finds on its own (agent specs, config.yaml, the project's
  * `.agent/` files): never blocks, never reads without bound. A FIFO, a device, a directory, a file
  * above {@link CONFIG_FILE_CAP}, or (for workspace files) a symlink leading out of the workspace is
- * refused with a message naming the file. The file is checked with stat before it is opened, opened
- * with O_NONBLOCK (a FIFO swapped in after the check cannot block the open), checked again on the
- * open descriptor, and read for at most cap + 1 bytes.
+ * refused with a message naming the file. The read itself is regular-file.ts's (stat, non-blocking
+ * open, fstat, bounded read).
  */
 
 /** Largest config or spec file read (1 MiB); README "Configuration". */
@@ -63,27 +62,10 @@ export async function readConfigFileResult(
     if (!inside(real, root)) return { refused: `a symlink out of the workspace (to ${real}); refused` };
   }
   try {
-    const before = await stat(real);
-    const kind = nonRegular(before);
-    if (kind) return { refused: `${kind}, not a regular file; refused` };
-    if (before.size > cap) return { refused: tooLarge(cap) };
-    const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const after = await handle.stat();
-      const swapped = nonRegular(after);
-      if (swapped) return { refused: `${swapped}, not a regular file; refused` };
-      const buffer = Buffer.alloc(cap + 1);
-      let length = 0;
-      while (length < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-        if (bytesRead === 0) break;
-        length += bytesRead;
-      }
-      if (length > cap) return { refused: tooLarge(cap) };
-      return { text: buffer.subarray(0, length).toString("utf8") };
-    } finally {
-      await handle.close();
-    }
+    const read = await readRegularFile(real, cap);
+    if (read.ok) return { text: read.bytes.toString("utf8") };
+    if (read.why === "special") return { refused: `${read.kind}, not a regular file; refused` };
+    return { refused: tooLarge(cap) };
   } catch (error) {
     return { refused: `cannot read: ${message(error)}` };
   }
@@ -95,22 +77,6 @@ export async function readConfigFile(file: string, options: ConfigFileOptions): 
   if ("text" in read) return read.text;
   if ("missing" in read) return undefined;
   throw new AppError(options.kind, `${file}: ${read.refused}`, { file });
-}
-
-function nonRegular(s: {
-  isFile(): boolean;
-  isFIFO(): boolean;
-  isCharacterDevice(): boolean;
-  isBlockDevice(): boolean;
-  isDirectory(): boolean;
-  isSocket(): boolean;
-}): string | undefined {
-  if (s.isFile()) return undefined;
-  if (s.isFIFO()) return "a FIFO";
-  if (s.isCharacterDevice() || s.isBlockDevice()) return "a device";
-  if (s.isDirectory()) return "a directory";
-  if (s.isSocket()) return "a socket";
-  return "a special file";
 }
 
 function tooLarge(cap: number): string {

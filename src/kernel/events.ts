@@ -18,6 +18,7 @@ export type FinishReason =
   | "truncated" // the output limit cut the answer again after one continuation (a limit: exit 5)
   | "context_window" // the model's context window filled and eliding old tool results could not make room (exit 5)
   | "malformed_call" // the model's tool call was malformed twice in a row (Gemini MALFORMED_FUNCTION_CALL; exit 1)
+  | "invalid_output" // the final answer did not match `--schema`, even after one re-ask (exit 1)
   | "approval_needed"
   | "provider_error"
   | "error";
@@ -30,7 +31,10 @@ export interface RunResult {
   answer: string;
   /** Per-agent usage and cost, root first, each with its subtree roll-up. */
   usage: AgentUsageReport[];
-  error?: { kind: ProviderErrorKind | "config" | "tool" | "approval" | "internal"; message: string };
+  error?: {
+    kind: ProviderErrorKind | "config" | "tool" | "approval" | "internal" | "schema";
+    message: string;
+  };
 }
 
 /** Payload of each session event kind. */

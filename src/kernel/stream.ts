@@ -72,7 +72,19 @@ export interface ModelRequest {
   /** Reasoning effort for this call; absent means the model's catalog default. */
   reasoningEffort?: ReasoningEffort;
   temperature?: number;
+  /**
+   * A JSON schema the answer text must match (`--schema`). Each adapter maps it to the provider's own
+   * structured-output field (Anthropic `output_config.format`, OpenAI Responses `text.format`, Chat
+   * Completions `response_format`, Gemini `responseJsonSchema`); tool calls are not affected by it.
+   */
+  responseSchema?: ResponseSchema;
   signal?: AbortSignal;
+}
+
+/** A named JSON schema for the answer; the name fits OpenAI's `^[a-zA-Z0-9_-]{1,64}$`. */
+export interface ResponseSchema {
+  name: string;
+  schema: Record<string, unknown>;
 }
 
 /**

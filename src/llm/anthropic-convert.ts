@@ -4,8 +4,9 @@
  * carry `cache_control` for prompt caching.
  */
 import type Anthropic from "@anthropic-ai/sdk";
+import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
 import type { Message } from "../kernel/messages.ts";
-import type { ModelRequest, StopReason } from "../kernel/stream.ts";
+import type { ModelRequest, ResponseSchema, StopReason } from "../kernel/stream.ts";
 import type { ToolDefinition } from "../kernel/tools.ts";
 import { modelInfo, reasoningSupport } from "./catalog.ts";
 import { effortFor } from "./effort.ts";
@@ -143,9 +144,30 @@ export function buildRequest(request: ModelRequest): Beta {
     params.system = [{ type: "text", text: request.system, cache_control: EPHEMERAL }];
   if (request.tools.length > 0) params.tools = convertTools(request.tools);
   applyThinking(params, request);
+  const format = request.responseSchema ? outputFormat(request.responseSchema) : undefined;
+  // Effort and format share `output_config`: keep what applyThinking set.
+  if (format) params.output_config = { ...params.output_config, format };
   // `temperature` is not sent: Claude 5 models refuse non-default sampling parameters with a 400
   // (models/sonnet-5/overview), and thinking requires the default.
   return params;
+}
+
+/**
+ * The structured-output format (`output_config.format`, platform.claude.com/docs/en/build-with-claude/
+ * structured-outputs; messages.d.ts OutputConfig/JSONOutputFormat), allowed alongside tools. The SDK's
+ * transformJSONSchema turns the schema into the subset Anthropic accepts: every object closed with
+ * `additionalProperties: false` (else HTTP 400 "For 'object' type, 'additionalProperties' must be
+ * explicitly set to false", veryfront/veryfront-code#3918), unsupported constraints moved into the
+ * description. A closed schema only narrows the answers, and our own check still applies the user's
+ * whole schema. A schema it cannot transform (no `type`) is not sent: the answer is then checked and
+ * re-asked once (src/agents/output-schema.ts).
+ */
+export function outputFormat(format: ResponseSchema): Anthropic.JSONOutputFormat | undefined {
+  try {
+    return { type: "json_schema", schema: transformJSONSchema(format.schema) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Maps Anthropic's stop_reason to the normalized StopReason. */

@@ -31,6 +31,7 @@ import {
   type PartialArg,
 } from "./gemini-convert.ts";
 import { MessageBuilder } from "./message-builder.ts";
+import { geminiSchemaWithTools } from "./response-schema.ts";
 
 interface StreamedCall {
   key: string;
@@ -227,6 +228,13 @@ export function geminiStream(options: AdapterOptions): StreamFn {
     if (request.temperature !== undefined) config.temperature = request.temperature;
     const thinking = thinkingConfig(request);
     if (thinking) config.thinkingConfig = thinking;
+    // Structured output: JSON mime type + `responseJsonSchema` (ai.google.dev/gemini-api/docs/structured-output;
+    // genai.d.ts GenerateContentConfig), with tools only where the model allows both.
+    const schema = request.responseSchema;
+    if (schema && (request.tools.length === 0 || geminiSchemaWithTools(request.model.id))) {
+      config.responseMimeType = "application/json";
+      config.responseJsonSchema = schema.schema;
+    }
     const stream = await sdk.models.generateContentStream({
       model: request.model.id,
       contents: convertContents(request.messages.slice(0, start)),

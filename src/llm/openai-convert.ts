@@ -5,6 +5,7 @@
 import type OpenAI from "openai";
 import type { Message } from "../kernel/messages.ts";
 import type { ModelRequest, StopReason } from "../kernel/stream.ts";
+import { openaiJsonSchema } from "./response-schema.ts";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 /** An assistant turn with the field DeepSeek-style servers read back. */
@@ -84,6 +85,11 @@ export function buildRequest(
     else params.max_tokens = request.maxOutputTokens;
   }
   if (request.temperature !== undefined) params.temperature = request.temperature;
+  // Structured outputs (platform.openai.com/docs/guides/structured-outputs; completions.d.ts
+  // ResponseFormatJSONSchema), also served by compatible servers (Ollama, vLLM, LM Studio).
+  if (request.responseSchema) {
+    params.response_format = { type: "json_schema", json_schema: openaiJsonSchema(request.responseSchema) };
+  }
   return params;
 }
 

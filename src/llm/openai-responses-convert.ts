@@ -15,6 +15,7 @@ import type { AssistantMessage, AssistantPart, Message, ToolCall } from "../kern
 import type { ModelRequest } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
 import { acceptedEffort, effectiveEffort } from "./effort.ts";
+import { openaiJsonSchema } from "./response-schema.ts";
 
 type InputItem = OpenAI.Responses.ResponseInputItem;
 type Params = OpenAI.Responses.ResponseCreateParamsStreaming;
@@ -138,6 +139,11 @@ export function buildResponsesRequest(request: ModelRequest): Params {
     }));
   }
   if (request.maxOutputTokens !== undefined) params.max_output_tokens = request.maxOutputTokens;
+  // Structured outputs: `text.format` json_schema (responses.d.ts ResponseFormatTextJSONSchemaConfig;
+  // platform.openai.com/docs/guides/structured-outputs), allowed alongside function tools.
+  if (request.responseSchema) {
+    params.text = { format: { type: "json_schema", ...openaiJsonSchema(request.responseSchema) } };
+  }
   const requested = request.reasoningEffort;
   if (requested !== undefined) {
     params.reasoning = {

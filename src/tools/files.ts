@@ -8,6 +8,7 @@
 import { constants, type Stats } from "node:fs";
 import { mkdir, open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { readRegularFile, specialKind } from "../kernel/regular-file.ts";
 
 /** Files larger than this are refused by read/edit (the model cannot use them whole anyway). */
 export const MAX_TEXT_FILE_BYTES = 20 * 1024 * 1024;
@@ -25,46 +26,8 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** What a file that is not a regular file is, for messages ("a FIFO"); null for a regular file. */
-export function specialKind(
-  info: Pick<Stats, "isFile" | "isDirectory" | "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice">,
-): string | null {
-  if (info.isFile()) return null;
-  if (info.isDirectory()) return "a directory";
-  if (info.isFIFO()) return "a FIFO";
-  if (info.isSocket()) return "a socket";
-  if (info.isCharacterDevice()) return "a character device";
-  if (info.isBlockDevice()) return "a block device";
-  return "not a regular file";
-}
-
-/** The bytes of a regular file, or why they were not read. Never opens anything but a regular file. */
-export type RegularRead =
-  | { ok: true; bytes: Buffer }
-  | { ok: false; why: "special"; kind: string }
-  | { ok: false; why: "too-large"; size: number };
-
-/** Reads a regular file of at most `maxBytes`; a FIFO, socket or device is reported, never opened for a read that waits. */
-export async function readRegularFile(absPath: string, maxBytes: number): Promise<RegularRead> {
-  const before = checkRegular(await stat(absPath), maxBytes);
-  if (before !== null) return before;
-  // O_NONBLOCK: should the path have become a FIFO since the stat, the open returns at once.
-  const handle = await open(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const after = checkRegular(await handle.stat(), maxBytes);
-    if (after !== null) return after;
-    return { ok: true, bytes: await handle.readFile() };
-  } finally {
-    await handle.close();
-  }
-}
-
-function checkRegular(info: Stats, maxBytes: number): RegularRead | null {
-  const kind = specialKind(info);
-  if (kind !== null) return { ok: false, why: "special", kind };
-  if (info.size > maxBytes) return { ok: false, why: "too-large", size: info.size };
-  return null;
-}
+export type { RegularRead } from "../kernel/regular-file.ts";
+export { readRegularFile, specialKind };
 
 /** Reads a UTF-8 text file; errors name the path and say what it is instead (missing, directory, FIFO, binary). */
 export async function readTextFile(absPath: string, relPath: string): Promise<string> {

@@ -119,6 +119,33 @@ test("a stalled helper escalates once to the next tier", async () => {
   expect(events.find((e) => e.kind === "model_switch")?.data).toMatchObject({ to: "good" });
 });
 
+test("the budget of an escalated helper counts what the stalled attempt spent", async () => {
+  const workspace = await helperWorkspace();
+  const same = { toolCalls: [{ name: "read_file", arguments: { path: "notes.txt" } }] };
+  const another = {
+    text: "checking once more",
+    toolCalls: [{ name: "read_file", arguments: { path: "notes.txt", offset: 1 } }],
+  };
+  const run = (tokenBudget: number) =>
+    runHelper({
+      prompt: "q",
+      tools: ["read_file"],
+      model: "fast",
+      stream: scriptedProvider({ queue: [same, same, same, another, { text: "42" }] }).stream,
+      resolveModel: modelRef,
+      modelInfo: info,
+      workspace,
+      tokenBudget,
+    });
+  // 15 tokens a call: the stalled attempt spends 45 of 50, so the escalated one stops after one call.
+  expect(await run(50)).toMatchObject({
+    finishReason: "budget",
+    model: "test-good",
+    answer: "checking once more",
+  });
+  expect(await run(1000)).toMatchObject({ finishReason: "stop", model: "test-good", answer: "42" });
+});
+
 test("resumeFrom rebuilds the root history from message events and a run continues it", async () => {
   h = await harness({
     specs: [spec("root", ["worker", "read_file"]), spec("worker", [])],

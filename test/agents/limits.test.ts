@@ -152,3 +152,47 @@ test("a model that cannot be resolved ends the run with a config error, never a 
   expect(result.error?.message).toContain("no credentials for anthropic");
   expect(h.events.map((e) => e.kind)).toEqual(["session_start", "error", "session_end"]);
 });
+
+test("a child's spec budget stops the child while the parent goes on and answers", async () => {
+  h = await harness({
+    specs: [
+      spec("root", ["worker"]),
+      spec("worker", ["glob"], {
+        constraints: { ...spec("x", []).constraints, max_tokens: 40 },
+      }),
+    ],
+    script: {
+      agents: {
+        "agent:root;": [
+          { toolCalls: [{ name: "worker", arguments: { goal: "spend" } }] },
+          { text: "the worker ran out of budget; here is what I know" },
+        ],
+      },
+      fallback: endless,
+    },
+  });
+  const result = await h.run("delegate");
+  expect(result).toMatchObject({
+    status: "success",
+    finishReason: "stop",
+    answer: "the worker ran out of budget; here is what I know",
+  });
+  expect(h.of("act_end")[0]?.data).toMatchObject({ status: "limit", finishReason: "budget" });
+  const warning = h.of("warning").find((e) => e.data.code === "budget");
+  expect(warning?.data.message).toContain("token budget of 40 spent");
+  // The root's model saw the child's partial answer and why it stopped.
+  const toolResult = h.provider.requests.at(-1)?.request.messages.at(-1);
+  expect(toolResult?.role === "tool" && toolResult.content).toContain("finish reason budget");
+});
+
+test("the top agent's spec budget applies when no flag sets one; a flag's budget beats it", async () => {
+  const capped = spec("root", ["glob"], { constraints: { ...spec("x", []).constraints, max_tokens: 20 } });
+  h = await harness({ specs: [capped], script: { fallback: endless } });
+  expect(await h.run("spend")).toMatchObject({ finishReason: "budget", answer: "working on step 1" });
+  expect(h.provider.requests).toHaveLength(2);
+  await h.cleanup();
+
+  h = await harness({ specs: [capped], script: { fallback: endless } });
+  expect(await h.run("spend", { limits: { tokenBudget: 40 } })).toMatchObject({ finishReason: "budget" });
+  expect(h.provider.requests).toHaveLength(3);
+});

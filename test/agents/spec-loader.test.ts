@@ -62,6 +62,23 @@ describe("spec validation", () => {
     expect(byField.modle?.message).toContain("unknown field");
   });
 
+  test("budgets in constraints: typed, and a misspelt one lists the budget fields", () => {
+    const ok = parseSpecText(
+      "name: a\ndescription: d\nsystem_prompt: s\nconstraints: { max_tokens: 5000, max_cost_usd: 0.25 }\n",
+      "a.yaml",
+    );
+    expect(ok.errors).toEqual([]);
+    expect(ok.spec?.constraints).toMatchObject({ max_tokens: 5000, max_cost_usd: 0.25 });
+    const bad = parseSpecText(
+      "name: a\ndescription: d\nsystem_prompt: s\nconstraints:\n  max_tokens: 1.5\n  max_cost: 1\n",
+      "a.yaml",
+    );
+    const byField = Object.fromEntries(bad.errors.map((e) => [e.field, e]));
+    expect(byField["constraints.max_tokens"]).toMatchObject({ line: 5 });
+    expect(byField["constraints.max_tokens"]?.message).toContain("a positive whole number of tokens");
+    expect(byField["constraints.max_cost"]?.message).toContain("max_cost_usd");
+  });
+
   test("invalid YAML names the line", () => {
     const { errors } = parseSpecText(`name: a\ndescription: [unclosed\n`, "y.yaml");
     expect(errors.length).toBeGreaterThan(0);

@@ -47,7 +47,7 @@ describe("readConfigFileResult", () => {
   test("devices, directories and broken links are refused", async () => {
     symlinkSync("/dev/zero", join(ws, "zero.yaml"));
     const zero = await readConfigFileResult(join(ws, "zero.yaml"), {});
-    expect("refused" in zero && zero.refused).toContain("a device");
+    expect("refused" in zero && zero.refused).toContain("a character device");
     mkdirSync(join(ws, "dir.yaml"));
     const directory = await readConfigFileResult(join(ws, "dir.yaml"), {});
     expect("refused" in directory && directory.refused).toContain("a directory");

@@ -14,8 +14,9 @@
  * (recorded ones) are not checked.
  */
 import { createHash } from "node:crypto";
-import type { FakeTurn } from "./fake-llm-frames.ts";
+import { errorBody, type FakeTurn } from "./fake-llm-frames.ts";
 import type { FakeRule, Refusal, RuleRequest } from "./fake-rules.ts";
+import { objectSchemas } from "./fake-rules-schema.ts";
 
 const PREFIX = "sig-fake.";
 
@@ -129,4 +130,31 @@ const temperatureWithThinkingRule: FakeRule = (request: RuleRequest) => {
   );
 };
 
-export const anthropicRules: FakeRule[] = [thinkingPrefixRule, temperatureWithThinkingRule];
+/**
+ * Rule: structured outputs (`output_config.format` json_schema) need `additionalProperties: false` on
+ * every object schema, whatever else the schema says (platform.claude.com/docs/en/build-with-claude/
+ * structured-outputs: "additionalProperties (must be set to false for objects)"). Real 400 text from
+ * veryfront/veryfront-code#3918/#3921: "output_config.format.schema: For 'object' type,
+ * 'additionalProperties' must be explicitly set to false".
+ */
+const closedOutputObjects: FakeRule = (request) => {
+  const body = request.body as { output_config?: { format?: { type?: string; schema?: unknown } } } | null;
+  const format = body?.output_config?.format;
+  if (format?.type !== "json_schema") return null;
+  const open = objectSchemas(format.schema).find(({ schema }) => schema.additionalProperties !== false);
+  if (!open) return null;
+  return {
+    status: 400,
+    body: errorBody(
+      "anthropic",
+      400,
+      "output_config.format.schema: For 'object' type, 'additionalProperties' must be explicitly set to false",
+    ),
+  };
+};
+
+export const anthropicRules: FakeRule[] = [
+  thinkingPrefixRule,
+  temperatureWithThinkingRule,
+  closedOutputObjects,
+];

@@ -6,6 +6,7 @@
  */
 import { errorBody } from "./fake-llm-frames.ts";
 import type { FakeRule, Refusal, RuleRequest } from "./fake-rules.ts";
+import { objectSchemas, pythonTuple } from "./fake-rules-schema.ts";
 
 /** GPT-5.4 and later, and the GPT-6 family: reasoning models whose default effort is not `none`
  * (openai/openai-openapi#541 for gpt-5.4; GEMISIS/leviath#333 and GoogleChromeLabs/webmcp-tools#417 for
@@ -27,6 +28,8 @@ interface Body {
   top_p?: number;
   store?: boolean;
   input?: unknown;
+  response_format?: { type?: string; json_schema?: { name?: string; schema?: unknown; strict?: boolean } };
+  text?: { format?: { type?: string; name?: string; schema?: unknown; strict?: boolean } };
 }
 
 function bodyOf(request: RuleRequest): Body {
@@ -129,7 +132,48 @@ const statelessReasoningNeedsContent: FakeRule = (request) => {
   return null;
 };
 
+/**
+ * Rule: a strict `json_schema` format (Chat Completions `response_format`, Responses `text.format`) needs
+ * `additionalProperties: false` on every object and every property in `required`
+ * (platform.openai.com/docs/guides/structured-outputs, "Supported schemas"). Real texts: "Invalid schema
+ * for response_format 'json_schema': In context=(), 'additionalProperties' is required to be supplied and
+ * to be false." (moeru-ai/xsai#145, param `response_format`, code null; on Responses param
+ * `text.format.schema`, code `invalid_json_schema`, mavam/pi-web-providers#14) and "… In
+ * context=('properties', 'organizations', 'items'), 'required' is required to be supplied and to be an
+ * array including every key in properties. Missing 'roles'." (vercel/ai#6484).
+ */
+const strictSchemaRules: FakeRule = (request) => {
+  const body = bodyOf(request);
+  const format = request.protocol === "openai" ? body.response_format?.json_schema : body.text?.format;
+  if (format?.strict !== true) return null;
+  const chat = request.protocol === "openai";
+  const name = format.name ?? "response";
+  const fail = (context: string[], what: string): Refusal =>
+    refuse(
+      400,
+      `Invalid schema for response_format '${name}': In context=${pythonTuple(context)}, ${what}`,
+      chat ? "response_format" : "text.format.schema",
+      chat ? null : "invalid_json_schema",
+    );
+  for (const { path, schema } of objectSchemas(format.schema)) {
+    if (schema.additionalProperties !== false) {
+      return fail(path, "'additionalProperties' is required to be supplied and to be false.");
+    }
+    const properties = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    const missing = properties.find((p) => !required.includes(p));
+    if (missing !== undefined) {
+      return fail(
+        path,
+        `'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`,
+      );
+    }
+  }
+  return null;
+};
+
 export const openaiRules: FakeRule[] = [
+  strictSchemaRules,
   unsupportedEffort,
   chatToolsNeedNoReasoning,
   samplingNeedsNoReasoning,

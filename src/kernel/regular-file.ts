@@ -1,0 +1,61 @@
+/**
+ * The one way anything in `agent` opens a file it did not create: only regular files, never a read that
+ * waits, never a read without bound. The path is checked with stat before it is opened, opened with
+ * O_NONBLOCK (a FIFO swapped in after the check cannot block the open), checked again on the open
+ * descriptor (fstat), and read for at most `maxBytes + 1` bytes. Used by the file primitives
+ * (src/tools/files.ts) and by the config/spec reader (config-file.ts).
+ */
+import { constants, type Stats } from "node:fs";
+import { open, stat } from "node:fs/promises";
+
+type KindFacts = Pick<
+  Stats,
+  "isFile" | "isDirectory" | "isFIFO" | "isSocket" | "isCharacterDevice" | "isBlockDevice"
+>;
+
+/** What a file that is not a regular file is, for messages ("a FIFO"); null for a regular file. */
+export function specialKind(info: KindFacts): string | null {
+  if (info.isFile()) return null;
+  if (info.isDirectory()) return "a directory";
+  if (info.isFIFO()) return "a FIFO";
+  if (info.isSocket()) return "a socket";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  return "not a regular file";
+}
+
+/** The bytes of a regular file, or why they were not read. */
+export type RegularRead =
+  | { ok: true; bytes: Buffer }
+  | { ok: false; why: "special"; kind: string }
+  | { ok: false; why: "too-large"; size: number };
+
+/** Reads a regular file of at most `maxBytes`; a FIFO, socket or device is reported, never opened for a read that waits. */
+export async function readRegularFile(absPath: string, maxBytes: number): Promise<RegularRead> {
+  const before = checkRegular(await stat(absPath), maxBytes);
+  if (before !== null) return before;
+  const handle = await open(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const after = checkRegular(await handle.stat(), maxBytes);
+    if (after !== null) return after;
+    // Bounded even if the file grows after the fstat.
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > maxBytes) return { ok: false, why: "too-large", size: length };
+    return { ok: true, bytes: buffer.subarray(0, length) };
+  } finally {
+    await handle.close();
+  }
+}
+
+function checkRegular(info: Stats, maxBytes: number): RegularRead | null {
+  const kind = specialKind(info);
+  if (kind !== null) return { ok: false, why: "special", kind };
+  if (info.size > maxBytes) return { ok: false, why: "too-large", size: info.size };
+  return null;
+}
