@@ -137,4 +137,12 @@ describe("Ink app", () => {
     expect(frame).toMatch(/root m-1 120 tokens · \$0\.0100 \(with sub-agents \$0\.0300\)/);
     expect(frame).toMatch(/ {6}code-reader m-1/);
   });
+
+  test("the summary ends with the command that continues the session", async () => {
+    const { store, lastFrame } = mount();
+    for (const event of sampleRun()) store.dispatch({ type: "event", event });
+    store.finish(finishedRun({ resumeCommand: "agent run --resume ab12cd" }), Date.now());
+    await tick();
+    expect(lastFrame()).toContain('continue: agent run --resume ab12cd "…"');
+  });
 });
