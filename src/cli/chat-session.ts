@@ -56,9 +56,11 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   const interrupt = (): void => {
     if (turn === undefined) return;
     if (turn.signal.aborted) {
-      // A second Ctrl-C while the turn is still winding down: leave now.
-      convo.transcript.close();
-      void ui.close().then(() => process.exit(130));
+      // A second Ctrl-C while the turn is still winding down: leave now (the transcript holds what was done).
+      void ui.close().finally(() => {
+        convo.transcript.close();
+        process.exit(130);
+      });
       return;
     }
     emit(makeEvent(who, "warning", { message: "interrupting (Ctrl-C again quits)", code: "interrupted" }));
