@@ -1,6 +1,7 @@
 import {
   type AgentIdentity,
   ApprovalNeededError,
+  type DenialInfo,
   type EmitFn,
   makeEvent,
   type ToolCall,
@@ -25,6 +26,10 @@ export type CallOutcome = "ok" | "tool_error" | "stumble" | "denied" | "aborted"
 export interface CallResult {
   message: ToolResultMessage;
   outcome: CallOutcome;
+  /** The call's main argument (command, path, URL, a delegation's goal), first line; "" when unknown. */
+  target?: string;
+  /** How the gate refused it, when outcome is "denied". */
+  denial?: DenialInfo;
 }
 
 /** What a delegation returns to the parent's model. */
@@ -211,8 +216,14 @@ async function runPrimitive(
   const toolCtx: ToolContext = {
     workspace: ctx.workspace,
     signal: ctx.signal,
-    approveRedirect: (url) => approveRedirect(call, url, ctx),
+    approveRedirect: async (url) => {
+      const refused = await approveRedirect(call, url, ctx);
+      if (refused) redirectDenied = refused;
+      return refused?.message;
+    },
   };
+  // A redirect the gate refused is a denial of this call too (fetch reports it in its result).
+  let redirectDenied: { message: string; denial: DenialInfo; url: string } | undefined;
   try {
     const target = await primitive.policyTarget(valid.value, toolCtx);
     const decision = await ctx.gate.check(
@@ -230,9 +241,29 @@ async function runPrimitive(
       },
       ctx.signal,
     );
-    if (!decision.allowed) return errorResult(call, decision.message, "denied");
+    const shown = targetText(target.targets);
+    if (!decision.allowed) {
+      return { ...errorResult(call, decision.message, "denied"), target: shown, denial: decision.denial };
+    }
     const output = await primitive.run(valid.value, toolCtx);
+    const refused = redirectDenied as { denial: DenialInfo; url: string } | undefined;
+    if (refused) {
+      return {
+        message: {
+          role: "tool",
+          toolCallId: call.id,
+          toolName: call.name,
+          content: output.modelText,
+          isError: true,
+        },
+        outcome: "denied",
+        target: targetText([refused.url]),
+        denial: refused.denial,
+        display: output.display,
+      };
+    }
     return {
+      target: shown,
       message: {
         role: "tool",
         toolCallId: call.id,
@@ -251,8 +282,18 @@ async function runPrimitive(
   }
 }
 
+/** A call's targets as one short line for results and reports. */
+function targetText(targets: readonly string[]): string {
+  const line = targets.join(", ").split("\n", 1)[0] ?? "";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
 /** A redirect fetch would follow goes through the gate as a fetch of that URL (rules, then asking). */
-async function approveRedirect(call: ToolCall, url: string, ctx: ActContext): Promise<string | undefined> {
+async function approveRedirect(
+  call: ToolCall,
+  url: string,
+  ctx: ActContext,
+): Promise<{ message: string; denial: DenialInfo; url: string } | undefined> {
   const decision = await ctx.gate.check(
     {
       who: ctx.who,
@@ -263,7 +304,7 @@ async function approveRedirect(call: ToolCall, url: string, ctx: ActContext): Pr
     },
     ctx.signal,
   );
-  return decision.allowed ? undefined : decision.message;
+  return decision.allowed ? undefined : { message: decision.message, denial: decision.denial, url };
 }
 
 function parseDelegation(args: Record<string, unknown>): { goal: string; hints: string[] } | string {
@@ -287,6 +328,7 @@ async function delegateCall(call: ToolCall, ctx: ActContext): Promise<CallResult
   }
   const result = await ctx.delegate(call.name, parsed.goal, parsed.hints, call.id);
   return {
+    target: targetText([parsed.goal]),
     message: {
       role: "tool",
       toolCallId: call.id,

@@ -1,15 +1,4 @@
-import {
-  type AgentEvent,
-  type AgentUsageReport,
-  addUsage,
-  type EmitFn,
-  type ModelInfo,
-  type ModelRef,
-  makeEvent,
-  type RunResult,
-  type StreamFn,
-  totalTokens,
-} from "../kernel/index.ts";
+import type { EmitFn, ModelInfo, ModelRef, RunResult, StreamFn } from "../kernel/index.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { OutputSchema } from "./output-schema.ts";
@@ -28,9 +17,6 @@ export const HELPER_SYSTEM =
   "You are a helpful assistant working in the user's workspace. Use the tools you are given only when " +
   "they help answer; when you have the answer, reply with it directly and without tool calls. " +
   "Reply with the answer only: no preamble, no commentary about your process.";
-
-/** The next tier a stalled helper may escalate to, once. */
-const NEXT_TIER: Record<string, string> = { fast: "good", good: "best", auto: "good" };
 
 export interface HelperOptions {
   prompt: string;
@@ -78,10 +64,12 @@ export function whitelistGate(tools: readonly string[]): ToolGate {
       if (allowed.has(call.tool)) {
         return { allowed: true, verdict: { effect: "allow", reason: "helper --tools whitelist" } };
       }
+      const reason = "not in the helper's --tools list";
       return {
         allowed: false,
-        verdict: { effect: "deny", reason: "not in the helper's --tools whitelist" },
-        message: `${call.tool} is not available in this helper run; available tools: ${tools.join(", ") || "(none)"}`,
+        verdict: { effect: "deny", reason },
+        message: `DENIED: this action was not performed: ${call.tool} is not available in this helper run; available tools: ${tools.join(", ") || "(none)"}`,
+        denial: { decidedBy: "whitelist", reason, suggestedAllow: [] },
       };
     },
   };
@@ -104,83 +92,37 @@ function helperSpec(options: HelperOptions): AgentSpec {
   });
 }
 
-/** Runs a helper; a stall on a tier escalates once to the next tier (a model_switch event). */
+/**
+ * Runs a helper. A stall on a tier escalates once to the next tier within the same run, the
+ * conversation kept (runAgent's `escalate`; a model_switch event).
+ */
 export async function runHelper(options: HelperOptions): Promise<HelperResult> {
-  const events: AgentEvent[] = [];
-  const emit: EmitFn = (event) => {
-    events.push(event);
-    options.emit?.(event);
-  };
-  const attempt = async (model: string, spent?: AgentUsageReport): Promise<HelperResult> => {
-    const spec = helperSpec({ ...options, model });
-    const limits = remainingBudget(options, spent);
-    let ref: ModelRef | undefined;
-    const result = await runAgent({
-      spec,
-      goal: options.prompt,
-      specs: new Map([[spec.name, spec]]),
-      emit,
-      stream: options.stream,
-      resolveModel: (name) => {
-        ref = options.resolveModel(name);
-        return ref;
-      },
-      modelInfo: options.modelInfo,
-      workspace: options.workspace,
-      gate: whitelistGate(options.tools),
-      learnFile: null,
-      limits,
-      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
-      ...(options.toolsFor ? { toolsFor: options.toolsFor } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.sessionId ? { sessionId: options.sessionId } : {}),
-    });
-    return { ...result, model: ref?.id ?? model, provider: ref?.providerName ?? "" };
-  };
-  const first = await attempt(options.model);
-  const next = NEXT_TIER[options.model];
-  if (first.finishReason !== "stall" || options.escalate === false || next === undefined) return first;
-  emit(
-    makeEvent({ agent: "root", name: "helper", depth: 0 }, "model_switch", {
-      from: first.model,
-      to: next,
-      reason: "stalled: escalating once to the next tier",
-    }),
-  );
-  const second = await attempt(
-    next,
-    first.usage.find((r) => r.depth === 0),
-  );
-  return { ...second, usage: mergeUsage(first.usage, second.usage) };
-}
-
-/** The budgets left for an attempt after what an earlier attempt spent. */
-function remainingBudget(
-  options: Pick<HelperOptions, "tokenBudget" | "costBudgetUsd">,
-  spent: AgentUsageReport | undefined,
-): { tokenBudget?: number; costBudgetUsd?: number } {
+  const spec = helperSpec(options);
+  let ref: ModelRef | undefined;
+  // One run: an escalation continues it, so the budgets count both tiers' spending from the same counters.
   const limits: { tokenBudget?: number; costBudgetUsd?: number } = {};
-  const tokens = spent ? totalTokens(spent.subtree.usage) : 0;
-  const cost = spent?.subtree.costUsd ?? 0;
-  if (options.tokenBudget !== undefined) limits.tokenBudget = Math.max(1, options.tokenBudget - tokens);
-  if (options.costBudgetUsd !== undefined)
-    limits.costBudgetUsd = Math.max(Number.MIN_VALUE, options.costBudgetUsd - cost);
-  return limits;
-}
-
-/** Adds the stalled attempt's usage and cost into the escalated attempt's reports (same agent ids). */
-function mergeUsage(first: AgentUsageReport[], second: AgentUsageReport[]): AgentUsageReport[] {
-  return second.map((report) => {
-    const earlier = first.find((r) => r.agent === report.agent);
-    if (!earlier) return report;
-    return {
-      ...report,
-      usage: addUsage(report.usage, earlier.usage),
-      costUsd: report.costUsd + earlier.costUsd,
-      subtree: {
-        usage: addUsage(report.subtree.usage, earlier.subtree.usage),
-        costUsd: report.subtree.costUsd + earlier.subtree.costUsd,
-      },
-    };
+  if (options.tokenBudget !== undefined) limits.tokenBudget = options.tokenBudget;
+  if (options.costBudgetUsd !== undefined) limits.costBudgetUsd = options.costBudgetUsd;
+  const result = await runAgent({
+    spec,
+    goal: options.prompt,
+    specs: new Map([[spec.name, spec]]),
+    emit: options.emit ?? (() => {}),
+    stream: options.stream,
+    resolveModel: (name) => {
+      ref = options.resolveModel(name);
+      return ref;
+    },
+    modelInfo: options.modelInfo,
+    workspace: options.workspace,
+    gate: whitelistGate(options.tools),
+    learnFile: null,
+    limits,
+    escalate: options.escalate !== false,
+    ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+    ...(options.toolsFor ? { toolsFor: options.toolsFor } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
   });
+  return { ...result, model: ref?.id ?? options.model, provider: ref?.providerName ?? "" };
 }

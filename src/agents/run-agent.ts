@@ -15,6 +15,7 @@ import {
 import { toolDefinitionsFor } from "../tools/registry.ts";
 import { type ActContext, actOnCalls } from "./act.ts";
 import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
+import { escalationNote, nextTier, withoutReasoning } from "./escalation.ts";
 import {
   ContextMeter,
   compactForRetry,
@@ -28,9 +29,11 @@ import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { AnswerShaper } from "./output-schema.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
+import { RunLog } from "./run-log.ts";
 import { type Finish, runSignal, type SessionShared, statusFor } from "./run-state.ts";
 import { type AgentSpec, primitiveCapabilities, specOrigin } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
+import { decideAuto } from "./tier-classifier.ts";
 import type { RunAgentOptions } from "./types.ts";
 import { describeBudget, UsageTracker } from "./usage-tracker.ts";
 import {
@@ -52,6 +55,7 @@ export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
     sessionId: options.sessionId,
     tracker: new UsageTracker(),
     counters: new Map(),
+    log: new RunLog(),
   };
   const depthBound = options.limits?.maxDepth ?? options.spec.constraints.max_depth;
   const outcome = await runNode(options, who, shared, depthBound);
@@ -83,6 +87,7 @@ async function runNode(
       answer: "",
       usage: shared.tracker.report(who.agent),
       error: { kind: "internal", message },
+      activity: shared.log.activity(who.agent),
     };
     if (who.depth === 0)
       options.emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
@@ -117,7 +122,9 @@ async function runNodeUnguarded(
   const shaper = new AnswerShaper(isRoot ? options.outputSchema : undefined);
   let bestAnswer = "";
   let approvalError: ApprovalNeededError | undefined;
-  let modelName = options.model ?? spec.model;
+  // `auto` (a flag or the spec) is decided from this agent's goal, as `agent helper --tier auto` does.
+  const requested = decideAuto(options.model ?? spec.model, options.goal).name;
+  let modelName = requested;
   let started = false;
   const emitSessionStart = (model: string): void => {
     started = true;
@@ -153,6 +160,7 @@ async function runNodeUnguarded(
       ...(status === "limit" ? { answer: shaper.partial(f.answer) } : {}),
       status,
       usage: shared.tracker.report(who.agent),
+      activity: shared.log.activity(who.agent),
     };
     if (isRoot) emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
     return approvalError ? { result, approvalError } : { result };
@@ -226,6 +234,7 @@ async function runNodeUnguarded(
           model: undefined,
           outputSchema: undefined,
           resumed: false,
+          escalate: false,
           signal: run.signal,
           gate: options.gate.child?.() ?? options.gate,
           limits: { concurrency: limits.concurrency, verifyTimeoutMs: limits.verifyTimeoutMs },
@@ -264,7 +273,36 @@ async function runNodeUnguarded(
     append({ role: "user", content: continueMessage(options.goal, options.hints ?? []) });
   }
 
-  const stall = new StallDetector();
+  let stall = new StallDetector();
+  // A stalled root may continue once on the next tier (escalation.ts), with its conversation kept.
+  let escalateTo = isRoot && options.escalate === true ? nextTier(requested) : undefined;
+  let turnBase = 0;
+  const escalate = (turn: number): boolean => {
+    const next = escalateTo;
+    escalateTo = undefined;
+    if (next === undefined || run.signal.aborted) return false;
+    let ref: ModelRef;
+    try {
+      ref = options.resolveModel(next);
+    } catch {
+      return false;
+    }
+    emit(
+      makeEvent(who, "model_switch", {
+        from: model.id,
+        to: ref.id,
+        reason: `stalled: escalating once to ${next}, with the conversation so far`,
+      }),
+    );
+    model = ref;
+    info = options.modelInfo(ref);
+    messages.splice(0, messages.length, ...withoutReasoning(messages));
+    append({ role: "user", content: escalationNote(options.goal) });
+    stall = new StallDetector();
+    nudged = false;
+    turnBase = turn;
+    return true;
+  };
   const meter = new ContextMeter();
   const stops = new StopHandler();
   const answered = (finishReason: "stop" | "stall", answer: string): Promise<NodeOutcome> | undefined => {
@@ -307,7 +345,7 @@ async function runNodeUnguarded(
   for (let turn = 1; ; turn++) {
     const stopped = limitReason();
     if (stopped) return finish(stopped);
-    if (turn > maxTurns) return finish({ finishReason: "max_turns", answer: bestAnswer });
+    if (turn - turnBase > maxTurns) return finish({ finishReason: "max_turns", answer: bestAnswer });
     const over = shared.tracker.exceeded(who.agent);
     if (over) {
       emit(
@@ -327,6 +365,7 @@ async function runNodeUnguarded(
       meter,
     });
     if (elided.elided > 0) {
+      shared.log.contextCut(who.agent);
       messages.splice(0, messages.length, ...elided.messages);
       emit(
         makeEvent(who, "warning", { message: `elided ${elided.elided} old tool results`, code: "elided" }),
@@ -349,6 +388,7 @@ async function runNodeUnguarded(
       turn,
     );
     shared.tracker.add(who.agent, planned.usage, info);
+    shared.log.turn(who.agent);
     if (!planned.ok) {
       const partial = planned.partial ? assistantText(planned.partial).trim() : "";
       if (partial) bestAnswer = partial;
@@ -373,6 +413,7 @@ async function runNodeUnguarded(
       if (stop.action === "compact") {
         const compacted = compactForRetry(messages, { system: spec.system_prompt, tools, meter });
         if (!compacted) return finish({ finishReason: "context_window", answer: bestAnswer });
+        shared.log.contextCut(who.agent);
         messages.splice(0, messages.length, ...compacted);
       } else {
         if (stop.keep) append(stop.keep);
@@ -390,7 +431,10 @@ async function runNodeUnguarded(
     const calls = assistantToolCalls(message);
 
     if (calls.length === 0) {
-      if (nudged) return finishStalled();
+      if (nudged) {
+        if (escalate(turn)) continue;
+        return finishStalled();
+      }
       const verified = await verify();
       if (!verified.ok) {
         if (verified.kind !== "failed") return unverified(verified);
@@ -408,12 +452,14 @@ async function runNodeUnguarded(
     if (nudged) {
       // Told to answer without tools and still calling them: close the calls and end with a stall.
       for (const call of calls) append(notRunResult(call, "not run: you were told to answer without tools"));
+      if (escalate(turn)) continue;
       return finishStalled();
     }
 
     // Act.
     const { results, approvalError: needed } = await actOnCalls(calls, actContext);
     for (const r of results) append(r.message);
+    shared.log.results(who, results);
     if (needed) {
       approvalError = needed;
       emit(makeEvent(who, "error", { message: needed.message, kind: "approval" }));

@@ -1,5 +1,6 @@
 import type { FinishReason, RunResult, RunStatus } from "../kernel/index.ts";
 import type { ChildCounters } from "./delegation.ts";
+import type { RunLog } from "./run-log.ts";
 import type { UsageTracker } from "./usage-tracker.ts";
 
 /**
@@ -12,6 +13,8 @@ export interface SessionShared {
   sessionId?: string;
   tracker: UsageTracker;
   counters: ChildCounters;
+  /** Turns, tool calls, denials and stumbles of every agent of the session. */
+  log: RunLog;
 }
 
 /** The status a finish reason implies. */

@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
-import type { z } from "zod";
+import { isMap, LineCounter, parseDocument } from "yaml";
 import {
   AppError,
   configDir,
@@ -14,26 +13,26 @@ import { BOOTSTRAP_TEXTS, EMBEDDED_BOOTSTRAP_DIR } from "./bootstrap-specs.ts";
 import {
   type AgentSpec,
   agentSpecSchema,
-  CONSTRAINT_FIELDS,
   isPrimitiveCapability,
   type LoadedSpec,
   type SpecScope,
 } from "./spec.ts";
+import {
+  capabilityErrors,
+  expandAllAgents,
+  type ModelCheck,
+  modelError,
+  type SpecError,
+  type SpecShape,
+} from "./spec-checks.ts";
+import { capabilityNodeLines, issueErrors, locate, locateExact } from "./spec-yaml.ts";
 
 /**
  * Finds, parses and validates agent spec files. Every error names the file, the line and the field,
  * and says what was expected; nothing invalid is silently dropped (a bad capability is an error).
  */
 
-/** One problem in one spec file. */
-export interface SpecError {
-  file: string;
-  /** 1-based line of the offending node (or of its parent mapping when the field is missing). */
-  line: number;
-  /** Dotted field path, e.g. `constraints.max_turns` or `capabilities[2]`. */
-  field?: string;
-  message: string;
-}
+export type { SpecError } from "./spec-checks.ts";
 
 /** A directory searched for `*.yaml` / `*.yml` specs. */
 export interface SpecSource {
@@ -54,6 +53,8 @@ export interface SpecLoadResult {
   files: string[];
   /** Valid specs hidden by a nearer spec of the same name, nearest first. */
   shadowed: ShadowedSpec[];
+  /** Agent name -> capabilities of the nearest file of that name, valid or not (which agents a run reaches). */
+  graph: Map<string, string[]>;
 }
 
 /** A valid spec that a nearer one of the same name overrides. */
@@ -83,11 +84,11 @@ export function formatSpecError(error: SpecError): string {
   return `${error.file}:${error.line}: ${error.field ? `${error.field}: ` : ""}${error.message}`;
 }
 
-/** Turns the first error into an AppError of kind "spec" (exit code 3). */
+/** Every error, one `FILE:LINE: FIELD: message` line each, as an AppError of kind "spec" (exit code 3). */
 export function specAppError(errors: SpecError[]): AppError {
   const first = errors[0];
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
-  return new AppError("spec", `${first ? formatSpecError(first) : "invalid agent spec"}${more}`, {
+  const text = errors.length > 0 ? errors.map(formatSpecError).join("\n") : "invalid agent spec";
+  return new AppError("spec", text, {
     file: first?.file,
     line: first?.line,
     field: first?.field,
@@ -99,14 +100,27 @@ export interface ParsedSpecFile {
   spec?: AgentSpec;
   errors: SpecError[];
   capabilityLines: number[];
+  /** The agent the file defines: its `name`, else the file's base name. */
+  name: string;
+  /** What could be read of an invalid spec, so its capabilities and model are checked in the same pass. */
+  raw?: { capabilities: string[]; canSpawn: boolean; model?: string };
+  /** Line of the `model` field (1 when absent). */
+  modelLine: number;
 }
 
 /** Parses and validates one spec file's text (capabilities are checked later, against all known agents). */
 export function parseSpecText(text: string, file: string): ParsedSpecFile {
+  const parsed = parseSpecDocument(text, file);
+  const agent = parsed.name;
+  return { ...parsed, errors: parsed.errors.map((e) => ({ ...e, agent: e.agent ?? agent })) };
+}
+
+function parseSpecDocument(text: string, file: string): ParsedSpecFile {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const lineOf = (offset: number | undefined): number =>
     offset === undefined ? 1 : lineCounter.linePos(offset).line;
+  const base = path.basename(file).replace(/\.ya?ml$/, "");
   if (doc.errors.length > 0) {
     return {
       errors: doc.errors.map((e) => ({
@@ -115,6 +129,8 @@ export function parseSpecText(text: string, file: string): ParsedSpecFile {
         message: `invalid YAML: ${e.message}`,
       })),
       capabilityLines: [],
+      name: base,
+      modelLine: 1,
     };
   }
   const root = doc.contents;
@@ -122,7 +138,7 @@ export function parseSpecText(text: string, file: string): ParsedSpecFile {
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
-    return { errors: [aliasError(file, error)], capabilityLines: [] };
+    return { errors: [aliasError(file, error)], capabilityLines: [], name: base, modelLine: 1 };
   }
   if (!isMap(root)) {
     return {
@@ -130,13 +146,19 @@ export function parseSpecText(text: string, file: string): ParsedSpecFile {
         { file, line: lineOf(root?.range?.[0]), message: "expected a mapping with name, description, ..." },
       ],
       capabilityLines: [],
+      name: base,
+      modelLine: 1,
     };
   }
-  const parsed = agentSpecSchema.safeParse(value);
+  const data = value;
+  const parsed = agentSpecSchema.safeParse(data);
   const capabilityLines = capabilityNodeLines(root, lineOf);
+  const raw = rawShape(data);
+  const name = raw.name ?? base;
+  const modelLine = lineOf(locateExact(root, ["model"])?.range?.[0] ?? root.range?.[0]);
   if (!parsed.success) {
     const errors = parsed.error.issues.flatMap((issue) => issueErrors(issue, root, file, lineOf));
-    return { errors, capabilityLines };
+    return { errors, capabilityLines, name, raw, modelLine };
   }
   const spec = parsed.data as AgentSpec;
   const errors: SpecError[] = [];
@@ -148,109 +170,32 @@ export function parseSpecText(text: string, file: string): ParsedSpecFile {
       message: `"${spec.name}" is a primitive's name; expected a different agent name`,
     });
   }
-  return errors.length > 0 ? { errors, capabilityLines } : { spec, errors, capabilityLines };
+  return errors.length > 0
+    ? { errors, capabilityLines, name, raw, modelLine }
+    : { spec, errors, capabilityLines, name, modelLine };
+}
+
+/** What can be read of a spec's name, capabilities, can_spawn and model without the schema passing. */
+function rawShape(data: unknown): {
+  name?: string;
+  capabilities: string[];
+  canSpawn: boolean;
+  model?: string;
+} {
+  const record = (data ?? {}) as Record<string, unknown>;
+  const caps = Array.isArray(record.capabilities) ? record.capabilities : [];
+  const constraints = (record.constraints ?? {}) as Record<string, unknown>;
+  return {
+    ...(typeof record.name === "string" ? { name: record.name } : {}),
+    capabilities: caps.map((c) => (typeof c === "string" ? c : "")),
+    canSpawn: constraints.can_spawn !== false,
+    ...(typeof record.model === "string" ? { model: record.model } : {}),
+  };
 }
 
 /** A spec error for a document whose aliases could not be resolved (an alias bomb, an alias loop). */
 function aliasError(file: string, error: unknown): SpecError {
   return { file, line: 1, message: yamlAliasMessage(error) };
-}
-
-function capabilityNodeLines(root: Node, lineOf: (offset: number | undefined) => number): number[] {
-  const caps = locateExact(root, ["capabilities"]);
-  if (!caps || !isSeq(caps)) return [];
-  return caps.items.map((item) => lineOf((item as Node | null)?.range?.[0]));
-}
-
-function issueErrors(
-  issue: z.core.$ZodIssue,
-  root: Node,
-  file: string,
-  lineOf: (offset: number | undefined) => number,
-): SpecError[] {
-  const segments = issue.path.filter((p): p is string | number => typeof p !== "symbol");
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => {
-      const keyPath = [...segments, key];
-      return {
-        file,
-        line: lineOf(locateKey(root, keyPath)?.range?.[0] ?? locate(root, segments).range?.[0]),
-        field: fieldName(keyPath),
-        message: `unknown field; expected one of: ${knownFields(segments).join(", ")}`,
-      };
-    });
-  }
-  const node = locateExact(root, segments);
-  const message =
-    node === undefined ? `missing; expected ${expectation(issue)}` : `expected ${expectation(issue)}`;
-  return [{ file, line: lineOf(locate(root, segments).range?.[0]), field: fieldName(segments), message }];
-}
-
-function knownFields(segments: (string | number)[]): string[] {
-  if (segments[0] === "constraints") return CONSTRAINT_FIELDS;
-  return Object.keys(agentSpecSchema.shape);
-}
-
-function expectation(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case "invalid_type":
-      // A field's own message (the budgets') says more than the type name.
-      if (!issue.message.startsWith("Invalid input")) return issue.message;
-      return `${issue.expected === "array" ? "a list" : `a ${issue.expected}`}`;
-    case "too_small":
-      return issue.message.startsWith("Too small") ? `a value >= ${String(issue.minimum)}` : issue.message;
-    case "invalid_format":
-      return issue.message;
-    default:
-      return issue.message;
-  }
-}
-
-/** `constraints.max_turns`, `capabilities[2]`. */
-function fieldName(segments: (string | number)[]): string {
-  let out = "";
-  for (const s of segments) out += typeof s === "number" ? `[${s}]` : out ? `.${s}` : s;
-  return out;
-}
-
-/** The node at `segments`, or undefined when any step is missing. */
-function locateExact(root: Node, segments: (string | number)[]): Node | undefined {
-  let node: Node | undefined = root;
-  for (const segment of segments) {
-    if (node === undefined) return undefined;
-    node = child(node, segment);
-  }
-  return node;
-}
-
-/** The deepest existing node along `segments` (the parent mapping when a field is missing). */
-function locate(root: Node, segments: (string | number)[]): Node {
-  let node: Node = root;
-  for (const segment of segments) {
-    const next = child(node, segment);
-    if (next === undefined) return node;
-    node = next;
-  }
-  return node;
-}
-
-/** The key node of the last segment (for unknown-field errors). */
-function locateKey(root: Node, segments: (string | number)[]): Node | undefined {
-  const parent = locateExact(root, segments.slice(0, -1));
-  const last = segments[segments.length - 1];
-  if (!parent || !isMap(parent)) return undefined;
-  const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === last);
-  return (pair?.key as Node | undefined) ?? undefined;
-}
-
-function child(node: Node, segment: string | number): Node | undefined {
-  if (isMap(node)) {
-    const pair = node.items.find((p) => isScalar(p.key) && p.key.value === segment);
-    if (!pair) return undefined;
-    return (pair.value as Node | null) ?? (pair.key as Node);
-  }
-  if (isSeq(node) && typeof segment === "number") return (node.items[segment] as Node | null) ?? undefined;
-  return undefined;
 }
 
 interface FileOutcome extends ParsedSpecFile {
@@ -280,6 +225,8 @@ export async function loadSpecs(options: {
   env?: Record<string, string | undefined>;
   /** Replaces the default search path (tests, `--agents-dir`). */
   sources?: SpecSource[];
+  /** Checks each spec's model name (src/agents/spec-checks.ts modelNameCheck); unchecked when absent. */
+  checkModel?: ModelCheck;
 }): Promise<SpecLoadResult> {
   const sources = options.sources ?? specSearchPath(options.workspaceRoot, options.env);
   const outcomes: FileOutcome[] = [];
@@ -296,8 +243,12 @@ export async function loadSpecs(options: {
       if ("missing" in read) continue;
       if ("refused" in read) {
         outcomes.push({
-          errors: [{ file, line: 1, message: read.refused }],
+          errors: [
+            { file, line: 1, message: read.refused, agent: path.basename(file).replace(/\.ya?ml$/, "") },
+          ],
           capabilityLines: [],
+          name: path.basename(file).replace(/\.ya?ml$/, ""),
+          modelLine: 1,
           file,
           scope: source.scope,
         });
@@ -306,20 +257,31 @@ export async function loadSpecs(options: {
       outcomes.push({ ...parseSpecText(read.text, file), file, scope: source.scope });
     }
   }
-  return resolveSpecs(outcomes);
+  return resolveSpecs(outcomes, options.checkModel);
 }
 
-/** Merges parsed files (nearest first) into the final set and checks capabilities against it. */
-function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
+/**
+ * Merges parsed files (nearest first) into the final set and checks, in one pass, every spec's model and
+ * capabilities (an invalid spec's too, as far as they can be read); `agents:*` expands to every other
+ * valid agent.
+ */
+function resolveSpecs(outcomes: FileOutcome[], checkModel?: ModelCheck): SpecLoadResult {
   const specs = new Map<string, LoadedSpec>();
   const errors: SpecError[] = [];
   const lines = new Map<string, number[]>();
   const seenInScope = new Map<string, string>();
   const shadowed: ShadowedSpec[] = [];
+  const graph = new Map<string, string[]>();
+  const allNames = new Set(outcomes.map((o) => o.name));
   for (const outcome of outcomes) {
     errors.push(...outcome.errors);
     const spec = outcome.spec;
-    if (!spec) continue;
+    if (!graph.has(outcome.name))
+      graph.set(outcome.name, spec?.capabilities ?? outcome.raw?.capabilities ?? []);
+    if (!spec) {
+      if (outcome.raw) errors.push(...rawErrors(outcome, allNames, checkModel));
+      continue;
+    }
     const scopedKey = `${outcome.scope}:${spec.name}`;
     const earlier = seenInScope.get(scopedKey);
     if (earlier !== undefined) {
@@ -327,6 +289,7 @@ function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
         file: outcome.file,
         line: 1,
         field: "name",
+        agent: spec.name,
         message: `agent "${spec.name}" is already defined in ${earlier}; expected a unique name`,
       });
       continue;
@@ -336,6 +299,11 @@ function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
       shadowed.push({ name: spec.name, file: outcome.file, scope: outcome.scope }); // a nearer spec won
       continue;
     }
+    const wrongModel = modelError({ ...spec, file: outcome.file, line: outcome.modelLine }, checkModel);
+    if (wrongModel.length > 0) {
+      errors.push(...wrongModel);
+      continue;
+    }
     specs.set(spec.name, { ...spec, source: { file: outcome.file, scope: outcome.scope } });
     lines.set(spec.name, outcome.capabilityLines);
   }
@@ -343,7 +311,7 @@ function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
   for (let changed = true; changed; ) {
     changed = false;
     for (const [name, spec] of [...specs]) {
-      const problems = capabilityErrors(spec, specs, lines.get(name) ?? []);
+      const problems = capabilityErrors(shapeOf(spec, lines.get(name) ?? []), new Set(specs.keys()));
       if (problems.length > 0) {
         errors.push(...problems);
         specs.delete(name);
@@ -351,45 +319,55 @@ function resolveSpecs(outcomes: FileOutcome[]): SpecLoadResult {
       }
     }
   }
-  return { specs, errors, files: outcomes.map((o) => o.file), shadowed };
+  for (const [name, spec] of specs) {
+    spec.capabilities = expandAllAgents(name, spec.capabilities, specs.keys());
+    graph.set(name, spec.capabilities);
+  }
+  return { specs, errors, files: outcomes.map((o) => o.file), shadowed, graph };
 }
 
-function capabilityErrors(spec: LoadedSpec, known: Map<string, LoadedSpec>, lines: number[]): SpecError[] {
-  const errors: SpecError[] = [];
-  const file = spec.source.file;
-  spec.capabilities.forEach((cap, i) => {
-    const line = lines[i] ?? 1;
-    const field = `capabilities[${i}]`;
-    if (isPrimitiveCapability(cap)) return;
-    if (!known.has(cap)) {
-      errors.push({
-        file,
-        line,
-        field,
-        message: `"${cap}" names neither a primitive nor a known agent; expected a primitive (read_file, write_file, edit_file, apply_patch, exec, grep, glob, fetch) or an agent name (${[...known.keys()].join(", ")})`,
-      });
-    } else if (cap === spec.name) {
-      errors.push({
-        file,
-        line,
-        field,
-        message: `an agent cannot delegate to itself; expected another agent`,
-      });
-    } else if (!spec.constraints.can_spawn) {
-      errors.push({
-        file,
-        line,
-        field,
-        message: `names agent "${cap}" but constraints.can_spawn is false; expected only primitives`,
-      });
-    }
-  });
-  return errors;
+function shapeOf(spec: LoadedSpec, capabilityLines: number[]): SpecShape {
+  return {
+    file: spec.source.file,
+    name: spec.name,
+    capabilities: spec.capabilities,
+    canSpawn: spec.constraints.can_spawn,
+    capabilityLines,
+  };
+}
+
+/** The model and capability errors of a spec the schema rejected, so every error shows in one pass. */
+function rawErrors(outcome: FileOutcome, known: ReadonlySet<string>, checkModel?: ModelCheck): SpecError[] {
+  const raw = outcome.raw;
+  if (!raw) return [];
+  const fieldTaken = new Set(outcome.errors.map((e) => e.field));
+  const shape: SpecShape = {
+    file: outcome.file,
+    name: outcome.name,
+    capabilities: raw.capabilities,
+    canSpawn: raw.canSpawn,
+    capabilityLines: outcome.capabilityLines,
+  };
+  const errors = [
+    ...capabilityErrors(shape, known),
+    ...(raw.model !== undefined
+      ? modelError(
+          { file: outcome.file, name: outcome.name, model: raw.model, line: outcome.modelLine },
+          checkModel,
+        )
+      : []),
+  ];
+  // A field the schema already reported is not reported twice.
+  return errors.filter((e) => !fieldTaken.has(e.field));
 }
 
 /** Validates spec texts given in code (tests, `agent agents validate FILE`), with the same rules as files. */
-export function loadSpecTexts(files: { file: string; text: string; scope?: SpecScope }[]): SpecLoadResult {
+export function loadSpecTexts(
+  files: { file: string; text: string; scope?: SpecScope }[],
+  checkModel?: ModelCheck,
+): SpecLoadResult {
   return resolveSpecs(
     files.map((f) => ({ ...parseSpecText(f.text, f.file), file: f.file, scope: f.scope ?? "inline" })),
+    checkModel,
   );
 }

@@ -120,6 +120,17 @@ export function classifyTier(prompt: string, stdinLength: number, toolCount = 0)
 }
 
 /** The one stderr line reporting the choice, e.g. `--tier auto chose good (long prompt, asks to refactor)`. */
-export function describeTierChoice(choice: TierChoice): string {
-  return `--tier auto chose ${choice.tier} (${choice.reasons.join(", ")})`;
+export function describeTierChoice(choice: TierChoice, flag = "--tier"): string {
+  return `${flag} auto chose ${choice.tier} (${choice.reasons.join(", ")})`;
+}
+
+/**
+ * A model name with `auto` decided from the goal (the same classifier as `agent helper --tier auto`);
+ * any other name is returned as it is. Used by `agent run --tier auto` / `--model auto` and by specs
+ * whose `model` is `auto` (each agent's own goal decides).
+ */
+export function decideAuto(name: string, goal: string, toolCount = 0): { name: string; auto?: TierChoice } {
+  if (name.trim().toLowerCase() !== "auto") return { name };
+  const auto = classifyTier(goal, 0, toolCount);
+  return { name: auto.tier, auto };
 }

@@ -1,5 +1,6 @@
 import type {
   AgentIdentity,
+  DenialInfo,
   EmitFn,
   Message,
   ModelFamily,
@@ -29,7 +30,10 @@ export interface ToolGate {
       preview: () => Promise<string>;
     },
     signal: AbortSignal,
-  ): Promise<{ allowed: true; verdict: Verdict } | { allowed: false; verdict: Verdict; message: string }>;
+  ): Promise<
+    | { allowed: true; verdict: Verdict }
+    | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo }
+  >;
   /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
   child?(): ToolGate;
 }
@@ -92,4 +96,9 @@ export interface RunAgentOptions extends AgentDeps {
   sessionId?: string;
   /** Marks session_start as a resumed session. */
   resumed?: boolean;
+  /**
+   * The root only: when it stalls on a tier below best, continue once on the next tier with the
+   * conversation kept (a model_switch event). Off by default; `--no-fallback` keeps it off.
+   */
+  escalate?: boolean;
 }

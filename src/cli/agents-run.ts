@@ -6,6 +6,7 @@
 import { relative } from "node:path";
 import { stringify } from "yaml";
 import type { LoadedSpec } from "../agents/spec.ts";
+import { modelNameCheck } from "../agents/spec-checks.ts";
 import {
   formatSpecError,
   loadSpecs,
@@ -14,6 +15,7 @@ import {
   type SpecLoadResult,
 } from "../agents/spec-loader.ts";
 import { AppError, ExitCode } from "../kernel/index.ts";
+import { loadConfig } from "./config.ts";
 
 type Out = { write(text: string): unknown };
 
@@ -44,8 +46,10 @@ export interface AgentRow {
   overrides: { scope: string; file: string }[];
 }
 
+/** The specs with the same checks as `agent run` (model names against the user's config included). */
 async function load(io: AgentsIo): Promise<SpecLoadResult> {
-  return loadSpecs({ workspaceRoot: io.cwd, env: io.env });
+  const config = await loadConfig(io.env);
+  return loadSpecs({ workspaceRoot: io.cwd, env: io.env, checkModel: modelNameCheck(io.env, config) });
 }
 
 /** Writes every spec error on stderr, one line each; returns the exit code they imply. */

@@ -3,6 +3,8 @@
  * in a view that stays open. Every turn's events go to the same transcript, so `-c` and `--resume`
  * continue a chat like any run. One approval gate serves the whole chat: "yes for this session" lasts.
  */
+
+import { describeTierChoice } from "../agents/tier-classifier.ts";
 import {
   type AgentEvent,
   AppError,
@@ -25,7 +27,13 @@ import { CHAT_HELP, parseSlashCommand, type SlashCommand } from "./chat-commands
 import { emitNoticesAfterStart } from "./project-notices.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { resumeCommand, shortIdOf } from "./session-continue.ts";
-import { runRootTurn, type SessionFlags, type SessionSetup, setUpSession } from "./session-setup.ts";
+import {
+  runRootTurn,
+  type SessionFlags,
+  type SessionSetup,
+  setUpSession,
+  topModel,
+} from "./session-setup.ts";
 
 /** The conversation a chat is on: its transcript, messages so far and the model for the next turn. */
 interface Conversation {
@@ -50,7 +58,6 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     transcript: openTranscript({ redactor, ...(continued ? { sessionId: continued.sessionId } : {}) }),
     messages: [...(continued?.point.messages ?? [])],
     resumed: continued !== undefined,
-    ...(flags.model !== undefined ? { model: flags.model } : {}),
   };
   let turn: AbortController | undefined;
   const interrupt = (): void => {
@@ -112,6 +119,16 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         runCommand(command, { setup, convo, ui, totals });
         continue;
       }
+      const top = topModel(setup, input.text, convo.model ?? setup.override);
+      if (top.auto) {
+        const from =
+          convo.model !== undefined
+            ? "/model"
+            : setup.override !== undefined
+              ? "--model/--tier"
+              : `spec ${setup.spec.name}: model:`;
+        ui.note(describeTierChoice(top.auto, from));
+      }
       turn = new AbortController();
       const result = await runRootTurn(setup, {
         goal: input.text,
@@ -121,7 +138,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         sessionId: convo.transcript.id,
         history: [...convo.messages],
         resumed: convo.resumed,
-        ...(convo.model !== undefined ? { model: convo.model } : {}),
+        ...(top.model !== undefined ? { model: top.model } : {}),
       });
       turn = undefined;
       convo.resumed = true;
@@ -180,10 +197,19 @@ function runCommand(command: SlashCommand, { setup, convo, ui, totals }: Command
       return;
     }
     case "model": {
-      const current = convo.model ?? setup.spec.model;
+      const current = convo.model ?? setup.override ?? setup.spec.model;
       if (command.arg === undefined) {
+        if (current.trim().toLowerCase() === "auto") {
+          ui.note("model: auto (a tier chosen for each message); /model NAME switches");
+          return;
+        }
         const { ref } = setup.client.resolve(current);
         ui.note(`model: ${ref.providerName}:${ref.id} (from "${current}"); /model NAME switches`);
+        return;
+      }
+      if (command.arg.trim().toLowerCase() === "auto") {
+        convo.model = command.arg;
+        ui.note("model for the next messages: auto (a tier chosen for each message)");
         return;
       }
       try {

@@ -9,6 +9,7 @@ import {
   type AssistantMessage,
   addUsage,
   assistantText,
+  emptyActivity,
   emptyUsage,
   type FinishReason,
   type Message,
@@ -46,6 +47,8 @@ export type HelperCallResult =
       answer: string;
       usage: Usage;
       model: string;
+      /** Requests made (a continued answer takes more than one). */
+      turns: number;
       /** `stop` for a complete answer; `refusal`; `truncated` or `context_window` for a cut one;
        * `budget` before a further request; `invalid_output` for an answer that missed `--schema`. */
       finishReason: Extract<
@@ -118,7 +121,15 @@ export async function callModel(input: HelperCallInput): Promise<HelperCallResul
     const over = request > 0 ? input.overBudget?.(usage) : undefined;
     if (over !== undefined) {
       const answer = shaper.partial(stops.partial() || lastAnswer);
-      return { ok: true, answer, usage, model: input.model.id, finishReason: "budget", problem: over };
+      return {
+        ok: true,
+        answer,
+        usage,
+        model: input.model.id,
+        finishReason: "budget",
+        problem: over,
+        turns: request,
+      };
     }
     const turn = await attempt(input, messages, raise ? input.maxOutputTokens : undefined);
     if (!turn.ok) return { ok: false, error: turn.error, answer: stops.partial() + turn.answer };
@@ -126,7 +137,7 @@ export async function callModel(input: HelperCallInput): Promise<HelperCallResul
     const model = turn.model || input.model.id;
     const text = assistantText(turn.message);
     const end = (finishReason: Extract<HelperCallResult, { ok: true }>["finishReason"], answer: string) =>
-      ({ ok: true, answer, usage, model, finishReason }) as const;
+      ({ ok: true, answer, usage, model, finishReason, turns: request + 1 }) as const;
     if (turn.stopReason === "refusal") return end("refusal", stops.answer(text));
     const stop = stops.decide(turn.stopReason, turn.message);
     if (stop.action === "accept") {
@@ -245,6 +256,7 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
       model: result.model,
       usage: result.usage,
       costUsd: costOf(result.usage, info),
+      activity: { ...emptyActivity(), turns: result.turns },
     };
     if (result.finishReason === "stop") return { ...done, status: "success" };
     if (result.finishReason === "invalid_output") {

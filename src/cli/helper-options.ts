@@ -40,8 +40,8 @@ export function chooseModelName(input: {
   stdinLength: number;
   toolCount: number;
 }): { name: string; auto?: TierChoice } {
-  if (input.model !== undefined) return { name: input.model };
-  if (input.tier !== "auto") return { name: input.tier };
+  const name = input.model ?? input.tier;
+  if (name.trim().toLowerCase() !== "auto") return { name };
   const auto = classifyTier(input.prompt, input.stdinLength, input.toolCount);
   return { name: auto.tier, auto };
 }

@@ -5,12 +5,14 @@
 import {
   type FinishReason,
   Redactor,
+  type RunActivity,
   type RunStatus,
   roundUsd,
   stringifyForTerminal,
   terminalSafe,
   type Usage,
 } from "../kernel/index.ts";
+import { type ActivityFields, activityFields } from "../ui/result.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 
 /** The end of a helper run. */
@@ -24,6 +26,8 @@ export interface HelperOutcome {
   provider: string;
   usage: Usage;
   costUsd: number;
+  /** Turns, tool calls, denials, stumbles, elided context (a single call: its turns only). */
+  activity?: RunActivity;
   /** One line saying why the run did not succeed (stderr); absent on success. */
   problem?: string;
   /** What kind of error ended the run, when one did (decides 3 or 70 for a run that ended in error). */
@@ -64,17 +68,21 @@ export function writeOutcome(
   return { code, message };
 }
 
-/** `agent helper --json`: `{answer, model, provider, usage}` with the cost inside usage. */
+/**
+ * `agent helper --json`: `{answer, model, provider, usage}` with the cost inside usage, plus what the run
+ * did (turns, stumbles, tool_calls, denials, context_elided), the same fields as `agent run`'s result.
+ */
 export function jsonOutput(outcome: HelperOutcome): {
   answer: string;
   model: string;
   provider: string;
   usage: Usage & { costUsd: number };
-} {
+} & ActivityFields {
   return {
     answer: outcome.answer,
     model: outcome.model,
     provider: outcome.provider,
     usage: { ...outcome.usage, costUsd: roundUsd(outcome.costUsd) },
+    ...activityFields(outcome.activity),
   };
 }

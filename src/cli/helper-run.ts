@@ -90,7 +90,10 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     toolCount: tools?.length ?? 0,
     ...(flags.model !== undefined ? { model: flags.model } : {}),
   });
-  if (choice.auto) process.stderr.write(`agent: ${describeTierChoice(choice.auto)}\n`);
+  if (choice.auto) {
+    const flag = flags.model !== undefined ? "--model" : "--tier";
+    process.stderr.write(`agent: ${describeTierChoice(choice.auto, flag)}\n`);
+  }
 
   const config = await loadConfig(env);
   const limits = parseLimitFlags(flags, config.defaults);

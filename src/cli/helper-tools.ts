@@ -67,6 +67,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     provider: fallback?.providerName ?? result.provider,
     usage: root?.subtree.usage ?? emptyUsage(),
     costUsd: root?.subtree.costUsd ?? 0,
+    ...(result.activity ? { activity: result.activity } : {}),
     ...(result.status === "success" ? {} : { problem: problemLine(result, input) }),
     ...(result.error ? { error: result.error } : {}),
   };

@@ -3,9 +3,10 @@
  * runs the root agent once, and returns the documented exit code.
  * Every event goes to the transcript first (synchronously, so nothing done is lost) and then to the renderer.
  */
+import { describeTierChoice } from "../agents/tier-classifier.ts";
 import { type AgentEvent, AppError, type Approver, makeEvent } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
-import { flagApprover } from "../policy/approvers.ts";
+import { flagApprover, flagReason } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import { openTranscript } from "../session/transcript.ts";
@@ -17,16 +18,30 @@ import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
 import { resumeCommand } from "./session-continue.ts";
-import { runRootTurn, setUpSession } from "./session-setup.ts";
+import { runRootTurn, setUpSession, topModel } from "./session-setup.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
   const outputSchema = await loadSchemaFlag(flags.schema);
-  const setup = await setUpSession(flags);
+  const given = goalWords.join(" ").trim();
+  if (given === "" && !flags.continue && flags.resume === undefined) {
+    throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
+  }
+  const setup = await setUpSession(flags, "run", given);
   const { continued, redactor, who, env } = setup;
-  const goal = goalWords.join(" ").trim() || (continued ? "Continue where you left off." : "");
-  if (goal === "") throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
+  const goal = given || "Continue where you left off.";
+  // `auto` is decided from the goal; the choice is one stderr line.
+  const top = topModel(setup, goal);
+  if (top.auto) {
+    const flag =
+      flags.model !== undefined
+        ? "--model"
+        : flags.tier !== undefined
+          ? "--tier"
+          : `spec ${setup.spec.name}: model:`;
+    process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
+  }
 
   const transcript = openTranscript({
     redactor,
@@ -53,8 +68,13 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   setup.setEmit(emit);
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
-  const approver: Approver =
-    interactive ?? flagApprover(flags.onAsk ?? setup.config.defaults.onAsk ?? "deny");
+  const onAsk = flags.onAsk ?? setup.config.defaults.onAsk;
+  const why = flagReason({
+    explicit: onAsk !== undefined,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+  });
+  const approver: Approver = interactive ?? flagApprover(onAsk ?? "deny", why);
   const gate = new ApprovalGate({
     rules: setup.rules,
     approver,
@@ -88,7 +108,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       history: continued?.point.messages ?? [],
       resumed: continued !== undefined,
       ...(outputSchema ? { outputSchema } : {}),
-      ...(flags.model !== undefined ? { model: flags.model } : {}),
+      ...(top.model !== undefined ? { model: top.model } : {}),
     });
     const exitCode = exitCodeFor(result);
     const next = resumeCommand("run", transcript.id, setup.workspace.root, env);

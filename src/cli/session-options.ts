@@ -1,5 +1,5 @@
 /** The options `agent run` and `agent chat` share (cheap to import: commander only). */
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -7,7 +7,16 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 export function addSessionOptions(command: Command): Command {
   return command
     .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
-    .option("--model <model>", "model for the top agent: tier (fast|good|best), provider:model or id")
+    .addOption(
+      new Option(
+        "--tier <tier>",
+        "model tier of the top agent (auto: chosen from the goal or message)",
+      ).choices(["fast", "good", "best", "auto"]),
+    )
+    .option(
+      "--model <model>",
+      "model for the top agent: tier (fast|good|best|auto), provider:model or id (overrides --tier)",
+    )
     .option("--max-turns <n>", "most model turns of the top agent (per message in a chat)")
     .option("--timeout <seconds>", "wall-clock limit of each run of the top agent")
     .option("--max-budget-usd <usd>", "cost budget of each run in US dollars (exit 5 when spent)")

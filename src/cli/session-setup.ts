@@ -5,6 +5,7 @@
  */
 import type { ResumePoint } from "../agents/resume.ts";
 import type { AgentSpec } from "../agents/spec.ts";
+import { decideAuto, type TierChoice } from "../agents/tier-classifier.ts";
 import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
 import {
   type AgentIdentity,
@@ -19,18 +20,22 @@ import { createModelClient, type ModelClient } from "../llm/client.ts";
 import type { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 import type { Rule } from "../policy/types.ts";
+import { PRIMITIVE_NAMES } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { type AgentConfig, loadConfig } from "./config.ts";
 import { describeNotice } from "./helper-run.ts";
 import { type Notice, projectOverrideNotices } from "./project-notices.ts";
 import { loadProjectRules } from "./project-rules.ts";
 import { parseLimitFlags } from "./run-flags.ts";
+import { loadRunSpecs } from "./run-specs.ts";
 import { sessionToolsFor } from "./run-tools.ts";
 import { type Continued, continuedSession } from "./session-continue.ts";
 
 /** The flags `agent run` and `agent chat` share, as commander parses them. */
 export interface SessionFlags {
   agent?: string;
+  /** `--tier`: fast, good, best or auto; `--model` overrides it. */
+  tier?: string;
   model?: string;
   maxTurns?: string;
   timeout?: string;
@@ -65,6 +70,10 @@ export interface SessionSetup {
   notices: Notice[];
   /** The conversation `-c` or `--resume` continues; undefined for a new session. */
   continued?: Continued & { point: ResumePoint };
+  /** `--model` or else `--tier`: the top agent's model name instead of its spec's. */
+  override?: string;
+  /** A stalled root continues once on the next tier with its conversation (off with --no-fallback). */
+  escalate: boolean;
   /** Where the client's notices (fallback, retries) go; set once the renderer exists. */
   setEmit(emit: EmitFn): void;
 }
@@ -73,6 +82,7 @@ export interface SessionSetup {
 export async function setUpSession(
   flags: SessionFlags,
   command: "run" | "chat" = "run",
+  firstGoal = "",
 ): Promise<SessionSetup> {
   const env = process.env;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
@@ -82,10 +92,8 @@ export async function setUpSession(
   const limits = parseLimitFlags(flags, config.defaults);
   const continued = continuedSession(flags, workspace.root, command);
 
-  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
-  const loaded = await loadSpecs({ workspaceRoot: workspace.root, env });
-  if (loaded.errors.length > 0) throw specAppError(loaded.errors);
   const agentName = flags.agent ?? continued?.point.agentName ?? config.defaults.agent ?? "root";
+  const loaded = await loadRunSpecs(workspace.root, env, config, agentName);
   const spec = loaded.specs.get(agentName);
   if (!spec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
@@ -96,6 +104,7 @@ export async function setUpSession(
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: flags.allow, deny: flags.deny },
     project: await loadProjectRules(workspace.root),
+    knownTools: [...PRIMITIVE_NAMES, ...[...loaded.specs.keys()].sort()],
   });
 
   let emit: EmitFn = () => {};
@@ -119,8 +128,10 @@ export async function setUpSession(
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
   });
-  // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3).
-  client.resolve(flags.model ?? spec.model);
+  // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3);
+  // `auto` is decided per goal (topModel), here from the first one when it is known.
+  const override = flags.model ?? flags.tier;
+  client.resolve(decideAuto(override ?? spec.model, firstGoal).name);
 
   return {
     env,
@@ -134,6 +145,8 @@ export async function setUpSession(
     limits,
     who,
     notices: projectOverrideNotices(loaded),
+    ...(override !== undefined ? { override } : {}),
+    escalate: flags.fallback !== false && config.defaults.fallback !== false,
     ...(continued ? { continued } : {}),
     setEmit: (next) => {
       emit = next;
@@ -177,9 +190,27 @@ export async function runRootTurn(setup: SessionSetup, turn: RootTurn): Promise<
     sessionId: turn.sessionId,
     limits: setup.limits,
     ...(turn.outputSchema ? { outputSchema: turn.outputSchema } : {}),
+    escalate: setup.escalate,
     ...(turn.model !== undefined ? { model: turn.model } : {}),
     ...(turn.history.length > 0 || turn.resumed ? { history: turn.history, resumed: turn.resumed } : {}),
   });
+}
+
+/**
+ * The top agent's model for one goal: `--model`/`--tier` (or a chat's `/model`) else the spec's, with
+ * `auto` decided from the goal as `agent helper --tier auto` does. `model` is set when it differs from
+ * what the spec alone gives; `auto` describes the choice for the user.
+ */
+export function topModel(
+  setup: SessionSetup,
+  goal: string,
+  override = setup.override,
+): { model?: string; auto?: TierChoice } {
+  const top = decideAuto(override ?? setup.spec.model, goal);
+  return {
+    ...(override !== undefined || top.auto ? { model: top.name } : {}),
+    ...(top.auto ? { auto: top.auto } : {}),
+  };
 }
 
 async function openWorkspace(dir: string): Promise<Workspace> {

@@ -1,3 +1,4 @@
+import type { RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
 import type { ProviderErrorKind } from "./errors.ts";
 import type { Message } from "./messages.ts";
@@ -35,6 +36,8 @@ export interface RunResult {
     kind: ProviderErrorKind | "config" | "tool" | "approval" | "internal" | "schema";
     message: string;
   };
+  /** What the agent and its sub-agents did: tool calls, denials, turns, stumbles, elided context. */
+  activity?: RunActivity;
 }
 
 /** Payload of each session event kind. */
@@ -85,6 +88,8 @@ export interface EventDataMap {
     decision: ApprovalDecision;
     source: "user" | "rule" | "flag";
     rule?: string;
+    /** For source "flag": the user gave --on-ask (`on_ask`), no terminal at all (`default`), or stdout is not one (`no_terminal`). */
+    why?: "on_ask" | "default" | "no_terminal";
   };
   verify: { step: "tool" | "command"; ok: boolean; detail: string; command?: string };
   learn_signal: { signal: "success" | "failure" | "stumble"; detail: string; tool?: string };

@@ -1,3 +1,4 @@
+export * from "./activity.ts";
 export * from "./approvals.ts";
 export * from "./config-file.ts";
 export * from "./errors.ts";

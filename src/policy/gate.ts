@@ -1,3 +1,4 @@
+import type { DenialInfo } from "../kernel/index.ts";
 import {
   type AgentEvent,
   type AgentIdentity,
@@ -8,15 +9,17 @@ import {
   type EventDataMap,
   makeEvent,
 } from "../kernel/index.ts";
+import type { FlagReason } from "./approvers.ts";
 import { evaluate } from "./evaluate.ts";
 import { escapePattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
 import { parseRule } from "./rules.ts";
+import { suggestAllowRules } from "./suggest.ts";
 import type { PolicyRequest, Rule, Verdict } from "./types.ts";
 
 /** What the loop does with a call: run it, or tell the model `message` instead. */
 export type GateOutcome =
   | { allowed: true; verdict: Verdict }
-  | { allowed: false; verdict: Verdict; message: string };
+  | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo };
 
 /** One tool call presented to the gate. */
 export interface GateCheck {
@@ -36,6 +39,25 @@ export interface ApprovalGateOptions {
   /** How approval_decision events name the approver; defaults to the approver's own `source`, else "user". */
   approverSource?: "user" | "flag";
 }
+
+/** What the model reads for a refused call: plainly that nothing happened, why, and what would allow it. */
+export function deniedMessage(what: string, reason: string, suggestedAllow: readonly string[]): string {
+  const allow =
+    suggestedAllow.length > 0
+      ? ` The user can allow it by running again with ${suggestedAllow.map((r) => `--allow '${r}'`).join(" ")}.`
+      : "";
+  return (
+    `DENIED: this action was not performed: ${what}. Why: ${reason}. Nothing was changed or run. ` +
+    `Do not say or imply that it was done; tell the user it was not done.${allow}`
+  );
+}
+
+/** Why a flag approver refused, in words, by what the run knew about the terminal. */
+const FLAG_REASONS: Record<FlagReason, string> = {
+  on_ask: "it needs approval and this run denies what it cannot ask (--on-ask deny)",
+  default: "it needs approval and no terminal can ask; without one the default is --on-ask deny",
+  no_terminal: "it needs approval and there is no terminal to ask on (stdout is not a terminal)",
+};
 
 /** State shared by a gate and every child() view: session grants and the one-prompt-at-a-time queue. */
 interface SharedState {
@@ -79,10 +101,15 @@ export function sessionGrantRules(request: PolicyRequest): Rule[] {
 export class ApprovalGate {
   private state: SharedState = { grants: [], queue: Promise.resolve() };
   private readonly source: "user" | "flag";
+  /** Who decides when the approver refuses: the user, or why the flag stands in for them. */
+  private readonly refuser: "user" | FlagReason;
 
   constructor(private readonly options: ApprovalGateOptions) {
-    const own = (options.approver as { source?: unknown }).source;
-    this.source = options.approverSource ?? (own === "flag" ? "flag" : "user");
+    const own = options.approver as { source?: unknown; why?: unknown };
+    this.source = options.approverSource ?? (own.source === "flag" ? "flag" : "user");
+    const why = own.why;
+    this.refuser =
+      this.source === "user" ? "user" : why === "default" || why === "no_terminal" ? why : "on_ask";
   }
 
   /** Rules granted for this session so far (shared with every child view). */
@@ -112,10 +139,12 @@ export class ApprovalGate {
         source: "rule",
         ...(rule ? { rule } : {}),
       });
+      const reason = `the policy denies it: ${verdict.reason}`;
       return {
         allowed: false,
         verdict,
-        message: `Policy denied ${describe(input.tool, input.request)} (${verdict.reason}).`,
+        message: deniedMessage(describe(input.tool, input.request), reason, []),
+        denial: { decidedBy: "rule", ...(rule ? { rule } : {}), reason, suggestedAllow: [] },
       };
     }
     if (verdict.effect === "allow") return { allowed: true, verdict };
@@ -171,6 +200,7 @@ export class ApprovalGate {
       id: request.id,
       decision,
       source: this.source,
+      ...(this.refuser !== "user" ? { why: this.refuser } : {}),
       ...(decision.kind === "session" && sessionRule !== "" ? { rule: sessionRule } : {}),
     });
     return this.outcome(input, decision, grants);
@@ -188,23 +218,29 @@ export class ApprovalGate {
         return { allowed: true, verdict };
       }
       case "deny": {
-        const message =
-          this.source === "flag"
-            ? `${what} was not run: it needs approval and this run cannot ask (--on-ask deny).`
-            : `The user denied ${what}.`;
+        const reason = this.refuser === "user" ? "the user said no" : FLAG_REASONS[this.refuser];
+        const suggestedAllow = this.suggest(input.request);
         return {
           allowed: false,
           verdict: { effect: "deny", reason: `denied by the ${this.source}` },
-          message,
+          message: deniedMessage(what, reason, suggestedAllow),
+          denial: { decidedBy: this.refuser, reason, suggestedAllow },
         };
       }
-      case "deny_feedback":
+      case "deny_feedback": {
+        const reason = `the user said no, with feedback: ${decision.feedback}`;
         return {
           allowed: false,
           verdict: { effect: "deny", reason: `denied by the ${this.source} with feedback` },
-          message: `The user denied ${what} with feedback: ${decision.feedback}`,
+          message: deniedMessage(what, reason, []),
+          denial: { decidedBy: "user", reason, suggestedAllow: this.suggest(input.request) },
         };
+      }
     }
+  }
+
+  private suggest(request: PolicyRequest): string[] {
+    return suggestAllowRules(request, [...this.options.rules, ...this.state.grants]);
   }
 
   private async preview(input: GateCheck): Promise<string> {

@@ -1,5 +1,6 @@
 import { AppError } from "../kernel/index.ts";
 import { PATH_TOOLS } from "./match.ts";
+import { checkRuleTools } from "./rule-tools.ts";
 import type { Effect, Rule, RuleSource } from "./types.ts";
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -84,6 +85,8 @@ export interface RuleSetInput {
   project?: RuleLists;
   /** Include defaultRules() (default true). */
   defaults?: boolean;
+  /** Every tool a rule may name (primitives and agents); a rule naming another is an error. Unchecked when absent. */
+  knownTools?: readonly string[];
 }
 
 function parseLists(lists: RuleLists | undefined, source: RuleSource): Rule[] {
@@ -122,11 +125,16 @@ export function buildRuleSet(input: RuleSetInput): Rule[] {
       { ...(input.project?.file ? { file: input.project.file } : {}), field: "allow" },
     );
   }
-  return [
-    ...(input.defaults === false ? [] : defaultRules()),
-    ...parseLists(input.user, "user"),
+  const flags = [
     ...(input.flags?.allow ?? []).map((text) => parseRule(text, "allow", "flag")),
     ...(input.flags?.deny ?? []).map((text) => parseRule(text, "deny", "flag")),
-    ...parseLists(input.project, "project"),
   ];
+  const user = parseLists(input.user, "user");
+  const project = parseLists(input.project, "project");
+  if (input.knownTools) {
+    checkRuleTools(flags, input.knownTools, { source: "flag" });
+    checkRuleTools(user, input.knownTools, { source: "config", file: input.user?.file });
+    checkRuleTools(project, input.knownTools, { source: "config", file: input.project?.file });
+  }
+  return [...(input.defaults === false ? [] : defaultRules()), ...user, ...flags, ...project];
 }

@@ -82,6 +82,13 @@ export function formatUsage(usage: Usage): string {
 }
 
 /** An approval decision as one line of text, for the plain renderer and the Ink history alike. */
+/** Who stood in for the user, as the decision line names it (never a flag the user did not give). */
+const FLAG_BY: Record<"on_ask" | "default" | "no_terminal", string> = {
+  on_ask: "--on-ask",
+  default: "default: no terminal to ask",
+  no_terminal: "no terminal to ask on",
+};
+
 export function describeDecision(
   data: EventDataMap["approval_decision"],
   request: ApprovalRequest | undefined,
@@ -91,7 +98,7 @@ export function describeDecision(
   const what = request ? `${request.tool} ${describeToolCall(request.tool, request.args)}` : "the call";
   const by =
     data.source === "flag"
-      ? "--on-ask"
+      ? FLAG_BY[data.why ?? "on_ask"]
       : data.source === "rule"
         ? data.rule
           ? `rule ${data.rule}`

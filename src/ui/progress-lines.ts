@@ -1,3 +1,4 @@
+import type { Denial } from "../kernel/activity.ts";
 import type { ApprovalRequest } from "../kernel/approvals.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import { terminalSafeValue } from "../kernel/terminal-text.ts";
@@ -61,9 +62,12 @@ export class ProgressLines {
     if (run.error && !this.shownErrors.has(run.error.message)) {
       lines.push(c.red(`✗ ${run.error.kind} error: ${run.error.message}`));
     }
+    const denials = run.activity?.denials ?? [];
+    lines.push(...denialLines(denials).map((line, i) => (i === 0 ? c.red(line) : line)));
     if (this.options.level === "full") {
       const root = run.usage.find((r) => r.depth === 0);
       const parts = [`${run.status} (${run.finishReason})`];
+      if (denials.length > 0) parts.push(deniedText(denials.length));
       if (this.startedAt !== undefined) parts.push(formatDuration(now - this.startedAt));
       if (root)
         parts.push(
@@ -72,8 +76,13 @@ export class ProgressLines {
         );
       parts.push(`session ${run.sessionId}`);
       const text = `■ ${parts.join(" · ")}`;
+      const clean = run.status === "success" && denials.length === 0;
       lines.push(
-        run.status === "success" ? c.green(text) : run.status === "limit" ? c.yellow(text) : c.red(text),
+        clean
+          ? c.green(text)
+          : run.status === "success" || run.status === "limit"
+            ? c.yellow(text)
+            : c.red(text),
       );
       if (run.resumeCommand !== undefined) lines.push(c.dim(`continue: ${run.resumeCommand} "…"`));
     }
@@ -156,4 +165,30 @@ export class ProgressLines {
     if (!denied && (d.source === "rule" || this.options.level === "minimal")) return undefined;
     return denied ? `${indent}${c.red(`✗ ${text}`)}` : `${indent}${c.yellow(`✓ ${text}`)}`;
   }
+}
+
+function countText(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** The part of a closing status line that says refused calls did not happen: `2 actions denied, not done`. */
+export function deniedText(count: number): string {
+  return `${countText(count, "action")} denied, not done`;
+}
+
+/** The closing list of refused calls: who, what, why, and the `--allow` rules that would let each through. */
+export function denialLines(denials: readonly Denial[]): string[] {
+  if (denials.length === 0) return [];
+  const lines = [`✗ ${countText(denials.length, "action")} denied (not performed):`];
+  for (const d of denials) {
+    const target = d.target ? ` ${oneLine(d.target, 80)}` : "";
+    const allow =
+      d.suggestedAllow.length > 0
+        ? `; to allow: ${d.suggestedAllow.map((r) => `--allow '${r}'`).join(" ")}`
+        : d.rule
+          ? `; remove or narrow the deny rule ${d.rule} to allow it`
+          : "";
+    lines.push(`  ${d.agentName} (${d.agent}): ${d.tool}${target}: ${d.reason}${allow}`);
+  }
+  return lines;
 }

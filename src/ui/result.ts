@@ -1,3 +1,4 @@
+import { emptyActivity, type RunActivity, type ToolCallOutcome } from "../kernel/activity.ts";
 import type { FinishReason, RunResult, RunStatus } from "../kernel/events.ts";
 import type { AgentUsageReport, Usage } from "../kernel/usage.ts";
 import { addUsage, emptyUsage, roundUsd, totalTokens } from "../kernel/usage.ts";
@@ -39,11 +40,74 @@ export interface UsageRecord extends TokenCounts {
   agents: AgentUsageRecord[];
 }
 
+/** One tool call in the result. */
+export interface ToolCallRow {
+  agent: string;
+  tool: string;
+  target: string;
+  outcome: ToolCallOutcome;
+}
+
+/**
+ * One refused call in the result (like `claude -p`'s `permission_denials`, with who decided and the
+ * `--allow` rules that would have let it through; empty when no allow rule can, e.g. a deny rule decided).
+ * `claude -p --output-format json` keeps `subtype: "success"` and lists `permission_denials` entries of
+ * `{tool_name, tool_use_id, tool_input}` beside `num_turns` (an SDK's parser of that field:
+ * https://hex.pm/packages/claude_code/0.36.4/files/lib/claude_code/session/permission_denial.ex ; fields
+ * of the result: https://dev.to/aobaworks/claude-code-output-format-json-fields-jq-python-parsing-3edj),
+ * so a run with denials stays `status: "success"` here too, with `denials` non-empty.
+ */
+export interface DenialRow {
+  agent: string;
+  agent_name: string;
+  tool: string;
+  target: string;
+  decided_by: string;
+  rule?: string;
+  reason: string;
+  suggested_allow: string[];
+}
+
+/** What the run did: turns, stumbles, tool calls, denials, elided context (shared by run and helper results). */
+export interface ActivityFields {
+  turns: number;
+  stumbles: number;
+  tool_calls: ToolCallRow[];
+  denials: DenialRow[];
+  /** True when old tool results were elided (or the history compacted) to fit the context window. */
+  context_elided: boolean;
+}
+
+/** The activity fields of a result, snake_case. */
+export function activityFields(activity: RunActivity = emptyActivity()): ActivityFields {
+  return {
+    turns: activity.turns,
+    stumbles: activity.stumbles,
+    tool_calls: activity.toolCalls.map((c) => ({
+      agent: c.agent,
+      tool: c.tool,
+      target: c.target,
+      outcome: c.outcome,
+    })),
+    denials: activity.denials.map((d) => ({
+      agent: d.agent,
+      agent_name: d.agentName,
+      tool: d.tool,
+      target: d.target,
+      decided_by: d.decidedBy,
+      ...(d.rule !== undefined ? { rule: d.rule } : {}),
+      reason: d.reason,
+      suggested_allow: d.suggestedAllow,
+    })),
+    context_elided: activity.contextElided,
+  };
+}
+
 /**
  * The result object: the last line of `--output stream-json` (the only one with `type: "result"`) and the
  * whole output of `--output json`. Built by {@link buildResultRecord} for both.
  */
-export interface ResultRecord {
+export interface ResultRecord extends ActivityFields {
   type: "result";
   status: RunStatus;
   answer: string;
@@ -106,6 +170,7 @@ export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number
     exit_code: run.exitCode,
     session_id: run.sessionId,
     usage: { ...counts(total.usage), cost_usd: roundUsd(total.costUsd), agents: run.usage.map(agentRecord) },
+    ...activityFields(run.activity),
   };
   if (run.resumeCommand !== undefined) record.resume_command = run.resumeCommand;
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };

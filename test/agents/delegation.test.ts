@@ -164,3 +164,26 @@ test("concurrent delegations are bounded by the concurrency limit", async () => 
   expect(h.of("act_end")).toHaveLength(5);
   expect(peak).toBe(2);
 });
+
+test("a child whose spec says model: auto gets the tier its own goal calls for", async () => {
+  h = await harness({
+    specs: [spec("root", ["thinker"]), spec("thinker", ["read_file"], { model: "auto" })],
+    script: {
+      agents: {
+        "agent:root;": [
+          {
+            toolCalls: [
+              { name: "thinker", arguments: { goal: "Design the architecture of a plugin system" } },
+            ],
+          },
+          { text: "Done." },
+        ],
+        "agent:thinker;": [{ text: "A design." }],
+      },
+    },
+  });
+  await h.run("plan plugins");
+  // The harness resolves a name N to the model id test-N: auto became best, not fast.
+  const child = h.provider.requests.find((r) => r.key === "agent:thinker;")?.request;
+  expect(child?.model.id).toBe("test-best");
+});

@@ -80,6 +80,24 @@ describe("context eliding", () => {
     assertNoOrphans(last);
     expect(last.some((m) => m.role === "tool" && m.content.startsWith("[elided:"))).toBe(true);
     expect(h.of("warning").some((w) => w.data.code === "elided")).toBe(true);
+    // The result says context was cut, with the turns and the calls that were made.
+    expect(result.activity?.contextElided).toBe(true);
+    expect(result.activity?.turns).toBe(6);
+    expect(result.activity?.toolCalls.map((c) => `${c.tool} ${c.target} ${c.outcome}`)).toEqual(
+      [1, 2, 3, 4, 5].map((n) => `read_file f${n}.txt ok`),
+    );
+  });
+
+  test("a run that never came near the window says its context was not elided", async () => {
+    h = await harness({ specs: [spec("root", ["read_file"])], script: { queue: [{ text: "hi" }] } });
+    const result = await h.run("say hi");
+    expect(result.activity).toEqual({
+      turns: 1,
+      stumbles: 0,
+      toolCalls: [],
+      denials: [],
+      contextElided: false,
+    });
   });
 });
 

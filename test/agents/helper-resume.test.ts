@@ -116,7 +116,10 @@ test("a stalled helper escalates once to the next tier", async () => {
   expect(result).toMatchObject({ finishReason: "stop", model: "test-good", answer: "answer from test-good" });
   // Both attempts' model calls are counted: 3 stalled + 1 escalated, 10 input tokens each.
   expect(result.usage[0]?.usage.inputTokens).toBe(40);
-  expect(events.find((e) => e.kind === "model_switch")?.data).toMatchObject({ to: "good" });
+  expect(events.find((e) => e.kind === "model_switch")?.data).toMatchObject({
+    from: "test-fast",
+    to: "test-good",
+  });
 });
 
 test("the budget of an escalated helper counts what the stalled attempt spent", async () => {

@@ -148,6 +148,7 @@ describe("constraints", () => {
         file: "c.yaml",
         line: 5,
         field: "constraints.max_turn",
+        agent: "a",
         message: expect.stringContaining("max_turns, max_depth, timeout_ms, can_spawn, can_learn"),
       },
     ]);

@@ -119,7 +119,9 @@ test("a write denied by the approver is not made and the model is told", async (
   expect(existsSync(path.join(h.dir, "no.txt"))).toBe(false);
   const [r] = toolResultsIn(h, 1);
   expect(r?.isError).toBe(true);
-  expect(r?.content).toContain("was not run");
+  expect(r?.content).toStartWith("DENIED: this action was not performed: write_file no.txt.");
+  expect(r?.content).toContain("Do not say or imply that it was done");
+  expect(r?.content).toContain("--allow 'write_file:no.txt'");
   expect(r?.content).toContain("approval");
   expect(h.of("approval_request")).toHaveLength(1);
   expect(h.of("approval_decision")[0]?.data.decision).toEqual({ kind: "deny" });

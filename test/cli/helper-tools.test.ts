@@ -98,7 +98,7 @@ describe("agent helper --tools", () => {
     expect(lines[0]).toMatch(/^agent: ✓ read_file .*notes\.txt/);
   });
 
-  test("--json prints {answer, model, provider, usage} with both turns' tokens", async () => {
+  test("--json prints {answer, model, provider, usage, turns, ...} with both turns' tokens", async () => {
     fx.server.enqueue(
       { ...readNotes, usage: { input: 10, output: 5 } },
       { text: "42", usage: { input: 20, output: 2 } },
@@ -106,7 +106,17 @@ describe("agent helper --tools", () => {
     const result = await helper(["--tools", "read_file", "--json", "answer?"]);
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
-    expect(Object.keys(output).sort()).toEqual(["answer", "model", "provider", "usage"]);
+    expect(Object.keys(output).sort()).toEqual([
+      "answer",
+      "context_elided",
+      "denials",
+      "model",
+      "provider",
+      "stumbles",
+      "tool_calls",
+      "turns",
+      "usage",
+    ]);
     expect(output).toMatchObject({
       answer: "42",
       provider: "anthropic",
@@ -153,6 +163,15 @@ describe("agent helper --tier auto", () => {
     expect(fx.server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
   });
 
+  test("--model auto classifies the task too, instead of meaning fast", async () => {
+    fx.server.enqueue({ text: "a plan" });
+    const before = fx.server.requests.length;
+    const result = await helper(["--model", "auto", "Design the architecture of a billing service"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("agent: --model auto chose best");
+    expect(fx.server.requests[before]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0]);
+  });
+
   test("with no arguments the piped task is what the classifier reads", async () => {
     fx.server.enqueue({ text: "a design" });
     const before = fx.server.requests.length;
@@ -186,5 +205,52 @@ describe("agent helper --tier auto", () => {
     const fast = DEFAULT_TIER_MODELS.fast.anthropic[0] ?? "";
     const good = DEFAULT_TIER_MODELS.good.anthropic[0] ?? "";
     expect(models).toEqual([fast, fast, fast, good]);
+  });
+
+  test("the escalated run continues the stalled conversation, and --json says what happened", async () => {
+    fx.server.enqueue(readNotes, readNotes, readNotes, { text: "42" });
+    const before = fx.server.requests.length;
+    const result = await helper(["--json", "--tools", "read_file", "what is in notes.txt?"]);
+    expect(result.code).toBe(0);
+    const escalated = JSON.stringify(fx.server.requests[before + 3]?.body);
+    // Not from scratch: the file content read by the stalled attempt and the stall note are in the request.
+    expect(escalated).toContain("the answer is 42");
+    expect(escalated).toContain("You are repeating yourself");
+    expect(escalated).toContain("now handed to a stronger model");
+    const out = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(out.answer).toBe("42");
+    expect(out.turns).toBe(4);
+    expect(out.stumbles).toBe(0);
+    expect(out.denials).toEqual([]);
+    expect(out.context_elided).toBe(false);
+    expect(out.tool_calls).toEqual([
+      { agent: "root", tool: "read_file", target: "notes.txt", outcome: "ok" },
+      { agent: "root", tool: "read_file", target: "notes.txt", outcome: "ok" },
+    ]);
+  });
+
+  test("--json without tools: one turn, no tool calls", async () => {
+    fx.server.enqueue({ text: "hello" });
+    const result = await helper(["--json", "say hello"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      answer: "hello",
+      turns: 1,
+      stumbles: 0,
+      tool_calls: [],
+      denials: [],
+      context_elided: false,
+    });
+  });
+
+  test("--json counts a call to an unknown tool as a stumble", async () => {
+    fx.server.enqueue({ toolCalls: [{ name: "teleport", args: { to: "mars" } }] }, { text: "cannot" });
+    const result = await helper(["--json", "--tools", "read_file", "go to mars"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      turns: 2,
+      stumbles: 1,
+      tool_calls: [{ agent: "root", tool: "teleport", target: "", outcome: "stumble" }],
+    });
   });
 });

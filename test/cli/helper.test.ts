@@ -79,7 +79,17 @@ describe("agent helper output and errors", () => {
     const result = await runAgent(["helper", "--json", QUESTION], { env: anthropicEnv() });
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
-    expect(Object.keys(output).sort()).toEqual(["answer", "model", "provider", "usage"]);
+    expect(Object.keys(output).sort()).toEqual([
+      "answer",
+      "context_elided",
+      "denials",
+      "model",
+      "provider",
+      "stumbles",
+      "tool_calls",
+      "turns",
+      "usage",
+    ]);
     expect(output).toMatchObject({
       answer: "blue",
       provider: "anthropic",

@@ -1,8 +1,10 @@
 /**
  * A cloned repository ships hostile files where the CLI reads on its own: `.agent/agents/*.yaml`,
  * `.agent/config.yaml`, `.git/HEAD`. A FIFO, a device, a huge file, a symlink out of the workspace or a
- * YAML alias bomb is refused with exit 3 and a message naming the file: never read until memory runs
- * out, never blocking. (Each run is bounded only generously: the point is that it ends at all.)
+ * YAML alias bomb is refused with a message naming the file: never read until memory runs out, never
+ * blocking. A refused spec the run reaches (here `root.yaml`, named like the agent it would define) ends
+ * the run with exit 3; one the run does not reach is a warning and the run goes on (issue 11, item 7).
+ * (Each run is bounded only generously: the point is that it ends at all.)
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
@@ -59,13 +61,28 @@ describe("hostile project spec files", () => {
   test(
     "a FIFO spec: exit 3 naming the file, no model call",
     async () => {
-      const file = join(ws, ".agent", "agents", "evil.yaml");
+      const file = join(ws, ".agent", "agents", "root.yaml");
       mkfifo(file);
       const result = await run(["run", "hi"]);
       expect(result.code).toBe(3);
       expect(result.stderr).toContain(file);
       expect(result.stderr).toContain("FIFO");
       expect(server.requests).toHaveLength(0);
+    },
+    ENDS,
+  );
+
+  test(
+    "a FIFO spec the run does not reach: a warning naming the file, and the run goes on",
+    async () => {
+      const file = join(ws, ".agent", "agents", "evil.yaml");
+      mkfifo(file);
+      server.enqueue({ text: "Hello." });
+      const result = await run(["run", "hi"]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe("Hello.\n");
+      expect(result.stderr).toContain(`agent: warning: ${file}:1:`);
+      expect(result.stderr).toContain("FIFO");
     },
     ENDS,
   );
@@ -86,7 +103,7 @@ describe("hostile project spec files", () => {
   test(
     "a spec above 1 MiB: exit 3 naming the file and the limit",
     async () => {
-      const file = join(ws, ".agent", "agents", "huge.yaml");
+      const file = join(ws, ".agent", "agents", "root.yaml");
       writeFileSync(file, `${SPEC}tags: [${"x, ".repeat(600_000)}x]\n`);
       const result = await run(["run", "hi"]);
       expect(result.code).toBe(3);
@@ -114,7 +131,7 @@ describe("hostile project spec files", () => {
   test(
     "a YAML alias bomb in a spec: exit 3 naming the file",
     async () => {
-      const file = join(ws, ".agent", "agents", "bomb.yaml");
+      const file = join(ws, ".agent", "agents", "root.yaml");
       writeFileSync(file, aliasBomb(SPEC));
       const result = await run(["run", "hi"]);
       expect(result.code).toBe(3);

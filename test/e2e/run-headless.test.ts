@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
 import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
@@ -562,15 +563,178 @@ describe("usage and configuration errors", () => {
     }
   });
 
-  test("a broken project spec exits 3 naming file and line", async () => {
+  test("a broken project spec the run uses exits 3 naming file and line", async () => {
     const dir = join(sandbox.workspace, ".agent", "agents");
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, "x.yaml"),
       "name: x\ndescription: broken\ncapabilities: [read_file\nsystem_prompt: hi\n",
     );
-    const result = await run(["run", "hi"]);
+    const result = await run(["run", "hi", "--agent", "x"]);
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`${join(dir, "x.yaml")}:4:`);
+  });
+
+  test("a spec the run reaches with an unresolvable model exits 3 with every error, once", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "fixer.yaml");
+    writeFileSync(
+      file,
+      "name: fixer\ndescription: fixes\nsystem_prompt: fix\nmodel: turbo\ncapabilities: [read_file, teleport]\nconstraints: { max_turns: lots }\n",
+    );
+    const result = await run(["run", "hi", "--agent", "fixer"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`${file}:6: constraints.max_turns: expected a number`);
+    expect(result.stderr).toContain(`${file}:5: capabilities[1]: "teleport" names neither a primitive`);
+    expect(result.stderr).toContain(`${file}:4: model: expected a tier (fast, good, best)`);
+    const validate = await run(["agents", "validate"]);
+    expect(validate.code).toBe(3);
+    expect(validate.stderr).toContain(`${file}:4: model: expected a tier (fast, good, best)`);
+    expect(validate.stderr).toContain("3 errors in agent specs");
+  });
+
+  test("an --allow rule naming an unknown tool exits 2 naming the known tools", async () => {
+    const result = await run(["run", "hi", "--allow", "exce:npm test"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--allow "exce:npm test" names a tool that does not exist (exce)');
+    expect(result.stderr).toContain("known tools: read_file, write_file, edit_file, apply_patch, exec");
+    expect(result.stderr).toContain("code-editor");
+  });
+
+  test("a config rule naming an unknown tool exits 3 naming the file", async () => {
+    const file = join(sandbox.configDir, "agent", "config.yaml");
+    mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
+    writeFileSync(file, "rules:\n  deny: ['rn:*']\n");
+    const result = await run(["run", "hi"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(
+      `${file}: deny: "rn:*" names a tool that does not exist (rn); known tools:`,
+    );
+  });
+});
+
+describe("--tier auto and --model auto", () => {
+  test("--tier auto classifies the goal as the helper does, reports it, and the top agent uses that tier", async () => {
+    server.enqueue({ text: "A plan." });
+    const result = await run([
+      "run",
+      "Design the architecture of a multi-tenant billing service",
+      "--tier",
+      "auto",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("agent: --tier auto chose best (");
+    expect(result.requests[0]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0] ?? "");
+  });
+
+  test("--model auto on a simple goal chooses fast and says so", async () => {
+    server.enqueue({ text: "Bonjour." });
+    const result = await run(["run", "Translate hello to French", "--model", "auto"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("agent: --model auto chose fast (");
+    expect(result.requests[0]?.model).toBe(DEFAULT_TIER_MODELS.fast.anthropic[0] ?? "");
+  });
+
+  test("a spec with model: auto is classified on each agent's own goal", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "thinker.yaml"),
+      "name: thinker\ndescription: thinks\nsystem_prompt: think\nmodel: auto\ncapabilities: [read_file]\n",
+    );
+    server.enqueue({ text: "Proof." });
+    const result = await run(["run", "Prove that the algorithm terminates, formally", "--agent", "thinker"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("agent: spec thinker: model: auto chose good (asks for a proof)");
+    expect(result.requests[0]?.model).toBe(DEFAULT_TIER_MODELS.good.anthropic[0] ?? "");
+  });
+});
+
+describe("a stalled run", () => {
+  const readNotes: FakeTurn = { toolCalls: [{ name: "read_file", args: { path: "notes.txt" } }] };
+
+  test("escalates once to the next tier, continuing the same conversation", async () => {
+    writeFileSync(join(sandbox.workspace, "notes.txt"), "the answer is 42\n");
+    server.enqueue(readNotes, readNotes, readNotes, { text: "42" });
+    const result = await run([
+      "run",
+      "What is in notes.txt?",
+      "--agent",
+      "code-reader",
+      "--tier",
+      "fast",
+      "--output",
+      "json",
+    ]);
+    expect(result.code).toBe(0);
+    const fast = DEFAULT_TIER_MODELS.fast.anthropic[0] ?? "";
+    const good = DEFAULT_TIER_MODELS.good.anthropic[0] ?? "";
+    expect(result.requests.map((r) => r.model)).toEqual([fast, fast, fast, good]);
+    const escalated = JSON.stringify(result.requests[3]?.body);
+    expect(escalated).toContain("the answer is 42");
+    expect(escalated).toContain("You are repeating yourself");
+    expect(escalated).toContain("now handed to a stronger model");
+    expect(parseJsonLines(result.stdout)[0]).toMatchObject({
+      status: "success",
+      finish_reason: "stop",
+      answer: "42",
+      turns: 4,
+    });
+    const switched = transcriptRecords(onlyTranscriptText(sandbox)).find((r) => r.kind === "model_switch");
+    expect(switched?.data).toMatchObject({ from: fast, to: good });
+  });
+
+  test("--no-fallback ends a stall with the forced answer instead", async () => {
+    writeFileSync(join(sandbox.workspace, "notes.txt"), "the answer is 42\n");
+    server.enqueue(readNotes, readNotes, readNotes);
+    const result = await run([
+      "run",
+      "What is in notes.txt?",
+      "--agent",
+      "code-reader",
+      "--tier",
+      "fast",
+      "--no-fallback",
+      "--output",
+      "json",
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.requests).toHaveLength(3);
+    expect(parseJsonLines(result.stdout)[0]).toMatchObject({ status: "success", finish_reason: "stall" });
+  });
+});
+
+describe("specs a run does not use", () => {
+  test("a broken project spec nothing uses is a warning; the run goes on", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "x.yaml"),
+      "name: x\ndescription: broken\ncapabilities: [read_file\nsystem_prompt: hi\n",
+    );
+    server.enqueue({ text: "Hello." });
+    const result = await run(["run", "hi"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Hello.\n");
+    expect(result.stderr).toContain(`agent: warning: ${join(dir, "x.yaml")}:4:`);
+    expect(result.stderr).toContain("(skipped: root does not reach it)");
+  });
+
+  test("a new project agent is offered to the built-in root", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "translator.yaml"),
+      "name: translator\ndescription: Translates text files\nsystem_prompt: translate\nmodel: fast\ncapabilities: [read_file]\n",
+    );
+    server.enqueue({ text: "Hello." });
+    const result = await run(["run", "hi"]);
+    expect(result.code).toBe(0);
+    const tools =
+      (result.requests[0]?.body as { tools?: { name: string; description: string }[] } | undefined)?.tools ??
+      [];
+    expect(tools.map((t) => t.name)).toEqual(["code-reader", "code-editor", "command-runner", "translator"]);
+    expect(tools.find((t) => t.name === "translator")?.description).toBe("Translates text files");
   });
 });

@@ -85,7 +85,7 @@ for (const ci of [false, true]) {
           expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
           expect(run.screen()).toContain("Nothing was written.");
           // The child was told that the user said no.
-          expect(JSON.stringify(server.requests[first + 2]?.body)).toContain("The user denied");
+          expect(JSON.stringify(server.requests[first + 2]?.body)).toContain("Why: the user said no");
           expect(server.pending()).toBe(0);
         } finally {
           run.close();

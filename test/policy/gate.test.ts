@@ -6,7 +6,7 @@ import {
   ApprovalNeededError,
   type ApprovalRequest,
 } from "../../src/kernel/index.ts";
-import { flagApprover, scriptedApprover } from "../../src/policy/approvers.ts";
+import { flagApprover, flagReason, scriptedApprover } from "../../src/policy/approvers.ts";
 import { ApprovalGate, type GateCheck, sessionGrantRules } from "../../src/policy/gate.ts";
 import { patternMatches } from "../../src/policy/match.ts";
 import { parseRule } from "../../src/policy/rules.ts";
@@ -52,7 +52,18 @@ describe("ApprovalGate", () => {
       allowed: false,
       verdict: { effect: "deny", rule: { text: "exec:rm *" } },
     });
-    if (!denied.allowed) expect(denied.message).toBe("Policy denied exec rm -rf x (deny rule exec:rm *).");
+    if (!denied.allowed) {
+      expect(denied.message).toStartWith(
+        "DENIED: this action was not performed: exec rm -rf x. Why: the policy denies it: deny rule exec:rm *.",
+      );
+      // No allow rule can beat a deny rule, so none is suggested.
+      expect(denied.denial).toEqual({
+        decidedBy: "rule",
+        rule: "exec:rm *",
+        reason: "the policy denies it: deny rule exec:rm *",
+        suggestedAllow: [],
+      });
+    }
     expect(await gate.check(exec("ls"), signal)).toMatchObject({
       allowed: true,
       verdict: { effect: "allow" },
@@ -121,12 +132,18 @@ describe("ApprovalGate", () => {
     ]);
     const gate = new ApprovalGate({ rules: [], approver });
     const first = await gate.check(write("src/a.ts"), signal);
-    expect(first).toMatchObject({ allowed: false, message: "The user denied write_file src/a.ts." });
+    expect(first).toMatchObject({
+      allowed: false,
+      denial: { decidedBy: "user", reason: "the user said no", suggestedAllow: ["write_file:src/a.ts"] },
+    });
+    if (!first.allowed)
+      expect(first.message).toStartWith("DENIED: this action was not performed: write_file src/a.ts.");
     const second = await gate.check(write("src/a.ts"), signal);
     expect(second).toMatchObject({
       allowed: false,
       verdict: { effect: "deny" },
-      message: "The user denied write_file src/a.ts with feedback: use src/b.ts instead",
+      message:
+        "DENIED: this action was not performed: write_file src/a.ts. Why: the user said no, with feedback: use src/b.ts instead. Nothing was changed or run. Do not say or imply that it was done; tell the user it was not done.",
     });
   });
 
@@ -242,9 +259,34 @@ describe("flagApprover", () => {
     const outcome = await gate.check(exec("rm x"), signal);
     expect(outcome).toMatchObject({
       allowed: false,
-      message: "exec rm x was not run: it needs approval and this run cannot ask (--on-ask deny).",
+      message:
+        "DENIED: this action was not performed: exec rm x. Why: it needs approval and this run denies what it cannot ask (--on-ask deny). " +
+        "Nothing was changed or run. Do not say or imply that it was done; tell the user it was not done. " +
+        "The user can allow it by running again with --allow 'exec:rm x'.",
+      denial: { decidedBy: "on_ask", suggestedAllow: ["exec:rm x"] },
     });
     expect(events[1]!.data).toMatchObject({ decision: { kind: "deny" }, source: "flag" });
+  });
+
+  test("nobody gave --on-ask: the reason says no terminal can ask, or that there is no terminal to ask on", async () => {
+    const none = new ApprovalGate({ rules: [], approver: flagApprover("deny", "default") });
+    const denied = await none.check(exec("rm x"), signal);
+    expect(denied).toMatchObject({ allowed: false, denial: { decidedBy: "default" } });
+    if (!denied.allowed) expect(denied.denial.reason).toContain("no terminal can ask");
+    const piped = new ApprovalGate({ rules: [], approver: flagApprover("deny", "no_terminal") });
+    const refused = await piped.check(exec("rm x"), signal);
+    expect(refused).toMatchObject({ allowed: false, denial: { decidedBy: "no_terminal" } });
+    if (!refused.allowed) {
+      expect(refused.denial.reason).toContain("no terminal to ask on");
+      expect(refused.message).not.toContain("--on-ask");
+    }
+  });
+
+  test("flagReason: an explicit --on-ask, stdin a terminal with stdout piped, or no terminal at all", () => {
+    expect(flagReason({ explicit: true, stdinIsTTY: true, stdoutIsTTY: false })).toBe("on_ask");
+    expect(flagReason({ explicit: false, stdinIsTTY: true, stdoutIsTTY: false })).toBe("no_terminal");
+    expect(flagReason({ explicit: false, stdinIsTTY: false, stdoutIsTTY: false })).toBe("default");
+    expect(flagReason({ explicit: false, stdinIsTTY: false, stdoutIsTTY: true })).toBe("default");
   });
 });
 

@@ -70,7 +70,7 @@ describe("git is not a safe command by default", () => {
     test(`${command} in a repository with a hostile core.fsmonitor asks (denied under the default --on-ask)`, async () => {
       const result = await modelRuns(command, { onAsk: "deny", prepare: hostileRepo });
       expect(result.isError).toBe(true);
-      expect(result.content).toContain("was not run: it needs approval");
+      expect(result.content).toContain("Why: it needs approval");
       expect(marker()).toBe(false);
     });
   }
@@ -97,7 +97,7 @@ describe("environment assignments in front of a command are not covered by its a
         allow: ["exec:git status"],
         prepare: repoWithHostileGitconfig,
       });
-      expect(result.content).toContain("was not run: it needs approval");
+      expect(result.content).toContain("Why: it needs approval");
       expect(marker()).toBe(false);
     });
   }
@@ -126,7 +126,7 @@ describe("options that make an allowed program run programs or write files ask",
           extra(dir);
         },
       });
-      expect(result.content).toContain("was not run: it needs approval");
+      expect(result.content).toContain("Why: it needs approval");
       expect(marker()).toBe(false);
     });
   }
@@ -138,7 +138,7 @@ describe("the splitter fails closed", () => {
       onAsk: "deny",
       allow: ["exec:echo *"],
     });
-    expect(result.content).toContain("was not run: it needs approval");
+    expect(result.content).toContain("Why: it needs approval");
     expect(marker()).toBe(false);
   });
 
@@ -147,7 +147,7 @@ describe("the splitter fails closed", () => {
       onAsk: "deny",
       allow: ["exec:echo *"],
     });
-    expect(result.content).toContain("was not run: it needs approval");
+    expect(result.content).toContain("Why: it needs approval");
     expect(marker()).toBe(false);
   });
 
@@ -165,7 +165,7 @@ describe("the splitter fails closed", () => {
   ]) {
     test(`a denied program cannot be reached through ${command}, even with --on-ask allow`, async () => {
       const result = await modelRuns(command, { onAsk: "allow", deny: ["exec:rm *"], prepare: victim });
-      expect(result.content).toContain("Policy denied");
+      expect(result.content).toContain("Why: the policy denies it");
       expect(existsSync(path.join(h!.dir, "victim"))).toBe(true);
     });
   }

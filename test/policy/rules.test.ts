@@ -112,4 +112,30 @@ describe("buildRuleSet", () => {
       buildRuleSet({ user: { deny: ["exec:"], file: "/home/u/.config/agent/config.yaml" } }),
     ).toThrow("/home/u/.config/agent/config.yaml: invalid deny rule");
   });
+
+  test("a rule naming an unknown tool is an error naming the known tools: usage for flags, config for files", () => {
+    const knownTools = ["read_file", "exec", "code-editor"];
+    const thrown = (input: Parameters<typeof buildRuleSet>[0]): AppError => {
+      try {
+        buildRuleSet({ ...input, knownTools });
+      } catch (error) {
+        return error as AppError;
+      }
+      throw new Error("expected an error");
+    };
+    const flag = thrown({ flags: { allow: ["exce:npm test"] } });
+    expect(flag.kind).toBe("usage");
+    expect(flag.message).toBe(
+      '--allow "exce:npm test" names a tool that does not exist (exce); known tools: read_file, exec, code-editor',
+    );
+    const file = "/home/u/.config/agent/config.yaml";
+    const config = thrown({ user: { deny: ["exec:rm *", "wirte_file:*.env"], file } });
+    expect(config.kind).toBe("config");
+    expect(config.message).toStartWith(`${file}: deny: "wirte_file:*.env" names a tool`);
+    expect(config.details).toMatchObject({ file, field: "deny" });
+    expect(thrown({ project: { ask: ["fech"], file: ".agent/config.yaml" } }).kind).toBe("config");
+    // Agents are tools too, and without a list nothing is checked.
+    expect(buildRuleSet({ flags: { allow: ["code-editor"] }, knownTools }).at(-1)?.tool).toBe("code-editor");
+    expect(buildRuleSet({ flags: { allow: ["exce:npm test"] } }).at(-1)?.tool).toBe("exce");
+  });
 });

@@ -71,7 +71,7 @@ describe("fetch asks by default", () => {
     const publicLike: ToolsFor = (names, provider) => toolDefinitionsFor(names, provider, primitives);
     const result = await modelFetches(`${a.origin}/collect?secret=s3cr3t`, "deny", [], publicLike);
     expect(result.isError).toBe(true);
-    expect(result.content).toContain("was not run: it needs approval");
+    expect(result.content).toContain("Why: it needs approval");
     expect(a.seen).toEqual([]);
   });
 });
@@ -117,6 +117,14 @@ describe("each redirect is put to the policy like a fetch of its own", () => {
     expect(result.isError).toBe(true);
     expect(result.content).toContain("was not followed");
     expect(b.seen).toEqual([]);
+    // The refused hop is listed with the run's denials, with the rule that would allow it.
+    const [denial] = h?.events.findLast((e) => e.kind === "session_end")?.data.activity?.denials ?? [];
+    expect(denial).toMatchObject({
+      tool: "fetch",
+      target: `${b.origin}/private/x`,
+      decidedBy: "on_ask",
+      suggestedAllow: [`fetch:${b.origin}/private/x`],
+    });
   });
 
   test("a redirect to a URL a rule allows is followed", async () => {

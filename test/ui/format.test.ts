@@ -57,6 +57,14 @@ describe("format helpers", () => {
     expect(describeDecision({ id: "r1", decision: { kind: "once" }, source: "flag" }, request).text).toBe(
       "approved exec $ git status (once, by --on-ask)",
     );
+    // Nobody gave --on-ask: the line names the missing terminal, not the flag.
+    const deny = { kind: "deny" } as const;
+    expect(describeDecision({ id: "r2", decision: deny, source: "flag", why: "default" }, request).text).toBe(
+      "denied exec $ git status (by default: no terminal to ask)",
+    );
+    expect(
+      describeDecision({ id: "r3", decision: deny, source: "flag", why: "no_terminal" }, request).text,
+    ).toBe("denied exec $ git status (by no terminal to ask on)");
   });
 
   test("numbers read well", () => {

@@ -145,4 +145,24 @@ describe("Ink app", () => {
     await tick();
     expect(lastFrame()).toContain('continue: agent run --resume ab12cd "…"');
   });
+
+  test("the summary lists denials and says on its status line that they did not happen", async () => {
+    const { store, lastFrame } = mount();
+    const denial = {
+      agent: "root",
+      agentName: "root",
+      tool: "exec",
+      target: "npm test",
+      decidedBy: "on_ask" as const,
+      reason: "it needs approval and this run denies what it cannot ask (--on-ask deny)",
+      suggestedAllow: ["exec:npm test"],
+    };
+    const activity = { turns: 2, stumbles: 0, toolCalls: [], denials: [denial], contextElided: false };
+    store.finish(finishedRun({ activity }), Date.now());
+    await tick();
+    const frame = lastFrame() ?? "";
+    expect(frame).toContain("✗ 1 action denied (not performed):");
+    expect(frame).toContain("to allow: --allow 'exec:npm test'");
+    expect(frame).toContain("■ success (stop) · 1 action denied, not done in");
+  });
 });

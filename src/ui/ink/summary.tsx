@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { totalTokens } from "../../kernel/usage.ts";
 import { formatCost, formatDuration, formatTokens } from "../format.ts";
+import { denialLines, deniedText } from "../progress-lines.ts";
 import type { FinishedRun } from "../result.ts";
 import { tone } from "./theme.ts";
 
@@ -15,16 +16,21 @@ export interface SummaryProps {
 
 /** The end of a run: the answer when needed, status, then usage and cost per agent. */
 export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
-  const ok = run.status === "success";
-  const color = tone(colors, ok ? "green" : run.status === "limit" ? "yellow" : "red");
+  const denials = run.activity?.denials ?? [];
+  const ok = run.status === "success" && denials.length === 0;
+  const warn = run.status === "limit" || run.status === "success";
+  const color = tone(colors, ok ? "green" : warn ? "yellow" : "red");
+  const denied = denials.length > 0 ? ` · ${deniedText(denials.length)}` : "";
   return (
     <Box flexDirection="column" marginTop={1}>
       {showAnswer && run.answer.trim() !== "" ? <Text>{run.answer.trim()}</Text> : null}
       {run.error ? (
         <Text color={tone(colors, "red")}>{`✗ ${run.error.kind} error: ${run.error.message}`}</Text>
       ) : null}
+      {denials.length > 0 ? <Text color={tone(colors, "red")}>{denialLines(denials)[0]}</Text> : null}
+      {denials.length > 0 ? <Text>{denialLines(denials).slice(1).join("\n")}</Text> : null}
       <Text color={color} bold>
-        {`■ ${run.status} (${run.finishReason}) in ${formatDuration(elapsedMs)} · session ${run.sessionId}`}
+        {`■ ${run.status} (${run.finishReason})${denied} in ${formatDuration(elapsedMs)} · session ${run.sessionId}`}
       </Text>
       {run.resumeCommand !== undefined ? <Text dimColor>{`continue: ${run.resumeCommand} "…"`}</Text> : null}
       {run.usage.map((report) => (
