@@ -54,7 +54,10 @@ export class ProgressLines {
     this.options.stderr.write(`${line}\n`);
   }
 
-  /** The closing line(s): status, time, tokens, cost and session (full), or just the error (minimal). */
+  /**
+   * The closing line(s): status, time, tokens, cost, session and the command that continues it (full), or
+   * just the error (minimal).
+   */
   finish(raw: FinishedRun, now = Date.now()): void {
     const { c } = this;
     const run = terminalSafeValue(raw);
@@ -75,6 +78,8 @@ export class ProgressLines {
           formatCost(root.subtree.costUsd),
         );
       parts.push(`session ${run.sessionId}`);
+      // The run ends with the command that continues it, on its last line.
+      if (run.resumeCommand !== undefined) parts.push(`continue: ${run.resumeCommand} "…"`);
       const text = `■ ${parts.join(" · ")}`;
       const clean = run.status === "success" && denials.length === 0;
       lines.push(
@@ -84,7 +89,6 @@ export class ProgressLines {
             ? c.yellow(text)
             : c.red(text),
       );
-      if (run.resumeCommand !== undefined) lines.push(c.dim(`continue: ${run.resumeCommand} "…"`));
     }
     if (lines.length > 0) this.options.stderr.write(`${lines.join("\n")}\n`);
   }
