@@ -328,6 +328,7 @@ async function runNodeUnguarded(
       emit,
       gate: options.gate,
       origin: specOrigin(spec),
+      sandbox: options.workspace.sandbox,
     });
   /** Ends the run when verification cannot pass: not approved, `--on-ask fail`, or after a stall. */
   const unverified = (failure: VerifyFailure): Promise<NodeOutcome> => {

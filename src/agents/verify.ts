@@ -7,6 +7,7 @@ import {
 } from "../kernel/index.ts";
 import { minimalEnv } from "../tools/exec-env.ts";
 import { runCommand } from "../tools/run-command.ts";
+import type { ExecSandbox } from "../tools/sandbox.ts";
 import type { CallResult } from "./act.ts";
 import type { LearnRecorder } from "./learn.ts";
 import type { Finish } from "./run-state.ts";
@@ -71,12 +72,15 @@ export interface VerifyOptions {
   gate: ToolGate;
   /** Where the commands come from, shown in the approval prompt (e.g. `./.agent/agents/x.yaml`). */
   origin: string;
+  /** The workspace's sandbox, the same exec runs in; unsandboxed when absent. */
+  sandbox?: ExecSandbox | undefined;
 }
 
 /**
  * Runs the commands in order in `cwd` with the exec primitive's machinery (own process group, minimal
- * environment without keys, output cap; output redacted), each only once the approval gate allows it;
- * stops at the first failure or refusal. A command past `timeoutMs` or aborted counts as failed.
+ * environment without keys, output cap, the workspace's sandbox; output redacted), each only once the
+ * approval gate allows it; stops at the first failure or refusal. A command past `timeoutMs` or aborted
+ * counts as failed.
  */
 export async function runVerifyCommands(commands: string[], options: VerifyOptions): Promise<VerifyOutcome> {
   const redactor = Redactor.fromEnv();
@@ -93,6 +97,7 @@ export async function runVerifyCommands(commands: string[], options: VerifyOptio
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       outputLimit: MAX_OUTPUT_CHARS,
+      sandbox: options.sandbox,
     });
     const output = redactor.redact(result.spawnError ?? result.output);
     const ok = result.exitCode === 0 && !result.timedOut && !result.aborted;

@@ -76,11 +76,12 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
-  if (path.length === 0) return "models, reasoning_effort, providers, rules or defaults";
+  if (path.length === 0) return "models, reasoning_effort, providers, rules, defaults or sandbox";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd or max_tokens";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
+  if (first === "sandbox") return "mode, network or required";
   return "a known field";
 }
 
@@ -117,6 +118,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
   if (raw.defaults?.max_budget_usd !== undefined) config.defaults.maxBudgetUsd = raw.defaults.max_budget_usd;
   if (raw.defaults?.max_tokens !== undefined) config.defaults.maxTokens = raw.defaults.max_tokens;
+  if (raw.sandbox) config.sandbox = { ...raw.sandbox };
   return config;
 }
 

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { REASONING_EFFORTS } from "../kernel/stream.ts";
+import { SANDBOX_MODES } from "../tools/sandbox-settings.ts";
 
 const modelList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
   error:
@@ -66,6 +67,13 @@ export const configSchema = z.strictObject({
         .int({ error: "expected max_tokens: a positive whole number of tokens" })
         .positive({ error: "expected max_tokens: a positive whole number of tokens" })
         .optional(),
+    })
+    .optional(),
+  sandbox: z
+    .strictObject({
+      mode: z.enum(SANDBOX_MODES, { error: `expected mode: ${SANDBOX_MODES.join(", ")}` }).optional(),
+      network: z.boolean({ error: "expected network: true or false" }).optional(),
+      required: z.boolean({ error: "expected required: true or false" }).optional(),
     })
     .optional(),
 });

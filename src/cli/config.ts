@@ -22,6 +22,10 @@
  *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
  *     max_budget_usd: 0.50   # budget of each run unless --max-budget-usd says otherwise
  *     max_tokens: 200000     # token budget of each run unless --max-tokens says otherwise
+ *   sandbox:           # exec and verify: commands under bubblewrap (Linux); see src/tools/sandbox.ts
+ *     mode: workspace-write   # off | workspace-write | read-only (default: workspace-write where bwrap works)
+ *     network: false          # true: sandboxed commands may reach the network
+ *     required: false         # true: refuse to run (exit 3) when the sandbox is unavailable
  *
  * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
  * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,
@@ -30,6 +34,7 @@
 import { join } from "node:path";
 import { configDir, readConfigFile } from "../kernel/index.ts";
 import type { ModelsConfig } from "../llm/endpoints.ts";
+import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 
 /** The validated config, with list fields normalized and keys in camelCase. */
 export interface AgentConfig extends ModelsConfig {
@@ -47,6 +52,8 @@ export interface AgentConfig extends ModelsConfig {
     maxBudgetUsd?: number;
     maxTokens?: number;
   };
+  /** `sandbox:` as written; flags override it (sandbox-setup.ts). */
+  sandbox?: SandboxSettings;
 }
 
 export function emptyConfig(): AgentConfig {

@@ -4,9 +4,10 @@
  */
 import { type Command, Option } from "commander";
 import type { CommandModule } from "./commands.ts";
+import { type SandboxFlags, sandboxOptions } from "./sandbox-flags.ts";
 
 /** Flags of `agent helper`, as commander parses them. */
-export interface HelperFlags {
+export interface HelperFlags extends SandboxFlags {
   tier: string;
   model?: string;
   system?: string;
@@ -26,7 +27,7 @@ export interface HelperFlags {
 
 export const helperCommand: CommandModule = {
   register(program: Command) {
-    program
+    const command = program
       .command("helper")
       .description(
         "ask a model; stdout holds only the answer (piped stdin is added to the prompt). With --tools the model may use those primitives, never asking",
@@ -52,10 +53,11 @@ export const helperCommand: CommandModule = {
       .option("--json", "print {answer, model, provider, usage} as JSON")
       .option("--record <file>", "write every model exchange to a cassette")
       .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
-      .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier")
-      .action(async (prompt: string[], flags: HelperFlags) => {
-        const { helperMain } = await import("./helper-run.ts");
-        await helperMain(prompt, flags);
-      });
+      .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier");
+    for (const option of sandboxOptions()) command.addOption(option);
+    command.action(async (prompt: string[], flags: HelperFlags) => {
+      const { helperMain } = await import("./helper-run.ts");
+      await helperMain(prompt, flags);
+    });
   },
 };

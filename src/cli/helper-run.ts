@@ -24,6 +24,7 @@ import { chooseModelName, parseToolList } from "./helper-options.ts";
 import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
 import { handleInterrupts } from "./interrupts.ts";
 import { parseLimitFlags } from "./run-flags.ts";
+import { sandboxSettings } from "./sandbox-flags.ts";
 
 /** The prompt from the arguments plus piped stdin as a delimited block. Usage error when both are empty. */
 export function buildPrompt(args: string[], stdinText: string): string {
@@ -148,6 +149,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         signal: interrupts.signal,
         fellBackTo: () => fellBackTo,
         escalate: fallback,
+        sandbox: sandboxSettings(flags, config.sandbox),
+        warn: (message) => process.stderr.write(`agent: warning: ${message}\n`),
         ...(showProgress
           ? {
               progress: (line: string) =>

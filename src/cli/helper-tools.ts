@@ -7,11 +7,14 @@ import { runHelper } from "../agents/helper-run.ts";
 import type { OutputSchema } from "../agents/output-schema.ts";
 import { type AgentEvent, emptyUsage, type ModelRef } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
+import { chooseSandbox } from "../tools/sandbox.ts";
+import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
 import { CUT_PROBLEM } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
+import { sandboxWorkspace } from "./sandbox-setup.ts";
 
 export interface ToolsRunInput {
   client: ModelClient;
@@ -33,11 +36,21 @@ export interface ToolsRunInput {
   outputSchema?: OutputSchema;
   tokenBudget?: number;
   costBudgetUsd?: number;
+  /** Where exec runs (config `sandbox:` with the flags over it); only consulted when exec is offered. */
+  sandbox: SandboxSettings;
+  /** Where a warning goes (one stderr line). */
+  warn: (message: string) => void;
 }
 
 /** Runs the helper loop in the current directory and turns its result into a helper outcome. */
 export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome> {
-  const workspace = await Workspace.open(process.cwd());
+  let workspace = await Workspace.open(process.cwd());
+  if (input.tools.includes("exec")) {
+    const choice = await chooseSandbox(input.sandbox, workspace.roots, process.env);
+    const sandboxed = sandboxWorkspace(workspace, input.sandbox, choice);
+    workspace = sandboxed.workspace;
+    if (sandboxed.warning) input.warn(sandboxed.warning);
+  }
   const progress = input.progress;
   const result = await runHelper({
     prompt: input.prompt,

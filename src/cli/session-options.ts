@@ -1,11 +1,12 @@
 /** The options `agent run` and `agent chat` share (cheap to import: commander only). */
 import { type Command, Option } from "commander";
+import { sandboxOptions } from "./sandbox-flags.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** Declares the shared options on a command; their parsed shape is SessionFlags (session-setup.ts). */
 export function addSessionOptions(command: Command): Command {
-  return command
+  command
     .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
     .addOption(
       new Option(
@@ -32,4 +33,6 @@ export function addSessionOptions(command: Command): Command {
     .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
     .option("--cwd <dir>", "the workspace (default: the current directory)")
     .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate");
+  for (const option of sandboxOptions()) command.addOption(option);
+  return command;
 }

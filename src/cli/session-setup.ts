@@ -20,6 +20,7 @@ import { createModelClient, type ModelClient } from "../llm/client.ts";
 import type { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 import type { Rule } from "../policy/types.ts";
+import { chooseSandbox } from "../tools/sandbox.ts";
 import { PRIMITIVE_NAMES } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { type AgentConfig, loadConfig } from "./config.ts";
@@ -29,10 +30,12 @@ import { loadProjectRules } from "./project-rules.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { loadRunSpecs } from "./run-specs.ts";
 import { sessionToolsFor } from "./run-tools.ts";
+import { type SandboxFlags, sandboxSettings } from "./sandbox-flags.ts";
+import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { type Continued, continuedSession } from "./session-continue.ts";
 
 /** The flags `agent run` and `agent chat` share, as commander parses them. */
-export interface SessionFlags {
+export interface SessionFlags extends SandboxFlags {
   agent?: string;
   /** `--tier`: fast, good, best or auto; `--model` overrides it. */
   tier?: string;
@@ -86,14 +89,17 @@ export async function setUpSession(
 ): Promise<SessionSetup> {
   const env = process.env;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
-  const workspace = await openWorkspace(flags.cwd ?? process.cwd());
+  const opened = await openWorkspace(flags.cwd ?? process.cwd());
   const config = await loadConfig(env);
+  const sandboxing = sandboxSettings(flags, config.sandbox);
+  // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
+  const probed = chooseSandbox(sandboxing, opened.roots, env);
   // Budgets the flags leave unset come from config `defaults`.
   const limits = parseLimitFlags(flags, config.defaults);
-  const continued = continuedSession(flags, workspace.root, command);
+  const continued = continuedSession(flags, opened.root, command);
 
   const agentName = flags.agent ?? continued?.point.agentName ?? config.defaults.agent ?? "root";
-  const loaded = await loadRunSpecs(workspace.root, env, config, agentName);
+  const loaded = await loadRunSpecs(opened.root, env, config, agentName);
   const spec = loaded.specs.get(agentName);
   if (!spec) {
     const known = [...loaded.specs.keys()].sort().join(", ");
@@ -103,7 +109,7 @@ export async function setUpSession(
   const rules = buildRuleSet({
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: flags.allow, deny: flags.deny },
-    project: await loadProjectRules(workspace.root),
+    project: await loadProjectRules(opened.root),
     knownTools: [...PRIMITIVE_NAMES, ...[...loaded.specs.keys()].sort()],
   });
 
@@ -112,7 +118,7 @@ export async function setUpSession(
   const client = createModelClient({
     env,
     config,
-    workspaceRoot: workspace.root,
+    workspaceRoot: opened.root,
     fallback: flags.fallback !== false && config.defaults.fallback !== false,
     onNotice: (notice) => {
       if (notice.type === "fallback") {
@@ -132,10 +138,11 @@ export async function setUpSession(
   // `auto` is decided per goal (topModel), here from the first one when it is known.
   const override = flags.model ?? flags.tier;
   client.resolve(decideAuto(override ?? spec.model, firstGoal).name);
+  const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
 
   return {
     env,
-    workspace,
+    workspace: sandboxed.workspace,
     config,
     specs: loaded.specs,
     spec,
@@ -144,7 +151,10 @@ export async function setUpSession(
     client,
     limits,
     who,
-    notices: projectOverrideNotices(loaded),
+    notices: [
+      ...projectOverrideNotices(loaded),
+      ...(sandboxed.warning ? [{ code: "sandbox_unavailable", message: sandboxed.warning }] : []),
+    ],
     ...(override !== undefined ? { override } : {}),
     escalate: flags.fallback !== false && config.defaults.fallback !== false,
     ...(continued ? { continued } : {}),

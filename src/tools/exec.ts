@@ -29,7 +29,9 @@ export const execTool = definePrimitive<ExecArgs>({
     "Run a shell command with bash in the workspace directory and return its combined stdout and stderr " +
     `and exit code. Non-interactive: stdin is empty. Killed after timeout_ms (default ${DEFAULT_EXEC_TIMEOUT_MS / 1000} s); ` +
     `output beyond ${EXEC_OUTPUT_LIMIT / 1000} KB is cut from the middle. Background processes are stopped when the ` +
-    "command finishes. Environment variables holding keys or tokens are not available.",
+    "command finishes. Environment variables holding keys or tokens are not available. Commands may run in a " +
+    "sandbox: then writes outside the workspace (and into .git) fail with 'Read-only file system', /tmp is " +
+    "private, and there is no network.",
   schema,
   readOnly: false,
   async policyTarget(args) {
@@ -46,6 +48,7 @@ export const execTool = definePrimitive<ExecArgs>({
       timeoutMs,
       signal: ctx.signal,
       outputLimit: EXEC_OUTPUT_LIMIT,
+      sandbox: ctx.workspace.sandbox,
     });
     const seconds = (result.durationMs / 1000).toFixed(1);
     let status: string;

@@ -2,11 +2,15 @@
  * Runs a shell command in its own process group (`bash -c`, detached), capturing combined output with a
  * cap, and ends the whole group on timeout, on abort, and when the shell itself exits (background jobs do
  * not outlive the command). Processes that left the group (setsid, daemons) are found by the call's marker
- * variable and killed too (process-sweep.ts; Linux), also when this process exits first.
+ * variable and killed too (process-sweep.ts; Linux), also when this process exits first. With a sandbox
+ * (sandbox.ts) the shell runs inside bwrap: bwrap leads the group, `--die-with-parent` and the PID namespace
+ * end everything inside when bwrap ends, and the marker still reaches every process inside (the host's
+ * /proc lists them with their environment).
  */
 
 import { spawn } from "node:child_process";
 import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "./process-sweep.ts";
+import { type ExecSandbox, sandboxedBash } from "./sandbox.ts";
 
 export interface RunCommandOptions {
   cwd: string;
@@ -15,6 +19,8 @@ export interface RunCommandOptions {
   signal: AbortSignal;
   /** Bytes of output kept (the start and the end; the middle is cut). */
   outputLimit: number;
+  /** Run inside this sandbox; unsandboxed when absent. */
+  sandbox?: ExecSandbox | undefined;
 }
 
 export interface CommandResult {
@@ -45,7 +51,10 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
   const output = new OutputCollector(options.outputLimit);
   const execId = newExecId();
   return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", command], {
+    const { file, args } = options.sandbox
+      ? sandboxedBash(options.sandbox, options.cwd, command)
+      : { file: "bash", args: ["-c", command] };
+    const child = spawn(file, args, {
       cwd: options.cwd,
       env: { ...options.env, [EXEC_MARKER]: execId },
       detached: true,

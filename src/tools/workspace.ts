@@ -6,6 +6,7 @@
 
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { ExecSandbox } from "./sandbox.ts";
 
 /** A path the model asked for that lies outside the workspace or cannot be resolved. */
 export class WorkspaceError extends Error {
@@ -63,7 +64,14 @@ export class Workspace {
     readonly root: string,
     /** Real paths of every root, the main one first. */
     readonly roots: readonly string[],
+    /** The sandbox exec and `verify:` commands run in (sandbox.ts); none runs them unsandboxed. */
+    readonly sandbox?: ExecSandbox,
   ) {}
+
+  /** The same workspace with commands run in `sandbox` (or unsandboxed when undefined). */
+  withSandbox(sandbox: ExecSandbox | undefined): Workspace {
+    return new Workspace(this.root, this.roots, sandbox);
+  }
 
   /** Opens a workspace at `root` (must be an existing directory); roots are resolved with realpath. */
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {

@@ -165,3 +165,27 @@ rules: {}
     expect(error.details.line).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe("sandbox:", () => {
+  test("mode, network and required are read as written", async () => {
+    write("sandbox:\n  mode: read-only\n  network: true\n  required: true\n");
+    expect((await loadConfig(env)).sandbox).toEqual({ mode: "read-only", network: true, required: true });
+  });
+
+  test("an unknown mode names file, line, field and the modes", async () => {
+    const error = await failure("rules:\n  allow: []\nsandbox:\n  mode: sometimes\n");
+    expect(error.kind).toBe("config");
+    expect(error.details).toMatchObject({ line: 4, field: "sandbox.mode" });
+    expect(error.message).toContain(`${join(home, "agent", "config.yaml")} line 4`);
+    expect(error.message).toContain("expected mode: off, workspace-write, read-only");
+  });
+
+  test("network must be true or false; an unknown key lists the known ones", async () => {
+    const network = await failure("sandbox:\n  network: yes please\n");
+    expect(network.details).toMatchObject({ line: 2, field: "sandbox.network" });
+    expect(network.message).toContain("expected network: true or false");
+    const unknown = await failure("sandbox:\n  writable: [/srv]\n");
+    expect(unknown.details).toMatchObject({ line: 2, field: "sandbox.writable" });
+    expect(unknown.message).toContain("expected mode, network or required");
+  });
+});

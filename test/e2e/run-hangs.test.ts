@@ -12,6 +12,7 @@ import {
   anthropicEnv,
   type E2eSandbox,
   makeE2eSandbox,
+  processRunning,
   type RunningAgent,
   type RunOutput,
   sessionIds,
@@ -131,21 +132,42 @@ describe("a hostile workspace", () => {
   );
 });
 
-describe("exec leaves nothing running after the run", () => {
+/**
+ * Unsandboxed, the daemon's pid (written by the command) is watched; under bubblewrap that pid is one of the
+ * command's own PID namespace, so the host finds the daemon by its command line (`pgrep -f`, which sees the
+ * processes inside). Either way the sweep by marker variable has to reach it.
+ */
+describe.each([
+  { mode: "off", seconds: [304, 305] },
+  { mode: "workspace-write", seconds: [306, 307] },
+])("exec leaves nothing running after the run (--sandbox $mode)", ({ mode, seconds }) => {
+  const [first = 0, second = 0] = seconds;
+  const daemonGone = async (marker: string): Promise<boolean> => {
+    if (mode === "off") return goneSoon(pidIn("daemon.pid"));
+    expect(readFileSync(join(sandbox.workspace, "daemon.pid"), "utf8").trim()).not.toBe("");
+    for (let i = 0; i < 200 && processRunning(marker); i++) await Bun.sleep(50);
+    return !processRunning(marker);
+  };
+
   test(
     "a setsid daemon started by an approved command is gone when the run ends",
     async () => {
       server.enqueue(
         {
           toolCalls: [
-            { name: "exec", args: { command: "setsid sh -c 'sleep 304 & echo $! > daemon.pid'; sleep 0.2" } },
+            {
+              name: "exec",
+              args: { command: `setsid sh -c 'sleep ${first} & echo $! > daemon.pid'; sleep 0.2` },
+            },
           ],
         },
         { text: "Started." },
       );
-      const result = await ends(start(["run", "--agent", "command-runner", "--on-ask", "allow", "start it"]));
+      const result = await ends(
+        start(["run", "--agent", "command-runner", "--on-ask", "allow", "--sandbox", mode, "start it"]),
+      );
       expect(result.code).toBe(0);
-      expect(await goneSoon(pidIn("daemon.pid"))).toBe(true);
+      expect(await daemonGone(`sleep ${first}`)).toBe(true);
     },
     TEST_TIMEOUT_MS,
   );
@@ -155,10 +177,22 @@ describe("exec leaves nothing running after the run", () => {
     async () => {
       server.enqueue({
         toolCalls: [
-          { name: "exec", args: { command: "setsid sh -c 'sleep 305 & echo $! > daemon.pid'; sleep 120" } },
+          {
+            name: "exec",
+            args: { command: `setsid sh -c 'sleep ${second} & echo $! > daemon.pid'; sleep 120` },
+          },
         ],
       });
-      const running = start(["run", "--agent", "command-runner", "--on-ask", "allow", "start it"]);
+      const running = start([
+        "run",
+        "--agent",
+        "command-runner",
+        "--on-ask",
+        "allow",
+        "--sandbox",
+        mode,
+        "start it",
+      ]);
       await waitFor(() => existsSync(join(sandbox.workspace, "daemon.pid")), "the daemon to start");
       await waitFor(
         () => readFileSync(join(sandbox.workspace, "daemon.pid"), "utf8").trim() !== "",
@@ -167,7 +201,7 @@ describe("exec leaves nothing running after the run", () => {
       running.proc.kill("SIGTERM");
       const result = await ends(running);
       expect(result.code).toBe(130);
-      expect(await goneSoon(pidIn("daemon.pid"))).toBe(true);
+      expect(await daemonGone(`sleep ${second}`)).toBe(true);
     },
     TEST_TIMEOUT_MS,
   );

@@ -1,8 +1,8 @@
 /** Test helpers: real temp workspaces and a ToolContext around them. */
 
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redactor } from "../../src/kernel/index.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
@@ -50,4 +50,20 @@ export async function goneSoon(pid: number): Promise<boolean> {
     await Bun.sleep(50);
   }
   return false;
+}
+
+/** A fresh directory outside /tmp (which is private inside the exec sandbox): /var/tmp, else HOME. */
+export function outsideTmpDir(prefix = "agent-outside-"): string {
+  return mkdtempSync(join(existsSync("/var/tmp") ? "/var/tmp" : homedir(), prefix));
+}
+
+/** A new folder `dir` holding links to just these programs from PATH (e.g. bun and bash, without bwrap). */
+export function binWithOnly(dir: string, names: readonly string[]): string {
+  mkdirSync(dir);
+  for (const name of names) {
+    const real = Bun.which(name);
+    if (real === null) throw new Error(`${name} is not on PATH`);
+    symlinkSync(real, join(dir, name));
+  }
+  return dir;
 }

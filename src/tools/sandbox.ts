@@ -1,0 +1,162 @@
+/**
+ * Sandboxed exec on Linux with bubblewrap (`bwrap`): exec and `verify:` commands run with the whole file
+ * system read-only, the workspace roots writable (workspace-write) or read-only too (read-only), `.git` and
+ * `.agent` at each root kept read-only, a private `/tmp`, fresh `/dev` and `/proc`, their own PID namespace,
+ * and no network unless allowed. The sandbox is defence in depth behind the approval rules, never instead
+ * of them.
+ *
+ * The bwrap arguments follow Codex's Linux sandbox (openai/codex codex-rs/linux-sandbox/src/bwrap.rs and
+ * its README): `--new-session --die-with-parent`, `--ro-bind / /` first, `--dev /dev`, `--bind ROOT ROOT`
+ * per writable root, then `--ro-bind` again over protected subpaths (`.git`, `.codex` there) so they win,
+ * `--unshare-pid` with `--proc /proc`, and `--unshare-net` when network access is off. Unlike Codex's
+ * workspace-write, /tmp is a private tmpfs here (`--tmpfs /tmp`, bwrap(1)); it is mounted before the roots
+ * so a workspace under /tmp stays visible. Claude Code's Bash sandbox has the same default shape: write
+ * access to the working directory, read access elsewhere, bubblewrap on Linux
+ * (https://code.claude.com/docs/en/sandboxing).
+ */
+import { spawn } from "node:child_process";
+import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { SandboxSettings } from "./sandbox-settings.ts";
+import { isWithin } from "./workspace.ts";
+
+export { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from "./sandbox-settings.ts";
+
+/** A working sandbox: how exec and verify commands are wrapped. */
+export interface ExecSandbox {
+  mode: "workspace-write" | "read-only";
+  network: boolean;
+  /** Absolute path of the bwrap binary that passed the probe. */
+  bwrap: string;
+  /** Real paths of the workspace roots: writable in workspace-write mode, read-only otherwise. */
+  roots: readonly string[];
+  /** Real paths inside writable roots that stay read-only (`.git`, `.agent`). */
+  readOnlyPaths: readonly string[];
+}
+
+/** The sandbox to use, or none: `unavailable` says why when one was wanted (a one-line warning). */
+export type SandboxChoice = { sandbox: ExecSandbox } | { sandbox: undefined; unavailable?: string };
+
+/** Top-level names in a writable root that stay read-only: git metadata (a hook or `core.fsmonitor`
+ * written there would run outside the sandbox at the user's next git command) and the agent's own config. */
+const PROTECTED_NAMES = [".git", ".agent"];
+/** A probe that has not answered by then counts as a refusal. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * Decides the sandbox for a workspace with `roots` (real paths): none when the mode is off; otherwise bwrap
+ * from `env.PATH` (never one inside the workspace) if a probe shows it can create the namespaces here.
+ * Never rejects. The probe starts a process (tens of milliseconds), so callers start this early and await
+ * it when the session begins.
+ */
+export async function chooseSandbox(
+  settings: SandboxSettings,
+  roots: readonly string[],
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): Promise<SandboxChoice> {
+  const mode = settings.mode ?? "workspace-write";
+  if (mode === "off") return { sandbox: undefined };
+  const network = settings.network === true;
+  if (platform !== "linux")
+    return { sandbox: undefined, unavailable: `the sandbox is Linux only (this is ${platform})` };
+  const bwrap = findBwrap(env.PATH ?? "", roots);
+  if (bwrap === undefined)
+    return { sandbox: undefined, unavailable: "bwrap (bubblewrap) was not found on PATH" };
+  const refused = await probe(bwrap, network, env.PATH ?? "");
+  if (refused !== undefined)
+    return { sandbox: undefined, unavailable: `${bwrap} does not work here: ${refused}` };
+  return { sandbox: { mode, network, bwrap, roots, readOnlyPaths: protectedPaths(mode, roots) } };
+}
+
+/** The program and arguments that run `command` with bash in `cwd` inside the sandbox. */
+export function sandboxedBash(
+  sandbox: ExecSandbox,
+  cwd: string,
+  command: string,
+): { file: string; args: string[] } {
+  const args = [
+    "--new-session",
+    "--die-with-parent",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+  ];
+  const bind = sandbox.mode === "workspace-write" ? "--bind" : "--ro-bind";
+  for (const root of sandbox.roots) args.push(bind, root, root);
+  for (const path of sandbox.readOnlyPaths) args.push("--ro-bind", path, path);
+  args.push("--unshare-pid", "--proc", "/proc");
+  if (!sandbox.network) args.push("--unshare-net");
+  args.push("--chdir", cwd, "--", "bash", "-c", command);
+  return { file: sandbox.bwrap, args };
+}
+
+/** The first executable `bwrap` in an absolute PATH entry that lies outside every workspace root. */
+function findBwrap(path: string, roots: readonly string[]): string | undefined {
+  for (const dir of path.split(":")) {
+    if (!isAbsolute(dir)) continue;
+    const candidate = join(dir, "bwrap");
+    try {
+      accessSync(candidate, constants.X_OK);
+      const real = realpathSync(candidate);
+      if (!statSync(real).isFile() || roots.some((root) => isWithin(root, real))) continue;
+      return real;
+    } catch {
+      // not there, or not executable
+    }
+  }
+  return undefined;
+}
+
+/** Probes by binary and network setting: each runs once per process. */
+const probes = new Map<string, Promise<string | undefined>>();
+
+/** Runs bwrap once with the namespaces exec will use; undefined when it works, else bwrap's complaint. */
+function probe(bwrap: string, network: boolean, path: string): Promise<string | undefined> {
+  const key = `${bwrap}\0${network}`;
+  const known = probes.get(key);
+  if (known) return known;
+  const sandbox: ExecSandbox = { mode: "read-only", network, bwrap, roots: [], readOnlyPaths: [] };
+  const { file, args } = sandboxedBash(sandbox, "/", "exit 0");
+  const result = new Promise<string | undefined>((resolve) => {
+    const child = spawn(file, args, { env: { PATH: path }, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve(error.message);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve(undefined);
+      const said = stderr.trim().split("\n", 1)[0] ?? "";
+      resolve(
+        said || (signal === "SIGKILL" ? `no answer within ${PROBE_TIMEOUT_MS} ms` : `exit ${code ?? signal}`),
+      );
+    });
+  });
+  probes.set(key, result);
+  return result;
+}
+
+/** `.git` and `.agent` of each root, as real paths inside a writable root (workspace-write mode only). */
+function protectedPaths(mode: ExecSandbox["mode"], roots: readonly string[]): string[] {
+  if (mode !== "workspace-write") return [];
+  const paths = new Set<string>();
+  for (const root of roots) {
+    for (const name of PROTECTED_NAMES) {
+      const path = join(root, name);
+      if (!existsSync(path)) continue;
+      const real = realpathSync(path);
+      if (roots.some((r) => isWithin(r, real))) paths.add(real);
+    }
+  }
+  return [...paths];
+}
