@@ -6,7 +6,16 @@ import { makeProviderError } from "../../src/llm/errors.ts";
 import type { ProviderConfig } from "../../src/llm/providers.ts";
 import { withRetry } from "../../src/llm/retry.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, expectError, makeRequest, PROTOCOLS, streamFor, TEST_KEYS } from "./harness.ts";
+import {
+  collect,
+  expectDone,
+  expectError,
+  makeRequest,
+  PROTOCOLS,
+  streamFor,
+  TEST_KEYS,
+  tap,
+} from "./harness.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {
@@ -93,11 +102,17 @@ describe.each(PROTOCOLS)("$kind faults", ({ kind, model }) => {
   });
 
   test("a stream cut after output is a final error: no duplicated text, 1 request", async () => {
+    // The connection is dropped once "Hello" has reached us (an event, not a delay), so the cut is
+    // after output whatever the machine's load.
     server.enqueue(
-      { text: ["Hello", " world", "!"], cutAfterEvents: EVENTS_BEFORE_TEXT[kind] + 1 },
+      { text: ["Hello", " world", "!"], hangAfterEvents: EVENTS_BEFORE_TEXT[kind] + 1 },
       { text: "must not be used" },
     );
-    const result = await collect(retrying()(ask()));
+    const result = await collect(
+      tap(retrying()(ask()), (event) => {
+        if (event.type === "text_delta") server.dropHanging();
+      }),
+    );
     const error = expectError(result);
     expect(["network", "truncated"]).toContain(error.error.kind);
     expect(result.text).toBe("Hello");

@@ -63,6 +63,17 @@ export interface Collected {
   text: string;
 }
 
+/** The same stream, calling `onEvent` with each event as it passes. */
+export async function* tap(
+  stream: AsyncIterable<StreamEvent>,
+  onEvent: (event: StreamEvent) => void,
+): AsyncGenerator<StreamEvent> {
+  for await (const event of stream) {
+    onEvent(event);
+    yield event;
+  }
+}
+
 /** Reads a whole stream; fails when it does not end with exactly one terminal event. */
 export async function collect(stream: AsyncIterable<StreamEvent>): Promise<Collected> {
   const events: StreamEvent[] = [];

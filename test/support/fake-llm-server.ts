@@ -69,6 +69,8 @@ export interface FakeLlmServer {
   serveModels(protocol: FakeProtocol, list: FakeModelList): void;
   /** Drops every turn not yet served (a test's leftovers must never answer the next test). */
   clear(): void;
+  /** Drops the connection of every response held open by `hangAfterEvents`. */
+  dropHanging(): void;
   requests: FakeRequest[];
   close(): Promise<void>;
 }
@@ -92,7 +94,12 @@ function errorResponse(protocol: FakeProtocol, turn: FakeTurn, status: number): 
   return new Response(JSON.stringify(body), { status, headers });
 }
 
-function streamResponse(frames: string[], turn: FakeTurn, closed: Promise<void>): Response {
+function streamResponse(
+  frames: string[],
+  turn: FakeTurn,
+  closed: Promise<void>,
+  dropped: () => Promise<void>,
+): Response {
   const encoder = new TextEncoder();
   let sent = 0;
   let cancelled = false;
@@ -103,7 +110,7 @@ function streamResponse(frames: string[], turn: FakeTurn, closed: Promise<void>)
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (turn.hangAfterEvents !== undefined && sent >= turn.hangAfterEvents) {
-        await Promise.race([closed, cancelledPromise]);
+        await Promise.race([closed, cancelledPromise, dropped()]);
         if (!cancelled) controller.error();
         return;
       }
@@ -140,6 +147,12 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
   const queue: FakeTurn[] = [];
   const requests: FakeRequest[] = [];
   const modelLists: Partial<Record<FakeProtocol, FakeModelList>> = {};
+  // Hanging responses end abruptly when the test says so (dropHanging), e.g. once the client has shown
+  // the output it was sent: a cut after output that cannot race the client's reads.
+  let drop = () => {};
+  let dropped = new Promise<void>((resolve) => {
+    drop = resolve;
+  });
   let markClosed = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;
@@ -196,7 +209,7 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       if (turn.status !== undefined && turn.status !== 200)
         return errorResponse(target.protocol, turn, turn.status);
       const served = target.protocol === "anthropic" ? bindAnthropicTurn(turn, body) : turn;
-      return streamResponse(encodeTurn(target.protocol, served, model), served, closed);
+      return streamResponse(encodeTurn(target.protocol, served, model), served, closed, () => dropped);
     },
   });
 
@@ -215,6 +228,13 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     },
     clear: () => {
       queue.length = 0;
+    },
+    dropHanging: () => {
+      const release = drop;
+      dropped = new Promise<void>((resolve) => {
+        drop = resolve;
+      });
+      release();
     },
     requests,
     close: async () => {
