@@ -12,58 +12,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { runAgent } from "../src/agents/run-agent.ts";
 import { type AgentSpec, defineSpec } from "../src/agents/spec.ts";
-import type { ToolGate, ToolsFor } from "../src/agents/types.ts";
-import {
-  type ModelInfo,
-  type ModelRef,
-  modelFamily,
-  type RunResult,
-  type StreamFn,
-} from "../src/kernel/index.ts";
+import type { ToolsFor } from "../src/agents/types.ts";
+import { type ModelRef, modelFamily, type RunResult, type StreamFn } from "../src/kernel/index.ts";
 import { buildRequest as anthropicBody } from "../src/llm/anthropic-convert.ts";
 import { buildResponsesRequest } from "../src/llm/openai-responses-convert.ts";
 import { toolDefinitionsFor } from "../src/tools/registry.ts";
-import type { Primitive } from "../src/tools/types.ts";
 import { Workspace } from "../src/tools/workspace.ts";
 import { type ScriptOptions, scriptedProvider } from "../test/support/scripted-provider.ts";
+import { allowAll, benchModelInfo, noop, ref, toolsFor } from "./support.ts";
 
-const allowAll: ToolGate = {
-  check: async () => ({ allowed: true, verdict: { effect: "allow", reason: "bench" } }),
-};
-
-/** A read-only no-op tool, so the figures measure the loop and not a primitive. */
-const noop: Primitive = {
-  name: "glob",
-  description: "no-op",
-  parameters: { type: "object", properties: { pattern: { type: "string" } } },
-  readOnly: true,
-  validate: (args) => ({ ok: true, value: args as Record<string, unknown> }),
-  policyTarget: async () => ({ targets: [], sensitive: false }),
-  preview: async () => "",
-  run: async (args) => ({
-    modelText: `ok ${String(args.pattern ?? args.path)}`,
-    display: "ok",
-    isError: false,
-  }),
-};
-const toolsFor: ToolsFor = () => ({
-  definitions: [{ name: noop.name, description: noop.description, parameters: noop.parameters }],
-  primitives: new Map([[noop.name, noop]]),
-});
-
-const ref = (name: string): ModelRef => ({
-  provider: "anthropic",
-  providerName: "anthropic",
-  id: `bench-${name}`,
-});
-const info = (r: ModelRef): ModelInfo => ({
-  id: r.id,
-  provider: r.provider,
-  contextWindow: 1_000_000,
-  maxOutputTokens: 8192,
-  price: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
-  known: true,
-});
+const info = benchModelInfo(1_000_000);
 
 function spec(name: string, capabilities: string[]): AgentSpec {
   return defineSpec({

@@ -10,6 +10,7 @@ import {
 } from "../kernel/index.ts";
 import type { Primitive, ToolContext } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import { liveOutput } from "./live-output.ts";
 import { repairToolCall } from "./tool-call-repair.ts";
 import type { ToolGate } from "./types.ts";
 
@@ -176,12 +177,12 @@ async function runCall(original: ToolCall, ctx: ActContext): Promise<CallResult>
 async function traced(
   call: ToolCall,
   ctx: ActContext,
-  body: () => Promise<CallResult & { display?: string }>,
+  body: () => Promise<CallResult & Shown>,
 ): Promise<CallResult> {
   const started = ctx.now();
   ctx.emit(makeEvent(ctx.who, "tool_start", { id: call.id, tool: call.name, args: call.arguments }));
-  const { display, ...result } = await body();
-  const summary = summarize(result.message.content);
+  const { display, summary: shown, tail, ...result } = await body();
+  const summary = shown ?? summarize(result.message.content);
   ctx.emit(
     makeEvent(ctx.who, "tool_end", {
       id: call.id,
@@ -190,6 +191,7 @@ async function traced(
       summary,
       display: display ?? summary,
       durationMs: ctx.now() - started,
+      ...(tail !== undefined ? { tail } : {}),
     }),
   );
   return result;
@@ -200,11 +202,14 @@ function summarize(text: string): string {
   return first.length > 200 ? `${first.slice(0, 197)}...` : first;
 }
 
+/** What a primitive adds for the user: its display, and for commands a summary and the last lines. */
+type Shown = { display?: string; summary?: string; tail?: string[] };
+
 async function runPrimitive(
   call: ToolCall,
   primitive: Primitive,
   ctx: ActContext,
-): Promise<CallResult & { display?: string }> {
+): Promise<CallResult & Shown> {
   const valid = primitive.validate(call.arguments);
   if (!valid.ok) {
     return errorResult(
@@ -221,6 +226,7 @@ async function runPrimitive(
       if (refused) redirectDenied = refused;
       return refused?.message;
     },
+    onOutput: liveOutput(call, ctx),
   };
   // A redirect the gate refused is a denial of this call too (fetch reports it in its result).
   let redirectDenied: { message: string; denial: DenialInfo; url: string } | undefined;
@@ -273,6 +279,8 @@ async function runPrimitive(
       },
       outcome: output.isError ? "tool_error" : "ok",
       display: output.display,
+      ...(output.summary !== undefined ? { summary: output.summary } : {}),
+      ...(output.tail !== undefined ? { tail: output.tail } : {}),
     };
   } catch (error) {
     if (error instanceof ApprovalNeededError) throw error;

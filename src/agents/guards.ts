@@ -116,8 +116,15 @@ function messageChars(m: Message): number {
   return n;
 }
 
-/** The fraction of the context window above which old tool results are elided. */
+/**
+ * The fraction of the context window above which old tool results are elided once compaction failed in
+ * a run. Eliding rewrites earlier messages (every later request misses the provider's prompt cache), so
+ * while compaction works it acts only past {@link LAST_RESORT_ELIDE_THRESHOLD}: a single turn too large.
+ */
 export const ELIDE_THRESHOLD = 0.75;
+
+/** The estimate past which old tool results are elided even while compaction works. */
+export const LAST_RESORT_ELIDE_THRESHOLD = 0.95;
 
 /** Tool results shorter than this are not worth eliding. */
 const MIN_ELIDE_CHARS = 200;

@@ -1,4 +1,6 @@
-import type { EmitFn, ModelInfo, ModelRef, RunResult, StreamFn } from "../kernel/index.ts";
+import type { DenialInfo, EmitFn, ModelInfo, ModelRef, RunResult, StreamFn } from "../kernel/index.ts";
+import { deniedMessage, describeCall, evaluate, type Rule } from "../policy/index.ts";
+import type { Verdict } from "../policy/types.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { OutputSchema } from "./output-schema.ts";
@@ -9,7 +11,10 @@ import type { ToolGate, ToolsFor } from "./types.ts";
 /**
  * Helper runs (`agent helper --tools a,b`): the loop as a single agent with exactly the listed
  * primitives and nobody to ask. The whitelist is the approval: listed tools run, anything else is
- * refused to the model as an error result.
+ * refused to the model as an error result. Two things a listing never approves: a call a deny rule of
+ * the user's or the project's config refuses (a deny must be hard to dodge), and a change to git
+ * metadata or the agent's own config (a sensitive target asks even under a broad rule, and a helper
+ * has nobody to ask).
  */
 
 /** The system prompt of a helper run when none is given. */
@@ -23,6 +28,8 @@ export interface HelperOptions {
   system?: string;
   /** The only primitives offered; calls to them are approved by being listed. */
   tools: PrimitiveName[];
+  /** The user's and the project's rules: their deny rules refuse a listed tool's call all the same. */
+  rules?: readonly Rule[];
   /** Tier (`fast`, `good`, `best`, `auto`), `provider:model` or id. */
   model: string;
   stream: StreamFn;
@@ -55,13 +62,51 @@ export interface HelperResult extends RunResult {
  * models, edit_file for the others, src/tools/registry.ts), so listing either allows the one offered. */
 const EDIT_TOOLS = ["edit_file", "apply_patch"];
 
-/** A gate that approves exactly the whitelisted tools and refuses everything else. */
-export function whitelistGate(tools: readonly string[]): ToolGate {
+/** Refuses a listed tool's call: the model reads why, and the run's denials list it. */
+function refuse(
+  call: Parameters<ToolGate["check"]>[0],
+  verdict: Verdict,
+  denial: DenialInfo,
+): { allowed: false; verdict: Verdict; message: string; denial: DenialInfo } {
+  return {
+    allowed: false,
+    verdict,
+    message: deniedMessage(describeCall(call.tool, call.request), denial.reason, []),
+    denial,
+  };
+}
+
+/**
+ * A gate that approves the whitelisted tools and refuses everything else; `rules` (the user's and the
+ * project's) still refuse by their deny rules, and a sensitive target (.git, the agent's config) is
+ * refused since nobody can be asked.
+ */
+export function whitelistGate(tools: readonly string[], rules: readonly Rule[] = []): ToolGate {
   const allowed = new Set(tools);
   if (tools.some((t) => EDIT_TOOLS.includes(t))) for (const t of EDIT_TOOLS) allowed.add(t);
   return {
     async check(call) {
       if (allowed.has(call.tool)) {
+        const verdict = evaluate(call.request, [...rules]);
+        if (verdict.effect === "deny") {
+          const rule = verdict.rule?.text;
+          const reason = `the policy denies it: ${verdict.reason}`;
+          return refuse(call, verdict, {
+            decidedBy: "rule",
+            ...(rule ? { rule } : {}),
+            reason,
+            suggestedAllow: [],
+          });
+        }
+        if (call.request.sensitive) {
+          const reason =
+            "it changes git metadata or the agent's config, which needs approval, and a helper run cannot ask";
+          return refuse(
+            call,
+            { effect: "ask", reason },
+            { decidedBy: "whitelist", reason, suggestedAllow: [] },
+          );
+        }
         return { allowed: true, verdict: { effect: "allow", reason: "helper --tools whitelist" } };
       }
       const reason = "not in the helper's --tools list";
@@ -115,7 +160,7 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
     },
     modelInfo: options.modelInfo,
     workspace: options.workspace,
-    gate: whitelistGate(options.tools),
+    gate: whitelistGate(options.tools, options.rules),
     learnFile: null,
     limits,
     escalate: options.escalate !== false,

@@ -29,7 +29,7 @@ export async function planTurn(
   turn: number,
 ): Promise<PlanOutcome> {
   emit(makeEvent(who, "plan_start", { turn, model: request.model.id }));
-  const outcome = await consume(request, stream, who, emit);
+  const outcome = await streamReply(request, stream, who, emit);
   const message = outcome.ok ? outcome.message : outcome.partial;
   emit(
     makeEvent(who, "plan_end", {
@@ -49,7 +49,8 @@ function textOf(message: AssistantMessage): string {
   return text;
 }
 
-async function consume(
+/** One model call, its text deltas emitted as events; the reply or the provider's error. Never throws. */
+export async function streamReply(
   request: ModelRequest,
   stream: StreamFn,
   who: AgentIdentity,

@@ -1,4 +1,5 @@
 import type { AgentEvent, Message } from "../kernel/index.ts";
+import { applyCompaction } from "./compaction.ts";
 import { repairHistory } from "./history.ts";
 
 /** What a transcript says about the root agent's conversation, enough to continue it. */
@@ -13,8 +14,9 @@ export interface ResumePoint {
 }
 
 /**
- * Rebuilds the root's history from a transcript's `message` events (children's messages are theirs
- * alone), so `agent run --resume ID "new goal"` can continue: pass `messages` as runAgent's `history`.
+ * Rebuilds the root's history from a transcript's `message` and `compaction` events (children's
+ * messages are theirs alone; the full conversation stays in the transcript, a resume continues the
+ * compacted one), so `agent run --resume ID "new goal"` can continue: pass `messages` as runAgent's `history`.
  */
 export function resumeFrom(events: readonly AgentEvent[]): ResumePoint {
   const messages: Message[] = [];
@@ -22,7 +24,11 @@ export function resumeFrom(events: readonly AgentEvent[]): ResumePoint {
   for (const event of events) {
     if (event.depth !== 0) continue;
     if (event.kind === "message") messages.push(event.data.message);
-    else if (event.kind === "session_start" && point.sessionId === undefined) {
+    else if (event.kind === "compaction") {
+      // Replay the compaction the run made: the same summary, the same kept tail.
+      const compacted = applyCompaction(messages, event.data.summary, event.data.kept);
+      messages.splice(0, messages.length, ...compacted);
+    } else if (event.kind === "session_start" && point.sessionId === undefined) {
       point.sessionId = event.data.sessionId;
       point.agentName = event.data.agentName;
       point.goal = event.data.goal;

@@ -14,6 +14,7 @@ import {
 } from "../kernel/index.ts";
 import { toolDefinitionsFor } from "../tools/registry.ts";
 import { type ActContext, actOnCalls } from "./act.ts";
+import { COMPACT_THRESHOLD, Compactor } from "./compaction.ts";
 import { makeDelegate, subAgentDefinitions } from "./delegation.ts";
 import { escalationNote, nextTier, withoutReasoning } from "./escalation.ts";
 import {
@@ -21,10 +22,12 @@ import {
   compactForRetry,
   ELIDE_THRESHOLD,
   elideOldToolResults,
+  LAST_RESORT_ELIDE_THRESHOLD,
   STALL_NUDGE,
   StallDetector,
 } from "./guards.ts";
 import { closeOpenToolCalls, notRunResult, repairHistory, withTextToolCalls } from "./history.ts";
+import { systemPromptWith } from "./instructions.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { AnswerShaper } from "./output-schema.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
@@ -126,6 +129,8 @@ async function runNodeUnguarded(
   const requested = decideAuto(options.model ?? spec.model, options.goal).name;
   let modelName = requested;
   let started = false;
+  const instructed = spec.instructions !== false && (options.instructions?.files.length ?? 0) > 0;
+  const system = systemPromptWith(spec.system_prompt, options.instructions, spec.instructions === false);
   const emitSessionStart = (model: string): void => {
     started = true;
     emit(
@@ -136,8 +141,11 @@ async function runNodeUnguarded(
         model,
         cwd: options.workspace.root,
         ...(options.resumed ? { resumed: true } : {}),
+        ...(instructed ? { instructions: options.instructions?.files.map((f) => f.path) ?? [] } : {}),
       }),
     );
+    for (const message of options.instructions?.warnings ?? [])
+      emit(makeEvent(who, "warning", { message, code: "instructions" }));
   };
 
   const append = (message: Message): void => {
@@ -237,7 +245,12 @@ async function runNodeUnguarded(
           escalate: false,
           signal: run.signal,
           gate: options.gate.child?.() ?? options.gate,
-          limits: { concurrency: limits.concurrency, verifyTimeoutMs: limits.verifyTimeoutMs },
+          limits: {
+            concurrency: limits.concurrency,
+            verifyTimeoutMs: limits.verifyTimeoutMs,
+            compactThreshold: limits.compactThreshold,
+          },
+          compactFirst: false,
         },
         child,
         shared,
@@ -304,6 +317,20 @@ async function runNodeUnguarded(
     return true;
   };
   const meter = new ContextMeter();
+  const compactor = new Compactor(
+    {
+      who,
+      emit,
+      stream: options.stream,
+      resolveModel: options.resolveModel,
+      modelInfo: options.modelInfo,
+      signal: run.signal,
+      onUsage: (usage, summarizer) => shared.tracker.add(who.agent, usage, summarizer),
+    },
+    limits.compactThreshold ?? COMPACT_THRESHOLD,
+    () => info.contextWindow,
+  );
+  if (options.compactFirst) compactor.request();
   const stops = new StopHandler();
   const answered = (finishReason: "stop" | "stall", answer: string): Promise<NodeOutcome> | undefined => {
     const end = shaper.end(finishReason, answer);
@@ -358,11 +385,14 @@ async function runNodeUnguarded(
       return finish({ finishReason: "budget", answer: bestAnswer });
     }
 
-    // Plan.
+    // Plan: compact past the threshold; elide old tool results only as a last resort (it rewrites history).
+    const compacted = await compactor.maybeCompact(messages);
+    if (compacted) messages.splice(0, messages.length, ...compacted);
+    const elideAt = compactor.failed ? ELIDE_THRESHOLD : LAST_RESORT_ELIDE_THRESHOLD;
     const elided = elideOldToolResults(messages, {
-      system: spec.system_prompt,
+      system,
       tools,
-      limitTokens: Math.floor(info.contextWindow * ELIDE_THRESHOLD),
+      limitTokens: Math.floor(info.contextWindow * elideAt),
       meter,
     });
     if (elided.elided > 0) {
@@ -375,7 +405,7 @@ async function runNodeUnguarded(
     const planned = await planTurn(
       {
         model,
-        system: spec.system_prompt,
+        system,
         messages: [...messages],
         tools,
         signal: run.signal,
@@ -389,6 +419,7 @@ async function runNodeUnguarded(
       turn,
     );
     shared.tracker.add(who.agent, planned.usage, info);
+    compactor.record(planned.usage);
     shared.log.turn(who.agent);
     if (!planned.ok) {
       const partial = planned.partial ? assistantText(planned.partial).trim() : "";
@@ -412,7 +443,10 @@ async function runNodeUnguarded(
     if (stop.action !== "accept") {
       emit(makeEvent(who, "warning", { message: stop.reason, code: stop.code }));
       if (stop.action === "compact") {
-        const compacted = compactForRetry(messages, { system: spec.system_prompt, tools, meter });
+        // A full context window: summarise the older turns first; elide old results when that cannot help.
+        compactor.request("context_window");
+        const compacted =
+          (await compactor.maybeCompact(messages)) ?? compactForRetry(messages, { system, tools, meter });
         if (!compacted) return finish({ finishReason: "context_window", answer: bestAnswer });
         shared.log.contextCut(who.agent);
         messages.splice(0, messages.length, ...compacted);

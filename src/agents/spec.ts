@@ -63,6 +63,7 @@ export const agentSpecSchema = z
     tags: z.array(z.string()).default([]),
     version: z.union([z.string(), z.number()]).transform(String).default("1"),
     verify: z.array(z.string().min(1)).optional(),
+    instructions: z.boolean({ error: "expected instructions: true or false" }).optional(),
   })
   .strict();
 
@@ -93,6 +94,9 @@ export interface AgentSpec {
   version: string;
   /** Shell commands that must all succeed (exit 0) before the agent may finish. */
   verify?: string[];
+  /** `false`: the session's project instructions (AGENTS.md, CLAUDE.md) are not added to this agent's
+   * system prompt (src/agents/instructions.ts). Default true. */
+  instructions?: boolean;
 }
 
 /** Where a loaded spec came from; nearer scopes override farther ones by name. */

@@ -129,8 +129,13 @@ export function describeTierChoice(choice: TierChoice, flag = "--tier"): string 
  * any other name is returned as it is. Used by `agent run --tier auto` / `--model auto` and by specs
  * whose `model` is `auto` (each agent's own goal decides).
  */
-export function decideAuto(name: string, goal: string, toolCount = 0): { name: string; auto?: TierChoice } {
+export function decideAuto(
+  name: string,
+  goal: string,
+  toolCount = 0,
+  stdinLength = 0,
+): { name: string; auto?: TierChoice } {
   if (name.trim().toLowerCase() !== "auto") return { name };
-  const auto = classifyTier(goal, 0, toolCount);
+  const auto = classifyTier(goal, stdinLength, toolCount);
   return { name: auto.tier, auto };
 }

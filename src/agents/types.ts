@@ -12,6 +12,7 @@ import type {
 import type { PolicyRequest, Verdict } from "../policy/types.ts";
 import type { Primitive, PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import type { ProjectInstructions } from "./instructions.ts";
 import type { OutputSchema } from "./output-schema.ts";
 import type { AgentSpec } from "./spec.ts";
 
@@ -60,6 +61,9 @@ export interface RunLimits {
   verifyTimeoutMs?: number;
   /** How many failed verification rounds end the run with verify_failed (default 3). */
   maxVerifyAttempts?: number;
+  /** Share of the context window (input tokens as last reported) past which the history is compacted
+   * (default 0.8, config `defaults.compact_threshold`; src/agents/compaction.ts). */
+  compactThreshold?: number;
 }
 
 /** What every run of a session shares: dependencies injected once at the root and passed down. */
@@ -78,6 +82,9 @@ export interface AgentDeps {
   /** `$XDG_STATE_HOME/agent/learn.jsonl`, or null to never write learn signals to disk. */
   learnFile?: string | null;
   now?: () => number;
+  /** The session's project instructions (AGENTS.md, CLAUDE.md), added to every agent's system prompt
+   * unless its spec says `instructions: false`; listed in session_start. */
+  instructions?: ProjectInstructions;
 }
 
 /** Options of one agent run; see runAgent. */
@@ -96,6 +103,8 @@ export interface RunAgentOptions extends AgentDeps {
   sessionId?: string;
   /** Marks session_start as a resumed session. */
   resumed?: boolean;
+  /** Compact the given history before the first model call, whatever its size (a chat's `/compact`). */
+  compactFirst?: boolean;
   /**
    * The root only: when it stalls on a tier below best, continue once on the next tier with the
    * conversation kept (a model_switch event). Off by default; `--no-fallback` keeps it off.

@@ -5,6 +5,7 @@
  */
 import { relative } from "node:path";
 import { stringify } from "yaml";
+import { loadInstructions } from "../agents/instructions.ts";
 import type { LoadedSpec } from "../agents/spec.ts";
 import { modelNameCheck } from "../agents/spec-checks.ts";
 import {
@@ -119,7 +120,12 @@ export async function listAgents(flags: { json?: boolean }, io: AgentsIo = defau
 }
 
 /** The spec as YAML in the order a person reads it, system prompt last. */
-export function formatSpec(spec: LoadedSpec, overrides: ShadowedSpec[], cwd: string): string {
+export function formatSpec(
+  spec: LoadedSpec,
+  overrides: ShadowedSpec[],
+  cwd: string,
+  instructions: string[] = [],
+): string {
   const header = [`# ${spec.name}: ${spec.source.scope} spec ${shown(spec.source.file, cwd)}`];
   for (const o of overrides) header.push(`# overrides ${o.scope} ${shown(o.file, cwd)}`);
   const body = {
@@ -131,6 +137,8 @@ export function formatSpec(spec: LoadedSpec, overrides: ShadowedSpec[], cwd: str
     tags: spec.tags,
     version: spec.version,
     ...(spec.verify ? { verify: spec.verify } : {}),
+    // The project instruction files added to its system prompt (src/agents/instructions.ts), or false.
+    instructions: spec.instructions === false ? false : instructions.map((f) => shown(f, cwd)),
     system_prompt: spec.system_prompt,
   };
   return `${header.join("\n")}\n${stringify(body, { lineWidth: 0 })}`;
@@ -155,11 +163,15 @@ export async function showAgent(
     throw new AppError("usage", message);
   }
   const overrides = result.shadowed.filter((s) => s.name === name);
+  const found = await loadInstructions({ workspaceRoot: io.cwd, env: io.env });
+  for (const warning of found.warnings) io.stderr.write(`agent: ${warning}\n`);
+  const instructions = found.files.map((f) => f.path);
   if (flags.json) {
     const { source, ...fields } = spec;
-    io.stdout.write(`${JSON.stringify({ ...fields, source, overrides }, null, 2)}\n`);
+    const listed = spec.instructions === false ? false : instructions;
+    io.stdout.write(`${JSON.stringify({ ...fields, instructions: listed, source, overrides }, null, 2)}\n`);
   } else {
-    io.stdout.write(formatSpec(spec, overrides, io.cwd));
+    io.stdout.write(formatSpec(spec, overrides, io.cwd, instructions));
   }
   return code;
 }

@@ -4,6 +4,7 @@
  * continue a chat like any run. One approval gate serves the whole chat: "yes for this session" lasts.
  */
 
+import { applyCompaction, compactConversation } from "../agents/compaction.ts";
 import { describeTierChoice } from "../agents/tier-classifier.ts";
 import {
   type AgentEvent,
@@ -95,7 +96,11 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     setup.notices,
   );
   const emit: EmitFn = (event) => {
+    // The conversation as resumeFrom rebuilds it: the root's messages, with its compactions replayed.
     if (event.depth === 0 && event.kind === "message") convo.messages.push(event.data.message);
+    if (event.depth === 0 && event.kind === "compaction") {
+      convo.messages = applyCompaction(convo.messages, event.data.summary, event.data.kept);
+    }
     sinks(event);
   };
   setup.setEmit(emit);
@@ -116,7 +121,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       const command = parseSlashCommand(input.text);
       if (command !== undefined) {
         if (command.name === "quit") break;
-        runCommand(command, { setup, convo, ui, totals });
+        await runCommand(command, { setup, convo, ui, totals, emit });
         continue;
       }
       const top = topModel(setup, input.text, convo.model ?? setup.override);
@@ -180,10 +185,14 @@ interface CommandContext {
   convo: Conversation;
   ui: ChatUi;
   totals: Totals;
+  emit: EmitFn;
 }
 
 /** Carries out a slash command (all but /quit, which ends the loop). */
-function runCommand(command: SlashCommand, { setup, convo, ui, totals }: CommandContext): void {
+async function runCommand(
+  command: SlashCommand,
+  { setup, convo, ui, totals, emit }: CommandContext,
+): Promise<void> {
   switch (command.name) {
     case "help":
       for (const line of CHAT_HELP) ui.note(line);
@@ -224,9 +233,24 @@ function runCommand(command: SlashCommand, { setup, convo, ui, totals }: Command
     case "cost":
       ui.note(`${totals.turns} turns · ${formatUsage(totals.usage)} · ${formatCost(totals.costUsd)}`);
       return;
-    case "compact":
-      ui.note("compaction is not available yet", false);
+    case "compact": {
+      // The summary call is the loop's own (compaction.ts); its `compaction` event reaches the transcript,
+      // the view and, through the emit tap above, this conversation.
+      const { client } = setup;
+      const outcome = await compactConversation(
+        [...convo.messages],
+        {
+          who: setup.who,
+          emit,
+          stream: client.stream,
+          resolveModel: (name) => client.resolve(name).ref,
+          modelInfo: (ref) => client.info(ref),
+        },
+        { reason: "requested" },
+      );
+      if (!outcome.ok) ui.note(`nothing compacted: ${outcome.reason}`, outcome.nothingToDo === true);
       return;
+    }
     case "unknown":
       ui.note(`unknown command ${command.text} (/help lists them)`, false);
       return;

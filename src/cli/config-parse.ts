@@ -79,7 +79,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "models, reasoning_effort, providers, rules, defaults or sandbox";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
-  if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd or max_tokens";
+  if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd, max_tokens or compact_threshold";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   if (first === "sandbox") return "mode, network or required";
   return "a known field";
@@ -118,6 +118,8 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
   if (raw.defaults?.max_budget_usd !== undefined) config.defaults.maxBudgetUsd = raw.defaults.max_budget_usd;
   if (raw.defaults?.max_tokens !== undefined) config.defaults.maxTokens = raw.defaults.max_tokens;
+  if (raw.defaults?.compact_threshold !== undefined)
+    config.defaults.compactThreshold = raw.defaults.compact_threshold;
   if (raw.sandbox) config.sandbox = { ...raw.sandbox };
   return config;
 }

@@ -58,6 +58,11 @@ export const configSchema = z.strictObject({
       agent: z.string().min(1).optional(),
       on_ask: z.enum(["deny", "fail", "allow"], { error: "expected on_ask: deny, fail or allow" }).optional(),
       fallback: z.boolean({ error: "expected fallback: true or false" }).optional(),
+      compact_threshold: z
+        .number({ error: "expected compact_threshold: a number above 0 and at most 1 (e.g. 0.8)" })
+        .gt(0, { error: "expected compact_threshold: a number above 0 and at most 1 (e.g. 0.8)" })
+        .max(1, { error: "expected compact_threshold: a number above 0 and at most 1 (e.g. 0.8)" })
+        .optional(),
       max_budget_usd: z
         .number({ error: "expected max_budget_usd: a positive number of US dollars, e.g. 0.50" })
         .positive({ error: "expected max_budget_usd: a positive number of US dollars, e.g. 0.50" })

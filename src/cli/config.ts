@@ -22,6 +22,7 @@
  *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
  *     max_budget_usd: 0.50   # budget of each run unless --max-budget-usd says otherwise
  *     max_tokens: 200000     # token budget of each run unless --max-tokens says otherwise
+ *     compact_threshold: 0.8   # share of the context window that triggers compaction (0 < x <= 1)
  *   sandbox:           # exec and verify: commands under bubblewrap (Linux); see src/tools/sandbox.ts
  *     mode: workspace-write   # off | workspace-write | read-only (default: workspace-write where bwrap works)
  *     network: false          # true: sandboxed commands may reach the network
@@ -49,6 +50,8 @@ export interface AgentConfig extends ModelsConfig {
     agent?: string;
     onAsk?: "deny" | "fail" | "allow";
     fallback?: boolean;
+    /** Share of the context window past which a conversation is compacted (default 0.8). */
+    compactThreshold?: number;
     maxBudgetUsd?: number;
     maxTokens?: number;
   };

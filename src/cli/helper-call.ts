@@ -174,6 +174,14 @@ export const CUT_PROBLEM: Record<"truncated" | "context_window", string> = {
   context_window: "helper stopped: the answer filled the model's context window (partial answer printed)",
 };
 
+/** Why a refused helper run ended (stderr), with the model's own words when it gave any: stdout stays empty,
+ * so this line is the only place the user learns why. */
+export function refusalProblem(answer: string): string {
+  const text = answer.trim();
+  if (text === "") return "helper ended: the model refused (refusal)";
+  return `helper ended: the model refused (refusal): ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
+
 export interface SingleCallInput {
   client: ModelClient;
   ref: ModelRef;
@@ -265,11 +273,13 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
     if (result.finishReason === "budget") {
       return { ...done, status: "limit", problem: `helper stopped: ${result.problem ?? "budget reached"}` };
     }
-    if (result.finishReason === "refusal" || result.finishReason === "malformed_call") {
+    if (result.finishReason === "refusal")
+      return { ...done, status: "failure", problem: refusalProblem(done.answer) };
+    if (result.finishReason === "malformed_call") {
       return {
         ...done,
         status: "failure",
-        problem: `helper ended: the model ${result.finishReason === "refusal" ? "refused" : "made a malformed call"} (${result.finishReason})`,
+        problem: "helper ended: the model made a malformed call (malformed_call)",
       };
     }
     return { ...done, status: "limit", problem: CUT_PROBLEM[result.finishReason] };

@@ -2,7 +2,7 @@
  * `agent helper` flags beyond what commander checks: the `--tools` list and the model name to run
  * (`--model`, else the tier, with `--tier auto` decided by the classifier).
  */
-import { classifyTier, type TierChoice } from "../agents/tier-classifier.ts";
+import { decideAuto, type TierChoice } from "../agents/tier-classifier.ts";
 import { AppError } from "../kernel/index.ts";
 import { PRIMITIVE_NAMES, type PrimitiveName } from "../tools/types.ts";
 
@@ -31,7 +31,8 @@ export function parseToolList(value: string | undefined): PrimitiveName[] | unde
 
 /**
  * The model name a helper run starts with: `--model` when given, else the tier; `--tier auto` is
- * resolved here to a concrete tier (so a stall can escalate from it) and the choice is returned.
+ * resolved here to a concrete tier (so a stall can escalate from it) and the choice is returned. The
+ * same decision as `agent run --tier auto` (decideAuto), with stdin's length counted too.
  */
 export function chooseModelName(input: {
   tier: string;
@@ -40,8 +41,5 @@ export function chooseModelName(input: {
   stdinLength: number;
   toolCount: number;
 }): { name: string; auto?: TierChoice } {
-  const name = input.model ?? input.tier;
-  if (name.trim().toLowerCase() !== "auto") return { name };
-  const auto = classifyTier(input.prompt, input.stdinLength, input.toolCount);
-  return { name: auto.tier, auto };
+  return decideAuto(input.model ?? input.tier, input.prompt, input.toolCount, input.stdinLength);
 }

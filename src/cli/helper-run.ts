@@ -140,11 +140,19 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
       });
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
+      const { buildRuleSet } = await import("../policy/rules.ts");
+      const { loadProjectRules } = await import("./project-rules.ts");
+      // Listing a tool approves its calls, but not past a deny rule of the user's or the project's config.
+      const rules = buildRuleSet({
+        user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
+        project: await loadProjectRules(process.cwd()),
+      });
       const showProgress = flags.verbose === true || process.stderr.isTTY === true;
       outcome = await runWithTools({
         client,
         model: choice.name,
         tools,
+        rules,
         prompt,
         signal: interrupts.signal,
         fellBackTo: () => fellBackTo,

@@ -7,13 +7,15 @@ import { runHelper } from "../agents/helper-run.ts";
 import type { OutputSchema } from "../agents/output-schema.ts";
 import { type AgentEvent, emptyUsage, type ModelRef } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
+import type { Rule } from "../policy/index.ts";
 import { chooseSandbox } from "../tools/sandbox.ts";
 import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../ui/format.ts";
-import { CUT_PROBLEM } from "./helper-call.ts";
+import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
+import { sessionToolsFor } from "./run-tools.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
 
 export interface ToolsRunInput {
@@ -21,6 +23,8 @@ export interface ToolsRunInput {
   /** Tier or model name as given (a tier lets a stalled run escalate once). */
   model: string;
   tools: PrimitiveName[];
+  /** The user's and the project's rules (their deny rules still refuse a listed tool's call). */
+  rules?: readonly Rule[];
   prompt: string;
   system?: string;
   maxTurns?: number;
@@ -55,6 +59,8 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
   const result = await runHelper({
     prompt: input.prompt,
     tools: input.tools,
+    // The user's fetch allow rules name the local origins fetch may reach, as in `agent run`.
+    ...(input.rules ? { rules: input.rules, toolsFor: sessionToolsFor(input.rules) } : {}),
     model: input.model,
     stream: input.client.stream,
     resolveModel: (name) => input.client.resolve(name).ref,
@@ -88,7 +94,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
 
 /** Why a helper loop did not succeed, as one line. */
 function problemLine(
-  result: { status: string; finishReason: string; error?: { message: string } },
+  result: { status: string; finishReason: string; answer: string; error?: { message: string } },
   input: Pick<ToolsRunInput, "maxTurns" | "timeoutMs" | "tokenBudget" | "costBudgetUsd">,
 ): string {
   switch (result.finishReason) {
@@ -102,7 +108,7 @@ function problemLine(
     case "context_window":
       return CUT_PROBLEM[result.finishReason];
     case "refusal":
-      return "helper ended: the model refused (refusal)";
+      return refusalProblem(result.answer);
     case "malformed_call":
       return "helper ended: the model's tool call was malformed twice (malformed_call)";
     case "invalid_output":

@@ -87,7 +87,7 @@ export function formatModelsReport(report: ModelsReport): string {
     const kind = p.compatible ? " [openai-compatible]" : "";
     lines.push(`  ${p.name.padEnd(10)} ${p.ready ? "ready      " : "unavailable"} ${key}${base}${kind}`);
   }
-  lines.push("", "Tiers (smart = best; auto starts at fast):");
+  lines.push("", "Tiers (smart = best; auto picks one of them from the task):");
   for (const t of report.tiers) {
     if (t.model === null) {
       lines.push(`  ${t.tier.padEnd(5)} unavailable: ${t.reason}`);

@@ -95,7 +95,12 @@ export async function setUpSession(
   // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
   const probed = chooseSandbox(sandboxing, opened.roots, env);
   // Budgets the flags leave unset come from config `defaults`.
-  const limits = parseLimitFlags(flags, config.defaults);
+  const limits = {
+    ...parseLimitFlags(flags, config.defaults),
+    ...(config.defaults.compactThreshold !== undefined
+      ? { compactThreshold: config.defaults.compactThreshold }
+      : {}),
+  };
   const continued = continuedSession(flags, opened.root, command);
 
   const agentName = flags.agent ?? continued?.point.agentName ?? config.defaults.agent ?? "root";
@@ -184,8 +189,12 @@ export interface RootTurn {
 /** Runs the root agent once, with its sub-agents, approvals and tools. */
 export async function runRootTurn(setup: SessionSetup, turn: RootTurn): Promise<RunResult> {
   const { runAgent } = await import("../agents/run-agent.ts");
+  const { loadInstructions } = await import("../agents/instructions.ts");
+  // Read for every run, so an AGENTS.md edited between chat messages counts from the next one.
+  const instructions = await loadInstructions({ workspaceRoot: setup.workspace.root, env: setup.env });
   const { client } = setup;
   return runAgent({
+    instructions,
     spec: setup.spec,
     goal: turn.goal,
     specs: setup.specs,

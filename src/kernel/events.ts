@@ -1,28 +1,32 @@
 import type { RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
 import type { ProviderErrorKind } from "./errors.ts";
-import type { Message } from "./messages.ts";
+import type { Message, UserMessage } from "./messages.ts";
 import type { AgentUsageReport, Usage } from "./usage.ts";
 
 /** How a run ended. Maps to exit codes in src/cli (see README "Exit codes"). */
 export type RunStatus = "success" | "failure" | "limit" | "error" | "interrupted";
 
-export type FinishReason =
-  | "stop" // the model answered without tool calls
-  | "stall" // the stall guard forced a final answer (still a success)
-  | "max_turns"
-  | "timeout"
-  | "budget"
-  | "aborted"
-  | "verify_failed"
-  | "refusal"
-  | "truncated" // the output limit cut the answer again after one continuation (a limit: exit 5)
-  | "context_window" // the model's context window filled and eliding old tool results could not make room (exit 5)
-  | "malformed_call" // the model's tool call was malformed twice in a row (Gemini MALFORMED_FUNCTION_CALL; exit 1)
-  | "invalid_output" // the final answer did not match `--schema`, even after one re-ask (exit 1)
-  | "approval_needed"
-  | "provider_error"
-  | "error";
+/** Every way a run can end, as `finish_reason` in results (README "Machine-readable output" lists them). */
+export const FINISH_REASONS = [
+  "stop", // the model answered without tool calls
+  "stall", // the stall guard forced a final answer (still a success)
+  "max_turns",
+  "timeout",
+  "budget",
+  "aborted",
+  "verify_failed",
+  "refusal",
+  "truncated", // the output limit cut the answer again after one continuation (a limit: exit 5)
+  "context_window", // the model's context window filled and eliding old tool results could not make room (exit 5)
+  "malformed_call", // the model's tool call was malformed twice in a row (Gemini MALFORMED_FUNCTION_CALL; exit 1)
+  "invalid_output", // the final answer did not match `--schema`, even after one re-ask (exit 1)
+  "approval_needed",
+  "provider_error",
+  "error",
+] as const;
+
+export type FinishReason = (typeof FINISH_REASONS)[number];
 
 /** The outcome of one agent run (root or child). */
 export interface RunResult {
@@ -49,6 +53,8 @@ export interface EventDataMap {
     model: string;
     cwd: string;
     resumed?: boolean;
+    /** Paths of the project instruction files in the root agent's system prompt, in prompt order. */
+    instructions?: string[];
   };
   plan_start: { turn: number; model: string };
   plan_end: {
@@ -65,6 +71,8 @@ export interface EventDataMap {
   /** A message appended to the agent's history (lets --resume rebuild the conversation). */
   message: { message: Message };
   tool_start: { id: string; tool: string; args: Record<string, unknown> };
+  /** A running command's latest output (exec): its last lines, at most a few per second. */
+  tool_output: { id: string; tool: string; lines: string[]; lineCount: number };
   tool_end: {
     id: string;
     tool: string;
@@ -72,6 +80,8 @@ export interface EventDataMap {
     summary: string;
     display: string;
     durationMs: number;
+    /** The last lines of a command's output (exec). */
+    tail?: string[];
   };
   act_start: { id: string; child: string; childName: string; goal: string };
   act_end: {
@@ -94,6 +104,26 @@ export interface EventDataMap {
   verify: { step: "tool" | "command"; ok: boolean; detail: string; command?: string };
   learn_signal: { signal: "success" | "failure" | "stumble"; detail: string; tool?: string };
   model_switch: { from: string; to: string; reason: string };
+  /**
+   * The agent's history was compacted (src/agents/compaction.ts): the messages before the last `kept`
+   * were replaced by `summary`. Recorded in the transcript so a resume rebuilds the same history; the
+   * `message` events before it stay as they were (the transcript keeps the full conversation).
+   */
+  compaction: {
+    /** Past the threshold, asked for (`/compact`), or after the provider reported a full context window. */
+    reason: "threshold" | "requested" | "context_window";
+    /** The model that wrote the summary. */
+    model: string;
+    /** How many messages the summary replaced. */
+    summarized: number;
+    /** How many recent messages were kept after it. */
+    kept: number;
+    /** Input tokens of the last request, as the provider reported them (threshold compactions). */
+    inputTokens?: number;
+    contextWindow?: number;
+    /** The user message that now opens the history: the original goal and the summary. */
+    summary: UserMessage;
+  };
   warning: { message: string; code?: string };
   error: { message: string; kind?: string };
   session_end: RunResult & { sessionId: string };

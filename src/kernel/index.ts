@@ -5,6 +5,7 @@ export * from "./errors.ts";
 export * from "./events.ts";
 export * from "./map-strings.ts";
 export * from "./messages.ts";
+export * from "./output-tail.ts";
 export * from "./paths.ts";
 export * from "./redact.ts";
 export * from "./stream.ts";

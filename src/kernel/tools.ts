@@ -24,4 +24,8 @@ export interface ToolOutput {
   /** Text shown to the user: a diff for edits, a one-line summary otherwise. */
   display: string;
   isError: boolean;
+  /** The one-line summary progress lines show (default: the first line of modelText). */
+  summary?: string;
+  /** The last lines of a command's output, shown under its summary (exec). */
+  tail?: string[];
 }

@@ -13,8 +13,6 @@ type AssistantTurn = OpenAI.Chat.ChatCompletionAssistantMessageParam & { reasoni
 
 /** How a request is converted for this endpoint. */
 export interface ChatConvertOptions {
-  /** The official OpenAI API: `max_completion_tokens` instead of the older `max_tokens`. */
-  official: boolean;
   /**
    * Send each assistant turn's reasoning back as `reasoning_content` (an empty string when it had none).
    * DeepSeek's thinking mode answers 400 "The reasoning_content in the thinking mode must be passed back
@@ -61,7 +59,6 @@ export function buildRequest(
   request: ModelRequest,
   options: ChatConvertOptions,
 ): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
-  const { official } = options;
   const messages: ChatMessage[] = [];
   if (request.system !== "") messages.push({ role: "system", content: request.system });
   for (const message of request.messages) {
@@ -80,10 +77,10 @@ export function buildRequest(
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
   }
-  if (request.maxOutputTokens !== undefined) {
-    if (official) params.max_completion_tokens = request.maxOutputTokens;
-    else params.max_tokens = request.maxOutputTokens;
-  }
+  // Only OpenAI-compatible servers come here (official OpenAI models are called over Responses), and
+  // they read `max_tokens`: docs.ollama.com/api/openai-compatibility lists `max_tokens` among the
+  // supported request fields and not `max_completion_tokens`, the official API's newer name.
+  if (request.maxOutputTokens !== undefined) params.max_tokens = request.maxOutputTokens;
   if (request.temperature !== undefined) params.temperature = request.temperature;
   // Structured outputs (platform.openai.com/docs/guides/structured-outputs; completions.d.ts
   // ResponseFormatJSONSchema), also served by compatible servers (Ollama, vLLM, LM Studio).

@@ -91,8 +91,7 @@ export function openaiStream(options: AdapterOptions): StreamFn {
     );
     return client;
   };
-  const official = options.name === "openai";
-  const convert = { official, sendReasoningContent: options.sendReasoningContent === true };
+  const convert = { sendReasoningContent: options.sendReasoningContent === true };
 
   return (request: ModelRequest) => {
     const builder = new MessageBuilder("openai");

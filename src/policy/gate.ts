@@ -77,6 +77,9 @@ function describe(tool: string, request: PolicyRequest): string {
   return summary === "" ? tool : `${tool} ${summary}`;
 }
 
+/** `write_file hello.py`: a call as denial messages name it (also used by the helper's gate). */
+export { describe as describeCall };
+
 /**
  * The rules a "yes for this session" answer adds: each target exactly, escaped so globs stay literal.
  * A call without targets grants the bare tool only for tools that have no main argument (agents);

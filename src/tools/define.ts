@@ -62,6 +62,8 @@ export function finish(output: ToolOutput, ctx: ToolContext): ToolOutput {
     modelText: truncateText(redactor.redact(output.modelText), MODEL_TEXT_LIMIT),
     display: truncateText(redactor.redact(output.display), DISPLAY_LIMIT),
     isError: output.isError,
+    ...(output.summary !== undefined ? { summary: redactor.redact(output.summary) } : {}),
+    ...(output.tail !== undefined ? { tail: output.tail.map((line) => redactor.redact(line)) } : {}),
   };
 }
 

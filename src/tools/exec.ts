@@ -1,7 +1,8 @@
 /** exec {command, timeout_ms?}: runs a shell command in the workspace with a timeout and an output cap. */
 
+import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import { stripEscapeSequences } from "../kernel/index.ts";
+import { lastLines, stripEscapeSequences } from "../kernel/index.ts";
 import { definePrimitive } from "./define.ts";
 import { minimalEnv } from "./exec-env.ts";
 import { runCommand } from "./run-command.ts";
@@ -42,6 +43,8 @@ export const execTool = definePrimitive<ExecArgs>({
   },
   async run(args, ctx) {
     const timeoutMs = args.timeout_ms ?? DEFAULT_EXEC_TIMEOUT_MS;
+    const decoder = new StringDecoder("utf8");
+    const onOutput = ctx.onOutput;
     const result = await runCommand(args.command, {
       cwd: ctx.workspace.root,
       env: minimalEnv(ctx.env ?? process.env),
@@ -49,6 +52,7 @@ export const execTool = definePrimitive<ExecArgs>({
       signal: ctx.signal,
       outputLimit: EXEC_OUTPUT_LIMIT,
       sandbox: ctx.workspace.sandbox,
+      ...(onOutput ? { onOutput: (chunk: Buffer) => onOutput(decoder.write(chunk)) } : {}),
     });
     const seconds = (result.durationMs / 1000).toFixed(1);
     let status: string;
@@ -58,10 +62,15 @@ export const execTool = definePrimitive<ExecArgs>({
     else if (result.exitCode === null) status = `killed by ${result.exitSignal ?? "a signal"}`;
     else status = `exit code ${result.exitCode}`;
     const output = stripEscapeSequences(result.output).trimEnd();
+    // What the user sees: the line count and the last lines (where a failure usually shows), not the first.
+    const count = output === "" ? 0 : output.split("\n").length;
+    const lines = `${result.cutBytes > 0 ? "more than " : ""}${count} ${count === 1 ? "line" : "lines"}`;
     return {
       modelText: `${output === "" ? "(no output)" : output}\n\n[${status}]`,
       display: `$ ${firstLine(args.command)}  (${status}, ${seconds} s)`,
       isError: result.exitCode !== 0,
+      summary: count === 0 ? `${status}, no output` : `${status}, ${lines}`,
+      tail: lastLines(output),
     };
   },
 });

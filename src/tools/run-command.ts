@@ -21,6 +21,8 @@ export interface RunCommandOptions {
   outputLimit: number;
   /** Run inside this sandbox; unsandboxed when absent. */
   sandbox?: ExecSandbox | undefined;
+  /** Called with each chunk of stdout or stderr as it arrives (a live view; the result has it all). */
+  onOutput?: (chunk: Buffer) => void;
 }
 
 export interface CommandResult {
@@ -108,8 +110,12 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
       });
     };
 
-    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    const onData = (chunk: Buffer) => {
+      output.push(chunk);
+      options.onOutput?.(chunk);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
     child.on("error", (error) => settle(error.message));
     child.on("exit", (code, signal) => {
       exitCode = code;

@@ -38,6 +38,8 @@ export interface ToolContext {
   approveRedirect?: (url: string) => Promise<string | undefined>;
   /** The environment exec derives its children's minimal environment from; defaults to `process.env`. */
   env?: Record<string, string | undefined>;
+  /** Receives a running command's output as it arrives (exec), for a live view; bounded by the caller. */
+  onOutput?: (text: string) => void;
   /** Wall-clock bound of one grep search in milliseconds; defaults to GREP_TIME_LIMIT_MS (grep-runner.ts). */
   searchTimeoutMs?: number;
 }

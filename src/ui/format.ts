@@ -112,3 +112,16 @@ export function describeDecision(
     decision.kind === "session" ? `for this session${data.rule ? `, adds ${data.rule}` : ""}` : "once";
   return { denied, text: `approved ${what} (${scope}, by ${by})` };
 }
+
+/** The one-line notice of a compaction, for the plain progress line and the Ink history. */
+export function describeCompaction(d: EventDataMap["compaction"]): string {
+  const at =
+    d.inputTokens !== undefined && d.contextWindow !== undefined
+      ? ` at ${formatTokens(d.inputTokens)} of ${formatTokens(d.contextWindow)} tokens`
+      : d.reason === "requested"
+        ? " on request"
+        : d.reason === "context_window"
+          ? " after the context window filled"
+          : "";
+  return `compacted the conversation${at}: ${d.summarized} earlier messages summarised by ${d.model}, the last ${d.kept} kept`;
+}

@@ -2,7 +2,8 @@
  * Machine-readable output.
  *
  * `--output stream-json` prints one JSON object per stdout line:
- * - first `{"type":"system","subtype":"init","schema_version":1,"session_id",...}` (from session_start);
+ * - first `{"type":"system","subtype":"init","schema_version":1,"session_id",...}` (from session_start,
+ *   with `instructions`: the paths of the project instruction files in the root's system prompt);
  * - then every event flattened: `type` (the event kind), `agent`, `name`, `parent` (below the root), `depth`,
  *   `time`, then the event's data fields under their kernel names;
  * - last, and only there, the `{"type":"result",...}` object of {@link buildResultRecord}.
@@ -73,6 +74,7 @@ export function initLine(
     line.model = event.data.model;
     line.cwd = event.data.cwd;
     line.resumed = event.data.resumed ?? false;
+    line.instructions = event.data.instructions ?? [];
   }
   return line;
 }

@@ -5,6 +5,7 @@ import { terminalSafeValue } from "../kernel/terminal-text.ts";
 import { totalTokens } from "../kernel/usage.ts";
 import { type Palette, palette } from "./ansi.ts";
 import {
+  describeCompaction,
   describeDecision,
   describeToolCall,
   formatCost,
@@ -121,7 +122,11 @@ export class ProgressLines {
         this.calls.delete(d.id);
         if (!full) return undefined;
         const mark = d.isError ? c.red("✗") : c.green("✓");
-        const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
+        // A command's last output line (where a failure usually shows), after its status and line count.
+        const last = d.tail?.at(-1);
+        const summary = d.summary
+          ? ` — ${oneLine(d.summary, 80)}${last ? `: ${oneLine(last, 80)}` : ""}`
+          : "";
         return `${inner}${mark} ${d.tool} ${args}${summary} ${c.dim(`(${formatDuration(d.durationMs)})`)}`;
       }
       case "reasoning_delta":
@@ -147,6 +152,8 @@ export class ProgressLines {
         return full
           ? `${pad}${c.yellow("↻")} model ${event.data.from} → ${event.data.to} (${event.data.reason})`
           : undefined;
+      case "compaction":
+        return full ? `${pad}${c.yellow("↻")} ${event.name}: ${describeCompaction(event.data)}` : undefined;
       case "verify":
         // A failed tool call is already shown by its tool_end line; only failed verify: commands add news.
         if (event.data.ok || event.data.step !== "command" || !full) return undefined;

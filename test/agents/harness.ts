@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +9,7 @@ import type {
   AgentEvent,
   Approver,
   EventKind,
+  Message,
   ModelInfo,
   ModelRef,
   RunResult,
@@ -115,4 +117,19 @@ export function toolResultsIn(
   const out: { toolName: string; content: string; isError: boolean }[] = [];
   for (const m of request?.messages ?? []) if (m.role === "tool") out.push(m);
   return out;
+}
+
+/** Every tool call in `messages` is immediately followed (within its results block) by its result. */
+export function assertNoOrphans(messages: Message[]): void {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m?.role !== "assistant") continue;
+    const ids = m.parts.flatMap((p) => (p.type === "tool_call" ? [p.id] : []));
+    const following: string[] = [];
+    for (let j = i + 1; j < messages.length && messages[j]?.role === "tool"; j++) {
+      const t = messages[j];
+      if (t?.role === "tool") following.push(t.toolCallId);
+    }
+    expect(following).toEqual(ids);
+  }
 }

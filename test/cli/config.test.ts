@@ -65,6 +65,7 @@ rules:
 defaults:
   agent: root
   on_ask: fail
+  compact_threshold: 0.7
 `);
     const config = await loadConfig(env);
     expect(config).toEqual({
@@ -80,7 +81,7 @@ defaults:
         },
       },
       rules: { allow: ["exec:git status", "write_file:src/**"], ask: [], deny: ["exec:rm *"] },
-      defaults: { agent: "root", onAsk: "fail" },
+      defaults: { agent: "root", onAsk: "fail", compactThreshold: 0.7 },
     });
   });
 
@@ -143,6 +144,14 @@ providers:
 `);
     expect(error.details).toMatchObject({ line: 3, field: "defaults.on_ask" });
     expect(error.message).toContain("deny, fail or allow");
+  });
+
+  test("compact_threshold must be above 0 and at most 1", async () => {
+    for (const value of ["0", "1.5", "high"]) {
+      const error = await failure(`defaults:\n  compact_threshold: ${value}\n`);
+      expect(error.details).toMatchObject({ line: 2, field: "defaults.compact_threshold" });
+      expect(error.message).toContain("expected compact_threshold: a number above 0 and at most 1");
+    }
   });
 
   test("a built-in provider name cannot be redeclared", async () => {

@@ -29,6 +29,8 @@ describe("agent models", () => {
     expect(result.stdout).toContain(`best → ${DEFAULT_TIER_MODELS.best.anthropic[0]}`);
     expect(result.stdout).toContain(`gemini:${DEFAULT_TIER_MODELS.fast.gemini[0]}`); // in the fallback chain
     expect(result.stdout).toContain("Config overrides: none");
+    // `auto` is decided from the task (run, helper and specs alike), never a silent alias of fast.
+    expect(result.stdout).toContain("Tiers (smart = best; auto picks one of them from the task):");
   });
 
   test("--json report, with config overrides and openai-compatible providers", async () => {

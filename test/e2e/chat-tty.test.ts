@@ -3,7 +3,7 @@
  * one conversation, approvals inside a turn, Ctrl-C interrupting a turn without leaving, Ctrl-D quitting
  * with exit 0, slash commands; and `agent chat` without a terminal is a usage error.
  */
-import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { afterEach, beforeEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
@@ -15,7 +15,7 @@ import {
   sessionIds,
   transcriptRecords,
 } from "./support.ts";
-import { killTmuxServer, startTerminal, TEST_TIMEOUT_MS, tmux } from "./terminal.ts";
+import { startTerminal, TEST_TIMEOUT_MS, tmux } from "./tmux.ts";
 
 let server: FakeLlmServer;
 
@@ -25,7 +25,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-afterAll(killTmuxServer);
 
 /** root delegates to code-editor, which asks to write `path`; then the child and root answer. */
 function writeTurns(path: string, rootAnswer = "Done."): FakeTurn[] {
@@ -60,7 +59,7 @@ test(
   "two messages in a row on one conversation: the second request carries the first exchange; Ctrl-D quits with 0",
   async () => {
     server.enqueue({ text: "Hello there, first answer." }, { text: "Second answer." });
-    const run = startTerminal(server, ["chat", "first question"]);
+    const run = startTerminal(["chat", "first question"], { server });
     try {
       await run.waitForScreen(/Hello there, first answer\./, "the first answer");
       await run.waitForScreen(INPUT, "the input box");
@@ -92,7 +91,7 @@ test(
   "`agent` alone opens the chat; an approval inside a turn is asked and answered there",
   async () => {
     server.enqueue(...writeTurns("hello.txt", "Wrote hello.txt."));
-    const run = startTerminal(server, []);
+    const run = startTerminal([], { server });
     try {
       await run.waitForScreen(INPUT, "the input box");
       run.type("write hello.txt");
@@ -116,7 +115,7 @@ test(
   async () => {
     // The interrupted turn asks for nothing after the prompt; the next message is answered at once.
     server.enqueue(...writeTurns("a.txt").slice(0, 2), { text: "After the interruption." });
-    const run = startTerminal(server, ["chat", "write a.txt"]);
+    const run = startTerminal(["chat", "write a.txt"], { server });
     try {
       await run.waitForScreen(/wants to run write_file/, "the approval prompt");
       run.press("C-c");
@@ -139,7 +138,7 @@ test(
 test(
   "slash commands: /help lists them, /model shows the model, /cost the totals, /quit leaves with 0",
   async () => {
-    const run = startTerminal(server, ["chat"]);
+    const run = startTerminal(["chat"], { server });
     try {
       await run.waitForScreen(INPUT, "the input box");
       run.type("/help");
@@ -153,7 +152,7 @@ test(
       await run.waitForScreen(/0 turns · 0 tokens/, "the totals");
       run.type("/compact");
       run.press("Enter");
-      await run.waitForScreen(/compaction is not available yet/, "the /compact answer");
+      await run.waitForScreen(/nothing compacted: not enough turns to compact/, "the /compact answer");
       run.type("/quit");
       run.press("Enter");
       expect(await run.exitStatus()).toBe(0);
@@ -169,7 +168,7 @@ test(
   "/model NAME switches the next messages' model; /clear starts a new conversation in a new session",
   async () => {
     server.enqueue({ text: "First answer." }, { text: "Fresh answer." });
-    const run = startTerminal(server, ["chat"]);
+    const run = startTerminal(["chat"], { server });
     try {
       await run.waitForScreen(INPUT, "the input box");
       run.type("/model fast");
@@ -209,7 +208,7 @@ test(
     server.enqueue({ text: "The answer of the run." }, { text: "Continued in the chat." });
     const first = await runAgentIn(sandbox, ["run", "the goal of the run"], anthropicEnv(sandbox, server));
     expect(first.code).toBe(0);
-    const run = startTerminal(server, ["chat", "-c"], {}, sandbox);
+    const run = startTerminal(["chat", "-c"], { server, sandbox });
     try {
       await run.waitForScreen(/continuing session \S+ \(\d+ messages\)/, "the continue note");
       run.type("and then?");
@@ -232,7 +231,7 @@ test(
 test(
   "SIGTERM between turns ends the chat (never ignored), with exit 0",
   async () => {
-    const run = startTerminal(server, ["chat"]);
+    const run = startTerminal(["chat"], { server });
     try {
       await run.waitForScreen(INPUT, "the input box");
       // The pane's shell runs the agent as its child.

@@ -109,6 +109,20 @@ test("a refusal content part ends the run as a refusal: finish_reason refusal, e
   expect(out.status).not.toBe("success");
 });
 
+test.each([
+  ["a single call", [] as string[]],
+  ["a --tools run", ["--tools", "read_file"]],
+])(
+  "agent helper, %s: a refusal part prints nothing on stdout, exits 1 and says why on stderr",
+  async (_name, flags) => {
+    server.enqueue({ protocol: R, refusal: "I can't help with that." });
+    const result = await run(["helper", ...flags, "do something bad"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("the model refused (refusal): I can't help with that.");
+  },
+);
+
 test("a local model on an OpenAI-compatible server is called over Chat Completions, offered and allowed edit_file", async () => {
   mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
   writeFileSync(

@@ -1,17 +1,13 @@
 /**
- * `agent run` on a real pseudo-terminal: bin/agent runs inside a tmux pane (private tmux server), so it
- * gets the Ink renderer and the interactive approval prompt; the test reads the screen with capture-pane
- * and answers with send-keys. Each case runs with and without CI=true (CI sets it, and Ink would turn
- * its live region off under CI by default).
- *
- * tmux is required: without it these tests fail (CI installs it in .ci/run).
+ * `agent run` on a real pseudo-terminal (tmux, see tmux.ts). Each case runs with and without CI=true (CI
+ * sets it, and Ink would turn its live region off under CI by default).
  */
-import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { onlyTranscriptText, toolResultsOf, transcriptRecords } from "./support.ts";
-import { killTmuxServer, startTerminal, TEST_TIMEOUT_MS, type TerminalRun } from "./terminal.ts";
+import { startTerminal, TEST_TIMEOUT_MS, type TerminalRun, tmux } from "./tmux.ts";
 
 /** Each test's own fake server, so turns left over by a failed test never reach the next one. */
 let server: FakeLlmServer;
@@ -22,10 +18,10 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.close();
 });
-afterAll(killTmuxServer);
 
-function startTerminalRun(goal: string, extraEnv: Record<string, string>, flags: string[] = []): TerminalRun {
-  return startTerminal(server, ["run", goal, ...flags], extraEnv);
+/** `agent run GOAL FLAGS...` in a fresh tmux session. */
+function startTerminalRun(goal: string, env: Record<string, string>, flags: string[] = []): TerminalRun {
+  return startTerminal(["run", goal, ...flags], { server, env });
 }
 
 /** root delegates to code-editor, which asks to write hello.txt; then the child and root answer. */

@@ -111,6 +111,18 @@ describe("multi-turn request conversion", () => {
     expect(body.tools).toHaveLength(1);
   });
 
+  test("openai-compatible: the output limit is sent as max_tokens, whatever the instance is named", async () => {
+    // Chat Completions serves only OpenAI-compatible servers (official models go over Responses), and
+    // those read `max_tokens` (docs.ollama.com/api/openai-compatibility); the harness names this
+    // compatible instance "openai", which once switched it to the official `max_completion_tokens`.
+    server.enqueue({ text: "done" });
+    const request = makeRequest("openai", "llama3.2", history("openai"), { maxOutputTokens: 512 });
+    expectDone(await collect(streamFor(server, "openai")(request)));
+    const body = server.requests.at(-1)?.body as Record<string, unknown>;
+    expect(body.max_tokens).toBe(512);
+    expect(body).not.toHaveProperty("max_completion_tokens");
+  });
+
   test("gemini: function responses grouped in one user turn, thought signature sent back on its call", async () => {
     const body = (await send("gemini", "gemini-2.5-flash")) as {
       contents: { role: string; parts: Record<string, unknown>[] }[];

@@ -22,6 +22,15 @@ describe("exec", () => {
     expect(out.display).toStartWith("$ pwd;");
   });
 
+  test("output streams to onOutput as it arrives; the user sees a line count and the last lines", async () => {
+    const chunks: string[] = [];
+    const ctx = { ...(await contextFor(root)), onOutput: (text: string) => chunks.push(text) };
+    const out = await execTool.run({ command: "for i in $(seq 1 12); do echo line $i; done; exit 1" }, ctx);
+    expect(chunks.join("")).toBe(Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`).join(""));
+    expect(out.summary).toBe("exit code 1, 12 lines");
+    expect(out.tail).toEqual(["line 8", "line 9", "line 10", "line 11", "line 12"]);
+  });
+
   test("a failing command is an error result with its exit code", async () => {
     const out = await execTool.run({ command: "echo nope; exit 3" }, await contextFor(root));
     expect(out.isError).toBe(true);

@@ -158,3 +158,38 @@ describe("failed verification in the history", () => {
     expect(state.history.map((h) => h.text)).toEqual(["verify npm test: 1 test failed"]);
   });
 });
+
+describe("compaction and fallback in the UI state", () => {
+  const compaction = makeEvent(root, "compaction", {
+    reason: "threshold",
+    model: "m-fast",
+    summarized: 12,
+    kept: 8,
+    inputTokens: 160_000,
+    contextWindow: 200_000,
+    summary: { role: "user", content: "Goal: x" },
+  });
+
+  test("a compaction is one history line saying what was summarised and kept", () => {
+    const state = run([compaction]);
+    expect(state.history.map((h) => [h.kind, h.text])).toEqual([
+      [
+        "info",
+        "compacted the conversation at 160.0k of 200.0k tokens: 12 earlier messages summarised by m-fast, the last 8 kept",
+      ],
+    ]);
+  });
+
+  test("after a fallback the status model stays the one in use on the next turns", () => {
+    const state = run([
+      ...sampleRun().slice(0, 1),
+      makeEvent(root, "model_switch", {
+        from: "anthropic:m-1",
+        to: "openai:m-2",
+        reason: "overloaded: busy",
+      }),
+      makeEvent(root, "plan_start", { turn: 2, model: "m-1" }),
+    ]);
+    expect(state.model).toBe("openai:m-2");
+  });
+});

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { makeEvent } from "../../src/kernel/events.ts";
 import { PlainRenderer } from "../../src/ui/plain-renderer.ts";
 import { selectRenderer } from "../../src/ui/renderer.ts";
-import { editor, finishedRun, MemorySink, sampleRun } from "./fixtures.ts";
+import { editor, finishedRun, MemorySink, root, sampleRun } from "./fixtures.ts";
 
 const ESC = "\u001b[";
 
@@ -70,6 +70,48 @@ describe("plain renderer and failed verification", () => {
     );
     expect(stderr.text).not.toContain("exec: denied");
     expect(stderr.text).toContain("✗ verify npm test: 1 test failed");
+  });
+});
+
+describe("plain renderer and commands", () => {
+  test("a finished exec shows its status, line count and last output line", () => {
+    const stdout = new MemorySink();
+    const stderr = new MemorySink();
+    const renderer = new PlainRenderer({ stdout, stderr, colors: false });
+    renderer.onEvent(makeEvent(root, "tool_start", { id: "t", tool: "exec", args: { command: "make" } }));
+    renderer.onEvent(
+      makeEvent(root, "tool_end", {
+        id: "t",
+        tool: "exec",
+        isError: true,
+        summary: "exit code 2, 40 lines",
+        display: "",
+        durationMs: 5,
+        tail: ["FAIL a", "2 failed"],
+      }),
+    );
+    expect(stderr.text).toBe("  ✗ exec $ make — exit code 2, 40 lines: 2 failed (5ms)\n");
+  });
+});
+
+describe("plain renderer and compaction", () => {
+  test("a compaction gets a progress line on stderr", () => {
+    const stdout = new MemorySink();
+    const stderr = new MemorySink();
+    const renderer = new PlainRenderer({ stdout, stderr, colors: false });
+    renderer.onEvent(
+      makeEvent(root, "compaction", {
+        reason: "requested",
+        model: "m-fast",
+        summarized: 5,
+        kept: 4,
+        summary: { role: "user", content: "Goal: x" },
+      }),
+    );
+    expect(stderr.text).toBe(
+      "↻ root: compacted the conversation on request: 5 earlier messages summarised by m-fast, the last 4 kept\n",
+    );
+    expect(stdout.text).toBe("");
   });
 });
 

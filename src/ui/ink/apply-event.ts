@@ -2,6 +2,7 @@
 import type { AgentEvent } from "../../kernel/events.ts";
 import { addUsage, totalTokens } from "../../kernel/usage.ts";
 import {
+  describeCompaction,
   describeDecision,
   describeToolCall,
   formatCost,
@@ -70,6 +71,14 @@ function removeSubtree(draft: UiState, id: string): void {
   draft.agents = draft.agents.filter((a) => !gone.has(a.id));
 }
 
+/** The model a request for `model` ends up with: the one a fallback switched it to, if any. */
+function modelInUse(draft: UiState, model: string): string {
+  for (const [from, to] of Object.entries(draft.switches)) {
+    if (from === model || from.endsWith(`:${model}`)) return to;
+  }
+  return model;
+}
+
 /** Applies one event to a draft the caller owns (mutates it). `fresh`: start a new history generation. */
 export function applyEvent(
   draft: UiState,
@@ -93,7 +102,8 @@ export function applyEvent(
       const agent = agentOf(draft, event);
       agent.streamTail = "";
       agent.model = event.data.model;
-      if (event.depth === 0) draft.model = event.data.model;
+      agent.waitingSince = event.time;
+      if (event.depth === 0) draft.model = modelInUse(draft, event.data.model);
       return;
     }
     // Reasoning streams into the live area as progress; only plan_end text becomes a message.
@@ -101,11 +111,13 @@ export function applyEvent(
     case "text_delta": {
       const agent = agentOf(draft, event);
       agent.streamTail = (agent.streamTail + event.data.delta).slice(-STREAM_TAIL_CHARS);
+      delete agent.waitingSince;
       return;
     }
     case "plan_end": {
       const agent = agentOf(draft, event);
       agent.streamTail = "";
+      delete agent.waitingSince;
       draft.usage = addUsage(draft.usage, event.data.usage);
       if (costOf) draft.costUsd += costOf(agent.model ?? draft.model, event.data.usage);
       const text = event.data.text.trim();
@@ -119,6 +131,15 @@ export function applyEvent(
       agentOf(draft, event).tools.push({ id: d.id, tool: d.tool, description, startedAt: event.time });
       return;
     }
+    case "tool_output": {
+      const d = event.data;
+      const agent = agentOf(draft, event);
+      // Tools are copied per batch in reduceBatch; replace the running one rather than mutate it.
+      agent.tools = agent.tools.map((t) =>
+        t.id === d.id ? { ...t, output: { lines: d.lines, lineCount: d.lineCount } } : t,
+      );
+      return;
+    }
     case "tool_end": {
       const d = event.data;
       const agent = agentOf(draft, event);
@@ -126,7 +147,8 @@ export function applyEvent(
       agent.tools = agent.tools.filter((t) => t.id !== d.id);
       const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
       const text = `${d.tool} ${running?.description ?? ""}${summary} (${formatDuration(d.durationMs)})`;
-      pushItem(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError });
+      const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
+      pushItem(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError, ...detail });
       return;
     }
     case "act_start": {
@@ -171,12 +193,18 @@ export function applyEvent(
       return;
     }
     case "model_switch":
-      if (event.depth === 0) draft.model = event.data.to;
+      if (event.depth === 0) {
+        draft.model = event.data.to;
+        draft.switches[event.data.from] = event.data.to;
+      }
       pushItem(draft, fresh, {
         ...base,
         kind: "info",
         text: `model ${event.data.from} → ${event.data.to} (${event.data.reason})`,
       });
+      return;
+    case "compaction":
+      pushItem(draft, fresh, { ...base, kind: "info", text: describeCompaction(event.data) });
       return;
     case "verify":
       // A failed tool call is already shown by its tool_end item; only failed verify: commands add news.

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
+import { renderMarkdown } from "./markdown.ts";
 import type { HistoryItem } from "./state.ts";
 import { type Tone, tone } from "./theme.ts";
 
@@ -48,7 +49,7 @@ export const HistoryLine = memo(function HistoryLine({ item, colors, onRender }:
       <Box marginLeft={indent}>
         <Text>
           <Text bold>{item.agentName}</Text>
-          {`\n${item.text}`}
+          {`\n${renderMarkdown(item.text, colors)}`}
         </Text>
       </Box>
     );
@@ -60,6 +61,7 @@ export const HistoryLine = memo(function HistoryLine({ item, colors, onRender }:
         <Text color={color}>{mark} </Text>
         {who}
         {item.text}
+        {item.detail ? <Text dimColor>{item.detail.map((line) => `\n  ${line}`).join("")}</Text> : null}
       </Text>
     </Box>
   );

@@ -8,6 +8,7 @@ import type { Renderer } from "../renderer.ts";
 import type { FinishedRun } from "../result.ts";
 import { App } from "./app.tsx";
 import { InkApprover } from "./ink-approver.ts";
+import { guardResize, inkInteractive } from "./resize-guard.ts";
 import type { CostFn, HistoryItem } from "./state.ts";
 import { UiStore } from "./store.ts";
 
@@ -41,6 +42,11 @@ export function createInkRenderer(options: InkRendererOptions): InkRenderer {
   const store = new UiStore({ flushMs: options.flushMs, costOf: options.costOf });
   const approver = new InkApprover(store);
   const onInterrupt = options.onInterrupt ?? (() => process.kill(process.pid, "SIGINT"));
+  // Live frames on a terminal: a narrowing resize redraws everything (see resize-guard.ts).
+  const stdout = options.stdout ?? process.stdout;
+  const unguard = inkInteractive(stdout, options.interactive)
+    ? guardResize(stdout, () => store.replay())
+    : undefined;
   const instance = render(
     <App
       store={store}
@@ -66,6 +72,7 @@ export function createInkRenderer(options: InkRendererOptions): InkRenderer {
     store.dispose();
     instance.unmount();
     await instance.waitUntilExit();
+    unguard?.();
   };
 
   return {

@@ -1,7 +1,9 @@
 import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
+import { TAIL_LINES } from "../../kernel/output-tail.ts";
 import { formatDuration } from "../format.ts";
-import type { ActiveAgent } from "./state.ts";
+import { renderMarkdown } from "./markdown.ts";
+import type { ActiveAgent, RunningTool } from "./state.ts";
 import { fit, tone } from "./theme.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -15,6 +17,12 @@ export function useNow(ms: number, running: boolean): number {
     return () => clearInterval(timer);
   }, [ms, running]);
   return now;
+}
+
+/** ` · N lines` once a running command printed something. */
+function outputCount(tool: RunningTool): string {
+  const count = tool.output?.lineCount ?? 0;
+  return count > 0 ? ` · ${count} ${count === 1 ? "line" : "lines"}` : "";
 }
 
 /** Props of {@link LiveArea}. */
@@ -38,7 +46,7 @@ export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAge
       {shown.map((agent) => {
         const indent = agent.depth * 2;
         const width = columns - indent - 4;
-        const tail = agent.streamTail
+        const tail = (agent.streamTail === "" ? "" : renderMarkdown(agent.streamTail, colors))
           .split("\n")
           .filter((line) => line.trim() !== "")
           .slice(-streamLines);
@@ -47,12 +55,29 @@ export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAge
             <Text>
               <Text color={tone(colors, "cyan")}>{frame}</Text> <Text bold>{agent.name}</Text>{" "}
               <Text dimColor>{formatDuration(now - agent.startedAt)}</Text>
+              {agent.waitingSince !== undefined && agent.tools.length === 0 ? (
+                <Text
+                  dimColor
+                >{` · waiting for ${agent.model ?? "the model"} ${formatDuration(now - agent.waitingSince)}`}</Text>
+              ) : null}
             </Text>
             {agent.tools.slice(0, 3).map((tool) => (
-              <Text key={tool.id} dimColor>
-                {"  "}
-                {fit(`${tool.tool} ${tool.description} (${formatDuration(now - tool.startedAt)})`, width)}
-              </Text>
+              <Box key={tool.id} flexDirection="column">
+                <Text dimColor>
+                  {"  "}
+                  {fit(
+                    `${tool.tool} ${tool.description} (${formatDuration(now - tool.startedAt)})${outputCount(tool)}`,
+                    width,
+                  )}
+                </Text>
+                {(tool.output?.lines ?? []).slice(-TAIL_LINES).map((line, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a tail of plain lines, replaced as a whole
+                  <Text key={index} color={tone(colors, "gray")}>
+                    {"    "}
+                    {fit(line, width - 2)}
+                  </Text>
+                ))}
+              </Box>
             ))}
             {tail.map((line, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a tail of plain lines, replaced as a whole

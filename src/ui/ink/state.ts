@@ -34,6 +34,8 @@ export interface HistoryItem {
   text: string;
   /** success/failure colouring where it applies. */
   ok?: boolean;
+  /** Lines shown under the item, dimmed: a command's last lines of output. */
+  detail?: string[];
 }
 
 /** A tool call in flight. */
@@ -42,6 +44,8 @@ export interface RunningTool {
   tool: string;
   description: string;
   startedAt: number;
+  /** A running command's last lines of output and how many lines it printed so far (tool_output). */
+  output?: { lines: string[]; lineCount: number };
 }
 
 /** An agent that has started and not yet returned. */
@@ -56,12 +60,18 @@ export interface ActiveAgent {
   tools: RunningTool[];
   /** The model of the agent's current turn (from plan_start), for pricing its usage. */
   model?: string;
+  /** Set from plan_start until the first streamed text or the turn's end: waiting for the model. */
+  waitingSince?: number;
 }
 
 export interface UiState {
   sessionId: string;
   goal: string;
+  /** The root's model in use: after a fallback, the model it switched to (status line). */
   model: string;
+  /** Fallbacks seen (`provider:model` switched from → to): a later turn asking for the first model is
+   * shown with the one that answers (the fallback chain is per request). */
+  switches: Record<string, string>;
   startedAt: number | undefined;
   /** Items not yet handed to <Static>; a new generation starts once the view has printed them. */
   history: HistoryItem[];
@@ -99,6 +109,7 @@ export function initialState(): UiState {
     sessionId: "",
     goal: "",
     model: "",
+    switches: {},
     startedAt: undefined,
     history: [],
     historyGeneration: 0,
@@ -137,6 +148,7 @@ export function reduceBatch(
     agents: state.agents.map((a) => ({ ...a, tools: [...a.tools] })),
     approvals: [...state.approvals],
     requests: { ...state.requests },
+    switches: { ...state.switches },
   };
   let fresh = options.freshHistory === true;
   for (const action of actions) {

@@ -1,7 +1,17 @@
 import type { AgentEvent } from "../../kernel/events.ts";
 import { TerminalSafeStream, terminalSafeValue } from "../../kernel/terminal-text.ts";
 import type { FinishedRun } from "../result.ts";
-import { type CostFn, initialState, reduceBatch, type UiAction, type UiState } from "./state.ts";
+import {
+  type CostFn,
+  type HistoryItem,
+  initialState,
+  reduceBatch,
+  type UiAction,
+  type UiState,
+} from "./state.ts";
+
+/** History items kept to print again after a resize. */
+export const REPLAY_ITEMS = 2000;
 
 /** Options for {@link UiStore}. */
 export interface UiStoreOptions {
@@ -22,6 +32,8 @@ export class UiStore {
   private readonly listeners = new Set<() => void>();
   private printedGeneration = -1;
   private readonly flushMs: number;
+  /** The latest history items (at most REPLAY_ITEMS), to print again after a resize cleared the screen. */
+  private replayItems: HistoryItem[] = [];
   /** Per agent: its streamed text made terminal-safe, a sequence split across deltas held whole. */
   private readonly streams = new Map<string, TerminalSafeStream>();
 
@@ -56,10 +68,43 @@ export class UiStore {
     if (this.pending.length === 0) return;
     const actions = this.pending;
     this.pending = [];
+    const firstNew = this.state.nextKey;
     this.state = reduceBatch(this.state, actions, {
       costOf: this.options.costOf,
       freshHistory: this.printedGeneration === this.state.historyGeneration,
     });
+    this.remember(this.state.history.filter((item) => item.key >= firstNew));
+    for (const listener of this.listeners) listener();
+  }
+
+  private remember(items: HistoryItem[]): void {
+    if (items.length === 0) return;
+    this.replayItems.push(...items);
+    if (this.replayItems.length > REPLAY_ITEMS * 2) this.replayItems = this.replayItems.slice(-REPLAY_ITEMS);
+  }
+
+  /**
+   * The screen was cleared (resize-guard.ts): a new history generation holding the latest items (at most
+   * REPLAY_ITEMS, after a line saying how many earlier ones are not shown again) is printed again.
+   */
+  replay(): void {
+    this.flush();
+    const items = this.replayItems.slice(-REPLAY_ITEMS);
+    const dropped = this.state.nextKey - items.length;
+    const history: HistoryItem[] =
+      dropped > 0
+        ? [
+            {
+              key: -1,
+              kind: "info",
+              depth: 0,
+              agentName: "",
+              text: `(${dropped} earlier lines not shown again)`,
+            },
+            ...items,
+          ]
+        : items;
+    this.state = { ...this.state, history, historyGeneration: this.state.historyGeneration + 1 };
     for (const listener of this.listeners) listener();
   }
 

@@ -3,6 +3,7 @@ import { totalTokens } from "../../kernel/usage.ts";
 import { formatCost, formatDuration, formatTokens } from "../format.ts";
 import { denialLines, deniedText } from "../progress-lines.ts";
 import type { FinishedRun } from "../result.ts";
+import { renderMarkdown } from "./markdown.ts";
 import { tone } from "./theme.ts";
 
 /** Props of {@link Summary}. */
@@ -23,7 +24,9 @@ export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
   const denied = denials.length > 0 ? ` · ${deniedText(denials.length)}` : "";
   return (
     <Box flexDirection="column" marginTop={1}>
-      {showAnswer && run.answer.trim() !== "" ? <Text>{run.answer.trim()}</Text> : null}
+      {showAnswer && run.answer.trim() !== "" ? (
+        <Text>{renderMarkdown(run.answer.trim(), colors)}</Text>
+      ) : null}
       {run.error ? (
         <Text color={tone(colors, "red")}>{`✗ ${run.error.kind} error: ${run.error.message}`}</Text>
       ) : null}

@@ -1,8 +1,9 @@
 /**
- * Drives bin/agent on a real pseudo-terminal: each run is a tmux session on a private tmux server, read
- * with capture-pane and answered with send-keys. tmux is required: without it these tests fail (CI
- * installs it in .ci/run).
+ * Terminal tests: bin/agent runs inside a tmux pane (a private tmux server per test process), so it gets
+ * the Ink renderer and the interactive approval prompt; a test reads the screen with capture-pane and
+ * answers with send-keys. tmux is required: without it these tests fail (CI installs it in .ci/run).
  */
+import { afterAll } from "bun:test";
 import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 import { AGENT_BIN, type E2eSandbox, makeE2eSandbox, TEST_KEY } from "./support.ts";
 
@@ -12,10 +13,17 @@ export const SCREEN_TIMEOUT_MS = 15_000;
 /** Bun's own per-test limit: above two screen waits, so a missing screen fails with its own message. */
 export const TEST_TIMEOUT_MS = 40_000;
 
+afterAll(() => {
+  if (TMUX !== null)
+    Bun.spawnSync([TMUX, "-L", SOCKET, "kill-server"], { stdout: "ignore", stderr: "ignore" });
+});
+
 /** Runs a tmux command on the private server; fails loudly when tmux is missing or the command fails. */
 export function tmux(...args: string[]): string {
   if (TMUX === null) {
-    throw new Error("tmux is not installed: the terminal tests of `agent` need it (apt-get install -y tmux)");
+    throw new Error(
+      "tmux is not installed: the terminal tests of `agent run` need it (apt-get install -y tmux)",
+    );
   }
   const result = Bun.spawnSync([TMUX, "-L", SOCKET, ...args], { stdout: "pipe", stderr: "pipe" });
   if (result.exitCode !== 0) {
@@ -24,23 +32,20 @@ export function tmux(...args: string[]): string {
   return result.stdout.toString();
 }
 
-/** Stops the private tmux server (call in afterAll). */
-export function killTmuxServer(): void {
-  if (TMUX !== null)
-    Bun.spawnSync([TMUX, "-L", SOCKET, "kill-server"], { stdout: "ignore", stderr: "ignore" });
-}
-
-function shellQuote(text: string): string {
+export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 let sessions = 0;
 
-/** A run of `agent ARGS` in a fresh tmux session; the pane stays open after the run for reading. */
+/** A run of `agent ARGS...` in a fresh tmux session; the pane stays open after the run for reading. */
 export interface TerminalRun {
   name: string;
   sandbox: E2eSandbox;
+  /** The visible screen. */
   screen(): string;
+  /** The whole pane: scrollback and screen (`capture-pane -S -`). */
+  scrollback(): string;
   /** Polls the screen until `pattern` shows, failing with the last screen after the timeout. */
   waitForScreen(pattern: RegExp, what: string): Promise<string>;
   /** tmux send-keys: key names (`Enter`, `C-c`) or text. */
@@ -52,26 +57,31 @@ export interface TerminalRun {
   close(): void;
 }
 
-/** Starts `agent ARGS` against the fake server's Anthropic endpoint in a new sandbox. */
-export function startTerminal(
-  server: FakeLlmServer,
-  args: string[],
-  extraEnv: Record<string, string> = {},
-  sandbox: E2eSandbox = makeE2eSandbox(),
-): TerminalRun {
+export interface TerminalOptions {
+  server: FakeLlmServer;
+  env?: Record<string, string>;
+  /** A shell suffix after the agent command, e.g. `| cat` to run it with stdout piped. */
+  pipe?: string;
+  /** Prepares the sandbox before the run starts (files in the workspace, config). */
+  prepare?: (sandbox: E2eSandbox) => void;
+  /** Run in this sandbox (e.g. one an earlier run used) instead of a new one. */
+  sandbox?: E2eSandbox;
+}
+
+export function startTerminal(args: string[], options: TerminalOptions): TerminalRun {
+  const sandbox = options.sandbox ?? makeE2eSandbox();
+  options.prepare?.(sandbox);
   sessions += 1;
   const name = `run${sessions}`;
   const env = sandbox.env({
     TERM: "xterm-256color",
     ANTHROPIC_API_KEY: TEST_KEY,
-    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-    ...extraEnv,
+    ANTHROPIC_BASE_URL: options.server.anthropicBaseUrl,
+    ...options.env,
   });
   const assignments = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`));
-  const command = [
-    `cd ${shellQuote(sandbox.workspace)}`,
-    `env -i ${assignments.join(" ")} ${[AGENT_BIN, ...args].map(shellQuote).join(" ")}`,
-  ].join(" && ");
+  const agent = `env -i ${assignments.join(" ")} ${[AGENT_BIN, ...args].map(shellQuote).join(" ")}`;
+  const command = [`cd ${shellQuote(sandbox.workspace)}`, `${agent}${options.pipe ?? ""}`].join(" && ");
   // Run by sh whatever the user's shell; print the status, then keep the pane open for capture-pane.
   const script = `${command}; echo "EXIT=$?"; exec sleep 600`;
   try {
@@ -97,6 +107,7 @@ export function startTerminal(
     name,
     sandbox,
     screen,
+    scrollback: () => tmux("capture-pane", "-p", "-S", "-", "-t", name),
     waitForScreen,
     press: (...keys) => {
       tmux("send-keys", "-t", name, ...keys);

@@ -1,0 +1,79 @@
+/**
+ * README.md is a contract users script against: its tables and lists must say what the code does.
+ * Several people edit both in parallel, so these checks pin the parts that drifted most easily: the
+ * tier table (src/llm/resolve.ts), the `finish_reason` list (src/kernel/events.ts) and the exit code
+ * table (src/kernel/errors.ts, src/cli/run-exit-code.ts, src/agents/run-state.ts).
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { statusFor } from "../../src/agents/run-state.ts";
+import { exitCodeFor } from "../../src/cli/run-exit-code.ts";
+import { ExitCode, FINISH_REASONS } from "../../src/kernel/index.ts";
+import { DEFAULT_TIER_MODELS, TIERS } from "../../src/llm/resolve.ts";
+
+const README = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
+
+/** The text of a README section, from its heading to the next heading of the same or a higher level. */
+function section(heading: string): string {
+  const lines = README.split("\n");
+  const start = lines.indexOf(heading);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const level = heading.indexOf(" ");
+  const end = lines.findIndex((line, i) => {
+    const hashes = /^(#+) /.exec(line)?.[1]?.length;
+    return i > start && hashes !== undefined && hashes <= level;
+  });
+  return lines.slice(start, end === -1 ? undefined : end).join("\n");
+}
+
+const backticked = (text: string): string[] => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? "");
+
+/** `| key | cell | cell |` rows of a Markdown table, as [key, cells]. */
+function tableRows(text: string): [string, string[]][] {
+  return text
+    .split("\n")
+    .filter((line) => /^\| [^-|]/.test(line))
+    .map((line) =>
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    )
+    .map((cells): [string, string[]] => [cells[0] ?? "", cells.slice(1)]);
+}
+
+describe("README matches the code", () => {
+  test("the tier table lists each tier's default candidates per provider, in order", () => {
+    const rows = new Map(tableRows(section("## Models and tiers")));
+    for (const tier of TIERS) {
+      const defaults = DEFAULT_TIER_MODELS[tier];
+      expect(rows.get(tier)?.map((cell) => cell.split(", "))).toEqual([
+        [...defaults.anthropic],
+        [...defaults.openai],
+        [...defaults.gemini],
+      ]);
+    }
+  });
+
+  test("the finish_reason list of the result is exactly the finish reasons a run can end with", () => {
+    const output = section("### Machine-readable output");
+    const list = /`finish_reason` \(([^)]*)\)/.exec(output)?.[1] ?? "";
+    expect(backticked(list).sort()).toEqual([...FINISH_REASONS].sort());
+  });
+
+  test("the exit code table has one row per exit code, and names every finish reason of codes 1 and 5", () => {
+    const rows = tableRows(section("### Exit codes")).filter(([code]) => /^\d+$/.test(code));
+    const table = new Map(rows.map(([code, cells]) => [Number(code), cells.join(" ")]));
+    expect([...table.keys()].sort((a, b) => a - b)).toEqual(Object.values(ExitCode).sort((a, b) => a - b));
+    for (const reason of FINISH_REASONS) {
+      const code = exitCodeFor({ status: statusFor(reason), finishReason: reason });
+      if (code === ExitCode.failure || code === ExitCode.limit) {
+        expect({ reason, row: backticked(table.get(code) ?? "").includes(reason) }).toEqual({
+          reason,
+          row: true,
+        });
+      }
+    }
+  });
+});
