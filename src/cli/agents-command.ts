@@ -13,9 +13,9 @@ export const agentsCommand: CommandModule = {
       .command("agents")
       .description("the agent specs found from here: project .agent/agents, user config, bootstrap");
     agents
-      .command("list")
+      .command("list", { isDefault: true })
       .description(
-        "list every agent: name, model, capabilities, scope and source file (exit 3 if any is invalid)",
+        "(default) list every agent: name, model, capabilities, scope and source file (exit 3 if any is invalid)",
       )
       .option("--json", "print the agents and the spec errors as JSON")
       .action(async (flags: { json?: boolean }) => {

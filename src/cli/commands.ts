@@ -25,11 +25,15 @@ export const COMMANDS: readonly CommandModule[] = [
   sessionsCommand,
 ];
 
-/** Thrown by an action to end the process with a specific exit code (message, if any, goes to stderr). */
+/**
+ * Thrown by an action to end the process with a specific exit code (message, if any, goes to stderr).
+ * `reported` says the command already printed its result (in JSON mode, the one JSON object).
+ */
 export class CliExit extends Error {
   constructor(
     readonly code: number,
     message = "",
+    readonly reported = false,
   ) {
     super(message);
     this.name = "CliExit";

@@ -174,6 +174,9 @@ export const CUT_PROBLEM: Record<"truncated" | "context_window", string> = {
   context_window: "helper stopped: the answer filled the model's context window (partial answer printed)",
 };
 
+/** The built-in system prompt of a single helper call (helper-system.txt). */
+export const SINGLE_CALL_SYSTEM = defaultSystem.trim();
+
 /** Why a refused helper run ended (stderr), with the model's own words when it gave any: stdout stays empty,
  * so this line is the only place the user learns why. */
 export function refusalProblem(answer: string): string {
@@ -241,7 +244,7 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
     result = await callModel({
       stream: input.client.stream,
       model: input.ref,
-      system: input.system ?? defaultSystem.trim(),
+      system: input.system ?? SINGLE_CALL_SYSTEM,
       prompt: input.prompt,
       signal: controller.signal,
       maxOutputTokens: input.client.info(input.ref).maxOutputTokens,
@@ -303,5 +306,6 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
     finishReason: "provider_error",
     answer: "",
     problem: describeProviderError(result.error, input.ref),
+    error: { kind: result.error.kind, message: describeProviderError(result.error, input.ref) },
   };
 }

@@ -5,12 +5,15 @@
 import { type Command, Option } from "commander";
 import type { CommandModule } from "./commands.ts";
 import { type SandboxFlags, sandboxOptions } from "./sandbox-flags.ts";
+import { type CassetteFlags, cassetteOptions, type OutputFormat, outputOption } from "./shared-flags.ts";
+import type { SystemFlags } from "./system-flag.ts";
 
 /** Flags of `agent helper`, as commander parses them. */
-export interface HelperFlags extends SandboxFlags {
+export interface HelperFlags extends SystemFlags, CassetteFlags, SandboxFlags {
   tier: string;
   model?: string;
-  system?: string;
+  /** `-o json`, or `--json` (kept as an alias). */
+  output: OutputFormat;
   json?: boolean;
   tools?: string;
   maxTurns?: string;
@@ -19,8 +22,6 @@ export interface HelperFlags extends SandboxFlags {
   maxTokens?: string;
   schema?: string;
   verbose?: boolean;
-  record?: string;
-  replay?: string;
   /** False with `--no-fallback`. */
   fallback?: boolean;
 }
@@ -38,8 +39,9 @@ export const helperCommand: CommandModule = {
           .choices(["fast", "good", "best", "smart", "auto"])
           .default("fast"),
       )
-      .option("--model <model>", "a model: tier, provider:model or model id (overrides --tier)")
-      .option("--system <text>", "system prompt")
+      .option("-m, --model <model>", "a model: tier, provider:model or model id (overrides --tier)")
+      .option("-s, --system <text>", "replace the built-in system prompt (@FILE reads a file)")
+      .option("--append-system <text>", "add to the built-in system prompt (@FILE reads a file)")
       .option(
         "--tools <list>",
         "comma-separated primitives the model may use without asking (read_file, write_file, edit_file, apply_patch, exec, grep, glob, fetch)",
@@ -50,14 +52,15 @@ export const helperCommand: CommandModule = {
       .option("--max-tokens <n>", "token budget of the run: input, output and cache tokens (exit 5)")
       .option("--schema <file|json>", "the answer must be JSON valid against this JSON schema")
       .option("--verbose", "print each tool call on stderr (default: only when stderr is a terminal)")
-      .option("--json", "print {answer, model, provider, usage} as JSON")
-      .option("--record <file>", "write every model exchange to a cassette")
-      .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
-      .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier");
+      .addOption(outputOption(["text", "json"]))
+      .option("--json", "same as -o json: one JSON result object on stdout, on every exit");
+    for (const option of cassetteOptions()) command.addOption(option);
     for (const option of sandboxOptions()) command.addOption(option);
-    command.action(async (prompt: string[], flags: HelperFlags) => {
-      const { helperMain } = await import("./helper-run.ts");
-      await helperMain(prompt, flags);
-    });
+    command
+      .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier")
+      .action(async (prompt: string[], flags: HelperFlags) => {
+        const { helperMain } = await import("./helper-run.ts");
+        await helperMain(prompt, flags);
+      });
   },
 };

@@ -12,7 +12,8 @@ import {
   terminalSafe,
   type Usage,
 } from "../kernel/index.ts";
-import { type ActivityFields, activityFields } from "../ui/result.ts";
+import { SCHEMA_VERSION } from "../ui/json-shape.ts";
+import { type ActivityFields, activityFields, type TokenCounts, tokenCounts } from "../ui/result.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 
 /** The end of a helper run. */
@@ -30,6 +31,8 @@ export interface HelperOutcome {
   activity?: RunActivity;
   /** One line saying why the run did not succeed (stderr); absent on success. */
   problem?: string;
+  /** A replayed run: what the served exchanges cost when recorded (`costUsd` is 0). */
+  recordedCostUsd?: number;
   /** What kind of error ended the run, when one did (decides 3 or 70 for a run that ended in error). */
   error?: { kind: string; message: string };
 }
@@ -43,9 +46,10 @@ export interface OutputMode {
 }
 
 /**
- * Prints the outcome: stdout gets only the answer (or the `--json` object); a partial answer is printed
- * too when a limit ended the run. Returns the exit code and the stderr line for a non-zero one.
- * Secrets (key values from the environment, key shapes) are redacted: helper output often lands in CI logs.
+ * Prints the outcome: stdout gets only the answer, or in JSON mode the result object (on every exit,
+ * failures included); a partial answer is printed too when a limit ended the run. Returns the exit code
+ * and the stderr line for a non-zero one. Secrets (key values from the environment, key shapes) are
+ * redacted: helper output often lands in CI logs.
  */
 export function writeOutcome(
   raw: HelperOutcome,
@@ -57,7 +61,7 @@ export function writeOutcome(
   const code = exitCodeFor(outcome);
   const printable = outcome.status === "success" || (outcome.status === "limit" && outcome.answer !== "");
   if (mode.json) {
-    if (printable) stdout.write(`${stringifyForTerminal(jsonOutput(outcome))}\n`);
+    stdout.write(`${stringifyForTerminal(helperRecord(outcome, code))}\n`);
   } else if (mode.streamed) {
     if (outcome.answer !== "" || outcome.status === "success") stdout.write("\n");
   } else if (printable) {
@@ -68,21 +72,37 @@ export function writeOutcome(
   return { code, message };
 }
 
-/**
- * `agent helper --json`: `{answer, model, provider, usage}` with the cost inside usage, plus what the run
- * did (turns, stumbles, tool_calls, denials, context_elided), the same fields as `agent run`'s result.
- */
-export function jsonOutput(outcome: HelperOutcome): {
+/** `agent helper --json` / `-o json`: the run result's shape plus the model and provider that answered. */
+export interface HelperRecord extends ActivityFields {
+  type: "result";
+  schema_version: number;
+  status: RunStatus;
   answer: string;
+  finish_reason: FinishReason;
+  exit_code: number;
   model: string;
   provider: string;
-  usage: Usage & { costUsd: number };
-} & ActivityFields {
-  return {
+  usage: TokenCounts & { cost_usd: number };
+  error?: { kind: string; message: string };
+  recorded_cost_usd?: number;
+}
+
+export function helperRecord(outcome: HelperOutcome, exitCode: number): HelperRecord {
+  const record: HelperRecord = {
+    type: "result",
+    schema_version: SCHEMA_VERSION,
+    status: outcome.status,
     answer: outcome.answer,
+    finish_reason: outcome.finishReason,
+    exit_code: exitCode,
     model: outcome.model,
     provider: outcome.provider,
-    usage: { ...outcome.usage, costUsd: roundUsd(outcome.costUsd) },
+    usage: { ...tokenCounts(outcome.usage), cost_usd: roundUsd(outcome.costUsd) },
     ...activityFields(outcome.activity),
   };
+  if (outcome.recordedCostUsd !== undefined) record.recorded_cost_usd = roundUsd(outcome.recordedCostUsd);
+  if (outcome.error) record.error = { kind: outcome.error.kind, message: outcome.error.message };
+  else if (outcome.status !== "success" && outcome.problem)
+    record.error = { kind: outcome.finishReason, message: outcome.problem };
+  return record;
 }

@@ -18,25 +18,16 @@ import {
 import { createModelClient } from "../llm/client.ts";
 import { CliExit } from "./commands.ts";
 import { loadConfig } from "./config.ts";
-import { singleCall } from "./helper-call.ts";
+import { SINGLE_CALL_SYSTEM, singleCall } from "./helper-call.ts";
 import type { HelperFlags } from "./helper-command.ts";
 import { chooseModelName, parseToolList } from "./helper-options.ts";
 import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
 import { handleInterrupts } from "./interrupts.ts";
 import { parseLimitFlags } from "./run-flags.ts";
 import { sandboxSettings } from "./sandbox-flags.ts";
-
-/** The prompt from the arguments plus piped stdin as a delimited block. Usage error when both are empty. */
-export function buildPrompt(args: string[], stdinText: string): string {
-  const prompt = args.join(" ").trim();
-  const piped = stdinText.replace(/\s+$/, "");
-  if (prompt === "" && piped.trim() === "") {
-    throw new AppError("usage", "no prompt: pass it as arguments or pipe it on stdin (agent helper --help)");
-  }
-  if (piped.trim() === "") return prompt;
-  if (prompt === "") return piped;
-  return `${prompt}\n\n<stdin>\n${piped}\n</stdin>`;
-}
+import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
+import { stdoutPipe } from "./stdout-pipe.ts";
+import { systemPromptFrom } from "./system-flag.ts";
 
 /** A retry or fallback notice as one stderr line. */
 export function describeNotice(notice: ProviderNotice): string {
@@ -62,14 +53,6 @@ async function loadSchema(value: string): Promise<OutputSchema | undefined> {
   return loadSchemaFlag(value);
 }
 
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return "";
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin)
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /**
  * Runs `agent helper`. Usage (2), config (3) errors are thrown as AppError before any model call; the
  * run's own end is a CliExit with the documented code (4 provider, 5 limit, 130 interrupted).
@@ -78,12 +61,20 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const env = process.env;
   const redactor = Redactor.fromEnv(env);
   const tools = parseToolList(flags.tools);
+  const json = flags.json === true || flags.output === "json";
+  const singleSystem = tools === undefined ? systemPromptFrom(flags, SINGLE_CALL_SYSTEM) : undefined;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before stdin or config is read
   const outputSchema = flags.schema !== undefined ? await loadSchema(flags.schema) : undefined;
-  const stdinText = await readStdin();
-  const prompt = buildPrompt(args, stdinText);
+  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
+  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  const stdinText = stdin.text;
+  const prompt = joinTask(
+    args,
+    stdinText,
+    "no prompt: pass it as arguments or pipe it on stdin (agent helper --help)",
+  );
   // With no arguments, piped stdin is the task itself, so the classifier reads it as the prompt.
-  const argText = args.join(" ").trim();
+  const argText = taskFromStdin(args) ? "" : args.join(" ").trim();
   const choice = chooseModelName({
     tier: flags.tier,
     prompt: argText || stdinText,
@@ -111,14 +102,16 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     },
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.replayLoose ? { replayLoose: true } : {}),
   });
   // Resolve now: an unplaceable name is a usage error (2) and a missing key a config error (3).
   const resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
+  checkFitsContext(stdinText, client.info(resolved.ref));
 
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   // A schema'd answer is checked before it is printed, so it is never streamed.
   const streamed =
-    tools === undefined && process.stdout.isTTY === true && !flags.json && outputSchema === undefined;
+    tools === undefined && process.stdout.isTTY === true && !json && outputSchema === undefined;
   // Streamed to a terminal: model text never drives it (a sequence split across deltas is held whole).
   const screen = new TerminalSafeStream();
   let outcome: HelperOutcome;
@@ -128,12 +121,12 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         client,
         ref: resolved.ref,
         prompt,
-        signal: interrupts.signal,
+        signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
         fellBackTo: () => fellBackTo,
         onDelta: (delta) => {
           if (streamed) process.stdout.write(screen.push(redactor.redact(delta)));
         },
-        ...(flags.system !== undefined ? { system: flags.system } : {}),
+        ...(singleSystem !== undefined ? { system: singleSystem } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
         ...budgetsOf(limits),
         ...(outputSchema ? { schema: outputSchema } : {}),
@@ -154,7 +147,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         tools,
         rules,
         prompt,
-        signal: interrupts.signal,
+        signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
         fellBackTo: () => fellBackTo,
         escalate: fallback,
         sandbox: sandboxSettings(flags, config.sandbox),
@@ -165,7 +158,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
                 process.stderr.write(`agent: ${terminalSafe(redactor.redact(line))}\n`),
             }
           : {}),
-        ...(flags.system !== undefined ? { system: flags.system } : {}),
+        systemFlags: flags,
         ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
         ...budgetsOf(limits),
@@ -176,11 +169,15 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     interrupts.dispose();
   }
   if (streamed) process.stdout.write(screen.end());
+  // A strict replay that met a request unlike the recorded one is a usage error (exit 2).
+  const mismatch = client.replay?.mismatch();
+  if (mismatch !== undefined) throw new AppError("usage", mismatch);
+  if (client.replay) outcome.recordedCostUsd = client.replay.recordedCostUsd();
   const { code, message } = writeOutcome(
     outcome,
-    { json: flags.json === true, streamed, tty: process.stdout.isTTY === true },
+    { json, streamed, tty: process.stdout.isTTY === true },
     process.stdout,
     redactor,
   );
-  if (code !== 0) throw new CliExit(code, message);
+  if (code !== 0) throw new CliExit(code, message, json);
 }

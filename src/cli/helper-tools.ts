@@ -3,7 +3,7 @@
  * nobody to ask (src/agents/helper-run.ts). Imported lazily: only this path loads the loop and the tools.
  * Progress (one line per tool call, an escalation) goes to stderr when asked for.
  */
-import { runHelper } from "../agents/helper-run.ts";
+import { HELPER_SYSTEM, runHelper } from "../agents/helper-run.ts";
 import type { OutputSchema } from "../agents/output-schema.ts";
 import { type AgentEvent, emptyUsage, type ModelRef } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
@@ -17,6 +17,7 @@ import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 import { sessionToolsFor } from "./run-tools.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
+import { type SystemFlags, systemPromptFrom } from "./system-flag.ts";
 
 export interface ToolsRunInput {
   client: ModelClient;
@@ -26,7 +27,8 @@ export interface ToolsRunInput {
   /** The user's and the project's rules (their deny rules still refuse a listed tool's call). */
   rules?: readonly Rule[];
   prompt: string;
-  system?: string;
+  /** `--system` / `--append-system`, applied to the loop's built-in prompt. */
+  systemFlags?: SystemFlags;
   maxTurns?: number;
   timeoutMs?: number;
   signal: AbortSignal;
@@ -56,6 +58,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     if (sandboxed.warning) input.warn(sandboxed.warning);
   }
   const progress = input.progress;
+  const system = input.systemFlags ? systemPromptFrom(input.systemFlags, HELPER_SYSTEM) : undefined;
   const result = await runHelper({
     prompt: input.prompt,
     tools: input.tools,
@@ -68,7 +71,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     workspace,
     signal: input.signal,
     ...(input.escalate === false ? { escalate: false } : {}),
-    ...(input.system !== undefined ? { system: input.system } : {}),
+    ...(system !== undefined ? { system } : {}),
     ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
     ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
     ...(input.outputSchema ? { outputSchema: input.outputSchema } : {}),

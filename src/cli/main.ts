@@ -1,10 +1,13 @@
 /** The program's entry (bin/agent imports it; `bun build --compile` starts here). */
+import { ExitCode } from "../kernel/errors.ts";
 import { ignoreClosedPipes } from "./closed-pipes.ts";
 import { runCli } from "./program.ts";
+import { stdoutPipe } from "./stdout-pipe.ts";
 
 ignoreClosedPipes();
 
 const code = await runCli(process.argv.slice(2));
 // Let stdout drain before exiting, so a piped answer is never cut short.
-await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-process.exit(code);
+if (!stdoutPipe().broken) await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+// A reader that closed stdout early decides the code, as SIGPIPE would (README "Exit codes").
+process.exit(stdoutPipe().broken ? ExitCode.brokenPipe : code);

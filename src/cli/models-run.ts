@@ -3,6 +3,7 @@
  * values), what each tier resolves to and why, config overrides and openai-compatible providers.
  */
 import { AppError, Redactor } from "../kernel/index.ts";
+import { catalogIds, catalogProvider } from "../llm/catalog.ts";
 import { listEndpoints } from "../llm/endpoints.ts";
 import { resolveModel, TIERS, type Tier } from "../llm/resolve.ts";
 import { CliExit } from "./commands.ts";
@@ -30,6 +31,21 @@ export interface ModelsReport {
     source: "default" | "config" | null;
   }[];
   overrides: Partial<Record<Tier, string[]>>;
+  /** The catalog's known models per provider (prices and context windows known; any other id works too). */
+  known: Record<string, string[]>;
+}
+
+/** The catalog's model ids grouped by provider, in catalog order. */
+function knownModels(): Record<string, string[]> {
+  const known: Record<string, string[]> = {};
+  for (const id of catalogIds()) {
+    const provider = catalogProvider(id);
+    if (!provider) continue;
+    const ids = known[provider] ?? [];
+    ids.push(id);
+    known[provider] = ids;
+  }
+  return known;
 }
 
 /** Builds the report without printing it. */
@@ -66,6 +82,7 @@ export function modelsReport(env: Record<string, string | undefined>, config: Ag
     providers,
     tiers,
     overrides: config.models,
+    known: knownModels(),
   };
 }
 
@@ -99,6 +116,12 @@ export function formatModelsReport(report: ModelsReport): string {
   const overrides = Object.entries(report.overrides);
   lines.push("", overrides.length > 0 ? "Config overrides:" : "Config overrides: none");
   for (const [tier, list] of overrides) lines.push(`  models.${tier}: ${(list ?? []).join(", ")}`);
+  lines.push(
+    "",
+    "Known models (catalog: context window and prices; other ids work with conservative defaults):",
+  );
+  for (const [provider, ids] of Object.entries(report.known))
+    lines.push(`  ${provider.padEnd(10)} ${ids.join(", ")}`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -7,13 +7,18 @@
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
 import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel/index.ts";
+import { errorRecord } from "../ui/json-shape.ts";
 import { CliExit, COMMANDS } from "./commands.ts";
+import { jsonRequested } from "./shared-flags.ts";
+import { stdoutPipe } from "./stdout-pipe.ts";
 
 /** Builds the program with every registered command. */
 export function createProgram(): Command {
   const program = new Command("agent")
     .description("Run LLM agent tasks from a terminal, shell scripts and CI jobs")
     .version(pkg.version, "-V, --version")
+    .usage('[command] [options]   (agent "goal" and agent -p "goal" are agent run "goal")')
+    .option("-p, --print <goal...>", 'run the goal once and print the answer: the same as `agent run "goal"`')
     .exitOverride()
     .showSuggestionAfterError(true)
     .configureOutput({
@@ -21,7 +26,29 @@ export function createProgram(): Command {
       writeErr: (text) => process.stderr.write(text),
     });
   for (const command of COMMANDS) command.register(program);
+  program
+    .command("version")
+    .description("print the version")
+    .action(() => {
+      process.stdout.write(`${pkg.version}\n`);
+    });
   return program;
+}
+
+/**
+ * Shorthands people type, rewritten before commander parses: `agent -p "goal" ...` and
+ * `agent "fix the tests" ...` (a first word that is no command and contains a space) are
+ * `agent run "goal" ...`. Anything else is left alone, so a misspelt command still gets commander's
+ * "unknown command" with its suggestion.
+ */
+export function expandShorthands(args: readonly string[], commandNames: readonly string[]): string[] {
+  const [first, ...rest] = args;
+  if (first === undefined) return [];
+  if (first === "-p" || first === "--print") return ["run", ...rest];
+  if (first.startsWith("--print=")) return ["run", first.slice("--print=".length), ...rest];
+  if (!first.startsWith("-") && /\s/.test(first.trim()) && !commandNames.includes(first))
+    return ["run", ...args];
+  return [...args];
 }
 
 /** A message as one terminal-safe line (messages can quote model or tool text). */
@@ -31,30 +58,46 @@ function oneLine(text: string): string {
     .trim();
 }
 
-/** Maps a thrown value to an exit code, writing its one-line message to stderr. */
+/** Where handleError writes: stderr always gets the line; stdout gets the JSON object in JSON mode. */
+export interface ErrorOutput {
+  stderr: { write(text: string): unknown };
+  /** Set in JSON mode (`-o json`, `-o stream-json`, `--json`). */
+  json?: { write(text: string): unknown };
+}
+
+/**
+ * Maps a thrown value to an exit code, writing its one-line message to stderr and, in JSON mode, the
+ * error object to stdout (unless the command already printed its result).
+ */
 export function handleError(
   error: unknown,
   env: Record<string, string | undefined> = process.env,
-  stderr: { write(text: string): unknown } = process.stderr,
+  output: ErrorOutput = { stderr: process.stderr },
 ): number {
+  const { stderr } = output;
+  const report = (kind: string, message: string, code: number): number => {
+    output.json?.write(`${JSON.stringify(errorRecord(kind, oneLine(message), code))}\n`);
+    return code;
+  };
   if (error instanceof CommanderError) {
     // commander has already written its message (or the help text).
     if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return ExitCode.done;
-    if (error.code === "commander.help") return error.exitCode === 0 ? ExitCode.done : ExitCode.usage;
-    return ExitCode.usage;
+    if (error.code === "commander.help" && error.exitCode === 0) return ExitCode.done;
+    return report("usage", error.message.replace(/^error: /, ""), ExitCode.usage);
   }
   if (error instanceof CliExit) {
     if (error.message) stderr.write(`agent: ${oneLine(error.message)}\n`);
-    return error.code;
+    if (error.reported || error.code === ExitCode.done) return error.code;
+    return report(error.code === ExitCode.usage ? "usage" : "error", error.message || "failed", error.code);
   }
   if (error instanceof AppError) {
     stderr.write(`agent: ${oneLine(error.message)}\n`);
-    return exitCodeForAppError(error.kind);
+    return report(error.kind, error.message, exitCodeForAppError(error.kind));
   }
   const message = error instanceof Error ? error.message : String(error);
   stderr.write(`agent: internal error: ${oneLine(message)}\n`);
   if (env.AGENT_DEBUG && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
-  return ExitCode.internal;
+  return report("internal", message, ExitCode.internal);
 }
 
 /**
@@ -65,13 +108,25 @@ export function effectiveArgs(args: string[], terminal: boolean): string[] {
   return args.length === 0 && terminal ? ["chat"] : args;
 }
 
+/** Commands whose JSON mode promises one JSON object on every exit (the others print their own JSON). */
+const JSON_RESULT_COMMANDS = new Set(["run", "helper"]);
+
 /** Runs the CLI with user arguments (no `node script` prefix); resolves to the exit code. */
 export async function runCli(args: string[]): Promise<number> {
+  // From here on a closed stdout is an abort signal, never an uncaught EPIPE with a stack trace.
+  stdoutPipe();
+  const program = createProgram();
+  const names = program.commands.flatMap((command) => [command.name(), ...command.aliases(), "help"]);
+  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const expanded = expandShorthands(effectiveArgs(args, terminal), names);
   try {
-    const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
-    await createProgram().parseAsync(effectiveArgs(args, terminal), { from: "user" });
+    await program.parseAsync(expanded, { from: "user" });
     return ExitCode.done;
   } catch (error) {
-    return handleError(error);
+    const json = JSON_RESULT_COMMANDS.has(expanded[0] ?? "") && jsonRequested(expanded);
+    return handleError(error, process.env, {
+      stderr: process.stderr,
+      ...(json ? { json: process.stdout } : {}),
+    });
   }
 }

@@ -3,11 +3,13 @@ import { type Command, Option } from "commander";
 import { CliExit, type CommandModule } from "./commands.ts";
 import { addSessionOptions } from "./session-options.ts";
 import type { SessionFlags } from "./session-setup.ts";
+import { type OutputFormat, outputOption } from "./shared-flags.ts";
+import type { SystemFlags } from "./system-flag.ts";
 
 /** Flags of `agent run`, as commander parses them. */
-export interface RunFlags extends SessionFlags {
+export interface RunFlags extends SessionFlags, SystemFlags {
   schema?: string;
-  output: "text" | "json" | "stream-json";
+  output: OutputFormat;
   onAsk?: "deny" | "fail" | "allow";
 }
 
@@ -16,14 +18,15 @@ export const runCommand: CommandModule = {
     const command = program
       .command("run")
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
-      .argument("[goal...]", "what the agent should achieve (with -c or --resume: what to continue with)");
+      .argument(
+        "[goal...]",
+        "what the agent should achieve (with -c or --resume: what to continue with); piped stdin is added, or is the goal when none is given (or -)",
+      );
     addSessionOptions(command)
+      .option("-s, --system <text>", "replace the top agent's system prompt (@FILE reads a file)")
+      .option("--append-system <text>", "add to the top agent's system prompt (@FILE reads a file)")
       .option("--schema <file|json>", "the final answer must be JSON valid against this JSON schema")
-      .addOption(
-        new Option("--output <format>", "what stdout carries")
-          .choices(["text", "json", "stream-json"])
-          .default("text"),
-      )
+      .addOption(outputOption(["text", "json", "stream-json"]))
       .addOption(
         new Option(
           "--on-ask <decision>",
@@ -33,7 +36,8 @@ export const runCommand: CommandModule = {
       .action(async (goal: string[], flags: RunFlags) => {
         const { runSession } = await import("./run-session.ts");
         const code = await runSession(goal, flags);
-        if (code !== 0) throw new CliExit(code);
+        // The renderer has printed the result (the JSON object in JSON mode).
+        if (code !== 0) throw new CliExit(code, "", true);
       });
   },
 };

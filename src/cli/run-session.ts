@@ -4,7 +4,7 @@
  * Every event goes to the transcript first (synchronously, so nothing done is lost) and then to the renderer.
  */
 import { describeTierChoice } from "../agents/tier-classifier.ts";
-import { type AgentEvent, AppError, type Approver, makeEvent } from "../kernel/index.ts";
+import { type AgentEvent, AppError, type Approver, ExitCode, makeEvent } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
 import { flagApprover, flagReason } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
@@ -19,20 +19,32 @@ import { parseLimitFlags } from "./run-flags.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
 import { resumeCommand } from "./session-continue.ts";
 import { runRootTurn, setUpSession, topModel } from "./session-setup.ts";
+import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
+import { stdoutPipe } from "./stdout-pipe.ts";
+import { systemPromptFrom } from "./system-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
   const outputSchema = await loadSchemaFlag(flags.schema);
-  const given = goalWords.join(" ").trim();
-  if (given === "" && !flags.continue && flags.resume === undefined) {
-    throw new AppError("usage", 'no goal: agent run "what to do" (agent run --help)');
-  }
-  const setup = await setUpSession(flags, "run", given);
+  const continuing = flags.continue === true || flags.resume !== undefined;
+  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !continuing });
+  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  const goal =
+    continuing && taskFromStdin(goalWords) && stdin.text.trim() === ""
+      ? "Continue where you left off."
+      : joinTask(
+          goalWords,
+          stdin.text,
+          'no goal: agent run "what to do", or pipe it on stdin (agent run --help)',
+        );
+  const setup = await setUpSession(flags, "run", goal);
   const { continued, redactor, who, env } = setup;
-  const goal = given || "Continue where you left off.";
+  const systemPrompt = systemPromptFrom(flags, setup.spec.system_prompt);
+  if (systemPrompt !== undefined) setup.spec = { ...setup.spec, system_prompt: systemPrompt };
   // `auto` is decided from the goal; the choice is one stderr line.
   const top = topModel(setup, goal);
+  checkFitsContext(stdin.text, setup.client.info(setup.client.resolve(top.model ?? setup.spec.model).ref));
   if (top.auto) {
     const flag =
       flags.model !== undefined
@@ -82,6 +94,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     approverSource: interactive ? "user" : "flag",
   });
 
+  const pipe = stdoutPipe();
   const interrupts = handleInterrupts({
     // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
     // leaves pieces of the approval prompt on the screen.
@@ -103,17 +116,35 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       goal,
       emit,
       gate,
-      signal: interrupts.signal,
+      signal: AbortSignal.any([interrupts.signal, pipe.signal]),
       sessionId: transcript.id,
       history: continued?.point.messages ?? [],
       resumed: continued !== undefined,
       ...(outputSchema ? { outputSchema } : {}),
       ...(top.model !== undefined ? { model: top.model } : {}),
     });
+    // The reader closed stdout: the run was aborted; nothing more can be shown (the transcript has it all).
+    if (pipe.broken) {
+      renderer.dispose();
+      return ExitCode.brokenPipe;
+    }
+    // A strict replay that met a request unlike the recorded one is a usage error (exit 2), whatever the run made of it.
+    const mismatch = setup.client.replay?.mismatch();
+    if (mismatch !== undefined) {
+      renderer.dispose();
+      throw new AppError("usage", mismatch);
+    }
     const exitCode = exitCodeFor(result);
     const next = resumeCommand("run", transcript.id, setup.workspace.root, env);
+    const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
     await renderer.finish(
-      redactor.redactValue({ ...result, sessionId: transcript.id, exitCode, resumeCommand: next }),
+      redactor.redactValue({
+        ...result,
+        sessionId: transcript.id,
+        exitCode,
+        resumeCommand: next,
+        ...recorded,
+      }),
     );
     return exitCode;
   } finally {

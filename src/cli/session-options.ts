@@ -1,6 +1,7 @@
 /** The options `agent run` and `agent chat` share (cheap to import: commander only). */
 import { type Command, Option } from "commander";
 import { sandboxOptions } from "./sandbox-flags.ts";
+import { cassetteOptions } from "./shared-flags.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -15,7 +16,7 @@ export function addSessionOptions(command: Command): Command {
       ).choices(["fast", "good", "best", "auto"]),
     )
     .option(
-      "--model <model>",
+      "-m, --model <model>",
       "model for the top agent: tier (fast|good|best|auto), provider:model or id (overrides --tier)",
     )
     .option("--max-turns <n>", "most model turns of the top agent (per message in a chat)")
@@ -29,10 +30,9 @@ export function addSessionOptions(command: Command): Command {
       "--resume <id>",
       "continue the session with this id (or its short form); it must belong to the workspace",
     )
-    .option("--record <file>", "write every model exchange to a cassette")
-    .option("--replay <file>", "serve model exchanges from a cassette (no key, no network)")
     .option("--cwd <dir>", "the workspace (default: the current directory)")
     .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate");
+  for (const option of cassetteOptions()) command.addOption(option);
   for (const option of sandboxOptions()) command.addOption(option);
   return command;
 }

@@ -33,9 +33,10 @@ import { sessionToolsFor } from "./run-tools.ts";
 import { type SandboxFlags, sandboxSettings } from "./sandbox-flags.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { type Continued, continuedSession } from "./session-continue.ts";
+import type { CassetteFlags } from "./shared-flags.ts";
 
 /** The flags `agent run` and `agent chat` share, as commander parses them. */
-export interface SessionFlags extends SandboxFlags {
+export interface SessionFlags extends SandboxFlags, CassetteFlags {
   agent?: string;
   /** `--tier`: fast, good, best or auto; `--model` overrides it. */
   tier?: string;
@@ -49,8 +50,6 @@ export interface SessionFlags extends SandboxFlags {
   resume?: string;
   /** `-c/--continue`: the latest session of this workspace. */
   continue?: boolean;
-  record?: string;
-  replay?: string;
   cwd?: string;
   /** False with `--no-fallback`. */
   fallback: boolean;
@@ -138,6 +137,7 @@ export async function setUpSession(
     },
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.replayLoose ? { replayLoose: true } : {}),
   });
   // Resolve the top agent's model now, so a missing key fails before a session is created (exit 3);
   // `auto` is decided per goal (topModel), here from the first one when it is known.

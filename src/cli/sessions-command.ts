@@ -9,9 +9,9 @@ export const sessionsCommand: CommandModule = {
       .command("sessions")
       .description("saved run transcripts under $XDG_STATE_HOME/agent/sessions");
     sessions
-      .command("list")
+      .command("list", { isDefault: true })
       .description(
-        "list this workspace's sessions, newest first: short id, start, turns, cost, status, workspace, goal",
+        "(default) list this workspace's sessions, newest first: short id, start, turns, cost, status, workspace, goal",
       )
       .option("--all", "list the sessions of every workspace")
       .option("--cwd <dir>", "list the sessions of this workspace (default: the current directory)")

@@ -71,6 +71,9 @@ export const ExitCode = {
    * error", in sysexits.h (https://man.archlinux.org/man/core/man-pages/sysexits.h.3head). */
   internal: 70,
   interrupted: 130,
+  /** stdout was closed by its reader (`agent run -o stream-json | head -1`): 128 + SIGPIPE (13), what a
+   * shell reports for a process killed by SIGPIPE. */
+  brokenPipe: 141,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

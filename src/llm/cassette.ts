@@ -14,6 +14,8 @@ import {
   encodeRecord,
   summarizeRequest,
 } from "./cassette-format.ts";
+import { firstDifference } from "./cassette-match.ts";
+import { costOf, modelInfo } from "./catalog.ts";
 
 export interface CassetteOptions {
   /** Paths under this root are stored as `${WORKSPACE}` and substituted back on replay. */
@@ -111,18 +113,45 @@ export function readCassette(file: string, workspaceRoot: string): CassetteExcha
   return exchanges;
 }
 
+/** A replaying stream, and what the run needs to know about the replay afterwards. */
+export interface Replay {
+  stream: StreamFn;
+  /** The first request that did not match its recording (strict replay only), as a sentence. */
+  mismatch(): string | undefined;
+  /** What the served exchanges cost when they were recorded, at catalog prices. */
+  recordedCostUsd(): number;
+}
+
 /**
- * Serves the exchanges of `file` in order. A call past the last exchange yields a terminal error
- * saying how many turns the cassette holds and which turn the run asked for. Reads the file now, so a
- * missing or broken cassette fails before the run starts.
+ * Serves the exchanges of `file` in order. Unless `loose`, each request must match the recorded one
+ * (cassette-match.ts); the first that does not ends the stream with an error and is kept for
+ * {@link Replay.mismatch}. A call past the last exchange yields a terminal error saying how many turns
+ * the cassette holds. Reads the file now, so a missing or broken cassette fails before the run starts.
  */
-export function replayStream(file: string, options: { workspaceRoot: string }): StreamFn {
+export function replayStream(file: string, options: { workspaceRoot: string; loose?: boolean }): Replay {
   const exchanges = readCassette(file, options.workspaceRoot);
   let next = 0;
+  let mismatch: string | undefined;
+  let recordedCost = 0;
 
-  return async function* replay(request: ModelRequest): AsyncGenerator<StreamEvent> {
+  async function* replay(request: ModelRequest): AsyncGenerator<StreamEvent> {
     const exchange = exchanges[next];
     next += 1;
+    const difference =
+      exchange && !options.loose ? firstDifference(exchange.request, summarizeRequest(request)) : undefined;
+    if (difference !== undefined || mismatch !== undefined) {
+      mismatch ??= `--replay ${file}: request ${next} does not match the recording: ${difference}; record the cassette again, or pass --replay-loose to serve it anyway`;
+      yield {
+        type: "error",
+        error: {
+          kind: "bad_request",
+          message: mismatch,
+          provider: request.model.provider,
+          model: request.model.id,
+        },
+      };
+      return;
+    }
     if (!exchange) {
       yield {
         type: "error",
@@ -148,7 +177,12 @@ export function replayStream(file: string, options: { workspaceRoot: string }): 
         };
         return;
       }
+      if (event.type === "done") {
+        const { provider, id } = exchange.request.model;
+        recordedCost += costOf(event.usage, modelInfo(id, provider));
+      }
       yield event;
     }
-  };
+  }
+  return { stream: replay, mismatch: () => mismatch, recordedCostUsd: () => recordedCost };
 }

@@ -15,7 +15,7 @@ import type {
   StreamFn,
 } from "../kernel/index.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
-import { recordingStream, replayStream } from "./cassette.ts";
+import { type Replay, recordingStream, replayStream } from "./cassette.ts";
 import { modelInfo } from "./catalog.ts";
 import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";
 import { withFallback } from "./fallback.ts";
@@ -31,6 +31,8 @@ export interface ModelClientOptions {
   record?: string;
   /** Cassette to serve exchanges from: no key and no network needed. */
   replay?: string;
+  /** Serve the cassette even when requests differ from the recorded ones (`--replay-loose`). */
+  replayLoose?: boolean;
   /** Workspace root, stored as `${WORKSPACE}` in cassettes. */
   workspaceRoot: string;
   /**
@@ -47,8 +49,10 @@ export interface ModelClient {
   stream: StreamFn;
   /** Resolves a tier, `provider:model` or id (credentials are not required when replaying). */
   resolve(name: string, options?: { nameErrorKind?: "usage" | "config" | "spec" }): ResolvedModel;
-  /** Catalog facts for a ref (openai-compatible servers are free and unknown). */
+  /** Catalog facts for a ref (openai-compatible servers are free and unknown; a replay costs nothing). */
   info(ref: ModelRef): ModelInfo;
+  /** Set when replaying: the first mismatched request and the recorded cost of what was served. */
+  replay?: Pick<Replay, "mismatch" | "recordedCostUsd">;
 }
 
 function missingEndpointStream(ref: ModelRef): StreamFn {
@@ -128,8 +132,13 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   };
 
   let stream: StreamFn;
+  let replay: Replay | undefined;
   if (options.replay !== undefined) {
-    stream = replayStream(options.replay, { workspaceRoot: options.workspaceRoot });
+    replay = replayStream(options.replay, {
+      workspaceRoot: options.workspaceRoot,
+      ...(options.replayLoose ? { loose: true } : {}),
+    });
+    stream = replay.stream;
   } else {
     stream = withFallback(streamFor, options.onNotice);
     if (options.record !== undefined) {
@@ -154,7 +163,11 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     },
     info(ref) {
       const endpoint = findEndpoint(endpoints, ref.providerName);
-      return modelInfo(ref.id, ref.provider, { free: endpoint?.compatible === true });
+      const info = modelInfo(ref.id, ref.provider, { free: endpoint?.compatible === true });
+      // A replayed run calls no provider, so it costs nothing; the recorded cost is reported apart.
+      if (replaying) info.price = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+      return info;
     },
+    ...(replay ? { replay } : {}),
   };
 }

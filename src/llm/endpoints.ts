@@ -1,9 +1,11 @@
 /**
  * Which provider endpoints this environment can reach: keys and base URLs from the usual variables,
- * plus openai-compatible servers (Ollama, LM Studio, vLLM, ...) declared in config.
+ * plus openai-compatible servers (Ollama, LM Studio, vLLM, ...) declared in config, and a local Ollama
+ * (`ollama`, ollama-host.ts) that needs no config.
  * Holds key values only to hand them to the provider client; listings show variable names, never values.
  */
 import type { ProviderKind, ReasoningEffort } from "../kernel/index.ts";
+import { ollamaBaseUrl } from "./ollama-host.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -105,6 +107,18 @@ export function listEndpoints(env: Env, config: ModelsConfig = {}): Endpoint[] {
       endpoint.apiKey = apiKey;
     }
     endpoints.push(endpoint);
+  }
+  // A local Ollama works without config (`ollama:MODEL`); a config entry named ollama replaces it.
+  if (!endpoints.some((e) => e.name === "ollama")) {
+    endpoints.push({
+      name: "ollama",
+      kind: "openai",
+      keyVars: [],
+      baseUrlVar: "OLLAMA_HOST",
+      baseUrl: ollamaBaseUrl(env.OLLAMA_HOST),
+      ready: true,
+      compatible: true,
+    });
   }
   return endpoints;
 }

@@ -2,10 +2,10 @@
  * Machine-readable output.
  *
  * `--output stream-json` prints one JSON object per stdout line:
- * - first `{"type":"system","subtype":"init","schema_version":1,"session_id",...}` (from session_start,
+ * - first `{"type":"system","subtype":"init","schema_version":2,"session_id",...}` (from session_start,
  *   with `instructions`: the paths of the project instruction files in the root's system prompt);
  * - then every event flattened: `type` (the event kind), `agent`, `name`, `parent` (below the root), `depth`,
- *   `time`, then the event's data fields under their kernel names;
+ *   `time`, then the event's data fields in snake_case (json-shape.ts; tool `args` as the model sent them);
  * - last, and only there, the `{"type":"result",...}` object of {@link buildResultRecord}.
  *
  * `--output json` prints that result object alone. Both keep stderr to warnings, errors and denials.
@@ -13,14 +13,11 @@
 import type { AgentEvent } from "../kernel/events.ts";
 import type { Redactor } from "../kernel/redact.ts";
 import { stringifyForTerminal } from "../kernel/terminal-text.ts";
-import { roundUsd } from "../kernel/usage.ts";
+import { SCHEMA_VERSION, snakeCaseKeys } from "./json-shape.ts";
 import { ProgressLines } from "./progress-lines.ts";
 import type { Renderer, TextSink } from "./renderer.ts";
 import { buildResultRecord, type FinishedRun } from "./result.ts";
 import { writeAndFlush } from "./sink.ts";
-
-/** Version of the stream-json line format; bump on incompatible changes. */
-export const STREAM_JSON_SCHEMA_VERSION = 1;
 
 /** Options shared by both JSON renderers. */
 export interface JsonRendererOptions {
@@ -39,16 +36,9 @@ export function flattenEvent(event: AgentEvent): Record<string, unknown> {
   if (event.parent !== undefined) line.parent = event.parent;
   line.depth = event.depth;
   line.time = event.time;
-  for (const [key, value] of Object.entries(event.data)) {
+  const data = snakeCaseKeys(event.data) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(data)) {
     line[ENVELOPE.has(key) ? `data_${key}` : key] = value;
-  }
-  // Costs are printed rounded to 6 decimals, as in the result line.
-  if (event.kind === "session_end") {
-    line.usage = event.data.usage.map((r) => ({
-      ...r,
-      costUsd: roundUsd(r.costUsd),
-      subtree: { ...r.subtree, costUsd: roundUsd(r.subtree.costUsd) },
-    }));
   }
   return line;
 }
@@ -61,7 +51,7 @@ export function initLine(
   const line: Record<string, unknown> = {
     type: "system",
     subtype: "init",
-    schema_version: STREAM_JSON_SCHEMA_VERSION,
+    schema_version: SCHEMA_VERSION,
     session_id: event?.data.sessionId ?? sessionId,
   };
   if (event) {

@@ -2,6 +2,7 @@ import { emptyActivity, type RunActivity, type ToolCallOutcome } from "../kernel
 import type { FinishReason, RunResult, RunStatus } from "../kernel/events.ts";
 import type { AgentUsageReport, Usage } from "../kernel/usage.ts";
 import { addUsage, emptyUsage, roundUsd, totalTokens } from "../kernel/usage.ts";
+import { SCHEMA_VERSION } from "./json-shape.ts";
 
 /** The end of a run as a renderer receives it: the run's result, its session and the process exit code. */
 export interface FinishedRun extends RunResult {
@@ -10,6 +11,8 @@ export interface FinishedRun extends RunResult {
   exitCode: number;
   /** The command that continues this session, e.g. `agent run --resume ab12cd` (echoed in `resume_command`). */
   resumeCommand?: string;
+  /** A replayed run: what the served exchanges cost when recorded (the run itself costs 0). */
+  recordedCostUsd?: number;
 }
 
 /** Token counts in the machine-readable output (snake_case, like the rest of the result). */
@@ -109,6 +112,7 @@ export function activityFields(activity: RunActivity = emptyActivity()): Activit
  */
 export interface ResultRecord extends ActivityFields {
   type: "result";
+  schema_version: number;
   status: RunStatus;
   answer: string;
   finish_reason: FinishReason;
@@ -119,9 +123,12 @@ export interface ResultRecord extends ActivityFields {
   usage: UsageRecord;
   error?: { kind: string; message: string };
   duration_ms?: number;
+  /** Only for `--replay`: the recorded cost of the replayed exchanges (`usage.cost_usd` is 0). */
+  recorded_cost_usd?: number;
 }
 
-function counts(usage: Usage): TokenCounts {
+/** A usage as the snake_case token counts of the output. */
+export function tokenCounts(usage: Usage): TokenCounts {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
@@ -138,9 +145,9 @@ function agentRecord(report: AgentUsageReport): AgentUsageRecord {
     name: report.name,
     depth: report.depth,
     model: report.model,
-    ...counts(report.usage),
+    ...tokenCounts(report.usage),
     cost_usd: roundUsd(report.costUsd),
-    subtree: { ...counts(report.subtree.usage), cost_usd: roundUsd(report.subtree.costUsd) },
+    subtree: { ...tokenCounts(report.subtree.usage), cost_usd: roundUsd(report.subtree.costUsd) },
   };
   if (report.parent !== undefined) record.parent = report.parent;
   return record;
@@ -164,16 +171,22 @@ export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number
   const total = totals(run.usage);
   const record: ResultRecord = {
     type: "result",
+    schema_version: SCHEMA_VERSION,
     status: run.status,
     answer: run.answer,
     finish_reason: run.finishReason,
     exit_code: run.exitCode,
     session_id: run.sessionId,
-    usage: { ...counts(total.usage), cost_usd: roundUsd(total.costUsd), agents: run.usage.map(agentRecord) },
+    usage: {
+      ...tokenCounts(total.usage),
+      cost_usd: roundUsd(total.costUsd),
+      agents: run.usage.map(agentRecord),
+    },
     ...activityFields(run.activity),
   };
   if (run.resumeCommand !== undefined) record.resume_command = run.resumeCommand;
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };
   if (extra.durationMs !== undefined) record.duration_ms = Math.round(extra.durationMs);
+  if (run.recordedCostUsd !== undefined) record.recorded_cost_usd = roundUsd(run.recordedCostUsd);
   return record;
 }

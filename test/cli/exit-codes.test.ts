@@ -25,7 +25,11 @@ function sink(): { text: string; write(text: string): void } {
 describe("internal errors", () => {
   test("an unexpected exception exits 70 with one line and no stack trace", () => {
     const err = sink();
-    const code = handleError(new TypeError("cannot read properties of undefined\n  at nowhere"), {}, err);
+    const code = handleError(
+      new TypeError("cannot read properties of undefined\n  at nowhere"),
+      {},
+      { stderr: err },
+    );
     expect(code).toBe(70);
     expect(ExitCode.internal).toBe(70);
     expect(err.text).toBe("agent: internal error: cannot read properties of undefined at nowhere\n");
@@ -33,9 +37,23 @@ describe("internal errors", () => {
 
   test("AGENT_DEBUG=1 adds the stack trace", () => {
     const err = sink();
-    expect(handleError(new Error("boom"), { AGENT_DEBUG: "1" }, err)).toBe(70);
+    expect(handleError(new Error("boom"), { AGENT_DEBUG: "1" }, { stderr: err })).toBe(70);
     expect(err.text.split("\n").length).toBeGreaterThan(2);
     expect(err.text).toContain("at ");
+  });
+
+  test("in JSON mode an internal error also prints the one error object on stdout", () => {
+    const err = sink();
+    const out = sink();
+    expect(handleError(new Error("boom\nsecond line"), {}, { stderr: err, json: out })).toBe(70);
+    expect(JSON.parse(out.text)).toEqual({
+      type: "result",
+      schema_version: 2,
+      status: "error",
+      error: { kind: "internal", message: "boom second line" },
+      exit_code: 70,
+    });
+    expect(out.text.endsWith("}\n")).toBe(true);
   });
 
   let h: Harness | undefined;

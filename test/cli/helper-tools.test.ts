@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
+import { expectJsonShape } from "../support/json-shape.ts";
 import { runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
@@ -98,7 +99,7 @@ describe("agent helper --tools", () => {
     expect(lines[0]).toMatch(/^agent: ✓ read_file .*notes\.txt/);
   });
 
-  test("--json prints {answer, model, provider, usage, turns, ...} with both turns' tokens", async () => {
+  test("--json prints the schema-2 result with both turns' tokens, snake_case", async () => {
     fx.server.enqueue(
       { ...readNotes, usage: { input: 10, output: 5 } },
       { text: "42", usage: { input: 20, output: 2 } },
@@ -110,20 +111,30 @@ describe("agent helper --tools", () => {
       "answer",
       "context_elided",
       "denials",
+      "exit_code",
+      "finish_reason",
       "model",
       "provider",
+      "schema_version",
+      "status",
       "stumbles",
       "tool_calls",
       "turns",
+      "type",
       "usage",
     ]);
     expect(output).toMatchObject({
+      type: "result",
+      schema_version: 2,
+      status: "success",
+      exit_code: 0,
       answer: "42",
       provider: "anthropic",
-      usage: { inputTokens: 30, outputTokens: 7 },
+      usage: { input_tokens: 30, output_tokens: 7 },
     });
     expect(output.model).toBe(DEFAULT_TIER_MODELS.fast.anthropic[0]);
-    expect(typeof output.usage.costUsd).toBe("number");
+    expect(typeof output.usage.cost_usd).toBe("number");
+    expectJsonShape(output);
   });
 
   test("a provider error in the loop exits 4", async () => {

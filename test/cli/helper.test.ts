@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expectJsonShape } from "../support/json-shape.ts";
 import { makeSandbox, runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
@@ -74,32 +75,45 @@ describe("agent helper against each provider", () => {
 });
 
 describe("agent helper output and errors", () => {
-  test("--json prints {answer, model, provider, usage}", async () => {
-    fx.server.enqueue({ text: "blue", usage: { input: 12, output: 3 } });
-    const result = await runAgent(["helper", "--json", QUESTION], { env: anthropicEnv() });
-    expect(result.code).toBe(0);
-    const output = JSON.parse(result.stdout);
-    expect(Object.keys(output).sort()).toEqual([
-      "answer",
-      "context_elided",
-      "denials",
-      "model",
-      "provider",
-      "stumbles",
-      "tool_calls",
-      "turns",
-      "usage",
-    ]);
-    expect(output).toMatchObject({
-      answer: "blue",
-      provider: "anthropic",
-      usage: { inputTokens: 12, outputTokens: 3 },
+  for (const flag of [["--json"], ["-o", "json"], ["--output", "json"]]) {
+    test(`${flag.join(" ")} prints the schema-2 result: snake_case, answer, model, provider, usage, rounded cost`, async () => {
+      fx.server.enqueue({ text: "blue", usage: { input: 12, output: 3 } });
+      const result = await runAgent(["helper", ...flag, QUESTION], { env: anthropicEnv() });
+      expect(result.code).toBe(0);
+      const output = JSON.parse(result.stdout);
+      expect(Object.keys(output).sort()).toEqual([
+        "answer",
+        "context_elided",
+        "denials",
+        "exit_code",
+        "finish_reason",
+        "model",
+        "provider",
+        "schema_version",
+        "status",
+        "stumbles",
+        "tool_calls",
+        "turns",
+        "type",
+        "usage",
+      ]);
+      expect(output).toMatchObject({
+        type: "result",
+        schema_version: 2,
+        status: "success",
+        finish_reason: "stop",
+        exit_code: 0,
+        answer: "blue",
+        provider: "anthropic",
+        usage: { input_tokens: 12, output_tokens: 3, total_tokens: 15 },
+      });
+      expect(output.model).toBe("claude-haiku-5-5");
+      // (12 × $0.10 + 3 × $0.50) / 1M = $0.0000027, printed rounded to 6 decimals.
+      expect(output.usage.cost_usd).toBe(0.000003);
+      expectJsonShape(output);
+      expect(result.stdout.trim().split("\n")).toHaveLength(1);
     });
-    expect(output.model).toBe("claude-haiku-5-5");
-    // (12 × $0.10 + 3 × $0.50) / 1M = $0.0000027, printed rounded to 6 decimals.
-    expect(output.usage.costUsd).toBe(0.000003);
-    expect(result.stdout.trim().split("\n")).toHaveLength(1);
-  });
+  }
 
   test("stdin alone is the prompt", async () => {
     fx.server.enqueue({ text: "ok" });

@@ -7,6 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
 import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
+import { expectJsonShape } from "../support/json-shape.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
@@ -135,7 +136,8 @@ interface StreamLine extends Record<string, unknown> {
 function checkStreamJson(stdout: string, exitCode: number): StreamLine[] {
   const lines = parseJsonLines(stdout) as StreamLine[];
   expect(lines.length).toBeGreaterThan(2);
-  expect(lines[0]?.schema_version).toBe(1);
+  expect(lines[0]?.schema_version).toBe(2);
+  expectJsonShape(lines);
   for (const line of lines) expect(typeof line.type).toBe("string");
   const results = lines.filter((line) => line.type === "result");
   expect(results).toHaveLength(1);

@@ -47,14 +47,19 @@ export interface RunningAgent {
   done: Promise<RunOutput>;
 }
 
+/**
+ * Spawns bin/agent. `stdin`: bytes to pipe in (then closed), `"open"` for a pipe that is never written
+ * nor closed (as some CI runners hand over), default none (/dev/null).
+ */
 export function spawnAgent(
   args: string[],
-  options: { env: Record<string, string>; cwd: string },
+  options: { env: Record<string, string>; cwd: string; stdin?: string | Uint8Array | "open" },
 ): RunningAgent {
+  const stdin = options.stdin;
   const proc = Bun.spawn([AGENT_BIN, ...args], {
     env: options.env,
     cwd: options.cwd,
-    stdin: "ignore",
+    stdin: stdin === undefined ? "ignore" : stdin === "open" ? "pipe" : new Blob([stdin]),
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { AppError, type ModelRequest, Redactor, type StreamEvent } from "../../src/kernel/index.ts";
 import { readCassette, recordingStream, replayStream } from "../../src/llm/cassette.ts";
 import { WORKSPACE_PLACEHOLDER } from "../../src/llm/cassette-format.ts";
+import { costOf, modelInfo } from "../../src/llm/catalog.ts";
 import { scriptedProvider } from "../support/scripted-provider.ts";
 
 let dir: string;
@@ -54,7 +55,10 @@ describe("record and replay", () => {
     ];
 
     const replay = replayStream(file, { workspaceRoot: workspace });
-    const replayed = [await collect(replay(request("read a.ts"))), await collect(replay(request("go on")))];
+    const replayed = [
+      await collect(replay.stream(request("read a.ts"))),
+      await collect(replay.stream(request("go on"))),
+    ];
     expect(replayed).toEqual(recorded);
     expect(recorded[0]!.at(-1)).toMatchObject({ type: "done", stopReason: "tool_calls" });
     expect(recorded[1]!.at(-1)).toMatchObject({ type: "done", stopReason: "end" });
@@ -92,10 +96,10 @@ describe("record and replay", () => {
 
     const elsewhere = "/ci/checkout";
     const replay = replayStream(file, { workspaceRoot: elsewhere });
-    const first = await collect(replay(request("read a.ts")));
+    const first = await collect(replay.stream(request("read a.ts")));
     const end = first.find((e) => e.type === "tool_call_end");
     expect(end).toMatchObject({ call: { arguments: { path: "/ci/checkout/src/a.ts" } } });
-    const second = await collect(replay(request("go on")));
+    const second = await collect(replay.stream(request("go on")));
     expect(second.at(-1)).toMatchObject({
       message: { parts: [{ type: "text", text: "Read /ci/checkout/src/a.ts: it says hi." }] },
     });
@@ -120,8 +124,8 @@ describe("record and replay", () => {
     const recorder = recordingStream(script().stream, file, { workspaceRoot: workspace });
     await collect(recorder(request("read a.ts")));
     const replay = replayStream(file, { workspaceRoot: workspace });
-    await collect(replay(request("read a.ts")));
-    const over = await collect(replay(request("again")));
+    await collect(replay.stream(request("read a.ts")));
+    const over = await collect(replay.stream(request("again")));
     expect(over).toHaveLength(1);
     const [event] = over;
     expect(event?.type).toBe("error");
@@ -152,5 +156,77 @@ describe("record and replay", () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).kind).toBe("usage");
     expect((error as AppError).message).toContain("missing.jsonl");
+  });
+});
+
+describe("strict replay", () => {
+  async function recordTwo(): Promise<void> {
+    const recorder = recordingStream(script().stream, file, { workspaceRoot: workspace });
+    await collect(recorder(request("read a.ts")));
+    await collect(recorder(request("go on")));
+  }
+
+  function withModel(req: ModelRequest, id: string): ModelRequest {
+    return { ...req, model: { ...req.model, id } };
+  }
+
+  const cases: { what: string; first: () => ModelRequest; says: string }[] = [
+    { what: "another goal", first: () => request("delete a.ts"), says: 'the task is "delete a.ts"' },
+    {
+      what: "another model",
+      first: () => withModel(request("read a.ts"), "claude-sonnet-5-5"),
+      says: "the model is anthropic:claude-sonnet-5-5, the cassette recorded anthropic:claude-haiku-5-5",
+    },
+    {
+      what: "another tool set",
+      first: () => ({ ...request("read a.ts"), tools: [] }),
+      says: "the tools are [], the cassette recorded [read_file]",
+    },
+    {
+      what: "another point in the conversation",
+      first: () => ({
+        ...request("read a.ts"),
+        messages: [
+          { role: "user", content: "x" },
+          { role: "user", content: "read a.ts" },
+        ],
+      }),
+      says: "holds 2 messages, the cassette recorded 1",
+    },
+  ];
+  for (const c of cases) {
+    test(`${c.what}: the stream ends with an error naming the first difference, kept as the mismatch`, async () => {
+      await recordTwo();
+      const replay = replayStream(file, { workspaceRoot: workspace });
+      const events = await collect(replay.stream(c.first()));
+      expect(events).toHaveLength(1);
+      const [event] = events;
+      expect(event?.type).toBe("error");
+      expect(replay.mismatch()).toContain("request 1 does not match the recording");
+      expect(replay.mismatch()).toContain(c.says);
+      expect(replay.mismatch()).toContain("--replay-loose");
+      // Nothing later is served once a request missed.
+      expect((await collect(replay.stream(request("go on")))).at(-1)?.type).toBe("error");
+    });
+  }
+
+  test("--replay-loose serves the recording whatever was asked", async () => {
+    await recordTwo();
+    const replay = replayStream(file, { workspaceRoot: workspace, loose: true });
+    const events = await collect(replay.stream(request("something else entirely")));
+    expect(events.at(-1)).toMatchObject({ type: "done" });
+    expect(replay.mismatch()).toBeUndefined();
+  });
+
+  test("the recorded cost of what was served is reported apart, at catalog prices", async () => {
+    await recordTwo();
+    const replay = replayStream(file, { workspaceRoot: workspace });
+    expect(replay.recordedCostUsd()).toBe(0);
+    const events = await collect(replay.stream(request("read a.ts")));
+    const done = events.at(-1);
+    if (done?.type !== "done") throw new Error("expected a done event");
+    const expected = costOf(done.usage, modelInfo("claude-haiku-5-5", "anthropic"));
+    expect(expected).toBeGreaterThan(0);
+    expect(replay.recordedCostUsd()).toBeCloseTo(expected, 12);
   });
 });

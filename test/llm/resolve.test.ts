@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AppError, ExitCode, exitCodeForAppError } from "../../src/kernel/index.ts";
 import { costOf, modelInfo } from "../../src/llm/catalog.ts";
-import type { ModelsConfig } from "../../src/llm/endpoints.ts";
+import { listEndpoints, type ModelsConfig } from "../../src/llm/endpoints.ts";
 import { DEFAULT_TIER_MODELS, detectProvider, resolveModel } from "../../src/llm/resolve.ts";
 
 const ANTHROPIC = { ANTHROPIC_API_KEY: "sk-ant-test-key-0001" };
@@ -149,9 +149,27 @@ describe("provider:model and bare ids", () => {
   });
 
   test("an unknown provider prefix is named", () => {
-    const error = appError(() => resolveModel("ollama:llama3.2", { env }));
+    const error = appError(() => resolveModel("lmstudio:llama3.2", { env }));
     expect(error.kind).toBe("usage");
-    expect(error.message).toContain('unknown provider "ollama"');
+    expect(error.message).toContain('unknown provider "lmstudio"');
+  });
+
+  test("ollama:MODEL needs no config and no key: the local Ollama's OpenAI-compatible endpoint", () => {
+    const resolved = resolveModel("ollama:llama3.2", { env });
+    expect(resolved.ref).toMatchObject({ providerName: "ollama", id: "llama3.2" });
+    const ollama = listEndpoints(env).find((e) => e.name === "ollama");
+    expect(ollama).toMatchObject({ ready: true, compatible: true, baseUrl: "http://localhost:11434/v1" });
+    const remote = listEndpoints({ OLLAMA_HOST: "gpu-box:8080" }).find((e) => e.name === "ollama");
+    expect(remote?.baseUrl).toBe("http://gpu-box:8080/v1");
+  });
+
+  test("a config provider named ollama replaces the built-in one", () => {
+    const config = {
+      providers: { ollama: { kind: "openai-compatible" as const, baseUrl: "http://box:1/v1" } },
+    };
+    const ollamas = listEndpoints(env, config).filter((e) => e.name === "ollama");
+    expect(ollamas).toHaveLength(1);
+    expect(ollamas[0]?.baseUrl).toBe("http://box:1/v1");
   });
 
   test("an explicit model whose provider has no key names the variable", () => {

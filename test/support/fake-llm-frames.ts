@@ -49,6 +49,8 @@ export interface FakeTurn {
   stopReason?: string;
   /** Milliseconds to wait before sending the response headers. */
   delayMs?: number;
+  /** Hold the response until this settles (a test releases it when the event it waits for happened). */
+  holdUntil?: Promise<unknown>;
   /** Milliseconds to wait between events. */
   chunkDelayMs?: number;
   /** Non-200 status: answers with the provider's error JSON instead of a stream. */

@@ -206,6 +206,7 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
         );
       }
       if (turn.delayMs) await Bun.sleep(turn.delayMs);
+      if (turn.holdUntil) await turn.holdUntil;
       if (turn.status !== undefined && turn.status !== 200)
         return errorResponse(target.protocol, turn, turn.status);
       const served = target.protocol === "anthropic" ? bindAnthropicTurn(turn, body) : turn;

@@ -3,6 +3,7 @@ import { makeEvent } from "../../src/kernel/events.ts";
 import { Redactor } from "../../src/kernel/redact.ts";
 import { flattenEvent, JsonRenderer, StreamJsonRenderer } from "../../src/ui/json-renderers.ts";
 import { buildResultRecord } from "../../src/ui/result.ts";
+import { expectJsonShape } from "../support/json-shape.ts";
 import { finishedRun, MemorySink, report, root, sampleRun } from "./fixtures.ts";
 
 function parse(lines: string[]): Record<string, unknown>[] {
@@ -20,7 +21,7 @@ describe("stream-json renderer", () => {
 
     const lines = parse(stdout.lines);
     expect(lines).toHaveLength(events.length + 1); // session_start becomes the init line
-    expect(lines[0]).toMatchObject({ type: "system", subtype: "init", schema_version: 1, session_id: "s-1" });
+    expect(lines[0]).toMatchObject({ type: "system", subtype: "init", schema_version: 2, session_id: "s-1" });
     expect(lines[0]).toMatchObject({ agent: "root", depth: 0, goal: "fix the bug", model: "m-1" });
     for (const line of lines) {
       expect(typeof line.type).toBe("string");
@@ -47,7 +48,12 @@ describe("stream-json renderer", () => {
       agent: "root/code-editor#1/code-reader#1",
       parent: "root/code-editor#1",
       depth: 2,
+      is_error: false,
+      duration_ms: 5,
     });
+    // Schema 2: snake_case keys in every line (the model's tool args excepted), costs rounded.
+    expectJsonShape(lines);
+    expect(last).toMatchObject({ schema_version: 2 });
     // stderr stays minimal: the denial and the warning, nothing else
     expect(stderr.lines).toHaveLength(2);
     expect(stderr.text).toContain("denied edit_file src/x.ts");
@@ -73,7 +79,7 @@ describe("stream-json renderer", () => {
     await bare.finish(finishedRun({ sessionId: "s-9", exitCode: 3, status: "error", finishReason: "error" }));
     const bareLines = parse(empty.lines);
     expect(bareLines.map((l) => l.type)).toEqual(["system", "result"]);
-    expect(bareLines[0]).toMatchObject({ schema_version: 1, session_id: "s-9" });
+    expect(bareLines[0]).toMatchObject({ schema_version: 2, session_id: "s-9" });
     expect(bareLines[1]).toMatchObject({ exit_code: 3 });
   });
 });
@@ -113,6 +119,18 @@ describe("buildResultRecord", () => {
     );
     expect(failed.error).toEqual({ kind: "auth", message: "bad key" });
   });
+
+  test("costs are rounded to 6 decimals (one shared rounding), whatever the float sum", () => {
+    const run = finishedRun();
+    const [root] = run.usage;
+    if (!root) throw new Error("fixture without a root");
+    root.costUsd = 0.000021200000000000004;
+    root.subtree.costUsd = 0.1 + 0.2;
+    const record = buildResultRecord(run);
+    expect(record.usage.cost_usd).toBe(0.3);
+    expect(record.usage.agents[0]?.cost_usd).toBe(0.000021);
+    expect(JSON.stringify(record)).not.toContain("0.000021200000000000004");
+  });
 });
 
 describe("costs in JSON", () => {
@@ -123,7 +141,7 @@ describe("costs in JSON", () => {
     expect(record.usage.agents[0]?.cost_usd).toBe(0.3);
     expect(record.usage.agents[0]?.subtree.cost_usd).toBe(0.000012);
     const line = flattenEvent(makeEvent(root, "session_end", { ...run, sessionId: "s-1" }));
-    const [first] = line.usage as { costUsd: number; subtree: { costUsd: number } }[];
-    expect([first?.costUsd, first?.subtree.costUsd]).toEqual([0.3, 0.000012]);
+    const [first] = line.usage as { cost_usd: number; subtree: { cost_usd: number } }[];
+    expect([first?.cost_usd, first?.subtree.cost_usd]).toEqual([0.3, 0.000012]);
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * The one JSON shape of the machine-readable output (README "Machine-readable output"): snake_case keys
+ * everywhere (the helper's `--json`, the run result, every stream-json line), costs rounded to 6
+ * decimals, and the error object every failed exit prints in JSON mode.
+ *
+ * Schema versions: 1 had camelCase inside event data (`isError`, `durationMs`) and the helper's
+ * `costUsd`; 2 is snake_case throughout, with `schema_version` on the init line and on every result.
+ */
+import { roundUsd } from "../kernel/usage.ts";
+
+/** Version of the JSON output format (init line and result objects); bump on incompatible changes. */
+export const SCHEMA_VERSION = 2;
+
+/** `durationMs` → `duration_ms`; keys already in snake_case stay as they are. */
+export function snakeKey(key: string): string {
+  return key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** Values passed through untouched: the model's own tool arguments keep the names the model chose. */
+const VERBATIM_KEYS = new Set(["args"]);
+
+/**
+ * A copy of `value` with every object key in snake_case (recursively, arrays included), except under
+ * {@link VERBATIM_KEYS}; every number under a key ending in `cost_usd` goes through {@link roundUsd}.
+ */
+export function snakeCaseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeCaseKeys);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const name = snakeKey(key);
+    if (VERBATIM_KEYS.has(key)) out[name] = inner;
+    else if (name.endsWith("cost_usd") && typeof inner === "number") out[name] = roundUsd(inner);
+    else out[name] = snakeCaseKeys(inner);
+  }
+  return out;
+}
+
+/** What every failed exit prints in JSON mode when no run result exists (usage, config, key, internal). */
+export interface ErrorRecord {
+  type: "result";
+  schema_version: number;
+  status: "error";
+  error: { kind: string; message: string };
+  exit_code: number;
+}
+
+export function errorRecord(kind: string, message: string, exitCode: number): ErrorRecord {
+  return {
+    type: "result",
+    schema_version: SCHEMA_VERSION,
+    status: "error",
+    error: { kind, message },
+    exit_code: exitCode,
+  };
+}

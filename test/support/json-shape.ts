@@ -1,0 +1,39 @@
+/**
+ * Checks of the one JSON output shape (README "Machine-readable output", schema 2): every key in
+ * snake_case (tool-call `args` are the model's own and are not looked into) and every cost rounded to
+ * at most 6 decimals.
+ */
+import { expect } from "bun:test";
+
+const SNAKE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
+
+/** Every object key below `value` that is not snake_case, as `path.key`. */
+export function nonSnakeKeys(value: unknown, path = "$"): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => nonSnakeKeys(item, `${path}[${i}]`));
+  if (value === null || typeof value !== "object") return [];
+  const bad: string[] = [];
+  for (const [key, inner] of Object.entries(value)) {
+    if (!SNAKE.test(key)) bad.push(`${path}.${key}`);
+    if (key !== "args") bad.push(...nonSnakeKeys(inner, `${path}.${key}`));
+  }
+  return bad;
+}
+
+/** Every `*cost_usd` number below `value` with more than 6 decimals. */
+export function unroundedCosts(value: unknown, path = "$"): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => unroundedCosts(item, `${path}[${i}]`));
+  if (value === null || typeof value !== "object") return [];
+  const bad: string[] = [];
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.endsWith("cost_usd") && typeof inner === "number" && Math.round(inner * 1e6) / 1e6 !== inner)
+      bad.push(`${path}.${key}=${inner}`);
+    bad.push(...unroundedCosts(inner, `${path}.${key}`));
+  }
+  return bad;
+}
+
+/** Asserts the shape of one output object (or a list of lines). */
+export function expectJsonShape(value: unknown): void {
+  expect(nonSnakeKeys(value)).toEqual([]);
+  expect(unroundedCosts(value)).toEqual([]);
+}
