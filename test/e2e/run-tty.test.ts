@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { onlyTranscriptText, toolResultsOf, transcriptRecords } from "./support.ts";
-import { startTerminal, TEST_TIMEOUT_MS, type TerminalRun, tmux } from "./tmux.ts";
+import { startTerminal, TEST_TIMEOUT_MS, type TerminalRun } from "./tmux.ts";
 
 /** Each test's own fake server, so turns left over by a failed test never reach the next one. */
 let server: FakeLlmServer;
