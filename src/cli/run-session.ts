@@ -1,138 +1,64 @@
 /**
- * `agent run` implementation: builds a session (workspace, specs, model client, rules, approval gate,
- * transcript, renderer), runs the agent loop, and returns the documented exit code.
+ * `agent run` implementation: sets up a session (session-setup.ts), picks a renderer and an approval gate,
+ * runs the root agent once, and returns the documented exit code.
  * Every event goes to the transcript first (synchronously, so nothing done is lost) and then to the renderer.
  */
-import { basename } from "node:path";
-import { type ResumePoint, resumeFrom } from "../agents/resume.ts";
-import { decideAuto, describeTierChoice } from "../agents/tier-classifier.ts";
-import {
-  type AgentEvent,
-  type AgentIdentity,
-  AppError,
-  type Approver,
-  type EmitFn,
-  ExitCode,
-  makeEvent,
-  Redactor,
-} from "../kernel/index.ts";
+import { describeTierChoice } from "../agents/tier-classifier.ts";
+import { type AgentEvent, AppError, type Approver, ExitCode, makeEvent } from "../kernel/index.ts";
 import { costOf, modelInfo } from "../llm/catalog.ts";
-import { createModelClient } from "../llm/client.ts";
 import { flagApprover, flagReason } from "../policy/approvers.ts";
 import { ApprovalGate } from "../policy/gate.ts";
-import { buildRuleSet } from "../policy/rules.ts";
-
 import { redactingEmit } from "../session/redacting-emit.ts";
-import { findSession, readTranscript } from "../session/sessions.ts";
 import { openTranscript } from "../session/transcript.ts";
-import { chooseSandbox } from "../tools/sandbox.ts";
-import { PRIMITIVE_NAMES } from "../tools/types.ts";
-import { Workspace } from "../tools/workspace.ts";
 import { chooseRenderer } from "../ui/renderer.ts";
-import { loadConfig } from "./config.ts";
-import { describeNotice } from "./helper-run.ts";
 import { handleInterrupts } from "./interrupts.ts";
-import { createMcpServers, sessionMcpConfigs } from "./mcp-session.ts";
-import { emitNoticesAfterStart, projectOverrideNotices } from "./project-notices.ts";
-import { loadProjectRules } from "./project-rules.ts";
+import { createMcpServers } from "./mcp-session.ts";
+import { emitNoticesAfterStart } from "./project-notices.ts";
 import type { RunFlags } from "./run-command.ts";
 import { exitCodeFor } from "./run-exit-code.ts";
 import { parseLimitFlags } from "./run-flags.ts";
-import { loadRunSpecs } from "./run-specs.ts";
-import { sessionToolsFor } from "./run-tools.ts";
-import { sandboxSettings } from "./sandbox-flags.ts";
-import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { loadSchemaFlag } from "./schema-flag.ts";
+import { resumeCommand } from "./session-continue.ts";
+import { runRootTurn, setUpSession, topModel } from "./session-setup.ts";
 import { checkFitsContext, joinTask, readPipedStdin, STDIN_SKIPPED, taskFromStdin } from "./stdin-input.ts";
 import { stdoutPipe } from "./stdout-pipe.ts";
 import { systemPromptFrom } from "./system-flag.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
-  const env = process.env;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
   const outputSchema = await loadSchemaFlag(flags.schema);
-  const opened = await openWorkspace(flags.cwd ?? process.cwd());
-  const config = await loadConfig(env);
-  const sandboxing = sandboxSettings(flags, config.sandbox);
-  // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
-  const probed = chooseSandbox(sandboxing, opened.roots, env);
-  const limits = parseLimitFlags(flags, config.defaults);
-  const resumed = flags.resume !== undefined ? loadResumePoint(flags.resume) : undefined;
-  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !resumed });
+  const continuing = flags.continue === true || flags.resume !== undefined;
+  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !continuing });
   if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
   const goal =
-    resumed && taskFromStdin(goalWords) && stdin.text.trim() === ""
+    continuing && taskFromStdin(goalWords) && stdin.text.trim() === ""
       ? "Continue where you left off."
       : joinTask(
           goalWords,
           stdin.text,
           'no goal: agent run "what to do", or pipe it on stdin (agent run --help)',
         );
-
-  const agentName = flags.agent ?? resumed?.agentName ?? config.defaults.agent ?? "root";
-  const project = await loadProjectRules(opened.root);
-  const mcp = sessionMcpConfigs(config, project, opened.root);
-  const loaded = await loadRunSpecs(opened.root, env, { ...config, mcpServers: mcp.servers }, agentName);
-  const loadedSpec = loaded.specs.get(agentName);
-  if (!loadedSpec) {
-    const known = [...loaded.specs.keys()].sort().join(", ");
-    throw new AppError("usage", `unknown agent "${agentName}"; known agents: ${known}`);
-  }
-  const systemPrompt = systemPromptFrom(flags, loadedSpec.system_prompt);
-  const spec = systemPrompt !== undefined ? { ...loadedSpec, system_prompt: systemPrompt } : loadedSpec;
-
-  const rules = buildRuleSet({
-    user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
-    flags: { allow: flags.allow, deny: flags.deny },
-    project,
-    knownTools: [...PRIMITIVE_NAMES, "mcp", ...[...loaded.specs.keys()].sort()],
-  });
-
-  const redactor = Redactor.fromEnv(env);
-  let emit: EmitFn = () => {};
-  const who: AgentIdentity = { agent: "root", name: spec.name, depth: 0 };
-  const client = createModelClient({
-    env,
-    config,
-    workspaceRoot: opened.root,
-    fallback: flags.fallback !== false && config.defaults.fallback !== false,
-    onNotice: (notice) => {
-      if (notice.type === "fallback") {
-        emit(
-          makeEvent(who, "model_switch", {
-            from: `${notice.from.providerName}:${notice.from.id}`,
-            to: `${notice.to.providerName}:${notice.to.id}`,
-            reason: `${notice.error.kind}: ${notice.error.message}`,
-          }),
-        );
-      } else emit(makeEvent(who, "warning", { message: describeNotice(notice), code: "retry" }));
-    },
-    ...(flags.record !== undefined ? { record: flags.record } : {}),
-    ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
-    ...(flags.replayLoose ? { replayLoose: true } : {}),
-  });
-  // `auto` is decided from the goal (reported on stderr); then resolve the top agent's model now, so a
-  // missing key fails before a session is created (exit 3).
-  const override = flags.model ?? flags.tier;
-  const top = decideAuto(override ?? spec.model, goal);
+  const setup = await setUpSession(flags, "run", goal);
+  const { continued, redactor, who, env } = setup;
+  const systemPrompt = systemPromptFrom(flags, setup.spec.system_prompt);
+  if (systemPrompt !== undefined) setup.spec = { ...setup.spec, system_prompt: systemPrompt };
+  // `auto` is decided from the goal; the choice is one stderr line.
+  const top = topModel(setup, goal);
+  checkFitsContext(stdin.text, setup.client.info(setup.client.resolve(top.model ?? setup.spec.model).ref));
   if (top.auto) {
     const flag =
       flags.model !== undefined
         ? "--model"
         : flags.tier !== undefined
           ? "--tier"
-          : `spec ${spec.name}: model:`;
+          : `spec ${setup.spec.name}: model:`;
     process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
   }
-  const resolvedTop = client.resolve(top.name);
-  checkFitsContext(stdin.text, client.info(resolvedTop.ref));
-  const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
-  const workspace = sandboxed.workspace;
 
   const transcript = openTranscript({
     redactor,
-    ...(resumed ? { sessionId: resumed.sessionId } : {}),
+    ...(continued ? { sessionId: continued.sessionId } : {}),
   });
   const renderer = await chooseRenderer({
     output: flags.output,
@@ -145,28 +71,30 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   });
   // What the renderers show is redacted like the transcript: stderr and stdout end up in CI logs too.
   // A project spec overriding a user or built-in agent is announced (a warning after session_start).
-  emit = emitNoticesAfterStart(
+  const emit = emitNoticesAfterStart(
     redactingEmit(redactor, (event: AgentEvent) => {
       transcript.append(event);
       renderer.onEvent(event);
     }),
-    [
-      ...projectOverrideNotices(loaded),
-      ...mcp.notices,
-      ...(sandboxed.warning ? [{ code: "sandbox_unavailable", message: sandboxed.warning }] : []),
-    ],
+    setup.notices,
   );
+  setup.setEmit(emit);
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
-  const onAsk = flags.onAsk ?? config.defaults.onAsk;
+  const onAsk = flags.onAsk ?? setup.config.defaults.onAsk;
   const why = flagReason({
     explicit: onAsk !== undefined,
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
   });
   const approver: Approver = interactive ?? flagApprover(onAsk ?? "deny", why);
-  const gate = new ApprovalGate({ rules, approver, emit, approverSource: interactive ? "user" : "flag" });
-  const mcpServers = await createMcpServers(mcp.servers, gate, who);
+  const gate = new ApprovalGate({
+    rules: setup.rules,
+    approver,
+    emit,
+    approverSource: interactive ? "user" : "flag",
+  });
+  const mcpServers = await createMcpServers(setup.mcpServers, gate, who);
 
   const pipe = stdoutPipe();
   const interrupts = handleInterrupts({
@@ -186,35 +114,17 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     },
   });
   try {
-    const { runAgent } = await import("../agents/run-agent.ts");
-    const { loadInstructions } = await import("../agents/instructions.ts");
-    const instructions = await loadInstructions({ workspaceRoot: workspace.root, env });
-    const result = await runAgent({
-      instructions,
-      spec,
+    const result = await runRootTurn(setup, {
       goal,
-      specs: loaded.specs,
       emit,
-      stream: client.stream,
-      resolveModel: (name) => client.resolve(name).ref,
-      modelInfo: (ref) => client.info(ref),
-      workspace,
       gate,
-      toolsFor: sessionToolsFor(rules),
       ...(mcpServers ? { mcp: mcpServers } : {}),
       signal: AbortSignal.any([interrupts.signal, pipe.signal]),
       sessionId: transcript.id,
-      limits: {
-        ...limits,
-        ...(config.defaults.compactThreshold !== undefined
-          ? { compactThreshold: config.defaults.compactThreshold }
-          : {}),
-      },
+      history: continued?.point.messages ?? [],
+      resumed: continued !== undefined,
       ...(outputSchema ? { outputSchema } : {}),
-      ...(override !== undefined || top.auto ? { model: top.name } : {}),
-      // A stalled root continues once on the next tier with its conversation; --no-fallback keeps it off.
-      escalate: flags.fallback !== false && config.defaults.fallback !== false,
-      ...(resumed ? { history: resumed.messages, resumed: true } : {}),
+      ...(top.model !== undefined ? { model: top.model } : {}),
     });
     // The reader closed stdout: the run was aborted; nothing more can be shown (the transcript has it all).
     if (pipe.broken) {
@@ -222,15 +132,22 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       return ExitCode.brokenPipe;
     }
     // A strict replay that met a request unlike the recorded one is a usage error (exit 2), whatever the run made of it.
-    const mismatch = client.replay?.mismatch();
+    const mismatch = setup.client.replay?.mismatch();
     if (mismatch !== undefined) {
       renderer.dispose();
       throw new AppError("usage", mismatch);
     }
     const exitCode = exitCodeFor(result);
-    const recorded = client.replay ? { recordedCostUsd: client.replay.recordedCostUsd() } : {};
+    const next = resumeCommand("run", transcript.id, setup.workspace.root, env);
+    const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
     await renderer.finish(
-      redactor.redactValue({ ...result, sessionId: transcript.id, exitCode, ...recorded }),
+      redactor.redactValue({
+        ...result,
+        sessionId: transcript.id,
+        exitCode,
+        resumeCommand: next,
+        ...recorded,
+      }),
     );
     return exitCode;
   } finally {
@@ -239,21 +156,4 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     interrupts.dispose();
     transcript.close();
   }
-}
-
-async function openWorkspace(dir: string): Promise<Workspace> {
-  try {
-    return await Workspace.open(dir);
-  } catch (error) {
-    throw new AppError("usage", `--cwd ${dir}: not a usable directory (${(error as Error).message})`);
-  }
-}
-
-/** Reads an existing session to continue; an unknown id is a usage error (exit 2), never a new session. */
-function loadResumePoint(id: string): ResumePoint & { sessionId: string } {
-  const path = findSession(id);
-  const { events, warnings } = readTranscript(path);
-  for (const warning of warnings) process.stderr.write(`agent: ${warning}\n`);
-  const point = resumeFrom(events);
-  return { ...point, sessionId: basename(path, ".jsonl") };
 }
