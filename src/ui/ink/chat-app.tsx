@@ -1,13 +1,12 @@
-import { Box, Static, useInput, useWindowSize } from "ink";
-import { useLayoutEffect, useSyncExternalStore } from "react";
-import { ApprovalPrompt } from "./approval-prompt.tsx";
+import { Box, useInput, useWindowSize } from "ink";
+import { useSyncExternalStore } from "react";
 import type { ChatController } from "./chat-controller.ts";
 import { ChatInput } from "./chat-input.tsx";
-import { HistoryLine } from "./history-line.tsx";
 import type { InkApprover } from "./ink-approver.ts";
 import { LiveArea, useNow } from "./live-area.tsx";
 import { StatusLine } from "./status-line.tsx";
 import type { UiStore } from "./store.ts";
+import { TranscriptView } from "./transcript-view.tsx";
 
 /** Props of {@link ChatApp}. */
 export interface ChatAppProps {
@@ -31,25 +30,15 @@ export function ChatApp({ store, chat, approver, colors, showCost, onInterrupt }
   const now = useNow(100, !waiting);
   const request = state.approvals[0];
 
-  useLayoutEffect(() => {
-    store.markPrinted(state.historyGeneration);
-  }, [store, state.historyGeneration]);
-
   return (
     <Box flexDirection="column">
-      <Static key={state.historyGeneration} items={state.history}>
-        {(item) => <HistoryLine key={item.key} item={item} colors={colors} />}
-      </Static>
-      {request ? (
-        <ApprovalPrompt
-          key={request.id}
-          request={request}
-          colors={colors}
-          queued={state.approvals.length - 1}
-          onDecision={(decision) => approver.answer(request.id, decision)}
-          onInterrupt={onInterrupt}
-        />
-      ) : null}
+      <TranscriptView
+        store={store}
+        state={state}
+        approver={approver}
+        colors={colors}
+        onInterrupt={onInterrupt}
+      />
       {waiting ? (
         <ChatInput
           // A fresh box (empty, history position reset) for every message.
