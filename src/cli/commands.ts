@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import { agentsCommand } from "./agents-command.ts";
+import { chatCommand } from "./chat-command.ts";
 import { helperCommand } from "./helper-command.ts";
 import { mcpCommand } from "./mcp-command.ts";
 import { modelsCommand } from "./models-command.ts";
@@ -18,6 +19,7 @@ export interface CommandModule {
 /** Every command, in help order. */
 export const COMMANDS: readonly CommandModule[] = [
   runCommand,
+  chatCommand,
   helperCommand,
   agentsCommand,
   modelsCommand,

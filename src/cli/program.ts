@@ -100,6 +100,14 @@ export function handleError(
   return report("internal", message, ExitCode.internal);
 }
 
+/**
+ * The arguments to parse: `agent` alone on a terminal (stdin and stdout) is `agent chat`; elsewhere it
+ * prints the help, as before.
+ */
+export function effectiveArgs(args: string[], terminal: boolean): string[] {
+  return args.length === 0 && terminal ? ["chat"] : args;
+}
+
 /** Commands whose JSON mode promises one JSON object on every exit (the others print their own JSON). */
 const JSON_RESULT_COMMANDS = new Set(["run", "helper"]);
 
@@ -109,7 +117,8 @@ export async function runCli(args: string[]): Promise<number> {
   stdoutPipe();
   const program = createProgram();
   const names = program.commands.flatMap((command) => [command.name(), ...command.aliases(), "help"]);
-  const expanded = expandShorthands(args, names);
+  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const expanded = expandShorthands(effectiveArgs(args, terminal), names);
   try {
     await program.parseAsync(expanded, { from: "user" });
     return ExitCode.done;

@@ -1,6 +1,6 @@
 import type { RunLimits } from "../agents/types.ts";
 import { AppError } from "../kernel/index.ts";
-import type { RunFlags } from "./run-command.ts";
+import type { SessionFlags } from "./session-setup.ts";
 
 function positive(value: string, flag: string, integer: boolean): number {
   const n = Number(value);
@@ -18,7 +18,7 @@ function positive(value: string, flag: string, integer: boolean): number {
  * else is a usage error (exit 2). Budgets the flags leave unset come from config `defaults`.
  */
 export function parseLimitFlags(
-  flags: Pick<RunFlags, "maxTurns" | "timeout" | "maxBudgetUsd" | "maxTokens">,
+  flags: Pick<SessionFlags, "maxTurns" | "timeout" | "maxBudgetUsd" | "maxTokens">,
   defaults: { maxBudgetUsd?: number; maxTokens?: number } = {},
 ): RunLimits {
   const limits: RunLimits = {};

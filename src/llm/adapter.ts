@@ -2,6 +2,7 @@
  * What every wire adapter shares: its options, the error context, and the wrapper that turns anything
  * thrown into the terminal error event (a stream function never throws once called).
  */
+import type OpenAI from "openai";
 import type { ProviderKind } from "../kernel/messages.ts";
 import type { ModelRequest, StreamEvent } from "../kernel/stream.ts";
 import { classifyError, type ErrorContext, makeProviderError } from "./errors.ts";
@@ -17,6 +18,23 @@ export interface AdapterOptions {
   /** Chat Completions: send reasoning back as `reasoning_content` on assistant turns (DeepSeek-style
    * servers require it; config `send_reasoning_content: true`). */
   sendReasoningContent?: boolean;
+}
+
+/** The official `openai` SDK client of one provider instance, imported and built on first use, with the
+ * SDK's own retries off (retries live in retry.ts). Shared by the Responses and Chat Completions adapters. */
+export function lazyOpenAiClient(options: AdapterOptions): () => Promise<OpenAI> {
+  let client: Promise<OpenAI> | undefined;
+  return () => {
+    client ??= import("openai").then(
+      ({ default: Sdk }) =>
+        new Sdk({
+          apiKey: options.apiKey,
+          maxRetries: 0,
+          ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+        }),
+    );
+    return client;
+  };
 }
 
 export function errorContext(

@@ -14,7 +14,7 @@
  */
 import type OpenAI from "openai";
 import type { ModelRequest, StopReason, StreamEvent, StreamFn } from "../kernel/stream.ts";
-import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
+import { type AdapterOptions, errorContext, lazyOpenAiClient, runGuarded } from "./adapter.ts";
 import { classifyStreamError, type ErrorContext } from "./errors.ts";
 import { MessageBuilder } from "./message-builder.ts";
 import { buildResponsesRequest, operationPatch, responsesUsage } from "./openai-responses-convert.ts";
@@ -24,18 +24,7 @@ type Response = OpenAI.Responses.Response;
 
 /** Creates the OpenAI Responses stream function for one provider instance. */
 export function openaiResponsesStream(options: AdapterOptions): StreamFn {
-  let client: Promise<OpenAI> | undefined;
-  const getClient = () => {
-    client ??= import("openai").then(
-      ({ default: Sdk }) =>
-        new Sdk({
-          apiKey: options.apiKey,
-          maxRetries: 0,
-          ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-        }),
-    );
-    return client;
-  };
+  const getClient = lazyOpenAiClient(options);
 
   return (request: ModelRequest) => {
     const builder = new MessageBuilder("openai");

@@ -7,7 +7,7 @@
 import type OpenAI from "openai";
 import type { ModelRequest, StreamEvent, StreamFn } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
-import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
+import { type AdapterOptions, errorContext, lazyOpenAiClient, runGuarded } from "./adapter.ts";
 import { MessageBuilder } from "./message-builder.ts";
 import { buildRequest, mapStopReason } from "./openai-convert.ts";
 
@@ -79,18 +79,7 @@ interface ReasoningDelta {
 
 /** Creates the OpenAI Chat Completions stream function for one provider instance. */
 export function openaiStream(options: AdapterOptions): StreamFn {
-  let client: Promise<OpenAI> | undefined;
-  const getClient = () => {
-    client ??= import("openai").then(
-      ({ default: Sdk }) =>
-        new Sdk({
-          apiKey: options.apiKey,
-          maxRetries: 0,
-          ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-        }),
-    );
-    return client;
-  };
+  const getClient = lazyOpenAiClient(options);
   const convert = { sendReasoningContent: options.sendReasoningContent === true };
 
   return (request: ModelRequest) => {

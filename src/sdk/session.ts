@@ -60,6 +60,10 @@ export interface SessionOptions {
   approve?: ApproveFn | Approver;
   /** Receives every event, secrets redacted, as it happens. */
   onEvent?: (event: AgentEvent) => void;
+  /** Receives every event before redaction, for in-process use only: a chat keeps its conversation exact
+   * for the next run from it (redacting would corrupt, say, a reasoning item's encrypted content).
+   * Never write these out. */
+  onUnredactedEvent?: (event: AgentEvent) => void;
   /** Hooks beside the user config's (and a trusted project's). */
   hooks?: HooksConfig;
   /** Limits of every run (a run's own limits override them). */
@@ -99,6 +103,9 @@ export interface RunOptions {
   escalate?: boolean;
   /** Replaces the agent's system prompt for this run (`--system`). */
   systemPrompt?: string;
+  /** The session id this run's events and hooks carry instead of the session's (a chat's `/clear`
+   * starts a new transcript on the same session). */
+  sessionId?: string;
 }
 
 export interface Session {
@@ -117,6 +124,9 @@ export interface Session {
   close(): Promise<void>;
   /** The events from now on, until the next run's session_end (inclusive). */
   events(): AsyncIterableIterator<AgentEvent>;
+  /** Adds an event of the caller's own (an interruption notice, a compaction it asked for) to the
+   * session's stream: redacted, then to `onEvent` and `events()`, like the runs' events. */
+  emit(event: AgentEvent): void;
 }
 
 /** Creates a session. Throws AppError for config and spec problems (exit 3 in the CLI). */
@@ -143,11 +153,18 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     ...mcp.notices,
     ...(trusted.notice ? [{ message: trusted.notice, code: "hooks" }] : []),
   ];
+  const redacted = redactingEmit(redactor, (event) => {
+    options.onEvent?.(event);
+    queue.push(event);
+  });
+  const tap = options.onUnredactedEvent;
   const emit: EmitFn = emitNoticesAfterStart(
-    redactingEmit(redactor, (event) => {
-      options.onEvent?.(event);
-      queue.push(event);
-    }),
+    tap
+      ? (event) => {
+          tap(event);
+          redacted(event);
+        }
+      : redacted,
     notices,
   );
   const root = (agent: string) => ({ agent: "root", name: agent, depth: 0 });
@@ -176,16 +193,12 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   const mcpServers = await createMcpServers(mcp.servers, gate, root("root"));
   const hookList = mergeHooks([config.hooks, trusted.hooks, options.hooks]);
   const toolsFor = sessionToolsFor(rules);
-  // Project instructions are read once, on the first run.
-  let instructions: Promise<ProjectInstructions | undefined> | undefined;
-  const loadedInstructions = () => {
-    instructions ??=
-      options.instructions === false
-        ? Promise.resolve(undefined)
-        : import("../agents/instructions.ts").then((m) =>
-            m.loadInstructions({ workspaceRoot: workspace.root, env }),
-          );
-    return instructions;
+  // Project instructions are read for every run, so an AGENTS.md edited between a chat's messages
+  // counts from the next one.
+  const loadedInstructions = async (): Promise<ProjectInstructions | undefined> => {
+    if (options.instructions === false) return undefined;
+    const { loadInstructions } = await import("../agents/instructions.ts");
+    return loadInstructions({ workspaceRoot: workspace.root, env });
   };
   const configLimits: RunLimits =
     config.defaults.compactThreshold !== undefined
@@ -209,6 +222,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       approver = approverOf(approve);
     },
     events: () => queue.iterate(),
+    emit,
     async close() {
       await mcpServers?.closeAll();
     },
@@ -217,10 +231,11 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       const chosen =
         runOptions.systemPrompt !== undefined ? { ...named, system_prompt: runOptions.systemPrompt } : named;
       const projectInstructions = await loadedInstructions();
+      const runId = runOptions.sessionId ?? id;
       const hooks = hookList
         ? await hookRunner(hookList, {
             cwd: workspace.root,
-            id,
+            id: runId,
             emit,
             redactor,
             env,
@@ -239,7 +254,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
         gate,
         toolsFor,
         redactor,
-        sessionId: id,
+        sessionId: runId,
         limits: { ...configLimits, ...options.limits, ...runOptions.limits },
         ...(projectInstructions ? { instructions: projectInstructions } : {}),
         ...(hooks ? { hooks } : {}),

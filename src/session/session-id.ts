@@ -24,3 +24,11 @@ export function newSessionId(now: Date = new Date()): string {
 export function isSafeSessionId(id: string): boolean {
   return SAFE_ID.test(id) && !id.includes("..");
 }
+
+/**
+ * The short form of a session id that `agent sessions list` shows and `--resume`/`show` accept: the random
+ * suffix (`ab12cd` of `20261122-143501-ab12cd`); ids of another shape are their own short form.
+ */
+export function shortSessionId(id: string): string {
+  return SESSION_ID_PATTERN.test(id) ? id.slice(-6) : id;
+}

@@ -55,7 +55,10 @@ export class ProgressLines {
     this.options.stderr.write(`${line}\n`);
   }
 
-  /** The closing line(s): status, time, tokens, cost and session (full), or just the error (minimal). */
+  /**
+   * The closing line(s): status, time, tokens, cost, session and the command that continues it (full), or
+   * just the error (minimal).
+   */
   finish(raw: FinishedRun, now = Date.now()): void {
     const { c } = this;
     const run = terminalSafeValue(raw);
@@ -76,6 +79,8 @@ export class ProgressLines {
           formatCost(root.subtree.costUsd),
         );
       parts.push(`session ${run.sessionId}`);
+      // The run ends with the command that continues it, on its last line.
+      if (run.resumeCommand !== undefined) parts.push(`continue: ${run.resumeCommand} "…"`);
       const text = `■ ${parts.join(" · ")}`;
       const clean = run.status === "success" && denials.length === 0;
       lines.push(

@@ -9,6 +9,8 @@ export interface FinishedRun extends RunResult {
   sessionId: string;
   /** The code the process will exit with (decided by the caller; echoed in `exit_code`). */
   exitCode: number;
+  /** The command that continues this session, e.g. `agent run --resume ab12cd` (echoed in `resume_command`). */
+  resumeCommand?: string;
   /** A replayed run: what the served exchanges cost when recorded (the run itself costs 0). */
   recordedCostUsd?: number;
 }
@@ -116,6 +118,8 @@ export interface ResultRecord extends ActivityFields {
   finish_reason: FinishReason;
   exit_code: number;
   session_id: string;
+  /** The command that continues the session (add a goal to say what to do next). */
+  resume_command?: string;
   usage: UsageRecord;
   error?: { kind: string; message: string };
   duration_ms?: number;
@@ -180,6 +184,7 @@ export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number
     },
     ...activityFields(run.activity),
   };
+  if (run.resumeCommand !== undefined) record.resume_command = run.resumeCommand;
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };
   if (extra.durationMs !== undefined) record.duration_ms = Math.round(extra.durationMs);
   if (run.recordedCostUsd !== undefined) record.recorded_cost_usd = roundUsd(run.recordedCostUsd);

@@ -144,8 +144,9 @@ describe("names", () => {
     const listed = await runAgent(["agents", "list"], { env: fx.sandbox.env(), cwd: fx.sandbox.dir });
     expect(agents.stdout).toBe(listed.stdout);
 
-    const sessions = await runAgent(["sessions"], { env: fx.sandbox.env() });
-    const sessionsList = await runAgent(["sessions", "list"], { env: fx.sandbox.env() });
+    // --all: the sessions were made in the fixture's workspace, and the list shows this workspace's only.
+    const sessions = await runAgent(["sessions", "--all"], { env: fx.sandbox.env() });
+    const sessionsList = await runAgent(["sessions", "list", "--all"], { env: fx.sandbox.env() });
     expect(sessions.code).toBe(0);
     expect(sessions.stdout).toBe(sessionsList.stdout);
     expect(sessions.stdout.length).toBeGreaterThan(0);

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentEvent, makeEvent, Redactor, type RunResult } from "../../src/kernel/index.ts";
 import { openTranscript } from "../../src/session/transcript.ts";
 import { makeSandbox, runAgent, type Sandbox } from "./run-agent.ts";
 
 let sandbox: Sandbox;
+/** The workspace OLD and NEW belong to (the directory the command runs in); RUNNING is elsewhere. */
+let workspace: string;
 const root = { agent: "root", name: "root", depth: 0 };
 const OLD = "20261120-090000-aaaaaa";
 const NEW = "20261121-100000-bbbbbb";
@@ -22,16 +24,13 @@ function at<E extends AgentEvent>(event: E, time: number): E {
 }
 
 /** Writes a session with `openTranscript`, as `agent run` does (resuming an empty file fixes the id). */
-function writeSession(id: string, time: number, goal: string, result?: RunResult): void {
+function writeSession(id: string, time: number, goal: string, result?: RunResult, cwd = workspace): void {
   const dir = join(sandbox.stateDir, "agent", "sessions");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${id}.jsonl`), "");
   const file = openTranscript({ dir, sessionId: id, redactor: new Redactor([]) });
   file.append(
-    at(
-      makeEvent(root, "session_start", { sessionId: id, goal, agentName: "root", model: "m-1", cwd: "/w" }),
-      time,
-    ),
+    at(makeEvent(root, "session_start", { sessionId: id, goal, agentName: "root", model: "m-1", cwd }), time),
   );
   file.append(
     at(
@@ -52,13 +51,16 @@ function writeSession(id: string, time: number, goal: string, result?: RunResult
 
 beforeAll(() => {
   sandbox = makeSandbox();
+  workspace = join(sandbox.dir, "ws");
+  mkdirSync(workspace);
+  workspace = realpathSync(workspace);
   writeSession(OLD, Date.UTC(2026, 10, 20, 9), "fix the parser\nand its tests", done);
   writeSession(NEW, Date.UTC(2026, 10, 21, 10), "explain the cache", {
     ...done,
     status: "limit",
     finishReason: "max_turns",
   });
-  writeSession(RUNNING, Date.UTC(2026, 10, 19, 8), "still going");
+  writeSession(RUNNING, Date.UTC(2026, 10, 19, 8), "still going", undefined, "/elsewhere");
   writeSession(HOSTILE, Date.UTC(2026, 10, 18, 7), `read ${TITLE}me`, {
     ...done,
     answer: `All ${CLIPBOARD}done.`,
@@ -69,25 +71,43 @@ afterAll(() => {
 });
 
 function sessions(args: string[]) {
-  return runAgent(["sessions", ...args], { env: sandbox.env({ TZ: "UTC" }) });
+  return runAgent(["sessions", ...args], { env: sandbox.env({ TZ: "UTC" }), cwd: workspace });
 }
 
 describe("agent sessions", () => {
-  test("list: newest first with id, time, status and goal preview", async () => {
+  test("list: this workspace's sessions, newest first, with short id, time, turns, cost, status and goal", async () => {
     const result = await sessions(["list"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^ID\s+STARTED\s+STATUS\s+GOAL$/);
-    const ids = lines.slice(1).map((l) => l.split(/\s+/)[0]);
-    expect(ids.filter((id) => [OLD, NEW, RUNNING].includes(id ?? ""))).toEqual([NEW, OLD, RUNNING]);
-    expect(lines.find((l) => l.startsWith(NEW))).toMatch(/2026-11-21 10:00\s+limit\s+explain the cache$/);
-    expect(lines.find((l) => l.startsWith(OLD))).toMatch(/success\s+fix the parser and its tests$/);
-    expect(lines.find((l) => l.startsWith(RUNNING))).toMatch(/incomplete\s+still going$/);
+    expect(lines[0]).toMatch(/^ID\s+STARTED\s+TURNS\s+COST\s+STATUS\s+WORKSPACE\s+GOAL$/);
+    // The short form is the random suffix; RUNNING belongs to another workspace and is not listed.
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["bbbbbb", "aaaaaa", "dddddd"]);
+    expect(lines[1]).toMatch(
+      /^bbbbbb\s+2026-11-21 10:00\s+1\s+\$0\.0000\s+limit\s+\S+\/ws\s+explain the cache$/,
+    );
+    expect(lines[2]).toMatch(/^aaaaaa\s+.*\s+success\s+\S+\/ws\s+fix the parser and its tests$/);
   });
 
-  test("list --json is machine-readable", async () => {
-    const result = await sessions(["list", "--json", "--limit", "2"]);
+  test("list --all shows every workspace's sessions, with the workspace of each", async () => {
+    const result = await sessions(["list", "--all"]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["bbbbbb", "aaaaaa", "cccccc", "dddddd"]);
+    expect(lines[3]).toMatch(/incomplete\s+\/elsewhere\s+still going$/);
+  });
+
+  test("list --cwd DIR shows that workspace's sessions", async () => {
+    const result = await runAgent(["sessions", "list", "--cwd", workspace], {
+      env: sandbox.env({ TZ: "UTC" }),
+      cwd: sandbox.dir,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split("\n")).toHaveLength(4);
+  });
+
+  test("list --json is machine-readable, with the short id and workspace", async () => {
+    const result = await sessions(["list", "--json", "--limit", "2", "--all"]);
     expect(result.code).toBe(0);
     const rows = JSON.parse(result.stdout) as { id: string; status: string; goal: string; started: string }[];
     expect(rows.map((r) => r.id)).toEqual([NEW, OLD]);
@@ -95,6 +115,9 @@ describe("agent sessions", () => {
       status: "limit",
       goal: "explain the cache",
       started: "2026-11-21T10:00:00.000Z",
+      shortId: "bbbbbb",
+      cwd: workspace,
+      turns: 1,
     });
   });
 
@@ -108,6 +131,9 @@ describe("agent sessions", () => {
     const prefix = await sessions(["show", NEW.slice(0, 12)]);
     expect(prefix.code).toBe(0);
     expect(prefix.stdout).toContain(`session ${NEW}`);
+    const short = await sessions(["show", "bbbbbb"]);
+    expect(short.code).toBe(0);
+    expect(short.stdout).toContain(`session ${NEW}`);
   });
 
   test("list and show never pass the model's escape sequences to the reader's terminal", async () => {

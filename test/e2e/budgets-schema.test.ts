@@ -2,24 +2,18 @@
  * Budgets a user sets (`--max-budget-usd`, `--max-tokens`, config defaults, spec constraints) and
  * `agent run --schema`, end to end without a terminal against the fake Anthropic endpoint.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { anthropicEnv, type E2eSandbox, makeE2eSandbox, runAgentIn } from "./support.ts";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
+import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 async function run(args: string[], env = anthropicEnv(sandbox, server)) {

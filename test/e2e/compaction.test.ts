@@ -4,14 +4,14 @@
  * from config. A run that passes it is compacted once by a fast-tier request and goes on; the
  * transcript keeps everything and records the compaction.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer, FakeRequest } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
-  makeE2eSandbox,
+  freshServerAndSandbox,
   onlyTranscriptText,
   runAgentIn,
   transcriptRecords,
@@ -21,15 +21,9 @@ import {
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 const systemOf = (request: FakeRequest | undefined): string =>

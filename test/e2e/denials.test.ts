@@ -4,14 +4,14 @@
  * text summary; the model is told plainly that nothing happened. bin/agent without a TTY against the fake
  * server (real Anthropic SDK and adapter).
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
-  makeE2eSandbox,
+  freshServerAndSandbox,
   parseJsonLines,
   runAgentIn,
   toolResultsOf,
@@ -20,15 +20,9 @@ import {
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 /** root delegates to code-editor, which writes hello.py and runs it (one response), then both answer. */

@@ -3,24 +3,18 @@
  * quotes and backslashes (the shapes that broke redaction done on serialized JSON text) still reaches the
  * user as valid output, with only the secret replaced, through `helper --json` and a `--record` cassette.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { anthropicEnv, type E2eSandbox, makeE2eSandbox, runAgentIn, spawnAgent } from "./support.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn, spawnAgent } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 const BEARER = "tok_live_9f8e7d6c5b4a39281706";

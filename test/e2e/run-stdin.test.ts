@@ -3,22 +3,16 @@
  * against the fake LLM server: the goal plus stdin as a delimited block, stdin as the goal, binary and
  * oversized input refused with exit 2, and an open stdin that never sends anything does not hang.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { anthropicEnv, type E2eSandbox, makeE2eSandbox, spawnAgent } from "./support.ts";
+import { describe, expect, test } from "bun:test";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, spawnAgent } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 function run(args: string[], stdin?: string | Uint8Array | "open") {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { onlyTranscriptText, toolResultsOf, transcriptRecords } from "./support.ts";
-import { startTerminal, TEST_TIMEOUT_MS, type TerminalRun, tmux } from "./tmux.ts";
+import { startTerminal, TEST_TIMEOUT_MS, type TerminalRun } from "./tmux.ts";
 
 /** Each test's own fake server, so turns left over by a failed test never reach the next one. */
 let server: FakeLlmServer;
@@ -99,9 +99,9 @@ for (const ci of [false, true]) {
         try {
           await run.waitForScreen(PROMPT, "the approval prompt");
           // Typed quickly: f and the first words reach the prompt as one chunk of input.
-          tmux("send-keys", "-t", run.name, "-l", "fuse notes.md");
+          run.type("fuse notes.md");
           await run.waitForScreen(/feedback for the model .*: use notes\.md/, "the feedback line");
-          tmux("send-keys", "-t", run.name, "-l", " instead");
+          run.type(" instead");
           await run.waitForScreen(/use notes\.md instead/, "the typed feedback");
           run.press("Enter");
           expect(await run.exitStatus()).toBe(0);

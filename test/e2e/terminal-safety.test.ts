@@ -4,22 +4,16 @@
  * whose arguments carry them too. On a terminal (a pseudo-terminal from util-linux `script`, which copies
  * the raw bytes to our pipe) none of them reaches the screen; piped stdout keeps the answer byte for byte.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { AGENT_BIN, anthropicEnv, type E2eSandbox, makeE2eSandbox, runAgentIn } from "./support.ts";
+import { describe, expect, test } from "bun:test";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
+import { AGENT_BIN, anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 const CLIPBOARD = "\u001b]52;c;Y3VybCBldmlsLnRlc3QgfCBzaA==\u0007";

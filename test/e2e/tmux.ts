@@ -48,7 +48,10 @@ export interface TerminalRun {
   scrollback(): string;
   /** Polls the screen until `pattern` shows, failing with the last screen after the timeout. */
   waitForScreen(pattern: RegExp, what: string): Promise<string>;
-  press(key: string): void;
+  /** tmux send-keys: key names (`Enter`, `C-c`) or text. */
+  press(...keys: string[]): void;
+  /** Types text literally (send-keys -l), no Enter. */
+  type(text: string): void;
   /** Waits for the run to end and returns its exit status (printed by the pane's shell). */
   exitStatus(): Promise<number>;
   close(): void;
@@ -61,10 +64,12 @@ export interface TerminalOptions {
   pipe?: string;
   /** Prepares the sandbox before the run starts (files in the workspace, config). */
   prepare?: (sandbox: E2eSandbox) => void;
+  /** Run in this sandbox (e.g. one an earlier run used) instead of a new one. */
+  sandbox?: E2eSandbox;
 }
 
 export function startTerminal(args: string[], options: TerminalOptions): TerminalRun {
-  const sandbox = makeE2eSandbox();
+  const sandbox = options.sandbox ?? makeE2eSandbox();
   options.prepare?.(sandbox);
   sessions += 1;
   const name = `run${sessions}`;
@@ -104,8 +109,11 @@ export function startTerminal(args: string[], options: TerminalOptions): Termina
     screen,
     scrollback: () => tmux("capture-pane", "-p", "-S", "-", "-t", name),
     waitForScreen,
-    press: (key) => {
-      tmux("send-keys", "-t", name, key);
+    press: (...keys) => {
+      tmux("send-keys", "-t", name, ...keys);
+    },
+    type: (text) => {
+      tmux("send-keys", "-t", name, "-l", text);
     },
     exitStatus: async () => {
       const text = await waitForScreen(/EXIT=\d+/, "the run to end (EXIT=)");

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError, exitCodeForAppError } from "../../src/kernel/errors.ts";
 import { type AgentEvent, makeEvent, type RunResult } from "../../src/kernel/events.ts";
+import { emptyUsage } from "../../src/kernel/usage.ts";
 import { formatSession } from "../../src/session/format-session.ts";
-import { findSession, listSessions, readTranscript } from "../../src/session/sessions.ts";
+import { latestSession, listSessions } from "../../src/session/session-summary.ts";
+import { findSession, readTranscript } from "../../src/session/sessions.ts";
 
 const root = { agent: "root", name: "root", depth: 0 };
 const child = { agent: "root/code-editor#1", name: "code-editor", parent: "root", depth: 1 };
@@ -104,6 +106,62 @@ describe("listSessions", () => {
     ]);
     expect(list[0]).toMatchObject({ goal: "newest goal", status: "incomplete", time: 3000 });
     expect(list[1]).toMatchObject({ goal: "middle goal", status: "success", answerPreview: "All fixed." });
+  });
+});
+
+describe("session summaries: turns, cost, workspace", () => {
+  /** A root usage report costing `cost` USD. */
+  function costing(cost: number): RunResult {
+    const usage = emptyUsage();
+    const report = { agent: "root", name: "root", depth: 0, model: "m1", usage, costUsd: cost };
+    return { ...result, usage: [{ ...report, subtree: { usage, costUsd: cost } }] };
+  }
+
+  test("every root run is a turn; cost adds up over them; a child's end counts for nothing", () => {
+    const id = "20261122-100000-aaaaaa";
+    const start = (goal: string) =>
+      makeEvent(root, "session_start", { sessionId: id, goal, agentName: "root", model: "m1", cwd: "/w" });
+    const events: AgentEvent[] = [
+      at(start("first"), 1000),
+      makeEvent(child, "session_end", { ...costing(5), sessionId: id }),
+      makeEvent(root, "session_end", { ...costing(0.25), sessionId: id }),
+      start("second"),
+      makeEvent(root, "session_end", { ...costing(0.5), answer: "Second answer.", sessionId: id }),
+      start("third, still running"),
+    ];
+    writeFileSync(join(dir, `${id}.jsonl`), events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    const [summary] = listSessions({ dir });
+    expect(summary).toMatchObject({
+      goal: "first",
+      cwd: "/w",
+      turns: 3,
+      costUsd: 0.75,
+      status: "incomplete",
+      time: 1000,
+    });
+  });
+
+  test("listSessions filters by workspace; latestSession picks the one written last there", () => {
+    writeSession("20261122-100000-aaaaaa", 1000, "in w, older", true);
+    writeSession("20261122-110000-bbbbbb", 2000, "in w, newer", true);
+    const elsewhere = join(dir, "20261122-120000-cccccc.jsonl");
+    writeFileSync(
+      elsewhere,
+      `${JSON.stringify(makeEvent(root, "session_start", { sessionId: "c", goal: "x", agentName: "root", model: "m1", cwd: "/other" }))}\n`,
+    );
+    expect(listSessions({ dir, workspace: "/w" }).map((s) => s.goal)).toEqual(["in w, newer", "in w, older"]);
+    // The older one was continued most recently: its file was written last.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(dir, "20261122-100000-aaaaaa.jsonl"), later, later);
+    expect(latestSession("/w", { dir })?.goal).toBe("in w, older");
+    expect(latestSession("/nowhere", { dir })).toBeUndefined();
+  });
+
+  test("a short id (the random suffix) finds its session", () => {
+    const path = writeSession("20261122-100000-abc123", 1000, "goal", true);
+    writeSession("20261122-110000-def456", 2000, "goal", true);
+    expect(findSession("abc123", { dir })).toBe(path);
+    expect(findSession("abc", { dir })).toBe(path);
   });
 });
 

@@ -138,6 +138,14 @@ describe("Ink app", () => {
     expect(frame).toMatch(/ {6}code-reader m-1/);
   });
 
+  test("the summary ends with the command that continues the session", async () => {
+    const { store, lastFrame } = mount();
+    for (const event of sampleRun()) store.dispatch({ type: "event", event });
+    store.finish(finishedRun({ resumeCommand: "agent run --resume ab12cd" }), Date.now());
+    await tick();
+    expect(lastFrame()).toContain('continue: agent run --resume ab12cd "…"');
+  });
+
   test("the summary lists denials and says on its status line that they did not happen", async () => {
     const { store, lastFrame } = mount();
     const denial = {

@@ -1,13 +1,12 @@
-import { Box, Static, useWindowSize } from "ink";
-import { useLayoutEffect, useSyncExternalStore } from "react";
-import { ApprovalPrompt } from "./approval-prompt.tsx";
-import { HistoryLine } from "./history-line.tsx";
+import { Box, useWindowSize } from "ink";
+import { useSyncExternalStore } from "react";
 import type { InkApprover } from "./ink-approver.ts";
 import { LiveArea, useNow } from "./live-area.tsx";
 import type { HistoryItem } from "./state.ts";
 import { StatusLine } from "./status-line.tsx";
 import type { UiStore } from "./store.ts";
 import { Summary } from "./summary.tsx";
+import { TranscriptView } from "./transcript-view.tsx";
 
 /** Props of {@link App}. */
 export interface AppProps {
@@ -33,28 +32,17 @@ export function App({ store, approver, colors, showCost, onInterrupt, onHistoryR
   const now = useNow(100, finished === undefined);
   const startedAt = state.startedAt ?? now;
   const elapsedMs = (finished?.finishedAt ?? now) - startedAt;
-  const request = state.approvals[0];
-
-  // Static prints its items during the commit; from now on new items may start a fresh generation.
-  useLayoutEffect(() => {
-    store.markPrinted(state.historyGeneration);
-  }, [store, state.historyGeneration]);
 
   return (
     <Box flexDirection="column">
-      <Static key={state.historyGeneration} items={state.history}>
-        {(item) => <HistoryLine key={item.key} item={item} colors={colors} onRender={onHistoryRender} />}
-      </Static>
-      {request ? (
-        <ApprovalPrompt
-          key={request.id}
-          request={request}
-          colors={colors}
-          queued={state.approvals.length - 1}
-          onDecision={(decision) => approver.answer(request.id, decision)}
-          onInterrupt={onInterrupt}
-        />
-      ) : null}
+      <TranscriptView
+        store={store}
+        state={state}
+        approver={approver}
+        colors={colors}
+        onInterrupt={onInterrupt}
+        onHistoryRender={onHistoryRender}
+      />
       {finished ? (
         <Summary
           run={finished}

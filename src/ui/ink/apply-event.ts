@@ -1,19 +1,23 @@
 /** How one event changes the UI state draft (the event half of the reducer in state.ts). */
 import { type AgentEvent, shownAsTool } from "../../kernel/events.ts";
-import { addUsage } from "../../kernel/usage.ts";
+import { addUsage, totalTokens } from "../../kernel/usage.ts";
 import {
   describeCompaction,
   describeDecision,
   describeToolCall,
+  formatCost,
   formatDuration,
+  formatTokens,
   oneLine,
 } from "../format.ts";
+import type { FinishedRun } from "../result.ts";
 import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state.ts";
 
 /** Characters of streaming text kept per agent for the live area. */
 export const STREAM_TAIL_CHARS = 600;
 
-function push(draft: UiState, fresh: boolean, item: Omit<HistoryItem, "key">): void {
+/** Appends a finished item; `fresh`: the view printed the current history, so start a new generation. */
+export function pushItem(draft: UiState, fresh: boolean, item: Omit<HistoryItem, "key">): void {
   if (fresh) {
     draft.history = [];
     draft.historyGeneration += 1;
@@ -91,7 +95,7 @@ export function applyEvent(
       draft.goal = event.data.goal;
       draft.model = event.data.model;
       draft.startedAt ??= event.time;
-      push(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
+      pushItem(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
       return;
     }
     case "plan_start": {
@@ -118,7 +122,7 @@ export function applyEvent(
       if (costOf) draft.costUsd += costOf(agent.model ?? draft.model, event.data.usage);
       const text = event.data.text.trim();
       if (event.depth === 0) draft.lastRootText = text;
-      if (text !== "") push(draft, fresh, { ...base, kind: "message", text });
+      if (text !== "") pushItem(draft, fresh, { ...base, kind: "message", text });
       return;
     }
     case "tool_start": {
@@ -146,12 +150,12 @@ export function applyEvent(
       const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
       const text = `${d.tool} ${running?.description ?? ""}${summary} (${formatDuration(d.durationMs)})`;
       const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
-      push(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError, ...detail });
+      pushItem(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError, ...detail });
       return;
     }
     case "act_start": {
       const d = event.data;
-      push(draft, fresh, {
+      pushItem(draft, fresh, {
         ...base,
         kind: "delegate",
         text: `delegating to ${d.childName}: ${oneLine(d.goal)}`,
@@ -175,7 +179,7 @@ export function applyEvent(
       const d = event.data;
       removeSubtree(draft, d.child);
       const text = `${d.childName}: ${d.status} (${d.finishReason}) ${oneLine(d.answer, 60)}`;
-      push(draft, fresh, { ...base, kind: "return", text, ok: d.status === "success" });
+      pushItem(draft, fresh, { ...base, kind: "return", text, ok: d.status === "success" });
       return;
     }
     case "approval_request":
@@ -186,7 +190,8 @@ export function applyEvent(
       const request = draft.requests[d.id];
       delete draft.requests[d.id];
       const { denied, text } = describeDecision(d, request);
-      if (denied || d.source !== "rule") push(draft, fresh, { ...base, kind: "approval", text, ok: !denied });
+      if (denied || d.source !== "rule")
+        pushItem(draft, fresh, { ...base, kind: "approval", text, ok: !denied });
       return;
     }
     case "model_switch":
@@ -194,27 +199,27 @@ export function applyEvent(
         draft.model = event.data.to;
         draft.switches[event.data.from] = event.data.to;
       }
-      push(draft, fresh, {
+      pushItem(draft, fresh, {
         ...base,
         kind: "info",
         text: `model ${event.data.from} → ${event.data.to} (${event.data.reason})`,
       });
       return;
     case "compaction":
-      push(draft, fresh, { ...base, kind: "info", text: describeCompaction(event.data) });
+      pushItem(draft, fresh, { ...base, kind: "info", text: describeCompaction(event.data) });
       return;
     case "verify":
       // A failed tool call is already shown by its tool_end item; only failed verify: commands add news.
       if (!event.data.ok && event.data.step === "command") {
         const text = `verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
-        push(draft, fresh, { ...base, kind: "error", text });
+        pushItem(draft, fresh, { ...base, kind: "error", text });
       }
       return;
     case "warning":
-      push(draft, fresh, { ...base, kind: "warning", text: event.data.message });
+      pushItem(draft, fresh, { ...base, kind: "warning", text: event.data.message });
       return;
     case "error":
-      push(draft, fresh, { ...base, kind: "error", text: event.data.message });
+      pushItem(draft, fresh, { ...base, kind: "error", text: event.data.message });
       return;
     case "session_end":
       draft.agents = draft.agents.filter((a) => a.id !== event.agent);
@@ -222,4 +227,30 @@ export function applyEvent(
     default:
       return;
   }
+}
+
+/**
+ * The end of a chat turn: the answer when the history does not already end with it, the error, and a
+ * status line go to the history; the agents, approvals and clock reset for the next message.
+ */
+export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: boolean): void {
+  const base = { depth: 0, agentName: run.usage[0]?.name ?? "root" };
+  let first = fresh;
+  const add = (item: Omit<HistoryItem, "key" | "depth" | "agentName">): void => {
+    pushItem(draft, first, { ...base, ...item });
+    first = false;
+  };
+  const answer = run.answer.trim();
+  if (answer !== "" && answer !== draft.lastRootText.trim()) add({ kind: "message", text: answer });
+  if (run.error) add({ kind: "error", text: `${run.error.kind} error: ${run.error.message}` });
+  const root = run.usage.find((r) => r.depth === 0);
+  const parts = [`${run.status} (${run.finishReason})`];
+  if (draft.startedAt !== undefined) parts.push(formatDuration(now - draft.startedAt));
+  if (root)
+    parts.push(`${formatTokens(totalTokens(root.subtree.usage))} tokens`, formatCost(root.subtree.costUsd));
+  add({ kind: "status", text: parts.join(" · "), ok: run.status === "success" });
+  draft.agents = [];
+  draft.approvals = [];
+  draft.lastRootText = "";
+  draft.startedAt = undefined;
 }

@@ -22,7 +22,7 @@ const DIFF_TOOLS = new Set(["write_file", "edit_file", "apply_patch"]);
 /**
  * Asks about one tool call: names the agent and tool, shows the arguments, a colored diff for file edits
  * or the command for exec. Keys: y yes once, a yes for this session (shows the rule it adds), n no,
- * f no with feedback (a line of text, Enter sends, Esc goes back).
+ * f no with feedback (a line of text, Enter sends, Esc goes back); Esc (outside feedback) denies.
  */
 export function ApprovalPrompt({
   request,
@@ -76,7 +76,9 @@ export function ApprovalPrompt({
     // Keys typed quickly arrive as one chunk ("fuse let"): f starts the feedback with the rest. y, a and n
     // decide only as a key of their own, so pasted text never approves anything.
     const choice = input.toLowerCase();
-    if (choice === "y") decide({ kind: "once" });
+    // Esc cancels the pending prompt: the call is denied.
+    if (key.escape) decide({ kind: "deny" });
+    else if (choice === "y") decide({ kind: "once" });
     else if (choice === "a") decide({ kind: "session" });
     else if (choice === "n") decide({ kind: "deny" });
     else if (choice.startsWith("f") && !key.ctrl && !key.meta) {
@@ -113,7 +115,7 @@ export function ApprovalPrompt({
         <Text>
           <Text bold>y</Text> yes once · <Text bold>a</Text> yes for this session (adds{" "}
           <Text color={tone(colors, "cyan")}>{request.sessionRule}</Text>) · <Text bold>n</Text> no ·{" "}
-          <Text bold>f</Text> no, with feedback
+          <Text bold>f</Text> no, with feedback · <Text bold>Esc</Text> no
         </Text>
       ) : (
         <Text>

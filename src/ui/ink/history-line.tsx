@@ -22,9 +22,13 @@ const MARKS: Record<HistoryItem["kind"], string> = {
   warning: "⚠",
   error: "✗",
   info: "↻",
+  status: "■",
+  note: "·",
 };
 
 function markTone(item: HistoryItem): Tone {
+  if (item.kind === "status") return item.ok === false ? "red" : "green";
+  if (item.kind === "note") return item.ok === false ? "red" : "gray";
   if (item.kind === "warning" || item.kind === "info") return "yellow";
   if (item.kind === "error" || item.ok === false) return "red";
   if (item.kind === "delegate" || item.kind === "goal") return "cyan";

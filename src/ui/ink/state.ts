@@ -7,7 +7,7 @@ import type { ApprovalRequest } from "../../kernel/approvals.ts";
 import type { AgentEvent } from "../../kernel/events.ts";
 import { emptyUsage, type Usage } from "../../kernel/usage.ts";
 import type { FinishedRun } from "../result.ts";
-import { applyEvent } from "./apply-event.ts";
+import { applyEvent, endTurn, pushItem } from "./apply-event.ts";
 
 export { STREAM_TAIL_CHARS } from "./apply-event.ts";
 
@@ -15,7 +15,20 @@ export { STREAM_TAIL_CHARS } from "./apply-event.ts";
 export interface HistoryItem {
   /** Unique, increasing: the React key. */
   key: number;
-  kind: "goal" | "message" | "tool" | "delegate" | "return" | "approval" | "warning" | "error" | "info";
+  kind:
+    | "goal"
+    | "message"
+    | "tool"
+    | "delegate"
+    | "return"
+    | "approval"
+    | "warning"
+    | "error"
+    | "info"
+    /** The end of a chat turn: status, time, tokens, cost. */
+    | "status"
+    /** What a chat's slash command prints. */
+    | "note";
   depth: number;
   agentName: string;
   text: string;
@@ -82,7 +95,11 @@ export type UiAction =
   | { type: "event"; event: AgentEvent }
   | { type: "approval_enqueued"; request: ApprovalRequest }
   | { type: "approval_settled"; id: string }
-  | { type: "finish"; run: FinishedRun; now: number };
+  | { type: "finish"; run: FinishedRun; now: number }
+  /** A chat turn ended: its answer (unless shown) and status go to the history; the live part resets. */
+  | { type: "turn_end"; run: FinishedRun; now: number }
+  /** A line of a chat's slash command output. */
+  | { type: "note"; text: string; ok?: boolean };
 
 /** Pricing hook for live cost; cost is otherwise known only at the end. */
 export type CostFn = (model: string, usage: Usage) => number;
@@ -154,6 +171,18 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
       draft.finished = { ...action.run, finishedAt: action.now };
       draft.agents = [];
       if (action.run.usage[0]) draft.costUsd = action.run.usage[0].subtree.costUsd;
+      return;
+    case "turn_end":
+      endTurn(draft, action.run, action.now, fresh);
+      return;
+    case "note":
+      pushItem(draft, fresh, {
+        kind: "note",
+        depth: 0,
+        agentName: "",
+        text: action.text,
+        ...(action.ok !== undefined ? { ok: action.ok } : {}),
+      });
       return;
     case "event":
       applyEvent(draft, action.event, costOf, fresh);

@@ -1,0 +1,50 @@
+import { Box, Text, useInput } from "ink";
+import { useRef, useState } from "react";
+import type { ChatInput as ChatInputValue } from "../chat.ts";
+import { applyInputKey, emptyInput, type InputState } from "./chat-input-state.ts";
+import { tone } from "./theme.ts";
+
+/** Props of {@link ChatInput}. */
+export interface ChatInputProps {
+  colors: boolean;
+  /** Earlier inputs of this session (kept by the caller, so they outlive this box). */
+  history: string[];
+  /** Called once with what the user sent, or with quit. */
+  onInput: (input: ChatInputValue) => void;
+}
+
+/** The chat's input box; keys as chat-input-state.ts describes. Mounted only while no turn runs. */
+export function ChatInput({ colors, history, onInput }: ChatInputProps) {
+  const [state, setState] = useState<InputState>(() => emptyInput(history));
+  // The same, updated at once: several input chunks can arrive before React renders again.
+  const now = useRef(state);
+  const done = useRef(false);
+
+  useInput((input, key) => {
+    if (done.current) return;
+    const { state: next, outcome } = applyInputKey(now.current, input, key);
+    now.current = next;
+    setState(next);
+    if (outcome === undefined) return;
+    done.current = true;
+    if (outcome.kind === "submit") {
+      history.push(outcome.text);
+      onInput({ kind: "message", text: outcome.text });
+    } else onInput({ kind: "quit" });
+  });
+
+  const lines = state.text.split("\n");
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={tone(colors, "gray")} paddingX={1}>
+      {lines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity but their position
+        <Text key={i}>
+          <Text color={tone(colors, "cyan")}>{i === 0 ? "› " : "  "}</Text>
+          {line}
+          {i === lines.length - 1 ? <Text inverse> </Text> : null}
+        </Text>
+      ))}
+      <Text dimColor>Enter send · \ Enter or Ctrl-J newline · ↑↓ history · /help · Ctrl-D quit</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The chat's Ink view. Import it only through openChatUi (ui/chat.ts): loading Ink costs ~140 ms and its
+ * input hooks need a TTY on stdin.
+ */
+import { render } from "ink";
+import type { AgentEvent } from "../../kernel/events.ts";
+import type { ChatInput, ChatUi, ChatUiOptions } from "../chat.ts";
+import type { FinishedRun } from "../result.ts";
+import { ChatApp } from "./chat-app.tsx";
+import { ChatController } from "./chat-controller.ts";
+import { InkApprover } from "./ink-approver.ts";
+import { UiStore } from "./store.ts";
+
+/** Options of {@link createInkChat}: the chat's, plus streams for tests. */
+export interface InkChatOptions extends ChatUiOptions {
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+  flushMs?: number;
+}
+
+/** The chat view, with its store and controller (tests read them). */
+export interface InkChat extends ChatUi {
+  readonly store: UiStore;
+  readonly chat: ChatController;
+}
+
+/** Mounts the chat view; it stays up across turns until close(). */
+export function createInkChat(options: InkChatOptions): InkChat {
+  const store = new UiStore({ flushMs: options.flushMs, costOf: options.costOf });
+  const approver = new InkApprover(store);
+  const chat = new ChatController();
+  const instance = render(
+    <ChatApp
+      store={store}
+      chat={chat}
+      approver={approver}
+      colors={options.colors}
+      showCost={options.costOf !== undefined}
+      onInterrupt={options.onInterrupt}
+    />,
+    {
+      stdin: options.stdin,
+      stdout: options.stdout,
+      exitOnCtrlC: false,
+      patchConsole: true,
+      // Only reached on a terminal; Ink's own detection would turn live redraws off under CI.
+      interactive: true,
+    },
+  );
+  let closed = false;
+  return {
+    store,
+    chat,
+    approver,
+    onEvent(event: AgentEvent) {
+      if (!closed) store.dispatch({ type: "event", event });
+    },
+    async nextInput(): Promise<ChatInput> {
+      if (closed) return { kind: "quit" };
+      store.flush();
+      return chat.next();
+    },
+    turnEnded(run: FinishedRun) {
+      store.dispatch({ type: "turn_end", run, now: Date.now() });
+      store.flush();
+    },
+    note(text: string, ok?: boolean) {
+      store.dispatch({ type: "note", text, ...(ok !== undefined ? { ok } : {}) });
+      store.flush();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      chat.answer({ kind: "quit" });
+      await instance.waitUntilRenderFlush();
+      store.dispose();
+      instance.unmount();
+      await instance.waitUntilExit();
+    },
+  };
+}

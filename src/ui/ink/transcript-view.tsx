@@ -1,0 +1,54 @@
+import { Static } from "ink";
+import { useLayoutEffect } from "react";
+import { ApprovalPrompt } from "./approval-prompt.tsx";
+import { HistoryLine } from "./history-line.tsx";
+import type { InkApprover } from "./ink-approver.ts";
+import type { HistoryItem, UiState } from "./state.ts";
+import type { UiStore } from "./store.ts";
+
+/** Props of {@link TranscriptView}. */
+export interface TranscriptViewProps {
+  store: UiStore;
+  state: UiState;
+  approver: InkApprover;
+  colors: boolean;
+  onInterrupt: () => void;
+  /** Test hook, see HistoryLine. */
+  onHistoryRender?: (item: HistoryItem) => void;
+}
+
+/**
+ * What the run view and the chat view share: finished items in append-only <Static> (printed once, then
+ * never re-rendered) and the first pending approval prompt.
+ */
+export function TranscriptView({
+  store,
+  state,
+  approver,
+  colors,
+  onInterrupt,
+  onHistoryRender,
+}: TranscriptViewProps) {
+  const request = state.approvals[0];
+  // Static prints its items during the commit; from now on new items may start a fresh generation.
+  useLayoutEffect(() => {
+    store.markPrinted(state.historyGeneration);
+  }, [store, state.historyGeneration]);
+  return (
+    <>
+      <Static key={state.historyGeneration} items={state.history}>
+        {(item) => <HistoryLine key={item.key} item={item} colors={colors} onRender={onHistoryRender} />}
+      </Static>
+      {request ? (
+        <ApprovalPrompt
+          key={request.id}
+          request={request}
+          colors={colors}
+          queued={state.approvals.length - 1}
+          onDecision={(decision) => approver.answer(request.id, decision)}
+          onInterrupt={onInterrupt}
+        />
+      ) : null}
+    </>
+  );
+}
