@@ -53,3 +53,16 @@ export function hookMatches(match: string | undefined, call: HookCall): boolean 
   const pattern = rule.pattern;
   return call.targets.some((t) => patternMatches(rule.tool, pattern, normalizeTarget(rule.tool, t)));
 }
+
+/** Hooks of several sources (user config, a trusted project, a library caller) in that order; undefined
+ * when none is declared, so no hook code loads. */
+export function mergeHooks(lists: (HooksConfig | undefined)[]): HooksConfig | undefined {
+  const present = lists.filter((h): h is HooksConfig => h !== undefined);
+  const merged: HooksConfig = {
+    before_tool: present.flatMap((h) => h.before_tool),
+    after_tool: present.flatMap((h) => h.after_tool),
+    on_stop: present.flatMap((h) => h.on_stop),
+  };
+  const any = merged.before_tool.length + merged.after_tool.length + merged.on_stop.length > 0;
+  return any ? merged : undefined;
+}

@@ -1,0 +1,40 @@
+/** Who answers a session's approval requests: the caller's callback or Approver, replaceable later. */
+import type { ApprovalRequest, Approver } from "../kernel/index.ts";
+import { flagApprover } from "../policy/approvers.ts";
+import type { ApproveFn } from "./types.ts";
+
+/** An Approver from what the caller gave: none refuses (like `--on-ask deny`). */
+export function approverOf(approve: ApproveFn | Approver | undefined): Approver {
+  if (approve === undefined) return flagApprover("deny");
+  if (typeof approve === "function") return { decide: async (request, signal) => approve(request, signal) };
+  return approve;
+}
+
+/**
+ * The approver the session's gate holds: it passes each request to the current one, so the CLI can hand
+ * over its terminal prompt once the view exists. `source` and `why` (how decisions are reported) are
+ * read from the current approver too.
+ */
+export class SwitchableApprover implements Approver {
+  private current: Approver;
+
+  constructor(approve: ApproveFn | Approver | undefined) {
+    this.current = approverOf(approve);
+  }
+
+  set(approve: ApproveFn | Approver): void {
+    this.current = approverOf(approve);
+  }
+
+  get source(): unknown {
+    return (this.current as { source?: unknown }).source;
+  }
+
+  get why(): unknown {
+    return (this.current as { why?: unknown }).why;
+  }
+
+  decide(request: ApprovalRequest, signal: AbortSignal) {
+    return this.current.decide(request, signal);
+  }
+}

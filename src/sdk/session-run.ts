@@ -1,0 +1,92 @@
+/** One goal run on a session: the session's shared parts plus what this run asks for. */
+import type { HooksConfig, ToolHooks } from "../agents/hooks.ts";
+import type { AgentSpec } from "../agents/spec.ts";
+import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
+import type { EmitFn, Redactor, RunResult } from "../kernel/index.ts";
+import { type ModelClient, modelDeps } from "../llm/client.ts";
+import type { ApprovalGate } from "../policy/gate.ts";
+import type { Workspace } from "../tools/workspace.ts";
+import type { RunOptions } from "./types.ts";
+
+/** What every run of a session shares. */
+export interface SessionParts {
+  id: string;
+  env: Record<string, string | undefined>;
+  workspace: Workspace;
+  specs: ReadonlyMap<string, AgentSpec>;
+  spec(agent?: string): AgentSpec;
+  client: ModelClient;
+  gate: ApprovalGate;
+  toolsFor: RunAgentOptions["toolsFor"];
+  redactor: Redactor;
+  emit: EmitFn;
+  mcp?: RunAgentOptions["mcp"];
+  /** Every configured hook (user config, a trusted project's, the caller's); undefined when none. */
+  hooks?: HooksConfig;
+  /** The session's limits (config defaults, then the caller's); a run's own override them. */
+  limits: RunLimits;
+  /** False leaves out the project instructions. */
+  instructions: boolean;
+}
+
+/** Runs a goal to its end on the session's parts. */
+export async function runGoal(parts: SessionParts, goal: string, options: RunOptions): Promise<RunResult> {
+  const named = parts.spec(options.agent);
+  const spec = options.systemPrompt !== undefined ? { ...named, system_prompt: options.systemPrompt } : named;
+  const sessionId = options.sessionId ?? parts.id;
+  // Project instructions are read for every run, so an AGENTS.md edited between a chat's messages
+  // counts from the next one.
+  const instructions = parts.instructions
+    ? await (await import("../agents/instructions.ts")).loadInstructions({
+        workspaceRoot: parts.workspace.root,
+        env: parts.env,
+      })
+    : undefined;
+  const hooks = parts.hooks
+    ? await hookRunner(parts, parts.hooks, sessionId, spec.name, options.signal)
+    : undefined;
+  const { runAgent } = await import("../agents/run-agent.ts");
+  return runAgent({
+    spec,
+    goal,
+    specs: parts.specs,
+    emit: parts.emit,
+    ...modelDeps(parts.client),
+    workspace: parts.workspace,
+    gate: parts.gate,
+    toolsFor: parts.toolsFor,
+    redactor: parts.redactor,
+    sessionId,
+    limits: { ...parts.limits, ...options.limits },
+    ...(instructions ? { instructions } : {}),
+    ...(hooks ? { hooks } : {}),
+    ...(parts.mcp ? { mcp: parts.mcp } : {}),
+    ...(options.hints ? { hints: options.hints } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.history ? { history: options.history, resumed: options.resumed ?? true } : {}),
+    ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+    ...(options.escalate !== undefined ? { escalate: options.escalate } : {}),
+  });
+}
+
+/** The hook runner of one run, loaded only when some hook is configured. */
+async function hookRunner(
+  parts: SessionParts,
+  hooks: HooksConfig,
+  sessionId: string,
+  agentName: string,
+  signal: AbortSignal | undefined,
+): Promise<ToolHooks> {
+  const { createHookRunner } = await import("../agents/hook-runner.ts");
+  return createHookRunner({
+    hooks,
+    cwd: parts.workspace.root,
+    sessionId,
+    emit: parts.emit,
+    who: { agent: "root", name: agentName, depth: 0 },
+    redactor: parts.redactor,
+    env: parts.env,
+    ...(signal ? { signal } : {}),
+  });
+}

@@ -1,0 +1,110 @@
+/** The library's public shapes: what a session is made from, what a run takes, and what a session offers. */
+import type { HooksConfig } from "../agents/hooks.ts";
+import type { OutputSchema } from "../agents/output-schema.ts";
+import type { AgentSpec } from "../agents/spec.ts";
+import type { RunLimits } from "../agents/types.ts";
+import type { AgentConfig } from "../cli/config.ts";
+import type { Notice } from "../cli/project-notices.ts";
+import type {
+  AgentEvent,
+  ApprovalDecision,
+  ApprovalRequest,
+  Approver,
+  Message,
+  Redactor,
+  RunResult,
+} from "../kernel/index.ts";
+import type { ModelClient } from "../llm/client.ts";
+import type { Workspace } from "../tools/workspace.ts";
+
+/** Decides one approval request: a callback, or an Approver. */
+export type ApproveFn = (
+  request: ApprovalRequest,
+  signal: AbortSignal,
+) => ApprovalDecision | Promise<ApprovalDecision>;
+
+export interface SessionOptions {
+  /** The workspace directory (default: the current directory). */
+  cwd?: string;
+  /** An opened workspace (e.g. with a sandbox for exec and `verify:` commands); beats `cwd`. */
+  workspace?: Workspace;
+  /** Where keys, base URLs and config locations come from (default: `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** The user config; read from `$XDG_CONFIG_HOME/agent/config.yaml` when absent. */
+  config?: AgentConfig;
+  /** The agents; default: built-in, user and project specs, as `agent run` loads them. */
+  specs?: Iterable<AgentSpec>;
+  /** Approval rules beside the user config's and the project's (as `--allow` / `--deny`). */
+  rules?: { allow?: string[]; deny?: string[] };
+  /** Answers what the rules leave to ask; default: refuse (like `--on-ask deny`). */
+  approve?: ApproveFn | Approver;
+  /** Receives every event, secrets redacted, as it happens. */
+  onEvent?: (event: AgentEvent) => void;
+  /** Receives every event before redaction, for in-process use only: a chat keeps its conversation exact
+   * for the next run from it (redacting would corrupt, say, a reasoning item's encrypted content).
+   * Never write these out. */
+  onUnredactedEvent?: (event: AgentEvent) => void;
+  /** Hooks beside the user config's (and a trusted project's). */
+  hooks?: HooksConfig;
+  /** Limits of every run (a run's own limits override them). */
+  limits?: RunLimits;
+  /** The session id events and hooks carry (default: a fresh id). */
+  sessionId?: string;
+  /** Cassettes: write every model exchange to `record`, or serve them from `replay`. */
+  record?: string;
+  replay?: string;
+  /** Serve the `replay` cassette even when requests differ from the recorded ones (`--replay-loose`). */
+  replayLoose?: boolean;
+  /** False leaves out the project instructions (AGENTS.md, CLAUDE.md) that every agent's system prompt
+   * otherwise gets, as in `agent run`. */
+  instructions?: boolean;
+  /** False keeps runs on the model they resolved to (like `--no-fallback`). */
+  fallback?: boolean;
+  /** Warnings to emit right after the first run's session_start (e.g. project overrides). */
+  notices?: readonly Notice[];
+  /** The redactor of events and tool output (default: from `env`). */
+  redactor?: Redactor;
+}
+
+export interface RunOptions {
+  /** The agent to run (default: config `defaults.agent`, else `root`). */
+  agent?: string;
+  /** Model override for that agent (tier, `provider:model` or id). */
+  model?: string;
+  hints?: string[];
+  signal?: AbortSignal;
+  limits?: RunLimits;
+  /** Earlier conversation to continue (resume). */
+  history?: Message[];
+  resumed?: boolean;
+  /** The JSON schema the final answer must match (`--schema`). */
+  outputSchema?: OutputSchema;
+  /** A stalled run continues once on the next tier, with its conversation (off by default). */
+  escalate?: boolean;
+  /** Replaces the agent's system prompt for this run (`--system`). */
+  systemPrompt?: string;
+  /** The session id this run's events and hooks carry instead of the session's (a chat's `/clear`
+   * starts a new transcript on the same session). */
+  sessionId?: string;
+}
+
+export interface Session {
+  readonly id: string;
+  readonly workspace: Workspace;
+  readonly specs: ReadonlyMap<string, AgentSpec>;
+  readonly redactor: Redactor;
+  readonly client: ModelClient;
+  /** Sets who answers approval requests from now on (e.g. a terminal prompt made after the session). */
+  setApprover(approve: ApproveFn | Approver): void;
+  /** The spec a run of `agent` would use; AppError("usage") naming the known agents otherwise. */
+  spec(agent?: string): AgentSpec;
+  /** Runs a goal to its end; every event goes to `onEvent` and to open `events()` iterators. */
+  run(goal: string, options?: RunOptions): Promise<RunResult>;
+  /** Stops the session's MCP servers (started by the runs that used them). */
+  close(): Promise<void>;
+  /** The events from now on, until the next run's session_end (inclusive). */
+  events(): AsyncIterableIterator<AgentEvent>;
+  /** Adds an event of the caller's own (an interruption notice, a compaction it asked for) to the
+   * session's stream: redacted, then to `onEvent` and `events()`, like the runs' events. */
+  emit(event: AgentEvent): void;
+}
