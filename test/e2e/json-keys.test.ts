@@ -10,22 +10,11 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
+import type { FakeTurn } from "../support/fake-llm-server.ts";
 import { nonSnakeKeys } from "../support/json-shape.ts";
-import {
-  anthropicEnv,
-  type E2eSandbox,
-  freshServerAndSandbox,
-  parseJsonLines,
-  runAgentIn,
-} from "./support.ts";
+import { anthropicEnv, freshServerAndSandbox, parseJsonLines, runAgentIn } from "./support.ts";
 
-let server: FakeLlmServer;
-let sandbox: E2eSandbox;
-freshServerAndSandbox((s, b) => {
-  server = s;
-  sandbox = b;
-});
+const fx = freshServerAndSandbox();
 
 /** The event kinds the run below produces: README's list but model_switch, compaction and error. */
 const EVENT_KINDS = [
@@ -58,7 +47,7 @@ const MODEL_ARG = { path: "notes.txt", maxLines: 2 };
  * and answers, and its `verify:` command runs; lead answers.
  */
 function writeSpecs(): void {
-  const dir = join(sandbox.workspace, ".agent", "agents");
+  const dir = join(fx.sandbox.workspace, ".agent", "agents");
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, "lead.yaml"),
@@ -83,10 +72,10 @@ function writeSpecs(): void {
       "",
     ].join("\n"),
   );
-  writeFileSync(join(sandbox.workspace, "notes.txt"), "some notes\n");
+  writeFileSync(join(fx.sandbox.workspace, "notes.txt"), "some notes\n");
   // Hooks of an untrusted project are not run: a warning event says so.
   const hooks = "hooks:\n  on_stop:\n    - command: ./notify.sh\n";
-  writeFileSync(join(sandbox.workspace, ".agent", "config.yaml"), hooks);
+  writeFileSync(join(fx.sandbox.workspace, ".agent", "config.yaml"), hooks);
 }
 
 function turns(): FakeTurn[] {
@@ -110,9 +99,9 @@ function turns(): FakeTurn[] {
 
 function runLead(output: "json" | "stream-json") {
   writeSpecs();
-  server.enqueue(...turns());
+  fx.server.enqueue(...turns());
   const args = ["run", "Do it", "--agent", "lead", "-o", output, "--on-ask", "allow"];
-  return runAgentIn(sandbox, [...args, "--deny", "exec:rm *"], anthropicEnv(sandbox, server));
+  return runAgentIn(fx.sandbox, [...args, "--deny", "exec:rm *"], anthropicEnv(fx.sandbox, fx.server));
 }
 
 describe("every key of the JSON output is snake_case", () => {
@@ -133,9 +122,9 @@ describe("every key of the JSON output is snake_case", () => {
     const result = await runLead("json");
     expect(result.code).toBe(0);
     expect(nonSnakeKeys(parseJsonLines(result.stdout))).toEqual([]);
-    server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
-    const env = anthropicEnv(sandbox, server);
-    const failed = await runAgentIn(sandbox, ["run", "Do it", "-o", "stream-json"], env);
+    fx.server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+    const env = anthropicEnv(fx.sandbox, fx.server);
+    const failed = await runAgentIn(fx.sandbox, ["run", "Do it", "-o", "stream-json"], env);
     expect(failed.code).toBe(4);
     const lines = parseJsonLines(failed.stdout);
     expect(lines.map((line) => line.type)).toContain("error");
@@ -144,7 +133,7 @@ describe("every key of the JSON output is snake_case", () => {
   });
 
   test("agent helper --json, one call and with --tools", async () => {
-    server.enqueue(
+    fx.server.enqueue(
       { text: "blue", usage: { input: 12, output: 3, cacheRead: 4 } },
       {
         toolCalls: [
@@ -154,13 +143,13 @@ describe("every key of the JSON output is snake_case", () => {
       },
       { text: "42" },
     );
-    writeFileSync(join(sandbox.workspace, "notes.txt"), "some notes\n");
-    mkdirSync(join(sandbox.workspace, ".agent"));
-    writeFileSync(join(sandbox.workspace, ".agent", "config.yaml"), "rules:\n  deny: ['exec:rm *']\n");
-    const env = anthropicEnv(sandbox, server);
-    const single = await runAgentIn(sandbox, ["helper", "--json", "what colour?"], env);
+    writeFileSync(join(fx.sandbox.workspace, "notes.txt"), "some notes\n");
+    mkdirSync(join(fx.sandbox.workspace, ".agent"));
+    writeFileSync(join(fx.sandbox.workspace, ".agent", "config.yaml"), "rules:\n  deny: ['exec:rm *']\n");
+    const env = anthropicEnv(fx.sandbox, fx.server);
+    const single = await runAgentIn(fx.sandbox, ["helper", "--json", "what colour?"], env);
     const tools = await runAgentIn(
-      sandbox,
+      fx.sandbox,
       ["helper", "--tools", "read_file,exec", "-o", "json", "answer"],
       env,
     );
@@ -169,8 +158,8 @@ describe("every key of the JSON output is snake_case", () => {
       expect(nonSnakeKeys(parseJsonLines(result.stdout))).toEqual([]);
     }
     expect(parseJsonLines(tools.stdout)[0]?.denials).toHaveLength(1);
-    server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
-    const failed = await runAgentIn(sandbox, ["helper", "--json", "hi"], env);
+    fx.server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+    const failed = await runAgentIn(fx.sandbox, ["helper", "--json", "hi"], env);
     expect(failed.code).toBe(4);
     expect(parseJsonLines(failed.stdout)[0]).toMatchObject({ status: "error" });
     expect(nonSnakeKeys(parseJsonLines(failed.stdout))).toEqual([]);
