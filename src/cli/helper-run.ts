@@ -7,7 +7,14 @@
 import type { OutputSchema } from "../agents/output-schema.ts";
 import { describeTierChoice } from "../agents/tier-classifier.ts";
 import type { RunLimits } from "../agents/types.ts";
-import { AppError, type ModelRef, Redactor, TerminalSafeStream, terminalSafe } from "../kernel/index.ts";
+import {
+  AppError,
+  type ModelRef,
+  Redactor,
+  TerminalSafeStream,
+  terminalSafe,
+  WholeWords,
+} from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { describeNotice } from "../llm/notice-text.ts";
 import { CliExit } from "./commands.ts";
@@ -96,8 +103,11 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   // A schema'd answer is checked before it is printed, so it is never streamed.
   const streamed =
     tools === undefined && process.stdout.isTTY === true && !json && outputSchema === undefined;
-  // Streamed to a terminal: model text never drives it (a sequence split across deltas is held whole).
+  // Streamed to a terminal: redacted in whole words (a key split across deltas is caught), and model text
+  // never drives the terminal (a sequence split across deltas is held whole).
+  const words = new WholeWords();
   const screen = new TerminalSafeStream();
+  const show = (text: string) => process.stdout.write(screen.push(redactor.redact(text)));
   let outcome: HelperOutcome;
   try {
     if (tools === undefined) {
@@ -108,7 +118,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
         fellBackTo: () => fellBackTo,
         onDelta: (delta) => {
-          if (streamed) process.stdout.write(screen.push(redactor.redact(delta)));
+          if (streamed) show(words.push(delta));
         },
         ...(singleSystem !== undefined ? { system: singleSystem } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
@@ -152,7 +162,10 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   } finally {
     interrupts.dispose();
   }
-  if (streamed) process.stdout.write(screen.end());
+  if (streamed) {
+    show(words.end());
+    process.stdout.write(screen.end());
+  }
   // A strict replay that met a request unlike the recorded one is a usage error (exit 2).
   const mismatch = client.replay?.mismatch();
   if (mismatch !== undefined) throw new AppError("usage", mismatch);

@@ -12,3 +12,4 @@ export * from "./stream.ts";
 export * from "./terminal-text.ts";
 export * from "./tools.ts";
 export * from "./usage.ts";
+export * from "./whole-words.ts";

@@ -71,7 +71,7 @@ export function runCommand(command: string, options: RunCommandOptions): Promise
   const execId = newExecId();
   return new Promise((resolve) => {
     const { file, args } = options.sandbox
-      ? sandboxedBash(options.sandbox, options.cwd, command)
+      ? sandboxedBash(options.sandbox, options.cwd, command, options.env.PATH ?? "")
       : { file: "bash", args: [...norc(options), "-c", command] };
     const child = spawn(file, args, {
       cwd: options.cwd,

@@ -10,9 +10,11 @@
  * per writable root, then `--ro-bind` again over protected subpaths (`.git`, `.codex` there) so they win,
  * `--unshare-pid` with `--proc /proc`, and `--unshare-net` when network access is off. Unlike Codex's
  * workspace-write, /tmp is a private tmpfs here (`--tmpfs /tmp`, bwrap(1)); it is mounted before the roots
- * so a workspace under /tmp stays visible. Claude Code's Bash sandbox has the same default shape: write
- * access to the working directory, read access elsewhere, bubblewrap on Linux
- * (https://code.claude.com/docs/en/sandboxing).
+ * so a workspace under /tmp stays visible. bash is named by its host path (the first on the command's PATH,
+ * real path), never looked up inside, where a PATH entry under the private /tmp would not exist; a bash
+ * that lives where the sandbox mounts fresh file systems (/tmp, /dev) is bound in read-only, that one file
+ * alone. Claude Code's Bash sandbox has the same default shape: write access to the working directory,
+ * read access elsewhere, bubblewrap on Linux (https://code.claude.com/docs/en/sandboxing).
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
@@ -40,6 +42,11 @@ export type SandboxChoice = { sandbox: ExecSandbox } | { sandbox: undefined; una
 /** Top-level names in a writable root that stay read-only: git metadata (a hook or `core.fsmonitor`
  * written there would run outside the sandbox at the user's next git command) and the agent's own config. */
 const PROTECTED_NAMES = [".git", ".agent"];
+/** Where the sandbox mounts fresh file systems over the host's: host files there are hidden inside
+ * (`/proc` too, but no real path of an executable file lies there). */
+const FRESH_MOUNTS = ["/tmp", "/dev"];
+/** The shell used when none is on the command's PATH. */
+const FALLBACK_BASH = "/bin/bash";
 /** A probe that has not answered by then counts as a refusal. */
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -69,12 +76,17 @@ export async function chooseSandbox(
   return { sandbox: { mode, network, bwrap, roots, readOnlyPaths: protectedPaths(mode, roots) } };
 }
 
-/** The program and arguments that run `command` with bash in `cwd` inside the sandbox. */
+/**
+ * The program and arguments that run `command` with bash in `cwd` inside the sandbox; `path` is the PATH
+ * the command gets, where bash is looked up on the host.
+ */
 export function sandboxedBash(
   sandbox: ExecSandbox,
   cwd: string,
   command: string,
+  path: string,
 ): { file: string; args: string[] } {
+  const bash = findExecutable("bash", path) ?? FALLBACK_BASH;
   const args = [
     "--new-session",
     "--die-with-parent",
@@ -88,22 +100,37 @@ export function sandboxedBash(
   ];
   const bind = sandbox.mode === "workspace-write" ? "--bind" : "--ro-bind";
   for (const root of sandbox.roots) args.push(bind, root, root);
-  for (const path of sandbox.readOnlyPaths) args.push("--ro-bind", path, path);
+  for (const readOnly of sandbox.readOnlyPaths) args.push("--ro-bind", readOnly, readOnly);
+  if (hiddenInside(bash, sandbox.roots)) args.push("--ro-bind", bash, bash);
   args.push("--unshare-pid", "--proc", "/proc");
   if (!sandbox.network) args.push("--unshare-net");
-  args.push("--chdir", cwd, "--", "bash", "-c", command);
+  args.push("--chdir", cwd, "--", bash, "-c", command);
   return { file: sandbox.bwrap, args };
+}
+
+/** True when the host file at `path` would not be seen inside: under a fresh mount and outside every root. */
+function hiddenInside(path: string, roots: readonly string[]): boolean {
+  return FRESH_MOUNTS.some((mount) => isWithin(mount, path)) && !roots.some((root) => isWithin(root, path));
 }
 
 /** The first executable `bwrap` in an absolute PATH entry that lies outside every workspace root. */
 function findBwrap(path: string, roots: readonly string[]): string | undefined {
+  return findExecutable("bwrap", path, (real) => roots.some((root) => isWithin(root, real)));
+}
+
+/** The real path of the first executable regular file `name` in an absolute PATH entry, bar `skip`ped ones. */
+function findExecutable(
+  name: string,
+  path: string,
+  skip: (real: string) => boolean = () => false,
+): string | undefined {
   for (const dir of path.split(":")) {
     if (!isAbsolute(dir)) continue;
-    const candidate = join(dir, "bwrap");
+    const candidate = join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
       const real = realpathSync(candidate);
-      if (!statSync(real).isFile() || roots.some((root) => isWithin(root, real))) continue;
+      if (!statSync(real).isFile() || skip(real)) continue;
       return real;
     } catch {
       // not there, or not executable
@@ -121,7 +148,7 @@ function probe(bwrap: string, network: boolean, path: string): Promise<string | 
   const known = probes.get(key);
   if (known) return known;
   const sandbox: ExecSandbox = { mode: "read-only", network, bwrap, roots: [], readOnlyPaths: [] };
-  const { file, args } = sandboxedBash(sandbox, "/", "exit 0");
+  const { file, args } = sandboxedBash(sandbox, "/", "exit 0", path);
   const result = new Promise<string | undefined>((resolve) => {
     const child = spawn(file, args, { env: { PATH: path }, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";

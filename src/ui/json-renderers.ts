@@ -5,7 +5,8 @@
  * - first `{"type":"system","subtype":"init","schema_version":2,"session_id",...}` (from session_start,
  *   with `instructions`: the paths of the project instruction files in the root's system prompt);
  * - then every event flattened: `type` (the event kind), `agent`, `name`, `parent` (below the root), `depth`,
- *   `time`, then the event's data fields in snake_case (json-shape.ts; tool `args` as the model sent them);
+ *   `time`, then the event's data fields in snake_case (json-shape.ts; a tool call's `args` and
+ *   `arguments` as the model sent them);
  * - last, and only there, the `{"type":"result",...}` object of {@link buildResultRecord}.
  *
  * `--output json` prints that result object alone. Both keep stderr to warnings, errors and denials.

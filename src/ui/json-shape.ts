@@ -16,8 +16,11 @@ export function snakeKey(key: string): string {
   return key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
-/** Values passed through untouched: the model's own tool arguments keep the names the model chose. */
-const VERBATIM_KEYS = new Set(["args"]);
+/**
+ * Values passed through untouched: a tool call's arguments keep the names the model chose, whether as
+ * `args` (tool_start, approval requests) or as `arguments` (the tool calls of an assistant `message`).
+ */
+const VERBATIM_KEYS = new Set(["args", "arguments"]);
 
 /**
  * A copy of `value` with every object key in snake_case (recursively, arrays included), except under

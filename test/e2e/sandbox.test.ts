@@ -133,6 +133,15 @@ if (Bun.which("bwrap") === null) {
       }
     });
 
+    test("a PATH whose only bash is under /tmp (private inside): the required sandbox works", async () => {
+      writeConfig("sandbox:\n  required: true\n");
+      const bin = binWithOnly(join(sandbox.dir, "bin-in-tmp"), ["bun", "bash", "bwrap"]);
+      const result = await runExec("echo made > made.txt", [], anthropicEnv(sandbox, server, { PATH: bin }));
+      expect(result.stderr).not.toContain("sandbox");
+      expect(result.code).toBe(0);
+      expect(readFileSync(join(sandbox.workspace, "made.txt"), "utf8")).toBe("made\n");
+    });
+
     test("--sandbox off lifts it: the same outside write lands", async () => {
       const target = join(outsideDir(), "allowed.txt");
       const result = await runExec(`echo out > ${target}`, ["--sandbox", "off"]);

@@ -178,23 +178,31 @@ export function processRunning(marker: string): boolean {
   return Bun.spawnSync(["pgrep", "-f", marker], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 }
 
+/** The current test's fake server and sandbox (set before each test by {@link freshServerAndSandbox}). */
+export interface E2eFixture {
+  server: FakeLlmServer;
+  sandbox: E2eSandbox;
+}
+
 /**
  * Gives each test its own fake server (turns left by a failing test never reach the next) and sandbox,
- * handed to `use` before the test; after it, both are closed and every scripted turn must have been
- * asked for (the run went the way the test scripted it).
+ * set on the returned fixture and handed to `use` before the test; after it, both are closed and every
+ * scripted turn must have been asked for (the run went the way the test scripted it).
  */
-export function freshServerAndSandbox(use: (server: FakeLlmServer, sandbox: E2eSandbox) => void): void {
-  let server: FakeLlmServer | undefined;
-  let sandbox: E2eSandbox | undefined;
+export function freshServerAndSandbox(
+  use: (server: FakeLlmServer, sandbox: E2eSandbox) => void = () => {},
+): E2eFixture {
+  const fixture: Partial<E2eFixture> = {};
   beforeEach(async () => {
-    server = await startFakeLlmServer();
-    sandbox = makeE2eSandbox();
-    use(server, sandbox);
+    fixture.server = await startFakeLlmServer();
+    fixture.sandbox = makeE2eSandbox();
+    use(fixture.server, fixture.sandbox);
   });
   afterEach(async () => {
-    const pending = server?.pending();
-    await server?.close();
-    sandbox?.cleanup();
+    const pending = fixture.server?.pending();
+    await fixture.server?.close();
+    fixture.sandbox?.cleanup();
     expect(pending).toBe(0);
   });
+  return fixture as E2eFixture;
 }

@@ -1,11 +1,14 @@
 /**
  * Checks of the one JSON output shape (README "Machine-readable output", schema 2): every key in
- * snake_case (tool-call `args` are the model's own and are not looked into) and every cost rounded to
- * at most 6 decimals.
+ * snake_case (a tool call's arguments, `args` of tool events and approval requests and `arguments` of
+ * the tool calls in `message` events, are the model's own and are not looked into) and every cost
+ * rounded to at most 6 decimals.
  */
 import { expect } from "bun:test";
 
 const SNAKE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
+/** Keys whose value is a tool call's arguments, named by the model. */
+const MODEL_ARGUMENTS = new Set(["args", "arguments"]);
 
 /** Every object key below `value` that is not snake_case, as `path.key`. */
 export function nonSnakeKeys(value: unknown, path = "$"): string[] {
@@ -14,7 +17,7 @@ export function nonSnakeKeys(value: unknown, path = "$"): string[] {
   const bad: string[] = [];
   for (const [key, inner] of Object.entries(value)) {
     if (!SNAKE.test(key)) bad.push(`${path}.${key}`);
-    if (key !== "args") bad.push(...nonSnakeKeys(inner, `${path}.${key}`));
+    if (!MODEL_ARGUMENTS.has(key)) bad.push(...nonSnakeKeys(inner, `${path}.${key}`));
   }
   return bad;
 }

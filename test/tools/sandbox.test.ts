@@ -6,7 +6,7 @@
  * with fake binaries and needs no bwrap.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { runVerifyCommands } from "../../src/agents/verify.ts";
@@ -19,7 +19,7 @@ import { runCommand } from "../../src/tools/run-command.ts";
 import { chooseSandbox, type SandboxSettings } from "../../src/tools/sandbox.ts";
 import { MODEL_TEXT_LIMIT } from "../../src/tools/truncate.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
-import { cleanup, contextFor, goneSoon, outsideTmpDir, tempDir } from "./helpers.ts";
+import { binWithOnly, cleanup, contextFor, goneSoon, outsideTmpDir, tempDir } from "./helpers.ts";
 
 const BWRAP = Bun.which("bwrap");
 const dirs: string[] = [];
@@ -162,6 +162,32 @@ if (BWRAP === null) {
       const out = await exec(await sandboxed(root, { mode: "read-only" }), "echo no > nope.txt");
       expect(out.isError).toBe(true);
       expect(existsSync(join(root, "nope.txt"))).toBe(false);
+    });
+
+    test("bash found only under the host's /tmp (hidden inside) still runs the command", async () => {
+      const root = await dir("agent-sandbox-ws-");
+      const bin = binWithOnly(join(await dir("agent-sandbox-tmpbin-"), "bin"), ["bash"]);
+      const out = await exec(await sandboxed(root), "echo ran > ran.txt", { PATH: bin });
+      expect(out.isError).toBe(false);
+      expect(readFileSync(join(root, "ran.txt"), "utf8")).toBe("ran\n");
+    });
+
+    test("a bash that lives under /tmp is bound read-only, that file alone", async () => {
+      const root = await dir("agent-sandbox-ws-");
+      const bin = await dir("agent-sandbox-tmpbash-");
+      const bash = join(bin, "bash");
+      copyFileSync(Bun.which("bash") ?? "/bin/bash", bash);
+      chmodSync(bash, 0o755);
+      writeFileSync(join(bin, "beside.txt"), "not for the sandbox\n");
+      const out = await exec(
+        await sandboxed(root),
+        `echo "shell=$BASH"; cat ${bin}/beside.txt; echo overwritten > ${bash}`,
+        { PATH: bin },
+      );
+      expect(out.modelText).toContain(`shell=${bash}`);
+      expect(out.modelText).not.toContain("not for the sandbox");
+      expect(out.modelText).toContain("Read-only file system");
+      expect(readFileSync(bash).equals(readFileSync(Bun.which("bash") ?? "/bin/bash"))).toBe(true);
     });
 
     test("the minimal environment still applies inside", async () => {

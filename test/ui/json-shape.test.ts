@@ -19,6 +19,24 @@ describe("snakeCaseKeys", () => {
     });
   });
 
+  test("so do the arguments of a tool call in a message; the call's own keys are converted", () => {
+    const part = {
+      type: "tool_call",
+      id: "t1",
+      name: "read_file",
+      rawArguments: "{",
+      arguments: { maxLines: 2 },
+    };
+    expect(snakeCaseKeys({ message: { role: "assistant", parts: [part] } })).toEqual({
+      message: {
+        role: "assistant",
+        parts: [
+          { type: "tool_call", id: "t1", name: "read_file", raw_arguments: "{", arguments: { maxLines: 2 } },
+        ],
+      },
+    });
+  });
+
   test("every *cost_usd number is rounded to 6 decimals", () => {
     expect(snakeCaseKeys({ costUsd: 0.000021200000000000004, subtree: { costUsd: 0.1 + 0.2 } })).toEqual({
       cost_usd: 0.000021,
