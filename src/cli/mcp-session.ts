@@ -4,7 +4,6 @@
  * allows it, asked like an exec of its command (or a fetch of its URL). Nothing here starts a server or
  * loads the MCP SDK: servers start when an agent that names them runs (src/tools/mcp/servers.ts).
  */
-import { realpathSync } from "node:fs";
 import type { AgentIdentity } from "../kernel/index.ts";
 import type { ApprovalGate } from "../policy/gate.ts";
 import { quoteWord } from "../policy/shell-word.ts";
@@ -12,7 +11,7 @@ import type { McpServers } from "../tools/mcp/servers.ts";
 import type { McpServerConfig } from "../tools/mcp/types.ts";
 import type { AgentConfig } from "./config.ts";
 import type { Notice } from "./project-notices.ts";
-import type { ProjectConfig } from "./project-rules.ts";
+import { type ProjectConfig, projectPath, trustsProject } from "./project-rules.ts";
 
 /** The servers a run may use, and notices about project servers left out. */
 export function sessionMcpConfigs(
@@ -23,10 +22,9 @@ export function sessionMcpConfigs(
   const servers: Record<string, McpServerConfig> = { ...config.mcpServers };
   const declared = Object.keys(project?.mcpServers ?? {});
   if (project === undefined || declared.length === 0) return { servers, notices: [] };
-  const root = real(workspaceRoot);
-  if (!config.trustedProjects.some((path) => real(path) === root)) {
+  if (!trustsProject(config.trustedProjects, workspaceRoot)) {
     const message =
-      `${project.file} declares MCP servers (${declared.join(", ")}) that are not used: add ${root} to ` +
+      `${project.file} declares MCP servers (${declared.join(", ")}) that are not used: add ${projectPath(workspaceRoot)} to ` +
       "trusted_projects in your user config to allow them (each still asks before it starts)";
     return { servers, notices: [{ code: "mcp_untrusted_project", message }] };
   }
@@ -70,12 +68,4 @@ export async function createMcpServers(
       return error instanceof Error ? error.message : String(error);
     }
   });
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
