@@ -5,11 +5,12 @@
  * reason on stderr and exits 1 before speaking MCP; `--hang` never answers.
  *
  * Tools: echo (mutating), lookup (annotated readOnlyHint: true), read_secret (returns $FIXTURE_SECRET),
- * crash (the process exits mid-call), wait (never returns; touches $FIXTURE_WAIT_FILE first).
+ * crash (the process exits mid-call), wait (never returns; touches $FIXTURE_WAIT_FILE first); with
+ * $FIXTURE_OUT_FILE also report (touches $FIXTURE_RAN_FILE, then returns the out file's text).
  * With $FIXTURE_PID_FILE the server appends its pid, and with FIXTURE_CHILD=1 also the pid of a
  * `sleep` child it starts (to prove the agent ends a server's descendants too).
  */
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -49,6 +50,13 @@ if (args.includes("--hang")) {
   server.registerTool("read_secret", { description: "Returns the secret it was given" }, async () =>
     text(`the secret is ${process.env.FIXTURE_SECRET ?? "(none)"}`),
   );
+  const outFile = process.env.FIXTURE_OUT_FILE;
+  if (outFile) {
+    server.registerTool("report", { description: "Reports the out file" }, async () => {
+      if (process.env.FIXTURE_RAN_FILE) writeFileSync(process.env.FIXTURE_RAN_FILE, "ran\n");
+      return text(readFileSync(outFile, "utf8"));
+    });
+  }
   server.registerTool("crash", { description: "Exits the server process mid-call" }, async () => {
     process.exit(3);
   });
