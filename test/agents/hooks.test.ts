@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createHookRunner } from "../../src/agents/hook-runner.ts";
 import type { HooksConfig } from "../../src/agents/hooks.ts";
 import { Redactor } from "../../src/kernel/index.ts";
+import { survivors } from "../support/mcp-fixture.ts";
 import { type Harness, harness, spec, toolResultsIn } from "./harness.ts";
 
 let h: Harness | undefined;
@@ -84,4 +85,31 @@ test("a hook gets the minimal environment plus AGENT_SESSION_ID, never a key", a
   expect(env).toContain("HOME=/home/someone");
   expect(env).not.toContain("ANTHROPIC_API_KEY");
   expect(env).not.toContain("sk-ant-should-not-leak");
+});
+
+/** The pids a hook wrote to `file`, one per line. */
+function pidsIn(file: string): number[] {
+  return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map(Number);
+}
+
+test("a hook that hangs with background children is ended at its timeout, children and setsid ones included", async () => {
+  const hook =
+    "sleep 300 & echo $! >> pids; setsid sleep 300 < /dev/null > /dev/null 2>&1 & echo $! >> pids; sleep 300";
+  const started = Date.now();
+  const { seen, dir } = await runWithHooks({ before_tool: [{ command: hook, timeoutMs: 500 }] }, "echo ran");
+  expect(Date.now() - started).toBeLessThan(20_000);
+  expect(seen).toContain("ran");
+  const pids = pidsIn(join(dir, "pids"));
+  expect(pids).toHaveLength(2);
+  expect(await survivors(pids)).toEqual([]);
+  const warnings = h?.of("warning").filter((e) => e.data.code === "hook") ?? [];
+  expect(warnings.map((e) => e.data.message)).toEqual([
+    `before_tool hook \`${hook}\` timed out after 500 ms; the call goes on`,
+  ]);
+});
+
+test("a hook that exits at once leaves no background process behind", async () => {
+  const hook = "nohup sleep 300 > /dev/null 2>&1 & echo $! > pids; exit 0";
+  const { dir } = await runWithHooks({ after_tool: [{ command: hook }] }, "echo ran");
+  expect(await survivors(pidsIn(join(dir, "pids")))).toEqual([]);
 });
