@@ -24,6 +24,7 @@ import {
   makeEvent,
   type ProviderNotice,
   Redactor,
+  type ResponseSchema,
   type RunResult,
 } from "../kernel/index.ts";
 import { createModelClient, type ModelClient, modelDeps } from "../llm/client.ts";
@@ -97,8 +98,9 @@ export interface RunOptions {
   /** Earlier conversation to continue (resume). */
   history?: Message[];
   resumed?: boolean;
-  /** The JSON schema the final answer must match (`--schema`). */
-  outputSchema?: OutputSchema;
+  /** The JSON schema the final answer must match (`--schema`), named (`{name, schema}`); compiled here
+   * unless it already is. An invalid schema is an AppError("usage"). */
+  outputSchema?: ResponseSchema | OutputSchema;
   /** A stalled run continues once on the next tier, with its conversation (off by default). */
   escalate?: boolean;
   /** Replaces the agent's system prompt for this run (`--system`). */
@@ -231,6 +233,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       const chosen =
         runOptions.systemPrompt !== undefined ? { ...named, system_prompt: runOptions.systemPrompt } : named;
       const projectInstructions = await loadedInstructions();
+      const outputSchema = runOptions.outputSchema && (await compiledSchema(runOptions.outputSchema));
       const runId = runOptions.sessionId ?? id;
       const hooks = hookList
         ? await hookRunner(hookList, {
@@ -263,7 +266,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
         ...(runOptions.signal ? { signal: runOptions.signal } : {}),
         ...(runOptions.model !== undefined ? { model: runOptions.model } : {}),
         ...(runOptions.history ? { history: runOptions.history, resumed: runOptions.resumed ?? true } : {}),
-        ...(runOptions.outputSchema ? { outputSchema: runOptions.outputSchema } : {}),
+        ...(outputSchema ? { outputSchema } : {}),
         ...(runOptions.escalate !== undefined ? { escalate: runOptions.escalate } : {}),
       });
     },
@@ -280,6 +283,18 @@ async function sessionSpecs(
   const loaded = await loadSpecs({ workspaceRoot, env });
   if (loaded.errors.length > 0) throw specAppError(loaded.errors);
   return loaded.specs;
+}
+
+/** A run's answer schema, compiled (with Ajv, loaded only then) unless the caller compiled it already. */
+async function compiledSchema(schema: ResponseSchema | OutputSchema): Promise<OutputSchema> {
+  if ("check" in schema) return schema;
+  const { compileOutputSchema } = await import("../agents/output-schema.ts");
+  try {
+    return await compileOutputSchema(schema);
+  } catch (error) {
+    const why = (error as Error).message;
+    throw new AppError("usage", `outputSchema ${schema.name}: not a valid JSON schema: ${why}`);
+  }
 }
 
 function approverOf(approve: SessionOptions["approve"]): Approver {
