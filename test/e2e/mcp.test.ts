@@ -222,7 +222,11 @@ describe("agent run with MCP servers", () => {
     expect(warning?.data.code).toBe("mcp");
   });
 
-  test("SIGTERM during an MCP call ends the run and leaves no server process behind", async () => {
+  test.each([
+    { name: "Ctrl-C (SIGINT)", signals: ["SIGINT"] as NodeJS.Signals[] },
+    { name: "SIGTERM", signals: ["SIGTERM"] as NodeJS.Signals[] },
+    { name: "a second Ctrl-C (the forced exit)", signals: ["SIGINT", "SIGINT"] as NodeJS.Signals[] },
+  ])("$name during an MCP call ends the run and leaves no server process behind", async ({ signals }) => {
     const waitFile = join(sandbox.dir, "waiting");
     writeConfig(fixtureYaml("fixture", [], { FIXTURE_WAIT_FILE: waitFile, FIXTURE_CHILD: "1" }));
     writeSpec(["mcp:fixture/wait"]);
@@ -235,7 +239,8 @@ describe("agent run with MCP servers", () => {
     const pids = fixturePids(pidFile);
     expect(pids).toHaveLength(2);
     expect(pids.every(pidAlive)).toBe(true);
-    running.proc.kill("SIGTERM");
+    // A second Ctrl-C forces the exit: process-sweep's exit hook still ends the server.
+    for (const signal of signals) running.proc.kill(signal);
     const result = await running.done;
     expect(result.code).toBe(130);
     expect(await survivors(pids)).toEqual([]);
