@@ -15,7 +15,7 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
   const { servers, notices } = sessionMcpConfigs(config, await loadProjectRules(cwd), cwd);
   const { McpServers } = await import("../tools/mcp/servers.ts");
   const user = Object.keys(servers).filter((name) => servers[name]?.fromProject === undefined);
-  const manager = new McpServers(servers);
+  const manager = new McpServers(servers, { cwd });
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   try {
     const started = await manager.report(interrupts.signal, user);

@@ -42,15 +42,17 @@ export function startTarget(config: McpServerConfig): { tool: "exec" | "fetch"; 
   return { tool: "exec", target: words.join(" ") };
 }
 
-/** The session's servers (undefined when none is declared), with project servers approved by `gate`. */
+/** The session's servers (undefined when none is declared), started in the workspace, with project
+ * servers approved by `gate`. */
 export async function createMcpServers(
   servers: Record<string, McpServerConfig>,
   gate: ApprovalGate,
   who: AgentIdentity,
+  workspaceRoot: string,
 ): Promise<McpServers | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
   const { McpServers } = await import("../tools/mcp/servers.ts");
-  return new McpServers(servers, async (name, config, signal) => {
+  const approveStart = async (name: string, config: McpServerConfig, signal: AbortSignal) => {
     const { tool, target } = startTarget(config);
     try {
       const decision = await gate.check(
@@ -67,5 +69,6 @@ export async function createMcpServers(
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
     }
-  });
+  };
+  return new McpServers(servers, { approveStart, cwd: workspaceRoot });
 }

@@ -192,7 +192,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     decide: (request: ApprovalRequest, signal: AbortSignal) => approver.decide(request, signal),
   };
   const gate = new ApprovalGate({ rules, approver: delegating, emit });
-  const mcpServers = await createMcpServers(mcp.servers, gate, root("root"));
+  const mcpServers = await createMcpServers(mcp.servers, gate, root("root"), workspace.root);
   const hookList = mergeHooks([config.hooks, trusted.hooks, options.hooks]);
   const toolsFor = sessionToolsFor(rules);
   // Project instructions are read for every run, so an AGENTS.md edited between a chat's messages

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeRequest } from "../support/fake-llm-server.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
@@ -321,6 +321,27 @@ describe("project-declared servers", () => {
     ]);
     expect(allowed.code).toBe(0);
     expect(toolResultsOf(allowed.requests[1]).join("")).toContain("echo: p");
+  });
+
+  test("a project server's relative path is the project's file, whatever directory agent starts in", async () => {
+    symlinkSync(FIXTURE_SERVER, join(sandbox.workspace, "srv.ts"));
+    mkdirSync(join(sandbox.workspace, ".agent"), { recursive: true });
+    writeFileSync(
+      join(sandbox.workspace, ".agent", "config.yaml"),
+      `mcp_servers:\n  proj:\n    command: ${JSON.stringify(process.execPath)}\n    args: [srv.ts]\n`,
+    );
+    writeConfig("", `trusted_projects: [${JSON.stringify(sandbox.workspace)}]\n`);
+    writeSpec(["mcp:proj/echo"]);
+    server.enqueue({ toolCalls: [{ name: "mcp__proj__echo", args: { text: "here" } }] }, { text: "Ok." });
+    const allowed = [`exec:${process.execPath} srv.ts`, "mcp:proj/echo"].flatMap((r) => ["--allow", r]);
+    const first = server.requests.length;
+    const result = await spawnAgent(
+      ["run", "x", "--agent", "mcp-user", "--cwd", sandbox.workspace, ...allowed],
+      { env: anthropicEnv(sandbox, server), cwd: sandbox.dir },
+    ).done;
+    expect(result.stderr).not.toContain("MCP server proj");
+    expect(result.code).toBe(0);
+    expect(toolResultsOf(server.requests[first + 1]).join("")).toContain("echo: here");
   });
 });
 
