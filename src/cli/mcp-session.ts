@@ -4,7 +4,7 @@
  * allows it, asked like an exec of its command (or a fetch of its URL). Nothing here starts a server or
  * loads the MCP SDK: servers start when an agent that names them runs (src/tools/mcp/servers.ts).
  */
-import type { AgentIdentity } from "../kernel/index.ts";
+import { type AgentIdentity, looksSecret } from "../kernel/index.ts";
 import type { ApprovalGate } from "../policy/gate.ts";
 import { quoteWord } from "../policy/shell-word.ts";
 import type { McpServers } from "../tools/mcp/servers.ts";
@@ -31,6 +31,23 @@ export function sessionMcpConfigs(
   // A user server of the same name wins: a project cannot replace what the user configured.
   for (const name of declared) servers[name] ??= project.mcpServers[name] as McpServerConfig;
   return { servers, notices: [] };
+}
+
+/**
+ * The credentials config hands the servers: values of secret-looking `env` variables and `headers`
+ * (an `Authorization` value also without its `Bearer`/`Basic` word), for the session's redactor: a
+ * server that echoes its token must not pass it on to the model or the transcript.
+ */
+export function mcpSecrets(servers: Readonly<Record<string, McpServerConfig>>): string[] {
+  const secrets: string[] = [];
+  for (const config of Object.values(servers)) {
+    const named = config.transport === "stdio" ? config.env : config.headers;
+    for (const [name, value] of Object.entries(named)) {
+      if (!looksSecret(name)) continue;
+      secrets.push(value, value.replace(/^(?:bearer|basic|token)\s+/i, ""));
+    }
+  }
+  return secrets;
 }
 
 /** The command line (or URL) starting a server, as an approval shows it and exec rules match it. */

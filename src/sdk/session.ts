@@ -9,7 +9,7 @@ import type { OutputSchema } from "../agents/output-schema.ts";
 import type { AgentSpec } from "../agents/spec.ts";
 import type { RunLimits } from "../agents/types.ts";
 import { type AgentConfig, loadConfig } from "../cli/config.ts";
-import { createMcpServers, sessionMcpConfigs } from "../cli/mcp-session.ts";
+import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/mcp-session.ts";
 import { emitNoticesAfterStart, type Notice } from "../cli/project-notices.ts";
 import { loadProjectRules, projectHooks } from "../cli/project-rules.ts";
 import { sessionToolsFor } from "../cli/run-tools.ts";
@@ -83,7 +83,8 @@ export interface SessionOptions {
   fallback?: boolean;
   /** Warnings to emit right after the first run's session_start (e.g. project overrides). */
   notices?: readonly Notice[];
-  /** The redactor of events and tool output (default: from `env`). */
+  /** The redactor of events and tool output (default: from `env`, and the credentials config gives
+   * MCP servers). */
   redactor?: Redactor;
 }
 
@@ -147,7 +148,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     knownTools: [...PRIMITIVE_NAMES, "mcp", ...[...specs.keys()].sort()],
   });
   const id = options.sessionId ?? newSessionId();
-  const redactor = options.redactor ?? Redactor.fromEnv(env);
+  const redactor = options.redactor ?? Redactor.fromEnv(env, mcpSecrets(mcp.servers));
   const queue = new EventQueue();
   const trusted = projectHooks(project, workspace.root, config.trustedProjects);
   const notices = [

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/cli/config.ts";
-import { sessionMcpConfigs, startTarget } from "../../src/cli/mcp-session.ts";
+import { mcpSecrets, sessionMcpConfigs, startTarget } from "../../src/cli/mcp-session.ts";
 import { loadProjectRules } from "../../src/cli/project-rules.ts";
 import { AppError } from "../../src/kernel/index.ts";
 
@@ -131,4 +131,29 @@ describe("project servers", () => {
       target: "http://h/mcp",
     });
   });
+});
+
+test("the credentials config hands servers are the redactor's: secret-named env and headers, not the rest", () => {
+  const base = { trust: false, startupTimeoutMs: 1 };
+  const secrets = mcpSecrets({
+    gh: {
+      transport: "stdio",
+      command: "gh",
+      args: [],
+      env: { GITHUB_TOKEN: "ghx_t0ken", LANG: "C.UTF-8" },
+      ...base,
+    },
+    web: {
+      transport: "http",
+      url: "http://127.0.0.1/mcp",
+      headers: { Authorization: "Bearer b3arer-value", "X-API-Key": "k3y-value", Accept: "application/json" },
+      ...base,
+    },
+  });
+  expect(secrets).toContain("ghx_t0ken");
+  expect(secrets).toContain("Bearer b3arer-value");
+  expect(secrets).toContain("b3arer-value");
+  expect(secrets).toContain("k3y-value");
+  expect(secrets).not.toContain("C.UTF-8");
+  expect(secrets).not.toContain("application/json");
 });

@@ -193,6 +193,22 @@ describe("agent run with MCP servers", () => {
     expect(result.stderr).not.toContain(SECRET);
   });
 
+  test("a secret given to a server in the config (env, headers) is redacted like one in the environment", async () => {
+    // Not in agent's own environment, and no well-known key shape: only the config names it a secret.
+    const token = "ghx_configOnlyToken0123456789";
+    writeConfig(fixtureYaml("fixture", [], { FIXTURE_SECRET: token }));
+    writeSpec(["mcp:fixture/read_secret"]);
+    server.enqueue({ toolCalls: [{ name: "mcp__fixture__read_secret", args: {} }] }, { text: "Got it." });
+    const result = await run(
+      ["run", "secret", "--agent", "mcp-user", "--allow", "mcp:fixture/read_secret"],
+      anthropicEnv(sandbox, server),
+    );
+    expect(result.code).toBe(0);
+    expect(toolResultsOf(result.requests[1]).join("")).toContain("the secret is [REDACTED]");
+    expect(JSON.stringify(result.requests.map((r) => r.body))).not.toContain(token);
+    expect(onlyTranscriptText(sandbox)).not.toContain(token);
+  });
+
   test("a server that crashes mid-call gives the model an error result and the run finishes", async () => {
     writeConfig();
     writeSpec(["mcp:fixture"]);
