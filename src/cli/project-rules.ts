@@ -30,9 +30,12 @@ export async function loadProjectRules(workspaceRoot: string): Promise<ProjectCo
   const config = parseConfigText(text, file);
   const foreign = [
     Object.keys(config.models).length > 0 ? "models" : "",
+    config.reasoningEffort !== undefined ? "reasoning_effort" : "",
     Object.keys(config.providers).length > 0 ? "providers" : "",
     config.defaults.agent || config.defaults.onAsk ? "defaults" : "",
     config.trustedProjects.length > 0 ? "trusted_projects" : "",
+    // Never applied: a repository must not turn the sandbox off or give its commands the network.
+    config.sandbox !== undefined ? "sandbox" : "",
   ].filter(Boolean);
   if (foreign.length > 0) {
     throw new AppError(
