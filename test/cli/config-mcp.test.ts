@@ -150,10 +150,5 @@ test("the credentials config hands servers are the redactor's: secret-named env 
       ...base,
     },
   });
-  expect(secrets).toContain("ghx_t0ken");
-  expect(secrets).toContain("Bearer b3arer-value");
-  expect(secrets).toContain("b3arer-value");
-  expect(secrets).toContain("k3y-value");
-  expect(secrets).not.toContain("C.UTF-8");
-  expect(secrets).not.toContain("application/json");
+  expect(new Set(secrets)).toEqual(new Set(["ghx_t0ken", "Bearer b3arer-value", "b3arer-value", "k3y-value"]));
 });
