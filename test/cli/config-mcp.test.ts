@@ -150,5 +150,7 @@ test("the credentials config hands servers are the redactor's: secret-named env 
       ...base,
     },
   });
-  expect(new Set(secrets)).toEqual(new Set(["ghx_t0ken", "Bearer b3arer-value", "b3arer-value", "k3y-value"]));
+  expect(new Set(secrets)).toEqual(
+    new Set(["ghx_t0ken", "Bearer b3arer-value", "b3arer-value", "k3y-value"]),
+  );
 });
