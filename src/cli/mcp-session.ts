@@ -50,12 +50,14 @@ export function mcpSecrets(servers: Readonly<Record<string, McpServerConfig>>): 
   return secrets;
 }
 
-/** The command line (or URL) starting a server, as an approval shows it and exec rules match it. */
+/** The command line (or URL) starting a server, as an approval shows it and exec rules match it. Its
+ * `env` comes first as assignments (`NODE_OPTIONS=… node srv.js`): they change what runs, so, as for any
+ * exec, a rule for the command alone does not cover them. */
 export function startTarget(config: McpServerConfig): { tool: "exec" | "fetch"; target: string } {
   if (config.transport === "http") return { tool: "fetch", target: config.url };
-  const words = [config.command, ...config.args].map((text) =>
-    quoteWord({ text, quoted: false, expands: false, assignment: false }),
-  );
+  const quote = (text: string) => quoteWord({ text, quoted: false, expands: false, assignment: false });
+  const assignments = Object.entries(config.env).map(([name, value]) => `${name}=${quote(value)}`);
+  const words = [...assignments, ...[config.command, ...config.args].map(quote)];
   return { tool: "exec", target: words.join(" ") };
 }
 

@@ -8,6 +8,8 @@ import { loadConfig } from "../../src/cli/config.ts";
 import { mcpSecrets, sessionMcpConfigs, startTarget } from "../../src/cli/mcp-session.ts";
 import { loadProjectRules } from "../../src/cli/project-rules.ts";
 import { AppError } from "../../src/kernel/index.ts";
+import { evaluate } from "../../src/policy/evaluate.ts";
+import { buildRuleSet } from "../../src/policy/rules.ts";
 
 let home: string;
 let env: Record<string, string>;
@@ -130,6 +132,16 @@ describe("project servers", () => {
       tool: "fetch",
       target: "http://h/mcp",
     });
+  });
+
+  test("a project server's environment is part of the command line approved: a rule for the command alone does not cover it", () => {
+    const base = { trust: false, startupTimeoutMs: 1, fromProject: "/p/.agent/config.yaml" };
+    const env = { NODE_OPTIONS: "--require ./evil.js" };
+    const start = startTarget({ transport: "stdio", command: "node", args: ["srv.js"], env, ...base });
+    expect(start.target).toBe("NODE_OPTIONS='--require ./evil.js' node srv.js");
+    const rules = buildRuleSet({ flags: { allow: ["exec:node *"] } });
+    const request = { tool: "exec", targets: [start.target], readOnly: false, sensitive: false };
+    expect(evaluate(request, rules).effect).toBe("ask");
   });
 });
 

@@ -331,7 +331,8 @@ describe("project-declared servers", () => {
       "--agent",
       "mcp-user",
       "--allow",
-      `exec:${process.execPath} *`,
+      // Its environment is part of the command line approved (mcp-session.ts startTarget).
+      `exec:FIXTURE_PID_FILE=${pidFile} FIXTURE_SECRET=${SECRET} ${process.execPath} *`,
       "--allow",
       "mcp:proj/echo",
     ]);
