@@ -232,7 +232,8 @@ describe("agent run with MCP servers", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Done without it.\n");
     expect(result.stderr).toContain("MCP server broken: failed to start");
-    expect(result.stderr).toContain("fixture: refusing to start (--fail)");
+    expect(result.stderr).toContain("fixture: refusing to start (--fail) (bad token [REDACTED])");
+    expect(result.stderr + onlyTranscriptText(sandbox)).not.toContain(SECRET);
     expect(toolNames(result.requests[0])).toEqual(["read_file"]);
     const warning = transcriptRecords(onlyTranscriptText(sandbox)).find((r) => r.kind === "warning");
     expect(warning?.data.code).toBe("mcp");
@@ -371,7 +372,9 @@ describe("agent mcp list", () => {
     const lines = plain.stdout.trim().split("\n");
     expect(lines[0]).toBe("fixture\tstdio\trunning\ttools: echo, lookup, read_secret, crash, wait");
     expect(lines[1]).toStartWith("broken\tstdio\tfailed\tfailed to start: ");
+    expect(lines[1]).toContain("(bad token [REDACTED])");
     const json = await runAgentIn(sandbox, ["mcp", "list", "--json"], env);
+    expect(json.stdout).not.toContain(SECRET);
     const rows = JSON.parse(json.stdout) as { name: string; state: string; tools: string[]; pid?: number }[];
     expect(rows.map((r) => [r.name, r.state])).toEqual([
       ["fixture", "running"],

@@ -2,7 +2,7 @@
  * An MCP server for tests, written with the official SDK's McpServer (no mocks: the agent's real client
  * talks to a real server). `bun mcp-fixture-server.ts` serves stdio; `--http` serves streamable HTTP on
  * 127.0.0.1 (an ephemeral port, printed as the first stdout line `listening URL`); `--fail` writes a
- * reason on stderr and exits 1 before speaking MCP; `--hang` never answers.
+ * reason on stderr (naming $FIXTURE_SECRET) and exits 1 before speaking MCP; `--hang` never answers.
  *
  * Tools: echo (mutating), lookup (annotated readOnlyHint: true), read_secret (returns $FIXTURE_SECRET),
  * crash (the process exits mid-call), wait (never returns; touches $FIXTURE_WAIT_FILE first); with
@@ -20,7 +20,9 @@ const args = process.argv.slice(2);
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
 if (args.includes("--fail")) {
-  process.stderr.write("fixture: refusing to start (--fail)\n");
+  // Like a server rejecting its credential, it names it: the agent must not pass it on.
+  const secret = process.env.FIXTURE_SECRET ? ` (bad token ${process.env.FIXTURE_SECRET})` : "";
+  process.stderr.write(`fixture: refusing to start (--fail)${secret}\n`);
   process.exit(1);
 }
 if (process.env.FIXTURE_PID_FILE) appendFileSync(process.env.FIXTURE_PID_FILE, `${process.pid}\n`);
