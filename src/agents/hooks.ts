@@ -1,6 +1,7 @@
 import { evaluate } from "../policy/evaluate.ts";
 import { patternMatches } from "../policy/match.ts";
 import { parseRule } from "../policy/rules.ts";
+import type { HookRunnerOptions } from "./hook-runner.ts";
 
 /**
  * Hooks around tool calls (user config `hooks:`): what they are, which calls they match, and the interface
@@ -61,4 +62,23 @@ export function hookMatches(match: string | undefined, call: HookCall): boolean 
   if (rule.tool !== call.tool) return false;
   const pattern = rule.pattern;
   return pattern === undefined || call.targets.some((t) => patternMatches(rule.tool, pattern, t));
+}
+
+/** The hooks of several sources (user config, a trusted project, a library caller) in that order;
+ * undefined when none declares any. */
+export function mergeHooks(lists: (HooksConfig | undefined)[]): HooksConfig | undefined {
+  const present = lists.filter((h): h is HooksConfig => h !== undefined);
+  const merged: HooksConfig = {
+    before_tool: present.flatMap((h) => h.before_tool),
+    after_tool: present.flatMap((h) => h.after_tool),
+    on_stop: present.flatMap((h) => h.on_stop),
+  };
+  const any = merged.before_tool.length + merged.after_tool.length + merged.on_stop.length > 0;
+  return any ? merged : undefined;
+}
+
+/** The runner of `options.hooks`, with hook-runner.ts (and the process machinery) loaded only now. */
+export async function loadHookRunner(options: HookRunnerOptions): Promise<ToolHooks> {
+  const { createHookRunner } = await import("./hook-runner.ts");
+  return createHookRunner(options);
 }

@@ -3,7 +3,7 @@
  * workspace, its agent specs, a model client, approval rules with an approver, hooks, and an event stream
  * that knows nothing of terminals. Goals run on it one after another.
  */
-import type { HooksConfig, ToolHooks } from "../agents/hooks.ts";
+import { type HooksConfig, loadHookRunner, mergeHooks } from "../agents/hooks.ts";
 import type { ProjectInstructions } from "../agents/instructions.ts";
 import type { OutputSchema } from "../agents/output-schema.ts";
 import type { AgentSpec } from "../agents/spec.ts";
@@ -237,14 +237,15 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       const outputSchema = runOptions.outputSchema && (await compiledSchema(runOptions.outputSchema));
       const runId = runOptions.sessionId ?? id;
       const hooks = hookList
-        ? await hookRunner(hookList, {
+        ? await loadHookRunner({
+            hooks: hookList,
             cwd: workspace.root,
-            id: runId,
+            sessionId: runId,
             emit,
+            who: root(chosen.name),
             redactor,
             env,
-            name: chosen.name,
-            signal: runOptions.signal,
+            ...(runOptions.signal ? { signal: runOptions.signal } : {}),
           })
         : undefined;
       const { runAgent } = await import("../agents/run-agent.ts");
@@ -316,41 +317,4 @@ function noticeEvent(
     });
   }
   return makeEvent(who, "warning", { message: describeNotice(notice), code: "retry" });
-}
-
-function mergeHooks(lists: (HooksConfig | undefined)[]): HooksConfig | undefined {
-  const present = lists.filter((h): h is HooksConfig => h !== undefined);
-  const merged: HooksConfig = {
-    before_tool: present.flatMap((h) => h.before_tool),
-    after_tool: present.flatMap((h) => h.after_tool),
-    on_stop: present.flatMap((h) => h.on_stop),
-  };
-  const any = merged.before_tool.length + merged.after_tool.length + merged.on_stop.length > 0;
-  return any ? merged : undefined;
-}
-
-/** The hook runner, loaded only when some hook is configured. */
-async function hookRunner(
-  hooks: HooksConfig,
-  o: {
-    cwd: string;
-    id: string;
-    emit: EmitFn;
-    redactor: Redactor;
-    env: Record<string, string | undefined>;
-    name: string;
-    signal?: AbortSignal | undefined;
-  },
-): Promise<ToolHooks> {
-  const { createHookRunner } = await import("../agents/hook-runner.ts");
-  return createHookRunner({
-    hooks,
-    cwd: o.cwd,
-    sessionId: o.id,
-    emit: o.emit,
-    who: { agent: "root", name: o.name, depth: 0 },
-    redactor: o.redactor,
-    env: o.env,
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
 }
