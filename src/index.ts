@@ -13,6 +13,8 @@ export type {
   ApprovalRequest,
   Approver,
   EventKind,
+  Message,
+  ResponseSchema,
   RunResult,
 } from "./kernel/index.ts";
 export {

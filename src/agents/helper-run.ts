@@ -3,6 +3,7 @@ import { deniedMessage, describeCall, evaluate, type Rule } from "../policy/inde
 import type { Verdict } from "../policy/types.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import type { ToolHooks } from "./hooks.ts";
 import type { OutputSchema } from "./output-schema.ts";
 import { runAgent } from "./run-agent.ts";
 import { type AgentSpec, defineSpec } from "./spec.ts";
@@ -49,6 +50,8 @@ export interface HelperOptions {
   /** Retry once with the next tier when the run stalls (default true). */
   escalate?: boolean;
   sessionId?: string;
+  /** The user's hooks (and a trusted project's) around the listed tools' calls. */
+  hooks?: ToolHooks;
 }
 
 export interface HelperResult extends RunResult {
@@ -168,6 +171,7 @@ export async function runHelper(options: HelperOptions): Promise<HelperResult> {
     ...(options.toolsFor ? { toolsFor: options.toolsFor } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
   });
   return { ...result, model: ref?.id ?? options.model, provider: ref?.providerName ?? "" };
 }

@@ -1,5 +1,7 @@
-import { normalizeTarget, patternMatches } from "../policy/match.ts";
+import { evaluate } from "../policy/evaluate.ts";
+import { patternMatches } from "../policy/match.ts";
 import { parseRule } from "../policy/rules.ts";
+import type { HookRunnerOptions } from "./hook-runner.ts";
 
 /**
  * Hooks around tool calls (user config `hooks:`): what they are, which calls they match, and the interface
@@ -44,18 +46,26 @@ export interface ToolHooks {
   onStop(end: { status: string; finishReason: string; answer: string }): Promise<void>;
 }
 
-/** Whether a hook's `match` covers a call, with the approval rules' pattern syntax. */
+/**
+ * Whether a hook's `match` covers a call: exactly when, as a deny rule, it would refuse the call. So
+ * `exec:rm *` sees `rm` wherever a deny rule would (`make && rm -rf x`, `/bin/rm`, `sudo rm`,
+ * `bash -c 'rm …'`), and a guard hook cannot be dodged by chaining commands. A match may also name the
+ * tool's own name (`verify`).
+ */
 export function hookMatches(match: string | undefined, call: HookCall): boolean {
   if (match === undefined || match === "*") return true;
-  const rule = parseRule(match, "allow", "user");
-  if (rule.tool !== call.policyName && rule.tool !== call.tool) return false;
-  if (rule.pattern === undefined) return true;
+  const rule = parseRule(match, "deny", "user");
+  if (rule.tool === call.policyName) {
+    const request = { tool: call.policyName, targets: call.targets, readOnly: false, sensitive: false };
+    return evaluate(request, [rule]).effect === "deny";
+  }
+  if (rule.tool !== call.tool) return false;
   const pattern = rule.pattern;
-  return call.targets.some((t) => patternMatches(rule.tool, pattern, normalizeTarget(rule.tool, t)));
+  return pattern === undefined || call.targets.some((t) => patternMatches(rule.tool, pattern, t));
 }
 
-/** Hooks of several sources (user config, a trusted project, a library caller) in that order; undefined
- * when none is declared, so no hook code loads. */
+/** The hooks of several sources (user config, a trusted project, a library caller) in that order;
+ * undefined when none declares any. */
 export function mergeHooks(lists: (HooksConfig | undefined)[]): HooksConfig | undefined {
   const present = lists.filter((h): h is HooksConfig => h !== undefined);
   const merged: HooksConfig = {
@@ -65,4 +75,10 @@ export function mergeHooks(lists: (HooksConfig | undefined)[]): HooksConfig | un
   };
   const any = merged.before_tool.length + merged.after_tool.length + merged.on_stop.length > 0;
   return any ? merged : undefined;
+}
+
+/** The runner of `options.hooks`, with hook-runner.ts (and the process machinery) loaded only now. */
+export async function loadHookRunner(options: HookRunnerOptions): Promise<ToolHooks> {
+  const { createHookRunner } = await import("./hook-runner.ts");
+  return createHookRunner(options);
 }

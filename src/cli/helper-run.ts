@@ -128,12 +128,17 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
       const { buildRuleSet } = await import("../policy/rules.ts");
-      const { loadProjectRules } = await import("./project-rules.ts");
+      const { loadProjectRules, projectHooks } = await import("./project-rules.ts");
+      const { mergeHooks } = await import("../agents/hooks.ts");
+      const project = await loadProjectRules(process.cwd());
       // Listing a tool approves its calls, but not past a deny rule of the user's or the project's config.
       const rules = buildRuleSet({
         user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
-        project: await loadProjectRules(process.cwd()),
+        project,
       });
+      const trusted = projectHooks(project, process.cwd(), config.trustedProjects);
+      if (trusted.notice) process.stderr.write(`agent: warning: ${trusted.notice}\n`);
+      const hooks = mergeHooks([config.hooks, trusted.hooks]);
       const showProgress = flags.verbose === true || process.stderr.isTTY === true;
       outcome = await runWithTools({
         client,
@@ -145,7 +150,10 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         fellBackTo: () => fellBackTo,
         escalate: fallback,
         sandbox: sandboxSettings(flags, config.sandbox),
-        warn: (message) => process.stderr.write(`agent: warning: ${message}\n`),
+        warn: (message) =>
+          process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`),
+        redactor,
+        ...(hooks ? { hooks } : {}),
         ...(showProgress
           ? {
               progress: (line: string) =>

@@ -4,8 +4,9 @@
  * Progress (one line per tool call, an escalation) goes to stderr when asked for.
  */
 import { HELPER_SYSTEM, runHelper } from "../agents/helper-run.ts";
+import type { HooksConfig, ToolHooks } from "../agents/hooks.ts";
 import type { OutputSchema } from "../agents/output-schema.ts";
-import { type AgentEvent, emptyUsage, type ModelRef, shownAsTool } from "../kernel/index.ts";
+import { type AgentEvent, emptyUsage, type ModelRef, type Redactor, shownAsTool } from "../kernel/index.ts";
 import { type ModelClient, modelDeps } from "../llm/client.ts";
 import type { Rule } from "../policy/index.ts";
 import { chooseSandbox } from "../tools/sandbox.ts";
@@ -46,6 +47,10 @@ export interface ToolsRunInput {
   sandbox: SandboxSettings;
   /** Where a warning goes (one stderr line). */
   warn: (message: string) => void;
+  /** The user's hooks (and a trusted project's), as `agent run` runs them; none when absent. */
+  hooks?: HooksConfig;
+  /** Redacts hook output the model reads. */
+  redactor: Redactor;
 }
 
 /** Runs the helper loop in the current directory and turns its result into a helper outcome. */
@@ -58,6 +63,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     if (sandboxed.warning) input.warn(sandboxed.warning);
   }
   const progress = input.progress;
+  const hooks = input.hooks && (await helperHooks(input.hooks, workspace.root, input));
   const system = input.systemFlags ? systemPromptFrom(input.systemFlags, HELPER_SYSTEM) : undefined;
   const result = await runHelper({
     prompt: input.prompt,
@@ -76,6 +82,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
     ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
     ...(progress ? { emit: progressEmitter(progress) } : {}),
+    ...(hooks ? { hooks } : {}),
   });
   const root = result.usage.find((r) => r.depth === 0);
   const fallback = input.fellBackTo();
@@ -91,6 +98,26 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     ...(result.status === "success" ? {} : { problem: problemLine(result, input) }),
     ...(result.error ? { error: result.error } : {}),
   };
+}
+
+/** The hook runner of a helper run: its warnings (a hook that failed or timed out) go to `warn`. */
+async function helperHooks(
+  hooks: HooksConfig,
+  cwd: string,
+  input: Pick<ToolsRunInput, "warn" | "redactor">,
+): Promise<ToolHooks> {
+  const { loadHookRunner } = await import("../agents/hooks.ts");
+  const { newSessionId } = await import("../session/session-id.ts");
+  return loadHookRunner({
+    hooks,
+    cwd,
+    sessionId: newSessionId(),
+    emit: (event) => {
+      if (event.kind === "warning") input.warn(event.data.message);
+    },
+    who: { agent: "root", name: "helper", depth: 0 },
+    redactor: input.redactor,
+  });
 }
 
 /** Why a helper loop did not succeed, as one line. */

@@ -3,10 +3,10 @@
  * tools, and stops it. Servers a trusted project declares are listed but not started: starting one needs
  * approval, which a run asks for. A server that fails to start is a row with state `failed` and why.
  */
-import { terminalSafe, terminalSafeValue } from "../kernel/index.ts";
+import { Redactor, terminalSafe, terminalSafeValue } from "../kernel/index.ts";
 import { loadConfig } from "./config.ts";
 import { handleInterrupts } from "./interrupts.ts";
-import { sessionMcpConfigs } from "./mcp-session.ts";
+import { mcpSecrets, sessionMcpConfigs } from "./mcp-session.ts";
 import { loadProjectRules } from "./project-rules.ts";
 
 export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promise<void> {
@@ -15,11 +15,13 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
   const { servers, notices } = sessionMcpConfigs(config, await loadProjectRules(cwd), cwd);
   const { McpServers } = await import("../tools/mcp/servers.ts");
   const user = Object.keys(servers).filter((name) => servers[name]?.fromProject === undefined);
-  const manager = new McpServers(servers);
+  const manager = new McpServers(servers, { cwd });
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   try {
     const started = await manager.report(interrupts.signal, user);
-    const rows = [
+    // A server's error may quote its stderr, and a server rejecting its token may name it.
+    const redactor = Redactor.fromEnv(process.env, mcpSecrets(servers));
+    const rows = redactor.redactValue([
       ...started,
       ...Object.keys(servers)
         .filter((name) => !user.includes(name))
@@ -30,7 +32,7 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
           tools: [] as string[],
           note: `declared by ${servers[name]?.fromProject}; a run asks before starting it`,
         })),
-    ];
+    ]);
     for (const notice of notices) process.stderr.write(`agent: warning: ${notice.message}\n`);
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(terminalSafeValue(rows), null, 2)}\n`);

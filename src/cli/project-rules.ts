@@ -5,7 +5,8 @@
  * config lists the project in `trusted_projects` (see projectHooks), and `mcp_servers`, which are used
  * only when the user config trusts the project (mcp-session.ts), and then start only after approval.
  */
-import { join } from "node:path";
+import { realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { HooksConfig } from "../agents/hooks.ts";
 import { AppError, readConfigFile } from "../kernel/index.ts";
 import type { RuleLists } from "../policy/rules.ts";
@@ -29,9 +30,12 @@ export async function loadProjectRules(workspaceRoot: string): Promise<ProjectCo
   const config = parseConfigText(text, file);
   const foreign = [
     Object.keys(config.models).length > 0 ? "models" : "",
+    config.reasoningEffort !== undefined ? "reasoning_effort" : "",
     Object.keys(config.providers).length > 0 ? "providers" : "",
     config.defaults.agent || config.defaults.onAsk ? "defaults" : "",
     config.trustedProjects.length > 0 ? "trusted_projects" : "",
+    // Never applied: a repository must not turn the sandbox off or give its commands the network.
+    config.sandbox !== undefined ? "sandbox" : "",
   ].filter(Boolean);
   if (foreign.length > 0) {
     throw new AppError(
@@ -58,10 +62,30 @@ export function projectHooks(
   trusted: readonly string[],
 ): { hooks?: HooksConfig; notice?: string } {
   if (!project?.hooks) return {};
-  if (trusted.includes(workspaceRoot)) return { hooks: project.hooks };
+  if (trustsProject(trusted, workspaceRoot)) return { hooks: project.hooks };
   return {
     notice:
       `${project.file ?? PROJECT_CONFIG}: its hooks were not run: the project is not in trusted_projects ` +
       "of your user config",
   };
+}
+
+/**
+ * Whether `trusted` (the user config's `trusted_projects`) names the project at `workspaceRoot`: the one
+ * check for hooks and MCP servers alike. Both sides are compared as real paths, so a symlink, a trailing
+ * slash or `..` names the directory it resolves to, and only that one (never its parent or a
+ * subdirectory, whose `.agent/config.yaml` is another project's).
+ */
+export function trustsProject(trusted: readonly string[], workspaceRoot: string): boolean {
+  const root = projectPath(workspaceRoot);
+  return trusted.some((path) => projectPath(path) === root);
+}
+
+/** A project's path as trusted_projects should name it: its real path. */
+export function projectPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }

@@ -19,6 +19,11 @@ const KEY_SHAPES: RegExp[] = [
   /((?:x-api-key|x-goog-api-key|api[_-]?key)\s*["']?\s*[:=]\s*["']?)[^\s"',}]+/gi,
 ];
 
+/** True when a variable or header of this name holds a credential (GITHUB_TOKEN, Authorization, X-API-Key). */
+export function looksSecret(name: string): boolean {
+  return SECRET_NAME.test(name) || SECRET_KEYS.test(name) || /api-key/i.test(name);
+}
+
 export class Redactor {
   private readonly values: string[];
 
@@ -29,9 +34,13 @@ export class Redactor {
       .sort((a, b) => b.length - a.length);
   }
 
-  /** Collects the values of secret-looking variables (ANTHROPIC_API_KEY, GITHUB_TOKEN, ...). */
-  static fromEnv(env: Record<string, string | undefined> = process.env): Redactor {
-    const values: string[] = [];
+  /** Collects the values of secret-looking variables (ANTHROPIC_API_KEY, GITHUB_TOKEN, ...), plus
+   * `extra` values known to be secret (say, what config hands a server). */
+  static fromEnv(
+    env: Record<string, string | undefined> = process.env,
+    extra: Iterable<string> = [],
+  ): Redactor {
+    const values: string[] = [...extra];
     for (const [name, value] of Object.entries(env)) {
       if (value && SECRET_NAME.test(name)) values.push(value);
     }

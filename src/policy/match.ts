@@ -44,10 +44,12 @@ function globSource(pattern: string): string {
 /**
  * Whether `pattern` matches a normalized target of `tool`: a path glob (Bun.Glob, `*` within one
  * segment, `**` across) for file tools, a text glob for exec commands, URLs and anything else.
- * An exec pattern ending in ` *` also matches the command without arguments.
+ * An exec pattern ending in ` *` also matches the command without arguments. An MCP pattern without a
+ * `/` names a whole server (`mcp:github`, as a spec's capability does): every `github/TOOL`.
  */
 export function patternMatches(tool: string, pattern: string, target: string): boolean {
   if (PATH_TOOLS.has(tool)) return new Bun.Glob(pattern).match(target);
+  if (tool === "mcp" && !pattern.includes("/")) return patternMatches(tool, `${pattern}/*`, target);
   // `exec:npm test *` also matches plain `npm test`.
   if (tool === "exec" && pattern.endsWith(" *")) {
     return new RegExp(`^${globSource(pattern.slice(0, -2))}(?: [\\s\\S]*)?$`).test(target);

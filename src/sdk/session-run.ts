@@ -1,8 +1,15 @@
 /** One goal run on a session: the session's shared parts plus what this run asks for. */
-import type { HooksConfig, ToolHooks } from "../agents/hooks.ts";
+import { type HooksConfig, loadHookRunner } from "../agents/hooks.ts";
+import type { OutputSchema } from "../agents/output-schema.ts";
 import type { AgentSpec } from "../agents/spec.ts";
 import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
-import type { EmitFn, Redactor, RunResult } from "../kernel/index.ts";
+import {
+  AppError,
+  type EmitFn,
+  type Redactor,
+  type ResponseSchema,
+  type RunResult,
+} from "../kernel/index.ts";
 import { type ModelClient, modelDeps } from "../llm/client.ts";
 import type { ApprovalGate } from "../policy/gate.ts";
 import type { Workspace } from "../tools/workspace.ts";
@@ -42,8 +49,18 @@ export async function runGoal(parts: SessionParts, goal: string, options: RunOpt
         env: parts.env,
       })
     : undefined;
+  const outputSchema = options.outputSchema && (await compiledSchema(options.outputSchema));
   const hooks = parts.hooks
-    ? await hookRunner(parts, parts.hooks, sessionId, spec.name, options.signal)
+    ? await loadHookRunner({
+        hooks: parts.hooks,
+        cwd: parts.workspace.root,
+        sessionId,
+        emit: parts.emit,
+        who: { agent: "root", name: spec.name, depth: 0 },
+        redactor: parts.redactor,
+        env: parts.env,
+        ...(options.signal ? { signal: options.signal } : {}),
+      })
     : undefined;
   const { runAgent } = await import("../agents/run-agent.ts");
   return runAgent({
@@ -65,28 +82,19 @@ export async function runGoal(parts: SessionParts, goal: string, options: RunOpt
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.history ? { history: options.history, resumed: options.resumed ?? true } : {}),
-    ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+    ...(outputSchema ? { outputSchema } : {}),
     ...(options.escalate !== undefined ? { escalate: options.escalate } : {}),
   });
 }
 
-/** The hook runner of one run, loaded only when some hook is configured. */
-async function hookRunner(
-  parts: SessionParts,
-  hooks: HooksConfig,
-  sessionId: string,
-  agentName: string,
-  signal: AbortSignal | undefined,
-): Promise<ToolHooks> {
-  const { createHookRunner } = await import("../agents/hook-runner.ts");
-  return createHookRunner({
-    hooks,
-    cwd: parts.workspace.root,
-    sessionId,
-    emit: parts.emit,
-    who: { agent: "root", name: agentName, depth: 0 },
-    redactor: parts.redactor,
-    env: parts.env,
-    ...(signal ? { signal } : {}),
-  });
+/** A run's answer schema, compiled (with Ajv, loaded only then) unless the caller compiled it already. */
+async function compiledSchema(schema: ResponseSchema | OutputSchema): Promise<OutputSchema> {
+  if ("check" in schema) return schema;
+  const { compileOutputSchema } = await import("../agents/output-schema.ts");
+  try {
+    return await compileOutputSchema(schema);
+  } catch (error) {
+    const why = (error as Error).message;
+    throw new AppError("usage", `outputSchema ${schema.name}: not a valid JSON schema: ${why}`);
+  }
 }

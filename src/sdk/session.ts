@@ -6,7 +6,7 @@
 import { mergeHooks } from "../agents/hooks.ts";
 import type { AgentSpec } from "../agents/spec.ts";
 import { loadConfig } from "../cli/config.ts";
-import { createMcpServers, sessionMcpConfigs } from "../cli/mcp-session.ts";
+import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/mcp-session.ts";
 import { loadProjectRules, projectHooks } from "../cli/project-rules.ts";
 import { sessionToolsFor } from "../cli/run-tools.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
@@ -40,7 +40,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     project,
     knownTools: [...PRIMITIVE_NAMES, "mcp", ...[...specs.keys()].sort()],
   });
-  const redactor = options.redactor ?? Redactor.fromEnv(env);
+  const redactor = options.redactor ?? Redactor.fromEnv(env, mcpSecrets(mcp.servers));
   const queue = new EventQueue();
   const emit = sessionEmit(options, redactor, queue, [
     ...(options.notices ?? []),
@@ -60,7 +60,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   });
   const approver = new SwitchableApprover(options.approve);
   const gate = new ApprovalGate({ rules, approver, emit });
-  const mcpServers = await createMcpServers(mcp.servers, gate, root);
+  const mcpServers = await createMcpServers(mcp.servers, gate, root, workspace.root);
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";
     const found = specs.get(name);

@@ -12,6 +12,7 @@ import type {
   Approver,
   Message,
   Redactor,
+  ResponseSchema,
   RunResult,
 } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
@@ -62,7 +63,8 @@ export interface SessionOptions {
   fallback?: boolean;
   /** Warnings to emit right after the first run's session_start (e.g. project overrides). */
   notices?: readonly Notice[];
-  /** The redactor of events and tool output (default: from `env`). */
+  /** The redactor of events and tool output (default: from `env`, and the credentials config gives
+   * MCP servers). */
   redactor?: Redactor;
 }
 
@@ -77,8 +79,9 @@ export interface RunOptions {
   /** Earlier conversation to continue (resume). */
   history?: Message[];
   resumed?: boolean;
-  /** The JSON schema the final answer must match (`--schema`). */
-  outputSchema?: OutputSchema;
+  /** The JSON schema the final answer must match (`--schema`), named (`{name, schema}`); compiled here
+   * unless it already is. An invalid schema is an AppError("usage"). */
+  outputSchema?: ResponseSchema | OutputSchema;
   /** A stalled run continues once on the next tier, with its conversation (off by default). */
   escalate?: boolean;
   /** Replaces the agent's system prompt for this run (`--system`). */

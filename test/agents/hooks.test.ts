@@ -3,12 +3,13 @@
  * stdout is a note the model reads; any other code but 2 is a warning and the call goes on; `match`
  * picks calls by the approval rules' syntax; a hook's environment is the minimal one plus the session id.
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHookRunner } from "../../src/agents/hook-runner.ts";
-import type { HooksConfig } from "../../src/agents/hooks.ts";
+import { type HookCall, type HooksConfig, hookMatches } from "../../src/agents/hooks.ts";
 import { Redactor } from "../../src/kernel/index.ts";
+import { survivors } from "../support/mcp-fixture.ts";
 import { type Harness, harness, spec, toolResultsIn } from "./harness.ts";
 
 let h: Harness | undefined;
@@ -84,4 +85,64 @@ test("a hook gets the minimal environment plus AGENT_SESSION_ID, never a key", a
   expect(env).toContain("HOME=/home/someone");
   expect(env).not.toContain("ANTHROPIC_API_KEY");
   expect(env).not.toContain("sk-ant-should-not-leak");
+});
+
+/** The pids a hook wrote to `file`, one per line. */
+function pidsIn(file: string): number[] {
+  return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map(Number);
+}
+
+test("a hook that hangs with background children is ended at its timeout, children and setsid ones included", async () => {
+  const hook =
+    "sleep 300 & echo $! >> pids; setsid sleep 300 < /dev/null > /dev/null 2>&1 & echo $! >> pids; sleep 300";
+  const started = Date.now();
+  const { seen, dir } = await runWithHooks({ before_tool: [{ command: hook, timeoutMs: 500 }] }, "echo ran");
+  expect(Date.now() - started).toBeLessThan(20_000);
+  expect(seen).toContain("ran");
+  const pids = pidsIn(join(dir, "pids"));
+  expect(pids).toHaveLength(2);
+  expect(await survivors(pids)).toEqual([]);
+  const warnings = h?.of("warning").filter((e) => e.data.code === "hook") ?? [];
+  expect(warnings.map((e) => e.data.message)).toEqual([
+    `before_tool hook \`${hook}\` timed out after 500 ms; the call goes on`,
+  ]);
+});
+
+test("a hook that exits at once leaves no background process behind", async () => {
+  const hook = "nohup sleep 300 > /dev/null 2>&1 & echo $! > pids; exit 0";
+  const { dir } = await runWithHooks({ after_tool: [{ command: hook }] }, "echo ran");
+  expect(await survivors(pidsIn(join(dir, "pids")))).toEqual([]);
+});
+
+describe("a hook's match sees through the shell as a deny rule does", () => {
+  const exec = (command: string): HookCall => ({
+    tool: "exec",
+    policyName: "exec",
+    targets: [command],
+    args: { command },
+  });
+  test.each([
+    "rm -rf build",
+    "echo hi && rm -rf build",
+    "cd src; /bin/rm -rf build",
+    "sudo rm -rf build",
+    "bash -c 'rm -rf build'",
+    "find . -exec rm {} +",
+  ])("exec:rm * covers %s", (command) => {
+    expect(hookMatches("exec:rm *", exec(command))).toBe(true);
+  });
+  test.each(["echo rm -rf build", "ls farm", "grep rm notes.txt"])("exec:rm * leaves %s alone", (command) => {
+    expect(hookMatches("exec:rm *", exec(command))).toBe(false);
+  });
+  test("other tools, agents and a verify command's own name keep their meaning", () => {
+    const write = { tool: "write_file", policyName: "write_file", targets: ["src/a.ts"], args: {} };
+    expect(hookMatches("write_file:src/**", write)).toBe(true);
+    expect(hookMatches("write_file:docs/**", write)).toBe(false);
+    const worker = { tool: "worker", policyName: "worker", targets: [], args: { goal: "g" } };
+    expect(hookMatches("worker", worker)).toBe(true);
+    expect(hookMatches("exec", worker)).toBe(false);
+    const verify = { tool: "verify", policyName: "exec", targets: ["npm test && rm -rf dist"], args: {} };
+    expect(hookMatches("verify", verify)).toBe(true);
+    expect(hookMatches("exec:rm *", verify)).toBe(true);
+  });
 });

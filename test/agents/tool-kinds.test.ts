@@ -1,6 +1,7 @@
 /**
- * Every callable thing shares one pipeline (src/agents/invoke.ts): a primitive, a sub-agent and a spec's
- * `verify:` command each go through the same stages. Each trait (approval asked, redaction, truncation,
+ * Every callable thing shares one pipeline (src/agents/invoke.ts): a primitive, a sub-agent, a spec's
+ * `verify:` command and an MCP server's tool (the SDK fixture server over stdio) each go through the same
+ * stages. Each trait (approval asked, redaction, truncation,
  * events, hooks) runs the same assertions over every kind of tool.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -14,17 +15,23 @@ import { Redactor, type RunResult } from "../../src/kernel/index.ts";
 import { flagApprover, scriptedApprover } from "../../src/policy/approvers.ts";
 import { ApprovalGate } from "../../src/policy/gate.ts";
 import { buildRuleSet } from "../../src/policy/rules.ts";
+import { McpServers } from "../../src/tools/mcp/servers.ts";
+import { fixtureStdio } from "../support/mcp-fixture.ts";
 import type { ScriptOptions } from "../support/scripted-provider.ts";
 import { type Harness, harness, spec } from "./harness.ts";
 
 /** One kind of tool: a run in which one call of it produces `output`. */
 interface Kind {
-  kind: "primitive" | "agent" | "verify";
+  kind: "primitive" | "agent" | "verify" | "mcp";
   /** The tool name in events and hook events. */
   tool: string;
   /** The name rules and hooks match, and a rule naming this kind's call. */
   policyName: string;
   rule: string;
+  /** The tool an approval request names (the policy name, but an MCP tool's own name). */
+  asked?: string;
+  /** What the run needs besides its specs (the MCP servers). */
+  options?(h: Harness): Partial<RunAgentOptions>;
   specs: AgentSpec[];
   script(output: string): ScriptOptions;
   /** What the model was told of the call (the next request's last tool result or user message). */
@@ -90,6 +97,27 @@ const KINDS: Kind[] = [
     seen: (h) => lastMessageOfRootRequest(h, 1),
     ran: markerRan,
   },
+  {
+    kind: "mcp",
+    tool: "mcp:fixture/report",
+    policyName: "mcp",
+    rule: "mcp:fixture/report",
+    asked: "mcp:fixture/report",
+    specs: [spec("root", ["mcp:fixture/report"])],
+    options: (h) => {
+      const files = { FIXTURE_OUT_FILE: join(h.dir, "out.txt"), FIXTURE_RAN_FILE: join(h.dir, "ran.marker") };
+      const mcp = new McpServers({ fixture: fixtureStdio(files) });
+      closers.push(() => mcp.closeAll());
+      return { mcp };
+    },
+    script: () => ({
+      agents: {
+        "agent:root;": [{ toolCalls: [{ name: "mcp__fixture__report", arguments: {} }] }, { text: "done" }],
+      },
+    }),
+    seen: (h) => lastMessageOfRootRequest(h, 1),
+    ran: markerRan,
+  },
 ];
 
 function specsOf(kind: Kind): AgentSpec[] {
@@ -97,7 +125,9 @@ function specsOf(kind: Kind): AgentSpec[] {
 }
 
 let h: Harness | undefined;
+const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
   await h?.cleanup();
   h = undefined;
 });
@@ -110,7 +140,7 @@ async function runKind(
 ): Promise<RunResult> {
   h = await harness({ specs: specsOf(kind), script: kind.script(output), approver });
   writeFileSync(join(h.dir, "out.txt"), output);
-  return h.run("go", { limits: { maxVerifyAttempts: 2 }, ...overrides(h) });
+  return h.run("go", { limits: { maxVerifyAttempts: 2 }, ...kind.options?.(h), ...overrides(h) });
 }
 
 function hooksFor(h: Harness, hooks: Partial<HooksConfig>) {
@@ -134,7 +164,7 @@ describe.each(KINDS)("a $kind tool goes through the one pipeline", (kind) => {
         emit: (e) => h.events.push(e),
       }),
     }));
-    expect(approver.requests.map((r) => r.tool)).toEqual([kind.policyName]);
+    expect(approver.requests.map((r) => r.tool)).toEqual([kind.asked ?? kind.policyName]);
     expect(h?.of("approval_request")).toHaveLength(1);
     expect(kind.ran(h as Harness)).toBe(false);
   });

@@ -5,9 +5,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/cli/config.ts";
-import { sessionMcpConfigs, startTarget } from "../../src/cli/mcp-session.ts";
+import { mcpSecrets, sessionMcpConfigs, startTarget } from "../../src/cli/mcp-session.ts";
 import { loadProjectRules } from "../../src/cli/project-rules.ts";
 import { AppError } from "../../src/kernel/index.ts";
+import { evaluate } from "../../src/policy/evaluate.ts";
+import { buildRuleSet } from "../../src/policy/rules.ts";
 
 let home: string;
 let env: Record<string, string>;
@@ -131,4 +133,36 @@ describe("project servers", () => {
       target: "http://h/mcp",
     });
   });
+
+  test("a project server's environment is part of the command line approved: a rule for the command alone does not cover it", () => {
+    const base = { trust: false, startupTimeoutMs: 1, fromProject: "/p/.agent/config.yaml" };
+    const env = { NODE_OPTIONS: "--require ./evil.js" };
+    const start = startTarget({ transport: "stdio", command: "node", args: ["srv.js"], env, ...base });
+    expect(start.target).toBe("NODE_OPTIONS='--require ./evil.js' node srv.js");
+    const rules = buildRuleSet({ flags: { allow: ["exec:node *"] } });
+    const request = { tool: "exec", targets: [start.target], readOnly: false, sensitive: false };
+    expect(evaluate(request, rules).effect).toBe("ask");
+  });
+});
+
+test("the credentials config hands servers are the redactor's: secret-named env and headers, not the rest", () => {
+  const base = { trust: false, startupTimeoutMs: 1 };
+  const secrets = mcpSecrets({
+    gh: {
+      transport: "stdio",
+      command: "gh",
+      args: [],
+      env: { GITHUB_TOKEN: "ghx_t0ken", LANG: "C.UTF-8" },
+      ...base,
+    },
+    web: {
+      transport: "http",
+      url: "http://127.0.0.1/mcp",
+      headers: { Authorization: "Bearer b3arer-value", "X-API-Key": "k3y-value", Accept: "application/json" },
+      ...base,
+    },
+  });
+  expect(new Set(secrets)).toEqual(
+    new Set(["ghx_t0ken", "Bearer b3arer-value", "b3arer-value", "k3y-value"]),
+  );
 });

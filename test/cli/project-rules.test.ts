@@ -77,6 +77,16 @@ describe("project rules", () => {
     expect(error.message).toContain("not providers");
     expect(error.details.field).toBe("providers");
   });
+
+  test.each([
+    ["sandbox", "sandbox:\n  mode: 'off'\n  network: true\n"],
+    ["reasoning_effort", "reasoning_effort:\n  fast: high\n"],
+  ])("%s in the project file is a config error, never silently ignored", async (field, yaml) => {
+    const error = await rejected(loadProjectRules(await project(yaml)));
+    expect(exitCodeForAppError(error.kind)).toBe(ExitCode.config);
+    expect(error.message).toContain(`not ${field}`);
+    expect(error.details.field).toBe(field);
+  });
 });
 
 describe("limit flags", () => {

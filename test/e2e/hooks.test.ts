@@ -147,3 +147,27 @@ test(
   },
   TEST_TIMEOUT_MS,
 );
+
+test(
+  "agent helper --tools exec runs the same hooks: a before_tool hook that exits 2 blocks the call",
+  async () => {
+    mkdirSync(join(sandbox.workspace, "build"));
+    writeUserConfig(
+      'hooks:\n  before_tool:\n    - match: "exec:rm *"\n      command: "echo no rm here >&2; exit 2"\n',
+    );
+    server.enqueue(
+      { toolCalls: [{ name: "exec", args: { command: "ls && rm -rf build" } }] },
+      { text: "Kept." },
+    );
+    const result = await runAgentIn(
+      sandbox,
+      ["helper", "--tools", "exec", "tidy up"],
+      anthropicEnv(sandbox, server),
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Kept.\n");
+    expect(existsSync(join(sandbox.workspace, "build"))).toBe(true);
+    expect(toolResultsSent(1)).toContain("no rm here");
+  },
+  TEST_TIMEOUT_MS,
+);

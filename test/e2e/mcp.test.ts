@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeRequest } from "../support/fake-llm-server.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
@@ -193,6 +193,22 @@ describe("agent run with MCP servers", () => {
     expect(result.stderr).not.toContain(SECRET);
   });
 
+  test("a secret given to a server in the config (env, headers) is redacted like one in the environment", async () => {
+    // Not in agent's own environment, and no well-known key shape: only the config names it a secret.
+    const token = "ghx_configOnlyToken0123456789";
+    writeConfig(fixtureYaml("fixture", [], { FIXTURE_SECRET: token }));
+    writeSpec(["mcp:fixture/read_secret"]);
+    server.enqueue({ toolCalls: [{ name: "mcp__fixture__read_secret", args: {} }] }, { text: "Got it." });
+    const result = await run(
+      ["run", "secret", "--agent", "mcp-user", "--allow", "mcp:fixture/read_secret"],
+      anthropicEnv(sandbox, server),
+    );
+    expect(result.code).toBe(0);
+    expect(toolResultsOf(result.requests[1]).join("")).toContain("the secret is [REDACTED]");
+    expect(JSON.stringify(result.requests.map((r) => r.body))).not.toContain(token);
+    expect(onlyTranscriptText(sandbox)).not.toContain(token);
+  });
+
   test("a server that crashes mid-call gives the model an error result and the run finishes", async () => {
     writeConfig();
     writeSpec(["mcp:fixture"]);
@@ -216,13 +232,18 @@ describe("agent run with MCP servers", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Done without it.\n");
     expect(result.stderr).toContain("MCP server broken: failed to start");
-    expect(result.stderr).toContain("fixture: refusing to start (--fail)");
+    expect(result.stderr).toContain("fixture: refusing to start (--fail) (bad token [REDACTED])");
+    expect(result.stderr + onlyTranscriptText(sandbox)).not.toContain(SECRET);
     expect(toolNames(result.requests[0])).toEqual(["read_file"]);
     const warning = transcriptRecords(onlyTranscriptText(sandbox)).find((r) => r.kind === "warning");
     expect(warning?.data.code).toBe("mcp");
   });
 
-  test("SIGTERM during an MCP call ends the run and leaves no server process behind", async () => {
+  test.each([
+    { name: "Ctrl-C (SIGINT)", signals: ["SIGINT"] as NodeJS.Signals[] },
+    { name: "SIGTERM", signals: ["SIGTERM"] as NodeJS.Signals[] },
+    { name: "a second Ctrl-C (the forced exit)", signals: ["SIGINT", "SIGINT"] as NodeJS.Signals[] },
+  ])("$name during an MCP call ends the run and leaves no server process behind", async ({ signals }) => {
     const waitFile = join(sandbox.dir, "waiting");
     writeConfig(fixtureYaml("fixture", [], { FIXTURE_WAIT_FILE: waitFile, FIXTURE_CHILD: "1" }));
     writeSpec(["mcp:fixture/wait"]);
@@ -235,7 +256,8 @@ describe("agent run with MCP servers", () => {
     const pids = fixturePids(pidFile);
     expect(pids).toHaveLength(2);
     expect(pids.every(pidAlive)).toBe(true);
-    running.proc.kill("SIGTERM");
+    // A second Ctrl-C forces the exit: process-sweep's exit hook still ends the server.
+    for (const signal of signals) running.proc.kill(signal);
     const result = await running.done;
     expect(result.code).toBe(130);
     expect(await survivors(pids)).toEqual([]);
@@ -310,12 +332,34 @@ describe("project-declared servers", () => {
       "--agent",
       "mcp-user",
       "--allow",
-      `exec:${process.execPath} *`,
+      // Its environment is part of the command line approved (mcp-session.ts startTarget).
+      `exec:FIXTURE_PID_FILE=${pidFile} FIXTURE_SECRET=${SECRET} ${process.execPath} *`,
       "--allow",
       "mcp:proj/echo",
     ]);
     expect(allowed.code).toBe(0);
     expect(toolResultsOf(allowed.requests[1]).join("")).toContain("echo: p");
+  });
+
+  test("a project server's relative path is the project's file, whatever directory agent starts in", async () => {
+    symlinkSync(FIXTURE_SERVER, join(sandbox.workspace, "srv.ts"));
+    mkdirSync(join(sandbox.workspace, ".agent"), { recursive: true });
+    writeFileSync(
+      join(sandbox.workspace, ".agent", "config.yaml"),
+      `mcp_servers:\n  proj:\n    command: ${JSON.stringify(process.execPath)}\n    args: [srv.ts]\n`,
+    );
+    writeConfig("", `trusted_projects: [${JSON.stringify(sandbox.workspace)}]\n`);
+    writeSpec(["mcp:proj/echo"]);
+    server.enqueue({ toolCalls: [{ name: "mcp__proj__echo", args: { text: "here" } }] }, { text: "Ok." });
+    const allowed = [`exec:${process.execPath} srv.ts`, "mcp:proj/echo"].flatMap((r) => ["--allow", r]);
+    const first = server.requests.length;
+    const result = await spawnAgent(
+      ["run", "x", "--agent", "mcp-user", "--cwd", sandbox.workspace, ...allowed],
+      { env: anthropicEnv(sandbox, server), cwd: sandbox.dir },
+    ).done;
+    expect(result.stderr).not.toContain("MCP server proj");
+    expect(result.code).toBe(0);
+    expect(toolResultsOf(server.requests[first + 1]).join("")).toContain("echo: here");
   });
 });
 
@@ -328,7 +372,9 @@ describe("agent mcp list", () => {
     const lines = plain.stdout.trim().split("\n");
     expect(lines[0]).toBe("fixture\tstdio\trunning\ttools: echo, lookup, read_secret, crash, wait");
     expect(lines[1]).toStartWith("broken\tstdio\tfailed\tfailed to start: ");
+    expect(lines[1]).toContain("(bad token [REDACTED])");
     const json = await runAgentIn(sandbox, ["mcp", "list", "--json"], env);
+    expect(json.stdout).not.toContain(SECRET);
     const rows = JSON.parse(json.stdout) as { name: string; state: string; tools: string[]; pid?: number }[];
     expect(rows.map((r) => [r.name, r.state])).toEqual([
       ["fixture", "running"],

@@ -45,6 +45,14 @@ describe("MCP rules", () => {
     expect(evaluate(call("docs/search", { readOnly: true, trusted: true }), denied).effect).toBe("deny");
   });
 
+  test("mcp:SERVER, the capability's form for a whole server, is a rule for every tool of that server", () => {
+    const rules = buildRuleSet({ user: { deny: ["mcp:docs"] }, flags: { allow: ["mcp:github"] } });
+    expect(evaluate(call("docs/search", { readOnly: true, trusted: true }), rules).effect).toBe("deny");
+    expect(evaluate(call("github/create_issue"), rules).effect).toBe("allow");
+    expect(evaluate(call("docsearch/search"), rules).effect).toBe("ask");
+    expect(evaluate(call("githubber/x"), rules).effect).toBe("ask");
+  });
+
   test("a bare mcp rule covers every MCP tool", () => {
     const rules = buildRuleSet({ flags: { allow: ["mcp"] } });
     expect(evaluate(call("any/tool"), rules).effect).toBe("allow");

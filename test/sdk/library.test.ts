@@ -8,8 +8,17 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AgentEvent, type ApprovalRequest, createSession, defineSpec } from "agent";
+import {
+  type AgentEvent,
+  type ApprovalRequest,
+  createSession,
+  defineSpec,
+  type HooksConfig,
+  type RunResult,
+  type Session,
+} from "agent";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { FIXTURE_SERVER, fixturePids, pidAlive, survivors } from "../support/mcp-fixture.ts";
 
 let server: FakeLlmServer;
 let dir: string;
@@ -18,7 +27,7 @@ let env: Record<string, string>;
 beforeEach(async () => {
   server = await startFakeLlmServer();
   dir = mkdtempSync(join(tmpdir(), "agent-sdk-"));
-  for (const d of ["ws", "config", "state", "home"]) mkdirSync(join(dir, d));
+  for (const d of ["ws", "config", "config/agent", "state", "home"]) mkdirSync(join(dir, d));
   env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: join(dir, "home"),
@@ -119,4 +128,82 @@ test("every run gets the project instructions and may replace the system prompt;
   const second = JSON.stringify(server.requests[1]?.body);
   expect(second).toContain("Write what you are asked to.");
   expect(second).not.toContain("Always answer in haiku.");
+});
+
+test("a run that fails resolves to its result, never a throw: a provider error, a missing key", async () => {
+  const session = await createSession({ cwd: join(dir, "ws"), env, specs: [writer] });
+  server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+  const refused: RunResult = await session.run("Write hello.txt", { agent: "writer" });
+  expect(refused.status).toBe("error");
+  expect(refused.error?.message).toContain("401");
+
+  const { ANTHROPIC_API_KEY: _key, ...keyless } = env;
+  const noKey = await createSession({ cwd: join(dir, "ws"), env: keyless, specs: [writer] });
+  const missing = await noKey.run("Write hello.txt", { agent: "writer" });
+  expect(missing.status).toBe("error");
+  expect(missing.error?.kind).toBe("config");
+});
+
+test("on_stop hooks run once per run, not per sub-agent; runs on one session each get theirs", async () => {
+  const lead = defineSpec({
+    ...writer,
+    name: "lead",
+    capabilities: ["writer"],
+    constraints: { can_spawn: true },
+  });
+  const hooks: HooksConfig = {
+    before_tool: [],
+    after_tool: [],
+    on_stop: [{ command: `cat >> ${JSON.stringify(join(dir, "stops.jsonl"))}` }],
+  };
+  const session = await createSession({ cwd: join(dir, "ws"), env, specs: [lead, writer], hooks });
+  server.enqueue(
+    { toolCalls: [{ name: "writer", args: { goal: "say hi" } }] },
+    { text: "Hi from the writer." },
+    { text: "First." },
+  );
+  expect((await session.run("go", { agent: "lead" })).answer).toBe("First.");
+  server.enqueue({ text: "Second." });
+  expect((await session.run("again", { agent: "lead" })).answer).toBe("Second.");
+  const stops = readFileSync(join(dir, "stops.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(stops.map((s) => s.answer)).toEqual(["First.", "Second."]);
+});
+
+test("MCP servers stay up across a session's runs, and close() stops them", async () => {
+  const pidFile = join(dir, "mcp-pids");
+  const serverEnv = JSON.stringify({ FIXTURE_PID_FILE: pidFile });
+  writeFileSync(
+    join(dir, "config", "agent", "config.yaml"),
+    `mcp_servers:\n  fixture:\n    command: ${JSON.stringify(process.execPath)}\n` +
+      `    args: [${JSON.stringify(FIXTURE_SERVER)}]\n    env: ${serverEnv}\n    startup_timeout_ms: 30000\n`,
+  );
+  const echo = defineSpec({ ...writer, name: "echoer", capabilities: ["mcp:fixture/echo"] });
+  const session: Session = await createSession({
+    cwd: join(dir, "ws"),
+    env,
+    specs: [echo],
+    rules: { allow: ["mcp:fixture/echo"] },
+  });
+  for (const word of ["one", "two"]) {
+    server.enqueue({ toolCalls: [{ name: "mcp__fixture__echo", args: { text: word } }] }, { text: word });
+    expect((await session.run("echo", { agent: "echoer" })).answer).toBe(word);
+  }
+  expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("echo: two");
+  const pids = fixturePids(pidFile);
+  expect(pids).toHaveLength(1);
+  expect(pids.every(pidAlive)).toBe(true);
+  await session.close();
+  expect(await survivors(pids)).toEqual([]);
+});
+
+test("outputSchema takes a plain JSON schema: the answer is checked against it and re-asked once", async () => {
+  const session = await createSession({ cwd: join(dir, "ws"), env, specs: [writer], instructions: false });
+  server.enqueue({ text: "about three" }, { text: '{"count": 3}' });
+  const schema = { type: "object", properties: { count: { type: "integer" } }, required: ["count"] };
+  const result = await session.run("How many?", { agent: "writer", outputSchema: { name: "count", schema } });
+  expect(result).toMatchObject({ status: "success", answer: '{"count":3}' });
+  expect(JSON.stringify(server.requests[1]?.body)).toContain("does not match the required JSON schema");
 });

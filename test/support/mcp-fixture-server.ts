@@ -2,14 +2,15 @@
  * An MCP server for tests, written with the official SDK's McpServer (no mocks: the agent's real client
  * talks to a real server). `bun mcp-fixture-server.ts` serves stdio; `--http` serves streamable HTTP on
  * 127.0.0.1 (an ephemeral port, printed as the first stdout line `listening URL`); `--fail` writes a
- * reason on stderr and exits 1 before speaking MCP; `--hang` never answers.
+ * reason on stderr (naming $FIXTURE_SECRET) and exits 1 before speaking MCP; `--hang` never answers.
  *
  * Tools: echo (mutating), lookup (annotated readOnlyHint: true), read_secret (returns $FIXTURE_SECRET),
- * crash (the process exits mid-call), wait (never returns; touches $FIXTURE_WAIT_FILE first).
+ * crash (the process exits mid-call), wait (never returns; touches $FIXTURE_WAIT_FILE first); with
+ * $FIXTURE_OUT_FILE also report (touches $FIXTURE_RAN_FILE, then returns the out file's text).
  * With $FIXTURE_PID_FILE the server appends its pid, and with FIXTURE_CHILD=1 also the pid of a
  * `sleep` child it starts (to prove the agent ends a server's descendants too).
  */
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -19,7 +20,9 @@ const args = process.argv.slice(2);
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
 if (args.includes("--fail")) {
-  process.stderr.write("fixture: refusing to start (--fail)\n");
+  // Like a server rejecting its credential, it names it: the agent must not pass it on.
+  const secret = process.env.FIXTURE_SECRET ? ` (bad token ${process.env.FIXTURE_SECRET})` : "";
+  process.stderr.write(`fixture: refusing to start (--fail)${secret}\n`);
   process.exit(1);
 }
 if (process.env.FIXTURE_PID_FILE) appendFileSync(process.env.FIXTURE_PID_FILE, `${process.pid}\n`);
@@ -49,6 +52,13 @@ if (args.includes("--hang")) {
   server.registerTool("read_secret", { description: "Returns the secret it was given" }, async () =>
     text(`the secret is ${process.env.FIXTURE_SECRET ?? "(none)"}`),
   );
+  const outFile = process.env.FIXTURE_OUT_FILE;
+  if (outFile) {
+    server.registerTool("report", { description: "Reports the out file" }, async () => {
+      if (process.env.FIXTURE_RAN_FILE) writeFileSync(process.env.FIXTURE_RAN_FILE, "ran\n");
+      return text(readFileSync(outFile, "utf8"));
+    });
+  }
   server.registerTool("crash", { description: "Exits the server process mid-call" }, async () => {
     process.exit(3);
   });

@@ -6,14 +6,16 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redactor } from "../../src/kernel/index.ts";
 import { McpServers } from "../../src/tools/mcp/servers.ts";
+import type { McpServerConfig } from "../../src/tools/mcp/types.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
 import {
+  FIXTURE_SERVER,
   fixturePids,
   fixtureStdio,
   pidAlive,
@@ -101,6 +103,18 @@ describe("McpServers over stdio", () => {
     expect(warnings).toEqual([
       "MCP server fixture has no tool nope (it has echo, lookup, read_secret, crash, wait)",
     ]);
+  });
+
+  test("a stdio server starts in the workspace: a relative path names the workspace's file", async () => {
+    const workspace = tempDir();
+    symlinkSync(FIXTURE_SERVER, join(workspace, "srv.ts"));
+    const s = new McpServers(
+      { local: { ...fixtureStdio(), args: ["srv.ts"] } as McpServerConfig },
+      { cwd: workspace },
+    );
+    cleanups.push(() => s.closeAll());
+    const [report] = await s.report(never);
+    expect(report).toMatchObject({ name: "local", state: "running" });
   });
 
   test("a trusted server's tools say so to the policy", async () => {

@@ -38,11 +38,12 @@ export interface McpConnection {
 }
 
 /** Connects and lists the server's tools within `config.startupTimeoutMs` (RequestOptions.timeout of
- * the initialize and tools/list requests); throws a one-line reason. */
+ * the initialize and tools/list requests); throws a one-line reason. A stdio server starts in `cwd`. */
 export async function connectMcpServer(
   name: string,
   config: McpServerConfig,
   signal: AbortSignal,
+  cwd?: string,
 ): Promise<McpConnection> {
   const client = new Client({ name: "agent", version: pkg.version });
   let stderr = "";
@@ -56,6 +57,7 @@ export async function connectMcpServer(
       args: config.args,
       env: { ...config.env, [EXEC_MARKER]: marker },
       stderr: "pipe",
+      ...(cwd !== undefined ? { cwd } : {}),
     });
     stdio.stderr?.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);

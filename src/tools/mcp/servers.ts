@@ -35,15 +35,25 @@ interface Entry {
   error?: string;
 }
 
+/** How a session's servers start. */
+export interface McpServersOptions {
+  /** Decides whether a project-declared server may start (without it, none may). */
+  approveStart?: ApproveStart;
+  /** The directory stdio servers start in (the workspace: a project's `./tools/mcp.js` is its own
+   * file, whatever directory the CLI was started from); default the current directory. */
+  cwd?: string;
+}
+
 export class McpServers {
   private readonly entries = new Map<string, Entry>();
   private closing = false;
+  private readonly approveStart: ApproveStart | undefined;
+  private readonly cwd: string | undefined;
 
-  constructor(
-    configs: Readonly<Record<string, McpServerConfig>>,
-    private readonly approveStart?: ApproveStart,
-  ) {
+  constructor(configs: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions = {}) {
     for (const [name, config] of Object.entries(configs)) this.entries.set(name, { config });
+    this.approveStart = options.approveStart;
+    this.cwd = options.cwd;
   }
 
   /** Names of every declared server. */
@@ -158,7 +168,7 @@ export class McpServers {
     }
     try {
       const { connectMcpServer } = await import("./connection.ts");
-      const connection = await connectMcpServer(name, entry.config, signal);
+      const connection = await connectMcpServer(name, entry.config, signal, this.cwd);
       if (this.closing) {
         await connection.close();
         entry.error = "not started: the run is ending";
