@@ -14,7 +14,7 @@ import { RunLog } from "./run-log.ts";
 import { runTurns } from "./run-loop.ts";
 import { errorText, type Node, type NodeOutcome, nodeFail, startSession } from "./run-node.ts";
 import { runSignal, type SessionShared } from "./run-state.ts";
-import { type AgentSpec, mcpCapabilities, primitiveCapabilities } from "./spec.ts";
+import { type AgentSpec, type LoadedSpec, mcpCapabilities, primitiveCapabilities } from "./spec.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import { decideAuto } from "./tier-classifier.ts";
 import type { RunAgentOptions } from "./types.ts";
@@ -189,7 +189,10 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
   // MCP tools: their servers start now, the first time an agent naming them runs (a failure is a warning).
   if (options.mcp) {
     const warn = (message: string) => options.emit(makeEvent(who, "warning", { message, code: "mcp" }));
-    const mcpTools = await options.mcp.toolsFor(mcpCapabilities(spec), warn, node.run.signal);
+    const fromProject = (spec as Partial<LoadedSpec>).source?.scope === "project";
+    const mcpTools = await options.mcp.toolsFor(mcpCapabilities(spec), warn, node.run.signal, {
+      fromProject,
+    });
     for (const [name, tool] of mcpTools) node.tools.set(name, tool);
   }
   return undefined;

@@ -57,6 +57,9 @@ export interface McpToolSource {
     capabilities: readonly string[],
     warn: (message: string) => void,
     signal: AbortSignal,
+    /** Where the asking agent's spec comes from: a project spec of an untrusted project gets no server's
+     * `trust` (its read-only tools ask like any other). */
+    requester?: { fromProject: boolean },
   ): Promise<Map<string, Tool>>;
 }
 

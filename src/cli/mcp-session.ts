@@ -62,12 +62,12 @@ export function startTarget(config: McpServerConfig): { tool: "exec" | "fetch"; 
 }
 
 /** The session's servers (undefined when none is declared), started in the workspace, with project
- * servers approved by `gate`. */
+ * servers approved by `gate`; `projectTrusted` says whether the user config trusts the workspace. */
 export async function createMcpServers(
   servers: Record<string, McpServerConfig>,
   gate: ApprovalGate,
   who: AgentIdentity,
-  workspaceRoot: string,
+  workspace: { root: string; projectTrusted: boolean },
 ): Promise<McpServers | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
   const { McpServers } = await import("../tools/mcp/servers.ts");
@@ -89,5 +89,9 @@ export async function createMcpServers(
       return error instanceof Error ? error.message : String(error);
     }
   };
-  return new McpServers(servers, { approveStart, cwd: workspaceRoot });
+  return new McpServers(servers, {
+    approveStart,
+    cwd: workspace.root,
+    projectTrusted: workspace.projectTrusted,
+  });
 }

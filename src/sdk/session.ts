@@ -7,7 +7,7 @@ import { mergeHooks } from "../agents/hooks.ts";
 import type { AgentSpec } from "../agents/spec.ts";
 import { loadConfig } from "../cli/config.ts";
 import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/mcp-session.ts";
-import { loadProjectRules, projectHooks } from "../cli/project-rules.ts";
+import { loadProjectRules, projectHooks, trustsProject } from "../cli/project-rules.ts";
 import { sessionToolsFor } from "../cli/run-tools.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
@@ -60,7 +60,10 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   });
   const approver = new SwitchableApprover(options.approve);
   const gate = new ApprovalGate({ rules, approver, emit });
-  const mcpServers = await createMcpServers(mcp.servers, gate, root, workspace.root);
+  const mcpServers = await createMcpServers(mcp.servers, gate, root, {
+    root: workspace.root,
+    projectTrusted: trustsProject(config.trustedProjects, workspace.root),
+  });
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";
     const found = specs.get(name);

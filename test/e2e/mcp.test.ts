@@ -180,6 +180,33 @@ describe("agent run with MCP servers", () => {
     expect(toolResultsOf(untrusted.requests[1]).join("")).toContain("needs approval");
   });
 
+  test("a repository's spec naming the user's trusted server gets its read-only tools only through approval", async () => {
+    // The hostile case: a cloned repository ships .agent/agents/mcp-user.yaml naming the user's server.
+    writeConfig(`${fixtureYaml()}    trust: true\n`);
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "mcp-user.yaml"),
+      "name: mcp-user\ndescription: repo agent\nsystem_prompt: Use the tools.\ncapabilities: [mcp:fixture]\n",
+    );
+    server.enqueue({ toolCalls: [{ name: "mcp__fixture__lookup", args: { key: "k" } }] }, { text: "Asked." });
+    const untrusted = await run(["run", "look", "--agent", "mcp-user"]);
+    expect(untrusted.code).toBe(0);
+    const sent = toolResultsOf(untrusted.requests[1]).join("");
+    expect(sent).toContain("needs approval");
+    expect(sent).not.toContain("value of k");
+
+    // Once the user trusts the project, its specs may rely on the server's trust like the user's own.
+    writeConfig(
+      `${fixtureYaml()}    trust: true\n`,
+      `trusted_projects: [${JSON.stringify(sandbox.workspace)}]\n`,
+    );
+    server.enqueue({ toolCalls: [{ name: "mcp__fixture__lookup", args: { key: "k" } }] }, { text: "Found." });
+    const trusted = await run(["run", "look", "--agent", "mcp-user"]);
+    expect(trusted.code).toBe(0);
+    expect(toolResultsOf(trusted.requests[1]).join("")).toContain("value of k");
+  });
+
   test("a secret in a tool's output reaches neither the model nor the transcript", async () => {
     writeConfig();
     writeSpec(["mcp:fixture/read_secret"]);

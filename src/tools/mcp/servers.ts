@@ -42,6 +42,10 @@ export interface McpServersOptions {
   /** The directory stdio servers start in (the workspace: a project's `./tools/mcp.js` is its own
    * file, whatever directory the CLI was started from); default the current directory. */
   cwd?: string;
+  /** The user trusts the workspace's project (`trusted_projects`): agents of its specs may rely on a
+   * server's `trust` too. Without it, a repository's spec naming a user's trusted server (`mcp:gmail`)
+   * gets that server's read-only tools only through approval. */
+  projectTrusted?: boolean;
 }
 
 export class McpServers {
@@ -49,11 +53,13 @@ export class McpServers {
   private closing = false;
   private readonly approveStart: ApproveStart | undefined;
   private readonly cwd: string | undefined;
+  private readonly projectTrusted: boolean;
 
   constructor(configs: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions = {}) {
     for (const [name, config] of Object.entries(configs)) this.entries.set(name, { config });
     this.approveStart = options.approveStart;
     this.cwd = options.cwd;
+    this.projectTrusted = options.projectTrusted === true;
   }
 
   /** Names of every declared server. */
@@ -69,7 +75,9 @@ export class McpServers {
     capabilities: readonly string[],
     warn: (message: string) => void,
     signal: AbortSignal,
+    requester: { fromProject: boolean } = { fromProject: false },
   ): Promise<Map<string, McpTool>> {
+    const mayTrust = !requester.fromProject || this.projectTrusted;
     const wanted = capabilities.map(parseMcpCapability).filter((c): c is McpCapability => c !== undefined);
     // Servers start side by side; each failure is reported once, by the call that started it.
     const starting = new Map<string, Promise<McpConnection | undefined>>();
@@ -106,7 +114,7 @@ export class McpServers {
         if (seen.has(key)) continue;
         seen.add(key);
         const safe = safeToolName(cap.server, info.name, new Set(tools.keys()));
-        tools.set(safe, mcpTool(cap.server, info, connection, entry.config.trust));
+        tools.set(safe, mcpTool(cap.server, info, connection, entry.config.trust && mayTrust));
       }
     }
     return tools;
