@@ -1,6 +1,6 @@
 import { AppError } from "../kernel/index.ts";
 import { PATH_TOOLS } from "./match.ts";
-import { checkRuleTools } from "./rule-tools.ts";
+import { checkRuleMcpServers, checkRuleTools } from "./rule-tools.ts";
 import type { Effect, Rule, RuleSource } from "./types.ts";
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -87,6 +87,9 @@ export interface RuleSetInput {
   defaults?: boolean;
   /** Every tool a rule may name (primitives and agents); a rule naming another is an error. Unchecked when absent. */
   knownTools?: readonly string[];
+  /** The session's MCP servers: a flag rule naming another (`--deny mcp:githb`) is an error. Unchecked
+   * when absent. */
+  mcpServers?: readonly string[];
 }
 
 function parseLists(lists: RuleLists | undefined, source: RuleSource): Rule[] {
@@ -136,5 +139,6 @@ export function buildRuleSet(input: RuleSetInput): Rule[] {
     checkRuleTools(user, input.knownTools, { source: "config", file: input.user?.file });
     checkRuleTools(project, input.knownTools, { source: "config", file: input.project?.file });
   }
+  if (input.mcpServers) checkRuleMcpServers(flags, input.mcpServers);
   return [...(input.defaults === false ? [] : defaultRules()), ...user, ...flags, ...project];
 }

@@ -39,6 +39,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     flags: { allow: options.rules?.allow ?? [], deny: options.rules?.deny ?? [] },
     project,
     knownTools: [...PRIMITIVE_NAMES, "mcp", ...[...specs.keys()].sort()],
+    mcpServers: Object.keys(mcp.servers),
   });
   const redactor = options.redactor ?? Redactor.fromEnv(env, mcpSecrets(mcp.servers));
   const queue = new EventQueue();

@@ -64,3 +64,22 @@ describe("MCP rules", () => {
     ]);
   });
 });
+
+describe("a flag rule naming an MCP server the session does not have", () => {
+  test("is a usage error naming the configured servers, so a misspelt --deny cannot deny nothing", () => {
+    const build = (deny: string[]) => () => buildRuleSet({ flags: { deny }, mcpServers: ["github", "docs"] });
+    expect(build(["mcp:githb/*"])).toThrow(
+      '--deny "mcp:githb/*" names an MCP server this session does not have; configured MCP servers: docs, github',
+    );
+    expect(build(["mcp:githb"])).toThrow("names an MCP server this session does not have");
+    // Known servers, every-server globs and the bare tool pass.
+    expect(build(["mcp:github/*", "mcp:docs", "mcp:*/delete_*", "mcp"])).not.toThrow();
+  });
+
+  test("with no server configured it says so; config rules are not checked (they may name other projects' servers)", () => {
+    expect(() => buildRuleSet({ flags: { allow: ["mcp:github/x"] }, mcpServers: [] })).toThrow(
+      "no MCP server is configured",
+    );
+    expect(() => buildRuleSet({ user: { deny: ["mcp:elsewhere/*"] }, mcpServers: [] })).not.toThrow();
+  });
+});
