@@ -1,6 +1,7 @@
 import { type AgentIdentity, type EmitFn, makeEvent, type Redactor } from "../kernel/index.ts";
 import { minimalEnv } from "../tools/exec-env.ts";
 import { runCommand } from "../tools/run-command.ts";
+import { readHookOutput } from "./hook-output.ts";
 import {
   type HookCall,
   type HookSpec,
@@ -110,8 +111,10 @@ async function runHook(
     input: `${JSON.stringify(event)}\n`,
     separateStderr: true,
   });
-  const stdout = options.redactor.redact(result.output).trim();
   const stderr = options.redactor.redact(result.stderr ?? "").trim();
+  const blocked = (reason: string) => ({
+    block: reason || `blocked by the ${name} hook \`${hook.command}\``,
+  });
   const warn = (why: string) => {
     const message = `${name} hook \`${hook.command}\` ${why}`;
     options.emit(makeEvent(options.who, "warning", { message, code: "hook" }));
@@ -119,10 +122,17 @@ async function runHook(
   if (result.spawnError !== undefined) warn(`could not start: ${result.spawnError}`);
   else if (result.timedOut) warn(`timed out after ${timeoutMs} ms; the call goes on`);
   else if (result.aborted) return {};
-  else if (result.exitCode === 2 && name !== "on_stop") {
-    return { block: stderr || `blocked by the ${name} hook \`${hook.command}\`` };
-  } else if (result.exitCode === 0) return stdout ? { note: stdout } : {};
-  else
+  else if (result.exitCode === 2 && name !== "on_stop") return blocked(stderr);
+  else if (result.exitCode === 0) {
+    // Plain text is a note; Claude Code's JSON output may block too (hook-output.ts). Redacted after
+    // parsing, so a secret cannot break the JSON.
+    const said = readHookOutput(result.output);
+    const note = said.note !== undefined ? { note: options.redactor.redact(said.note) } : {};
+    if (said.block !== undefined && name !== "on_stop") {
+      return { ...blocked(options.redactor.redact(said.block)), ...note };
+    }
+    return note;
+  } else
     warn(`exited with ${result.exitCode ?? result.exitSignal}${stderr ? `: ${stderr.split("\n")[0]}` : ""}`);
   return {};
 }

@@ -46,6 +46,72 @@ test("exit 0 lets the call go on, and its stdout (redacted) is a note the model 
   expect(seen).toContain("[hook] remember: [REDACTED] is the style guide");
 });
 
+describe("Claude Code's JSON output on stdout (exit 0)", () => {
+  const json = (value: unknown) => `echo '${JSON.stringify(value)}'`;
+
+  test("a permissionDecision deny blocks the call like exit 2; the model reads the redacted reason", async () => {
+    const hook = json({
+      hookSpecificOutput: {
+        permissionDecision: "deny",
+        permissionDecisionReason: "no hook-secret-value runs",
+      },
+    });
+    const { seen, dir } = await runWithHooks({ before_tool: [{ command: hook }] }, "touch ran.txt");
+    expect(existsSync(join(dir, "ran.txt"))).toBe(false);
+    expect(seen).toContain("no [REDACTED] runs");
+    expect(seen).not.toContain("hook-secret-value");
+  });
+
+  test("the older decision block form blocks too", async () => {
+    const hook = json({ decision: "block", reason: "use git clean" });
+    const { seen, dir } = await runWithHooks({ before_tool: [{ command: hook }] }, "touch ran.txt");
+    expect(existsSync(join(dir, "ran.txt"))).toBe(false);
+    expect(seen).toContain("use git clean");
+  });
+
+  test("allow approves nothing: the call still goes to the gate, which refuses what the rules deny", async () => {
+    h = await harness({
+      specs: [spec("root", ["exec"])],
+      script: {
+        queue: [{ toolCalls: [{ name: "exec", arguments: { command: "touch ran.txt" } }] }, { text: "done" }],
+      },
+      deny: ["exec:touch *"],
+    });
+    const harnessed = h;
+    const runner = createHookRunner({
+      hooks: {
+        before_tool: [{ command: json({ hookSpecificOutput: { permissionDecision: "allow" } }) }],
+        after_tool: [],
+        on_stop: [],
+      },
+      cwd: harnessed.dir,
+      sessionId: "session-42",
+      emit: (e) => harnessed.events.push(e),
+      who: { agent: "root", name: "root", depth: 0 },
+      redactor: new Redactor([]),
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    });
+    await harnessed.run("go", { hooks: runner });
+    expect(existsSync(join(harnessed.dir, "ran.txt"))).toBe(false);
+    expect(toolResultsIn(harnessed, 1)[0]?.content ?? "").toContain("DENIED");
+  });
+
+  test("additionalContext is a note the model reads after the result; an after_tool block adds its reason", async () => {
+    const { seen, dir } = await runWithHooks(
+      {
+        before_tool: [
+          { command: json({ hookSpecificOutput: { additionalContext: "the build dir is disposable" } }) },
+        ],
+        after_tool: [{ command: json({ decision: "block", reason: "lint found 2 problems" }) }],
+      },
+      "touch ran.txt; echo ran",
+    );
+    expect(existsSync(join(dir, "ran.txt"))).toBe(true);
+    expect(seen).toContain("the build dir is disposable");
+    expect(seen).toContain("lint found 2 problems");
+  });
+});
+
 test("another exit code is a warning and the call goes on", async () => {
   const { seen, dir } = await runWithHooks(
     { before_tool: [{ command: "echo 'lint crashed' >&2; exit 1" }] },

@@ -71,6 +71,38 @@ test(
 );
 
 test(
+  "a guard hook ported from Claude Code (exit 0, a permissionDecision deny on stdout) blocks the exec call",
+  async () => {
+    mkdirSync(join(sandbox.workspace, "build"));
+    const decision = {
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: "Destructive command blocked by hook",
+      },
+    };
+    const result = await runWithHook(
+      "before_tool",
+      "exec:rm *",
+      `echo '${JSON.stringify(decision)}'`,
+      "rm -rf build",
+    );
+    expect(result.code).toBe(0);
+    expect(existsSync(join(sandbox.workspace, "build"))).toBe(true);
+    expect(toolResultsSent(1)).toContain("Destructive command blocked by hook");
+    expect(JSON.parse(result.stdout).denials).toMatchObject([
+      {
+        tool: "exec",
+        target: "rm -rf build",
+        decided_by: "hook",
+        reason: "Destructive command blocked by hook",
+      },
+    ]);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "an after_tool hook sees the call and its result on stdin, and the session id in its environment",
   async () => {
     const hook = `cat > ${at("after.json")}; printf '%s' "$AGENT_SESSION_ID" > ${at("sid.txt")}`;
