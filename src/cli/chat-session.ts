@@ -51,8 +51,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     );
   }
   const setup = await setUpSession(flags, "chat");
-  const { continued, redactor, env, session } = setup;
-  const who = { agent: "root", name: setup.spec.name, depth: 0 };
+  const { continued, redactor, env, session, who } = setup;
   const emit = session.emit;
   const convo: Conversation = {
     transcript: openTranscript({
@@ -241,7 +240,7 @@ async function runCommand(
       const outcome = await compactConversation(
         [...convo.messages],
         {
-          who: { agent: "root", name: setup.spec.name, depth: 0 },
+          who: setup.who,
           emit,
           stream: client.stream,
           resolveModel: (name) => client.resolve(name).ref,

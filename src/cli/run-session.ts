@@ -86,7 +86,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     // leaves pieces of the approval prompt on the screen.
     onFirst: () =>
       session.emit(
-        makeEvent({ agent: "root", name: setup.spec.name, depth: 0 }, "warning", {
+        makeEvent(setup.who, "warning", {
           message: "interrupting (press Ctrl-C again to force)",
           code: "interrupted",
         }),

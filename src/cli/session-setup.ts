@@ -8,7 +8,14 @@ import type { ResumePoint } from "../agents/resume.ts";
 import type { AgentSpec } from "../agents/spec.ts";
 import { decideAuto, type TierChoice } from "../agents/tier-classifier.ts";
 import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
-import { type AgentEvent, AppError, type Message, type Redactor, type RunResult } from "../kernel/index.ts";
+import {
+  type AgentEvent,
+  type AgentIdentity,
+  AppError,
+  type Message,
+  type Redactor,
+  type RunResult,
+} from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
 import { createSession, type Session } from "../sdk/session.ts";
 import { chooseSandbox } from "../tools/sandbox.ts";
@@ -51,6 +58,8 @@ export interface SessionSetup {
   workspace: Workspace;
   config: AgentConfig;
   spec: AgentSpec;
+  /** The root agent's identity in events of the caller's own (an interruption notice, a compaction). */
+  who: AgentIdentity;
   redactor: Redactor;
   client: ModelClient;
   limits: RunLimits;
@@ -118,6 +127,7 @@ export async function setUpSession(
     workspace: session.workspace,
     config,
     spec,
+    who: { agent: "root", name: spec.name, depth: 0 },
     redactor: session.redactor,
     client: session.client,
     limits,
