@@ -207,6 +207,17 @@ describe("agent run with MCP servers", () => {
     expect(toolResultsOf(trusted.requests[1]).join("")).toContain("value of k");
   });
 
+  test("a flag naming a server that is not configured is exit 2 naming the configured ones; nothing runs", async () => {
+    writeConfig();
+    const result = await run(["run", "look", "--deny", "mcp:fixtur/*"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '--deny "mcp:fixtur/*" names an MCP server this session does not have; configured MCP servers: fixture',
+    );
+    expect(result.requests).toHaveLength(0);
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
   test("a secret in a tool's output reaches neither the model nor the transcript", async () => {
     writeConfig();
     writeSpec(["mcp:fixture/read_secret"]);
