@@ -9,8 +9,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runHelper } from "../src/agents/helper-run.ts";
-import { singleCall } from "../src/cli/helper-call.ts";
+import { runHelper } from "../src/agents/helper-loop.ts";
+import { singleCall } from "../src/cli/helper/helper-call.ts";
 import { emptyUsage, totalTokens, type Usage } from "../src/kernel/index.ts";
 import { createModelClient } from "../src/llm/client.ts";
 import { listEndpoints, NATIVE_PROVIDERS } from "../src/llm/endpoints.ts";

@@ -3,9 +3,9 @@
  * model resolution, approval rules, an approver callback, hooks, and an event stream that knows nothing
  * of terminals. `agent run` is built on the same function.
  */
-export type { HookSpec, HooksConfig } from "./agents/hooks.ts";
-export type { AgentSpec } from "./agents/spec.ts";
-export { defineSpec } from "./agents/spec.ts";
+export type { HookSpec, HooksConfig } from "./agents/hooks/hooks.ts";
+export type { AgentSpec } from "./agents/spec/spec.ts";
+export { defineSpec } from "./agents/spec/spec.ts";
 export type { RunLimits } from "./agents/types.ts";
 export type {
   AgentEvent,

@@ -13,10 +13,10 @@ import type {
 import type { PolicyRequest, Verdict } from "../policy/types.ts";
 import type { PrimitiveName, Tool } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
-import type { ToolHooks } from "./hooks.ts";
-import type { ProjectInstructions } from "./instructions.ts";
-import type { OutputSchema } from "./output-schema.ts";
-import type { AgentSpec } from "./spec.ts";
+import type { ToolHooks } from "./hooks/hooks.ts";
+import type { OutputSchema } from "./loop/output-schema.ts";
+import type { ProjectInstructions } from "./spec/instructions.ts";
+import type { AgentSpec } from "./spec/spec.ts";
 
 /**
  * The approval channel the loop uses (structurally the policy layer's ApprovalGate). One gate is
@@ -82,7 +82,7 @@ export interface RunLimits {
   /** Characters of one tool result the model receives (default MODEL_TEXT_LIMIT, src/tools/truncate.ts). */
   toolOutputChars?: number;
   /** Share of the context window (input tokens as last reported) past which the history is compacted
-   * (default 0.8, config `defaults.compact_threshold`; src/agents/compaction.ts). */
+   * (default 0.8, config `defaults.compact_threshold`; src/agents/loop/compaction.ts). */
   compactThreshold?: number;
 }
 
@@ -101,7 +101,7 @@ export interface AgentDeps {
   toolsFor?: ToolsFor;
   /** Redacts every tool result once, in the pipeline; defaults to `Redactor.fromEnv()`. */
   redactor?: Redactor;
-  /** The session's hooks around tool calls and at the end (src/agents/hooks.ts); none when absent. */
+  /** The session's hooks around tool calls and at the end (src/agents/hooks/hooks.ts); none when absent. */
   hooks?: ToolHooks;
   /** The session's MCP servers; without it an `mcp:` capability offers nothing. */
   mcp?: McpToolSource;

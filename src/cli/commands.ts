@@ -3,13 +3,13 @@
  * options and lazily imports its implementation inside the action. Adding a command is one line here.
  */
 import type { Command } from "commander";
-import { agentsCommand } from "./agents-command.ts";
-import { chatCommand } from "./chat-command.ts";
-import { helperCommand } from "./helper-command.ts";
-import { mcpCommand } from "./mcp-command.ts";
-import { modelsCommand } from "./models-command.ts";
-import { runCommand } from "./run-command.ts";
-import { sessionsCommand } from "./sessions-command.ts";
+import { agentsCommand } from "./agents/agents-command.ts";
+import { chatCommand } from "./chat/chat-command.ts";
+import { helperCommand } from "./helper/helper-command.ts";
+import { mcpCommand } from "./mcp/mcp-command.ts";
+import { modelsCommand } from "./models/models-command.ts";
+import { runCommand } from "./run/run-command.ts";
+import { sessionsCommand } from "./sessions/sessions-command.ts";
 
 /** A command module: registers itself (name, options, action) on the program. */
 export interface CommandModule {

@@ -1,8 +1,8 @@
 /** The program's entry (bin/agent imports it; `bun build --compile` starts here). */
 import { ExitCode } from "../kernel/errors.ts";
-import { ignoreClosedPipes } from "./closed-pipes.ts";
 import { runCli } from "./program.ts";
-import { stdoutPipe } from "./stdout-pipe.ts";
+import { ignoreClosedPipes } from "./shared/closed-pipes.ts";
+import { stdoutPipe } from "./shared/stdout-pipe.ts";
 
 ignoreClosedPipes();
 

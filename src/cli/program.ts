@@ -9,8 +9,8 @@ import pkg from "../../package.json" with { type: "json" };
 import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel/index.ts";
 import { errorRecord } from "../ui/json-shape.ts";
 import { CliExit, COMMANDS } from "./commands.ts";
-import { jsonRequested } from "./shared-flags.ts";
-import { stdoutPipe } from "./stdout-pipe.ts";
+import { jsonRequested } from "./shared/shared-flags.ts";
+import { stdoutPipe } from "./shared/stdout-pipe.ts";
 
 /** Builds the program with every registered command. */
 export function createProgram(): Command {

@@ -117,7 +117,7 @@ export interface EventDataMap {
   learn_signal: { signal: "success" | "failure" | "stumble"; detail: string; tool?: string };
   model_switch: { from: string; to: string; reason: string };
   /**
-   * The agent's history was compacted (src/agents/compaction.ts): the messages before the last `kept`
+   * The agent's history was compacted (src/agents/loop/compaction.ts): the messages before the last `kept`
    * were replaced by `summary`. Recorded in the transcript so a resume rebuilds the same history; the
    * `message` events before it stay as they were (the transcript keeps the full conversation).
    */

@@ -160,7 +160,7 @@ export function buildRequest(request: ModelRequest): Beta {
  * explicitly set to false", veryfront/veryfront-code#3918), unsupported constraints moved into the
  * description. A closed schema only narrows the answers, and our own check still applies the user's
  * whole schema. A schema it cannot transform (no `type`) is not sent: the answer is then checked and
- * re-asked once (src/agents/output-schema.ts).
+ * re-asked once (src/agents/loop/output-schema.ts).
  */
 export function outputFormat(format: ResponseSchema): Anthropic.JSONOutputFormat | undefined {
   try {

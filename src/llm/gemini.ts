@@ -218,7 +218,7 @@ export function geminiStream(options: AdapterOptions): StreamFn {
     if (request.tools.length > 0) config.tools = convertTools(request.tools);
     if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
     // Continuing a response that stopped with CONTINUATION (the loop re-sends the history ending with the
-    // partial turn, src/agents/stop-reasons.ts): the request that started it again, without the partial
+    // partial turn, src/agents/loop/stop-reasons.ts): the request that started it again, without the partial
     // turns, with the latest token (GenerateContentConfig.continuationToken in
     // node_modules/@google/genai/dist/genai.d.ts).
     let start = request.messages.length;

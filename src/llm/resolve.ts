@@ -20,7 +20,7 @@ export type Tier = "fast" | "good" | "best";
 export const TIERS: readonly Tier[] = ["fast", "good", "best"];
 
 /** Names accepted where a tier is expected. `smart` is an alias of best. `auto` is decided from the task
- * before resolution (src/agents/tier-classifier.ts `decideAuto`); its `fast` here only lets a spec that
+ * before resolution (src/agents/loop/tier-classifier.ts `decideAuto`); its `fast` here only lets a spec that
  * names `auto` pass the model check. */
 export const TIER_NAMES: Readonly<Record<string, Tier>> = {
   fast: "fast",

@@ -1,7 +1,7 @@
 /**
  * What the OpenAI and Gemini structured-output features accept of a JSON schema (`--schema`); Anthropic's
  * schema goes through the SDK's own transformJSONSchema (src/llm/anthropic-convert.ts). The user's whole
- * schema is always checked again on our side (src/agents/output-schema.ts), so what a provider is sent
+ * schema is always checked again on our side (src/agents/loop/output-schema.ts), so what a provider is sent
  * may differ from it (constraints dropped, objects closed) as long as the answers it permits can still be
  * checked against the user's schema.
  */

@@ -1,7 +1,7 @@
 /** One goal run on a session: the session's shared parts plus what this run asks for. */
-import { type HooksConfig, loadHookRunner } from "../agents/hooks.ts";
-import type { OutputSchema } from "../agents/output-schema.ts";
-import type { AgentSpec } from "../agents/spec.ts";
+import { type HooksConfig, loadHookRunner } from "../agents/hooks/hooks.ts";
+import type { OutputSchema } from "../agents/loop/output-schema.ts";
+import type { AgentSpec } from "../agents/spec/spec.ts";
 import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
 import {
   AppError,
@@ -44,7 +44,7 @@ export async function runGoal(parts: SessionParts, goal: string, options: RunOpt
   // Project instructions are read for every run, so an AGENTS.md edited between a chat's messages
   // counts from the next one.
   const instructions = parts.instructions
-    ? await (await import("../agents/instructions.ts")).loadInstructions({
+    ? await (await import("../agents/spec/instructions.ts")).loadInstructions({
         workspaceRoot: parts.workspace.root,
         env: parts.env,
       })
@@ -62,7 +62,7 @@ export async function runGoal(parts: SessionParts, goal: string, options: RunOpt
         ...(options.signal ? { signal: options.signal } : {}),
       })
     : undefined;
-  const { runAgent } = await import("../agents/run-agent.ts");
+  const { runAgent } = await import("../agents/loop/entry.ts");
   return runAgent({
     spec,
     goal,
@@ -90,7 +90,7 @@ export async function runGoal(parts: SessionParts, goal: string, options: RunOpt
 /** A run's answer schema, compiled (with Ajv, loaded only then) unless the caller compiled it already. */
 async function compiledSchema(schema: ResponseSchema | OutputSchema): Promise<OutputSchema> {
   if ("check" in schema) return schema;
-  const { compileOutputSchema } = await import("../agents/output-schema.ts");
+  const { compileOutputSchema } = await import("../agents/loop/output-schema.ts");
   try {
     return await compileOutputSchema(schema);
   } catch (error) {

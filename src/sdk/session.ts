@@ -3,12 +3,12 @@
  * too: a session is a workspace, its agent specs, a model client, approval rules with an approver, MCP
  * servers, hooks, and an event stream that knows nothing of terminals. Goals run on it one after another.
  */
-import { mergeHooks } from "../agents/hooks.ts";
-import type { AgentSpec } from "../agents/spec.ts";
-import { loadConfig } from "../cli/config.ts";
-import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/mcp-session.ts";
-import { loadProjectRules, projectHooks, trustsProject } from "../cli/project-rules.ts";
-import { sessionToolsFor } from "../cli/run-tools.ts";
+import { mergeHooks } from "../agents/hooks/hooks.ts";
+import type { AgentSpec } from "../agents/spec/spec.ts";
+import { sessionToolsFor } from "../cli/helper/session-tools.ts";
+import { loadConfig } from "../cli/shared/config.ts";
+import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/shared/mcp-session.ts";
+import { loadProjectRules, projectHooks, trustsProject } from "../cli/shared/project-rules.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { ApprovalGate } from "../policy/gate.ts";
@@ -117,7 +117,7 @@ async function sessionSpecs(
   env: Record<string, string | undefined>,
 ): Promise<ReadonlyMap<string, AgentSpec>> {
   if (given) return new Map([...given].map((s) => [s.name, s]));
-  const { loadSpecs, specAppError } = await import("../agents/spec-loader.ts");
+  const { loadSpecs, specAppError } = await import("../agents/spec/spec-loader.ts");
   const loaded = await loadSpecs({ workspaceRoot, env });
   if (loaded.errors.length > 0) throw specAppError(loaded.errors);
   return loaded.specs;

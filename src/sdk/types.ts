@@ -1,10 +1,10 @@
 /** The library's public shapes: what a session is made from, what a run takes, and what a session offers. */
-import type { HooksConfig } from "../agents/hooks.ts";
-import type { OutputSchema } from "../agents/output-schema.ts";
-import type { AgentSpec } from "../agents/spec.ts";
+import type { HooksConfig } from "../agents/hooks/hooks.ts";
+import type { OutputSchema } from "../agents/loop/output-schema.ts";
+import type { AgentSpec } from "../agents/spec/spec.ts";
 import type { RunLimits } from "../agents/types.ts";
-import type { AgentConfig } from "../cli/config.ts";
-import type { Notice } from "../cli/project-notices.ts";
+import type { AgentConfig } from "../cli/shared/config.ts";
+import type { Notice } from "../cli/shared/project-notices.ts";
 import type {
   AgentEvent,
   ApprovalDecision,

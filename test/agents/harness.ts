@@ -2,8 +2,8 @@ import { expect } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runAgent } from "../../src/agents/run-agent.ts";
-import { type AgentSpec, defineSpec } from "../../src/agents/spec.ts";
+import { runAgent } from "../../src/agents/loop/entry.ts";
+import { type AgentSpec, defineSpec } from "../../src/agents/spec/spec.ts";
 import type { RunAgentOptions, ToolGate } from "../../src/agents/types.ts";
 import type {
   AgentEvent,

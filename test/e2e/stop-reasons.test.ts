@@ -4,7 +4,7 @@
  * `refusal`; Gemini `MALFORMED_FUNCTION_CALL`, `CONTINUATION`). None may end as `stop` with a half answer.
  */
 import { beforeEach, describe, expect, test } from "bun:test";
-import { CONTINUE_NOTE, MALFORMED_NOTE } from "../../src/agents/stop-reasons.ts";
+import { CONTINUE_NOTE, MALFORMED_NOTE } from "../../src/agents/loop/stop-reasons.ts";
 import { modelInfo } from "../../src/llm/catalog.ts";
 import { runAgent, withFakeServerAndSandbox } from "../cli/run-agent.ts";
 import type { FakeRequest } from "../support/fake-llm-server.ts";

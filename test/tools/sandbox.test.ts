@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { runVerifyCommands } from "../../src/agents/verify.ts";
+import { runVerifyCommands } from "../../src/agents/loop/verify.ts";
 import { type makeEvent, Redactor } from "../../src/kernel/index.ts";
 import { flagApprover } from "../../src/policy/approvers.ts";
 import { ApprovalGate } from "../../src/policy/gate.ts";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { parseSlashCommand } from "../../src/cli/chat-commands.ts";
+import { parseSlashCommand } from "../../src/cli/chat/chat-commands.ts";
 import { effectiveArgs } from "../../src/cli/program.ts";
 import type { ApprovalDecision } from "../../src/kernel/approvals.ts";
 import { makeEvent } from "../../src/kernel/events.ts";

@@ -1,0 +1,252 @@
+import { type AgentIdentity, makeEvent, modelFamily, Redactor, type RunResult } from "../../kernel/index.ts";
+import { toolDefinitionsFor } from "../../tools/registry.ts";
+import { MODEL_TEXT_LIMIT } from "../../tools/truncate.ts";
+import type { Tool } from "../../tools/types.ts";
+import { systemPromptWith } from "../spec/instructions.ts";
+import { type AgentSpec, type LoadedSpec, mcpCapabilities, primitiveCapabilities } from "../spec/spec.ts";
+import type { RunAgentOptions } from "../types.ts";
+import { RunLog } from "./activity-log.ts";
+import { COMPACT_THRESHOLD, Compactor } from "./compaction.ts";
+import { nextTier } from "./escalation.ts";
+import { ContextMeter, StallDetector } from "./guards.ts";
+import { repairHistory } from "./history.ts";
+import { defaultLearnFile, LearnRecorder } from "./learn.ts";
+import { errorText, type Node, type NodeOutcome, nodeFail, startSession } from "./node.ts";
+import { AnswerShaper } from "./output-schema.ts";
+import { runSignal, type SessionShared } from "./session-shared.ts";
+import { StopHandler } from "./stop-reasons.ts";
+import { type DelegationContext, subAgentDefinitions, subAgentTool } from "./sub-agents.ts";
+import { decideAuto } from "./tier-classifier.ts";
+import { runTurns } from "./turns.ts";
+import { UsageTracker } from "./usage-tracker.ts";
+
+/**
+ * The agent loop: Perceive, Plan, Act, Verify, repeated until the model answers without tool calls
+ * or a limit ends the run. A plain async function: every dependency is injected, nothing is kept at
+ * module level, so recursive and parallel runs share nothing but what they are handed. This module sets
+ * a run up (model, tools, children); turns.ts holds the phases.
+ */
+export async function runAgent(options: RunAgentOptions): Promise<RunResult> {
+  const who: AgentIdentity = { agent: "root", name: options.spec.name, depth: 0 };
+  const shared: SessionShared = {
+    sessionId: options.sessionId,
+    tracker: new UsageTracker(),
+    counters: new Map(),
+    log: new RunLog(),
+  };
+  const depthBound = options.limits?.maxDepth ?? options.spec.constraints.max_depth;
+  const outcome = await runNode(options, who, shared, depthBound);
+  if (options.hooks) await options.hooks.onStop(outcome.result);
+  return outcome.result;
+}
+
+/**
+ * The options of a child run, derived from its parent's in one place: the same session dependencies
+ * (stream, gate view, workspace, redactor, hooks, specs), its own spec, goal and history, the parent's
+ * signal, and only the limits a child inherits.
+ */
+export function childRunOptions(
+  parent: RunAgentOptions,
+  child: { spec: AgentSpec; goal: string; hints: string[]; signal: AbortSignal },
+): RunAgentOptions {
+  const {
+    history: _h,
+    model: _m,
+    resumed: _r,
+    outputSchema: _o,
+    escalate: _e,
+    compactFirst: _c,
+    limits,
+    ...deps
+  } = parent;
+  const inherited = {
+    concurrency: limits?.concurrency,
+    verifyTimeoutMs: limits?.verifyTimeoutMs,
+    toolOutputChars: limits?.toolOutputChars,
+    compactThreshold: limits?.compactThreshold,
+  };
+  return { ...deps, ...child, gate: parent.gate.child?.() ?? parent.gate, limits: inherited };
+}
+
+/** Runs one agent; an unexpected internal failure becomes an error result, never a throw. */
+async function runNode(
+  options: RunAgentOptions,
+  who: AgentIdentity,
+  shared: SessionShared,
+  depthBound: number,
+): Promise<NodeOutcome> {
+  const run = runSignal(options.signal, options.limits?.timeoutMs ?? options.spec.constraints.timeout_ms);
+  try {
+    const node = newNode(options, who, shared, depthBound, run);
+    return (await setUp(node)) ?? (await runTurns(node));
+  } catch (error) {
+    const message = `internal error in ${options.spec.name}: ${errorText(error)}`;
+    options.emit(makeEvent(who, "error", { message, kind: "internal" }));
+    const result: RunResult = {
+      status: "error",
+      finishReason: "error",
+      answer: "",
+      usage: shared.tracker.report(who.agent),
+      error: { kind: "internal", message },
+      activity: shared.log.activity(who.agent),
+    };
+    if (who.depth === 0)
+      options.emit(makeEvent(who, "session_end", { ...result, sessionId: shared.sessionId ?? "" }));
+    return { result };
+  } finally {
+    run.dispose();
+  }
+}
+
+function newNode(
+  options: RunAgentOptions,
+  who: AgentIdentity,
+  shared: SessionShared,
+  depthBound: number,
+  run: ReturnType<typeof runSignal>,
+): Node {
+  const { spec, emit } = options;
+  const now = options.now ?? Date.now;
+  const learnFile = spec.constraints.can_learn ? (options.learnFile ?? defaultLearnFile()) : null;
+  const learnTo = options.learnFile === null ? null : learnFile;
+  // `auto` (a flag or the spec) is decided from this agent's goal, as `agent helper --tier auto` does.
+  const requested = decideAuto(options.model ?? spec.model, options.goal).name;
+  const isRoot = who.depth === 0;
+  const limits = options.limits ?? {};
+  const node: Node = {
+    options,
+    who,
+    shared,
+    depthBound,
+    run,
+    limits,
+    now,
+    system: systemPromptWith(spec.system_prompt, options.instructions, spec.instructions === false),
+    learn: new LearnRecorder(who, emit, learnTo, shared.sessionId, now),
+    messages: options.history ? repairHistory(options.history) : [],
+    bestAnswer: "",
+    modelName: requested,
+    // `--schema` shapes the top agent's final answer only.
+    shaper: new AnswerShaper(isRoot ? options.outputSchema : undefined),
+    // A stalled root may continue once on the next tier (escalation.ts), with its conversation kept.
+    escalateTo: isRoot && options.escalate === true ? nextTier(requested) : undefined,
+    turnBase: 0,
+    started: false,
+    tools: new Map(),
+    stall: new StallDetector(),
+    meter: new ContextMeter(),
+    stops: new StopHandler(),
+    raiseLimit: false,
+    nudged: false,
+    verifyFailures: 0,
+  };
+  // The context window is the model's in use (it changes when a stalled root escalates).
+  node.compactor = new Compactor(
+    {
+      who,
+      emit,
+      stream: options.stream,
+      resolveModel: options.resolveModel,
+      modelInfo: options.modelInfo,
+      signal: run.signal,
+      onUsage: (usage, summarizer) => shared.tracker.add(who.agent, usage, summarizer),
+    },
+    limits.compactThreshold ?? COMPACT_THRESHOLD,
+    () => node.info?.contextWindow ?? 0,
+  );
+  if (options.compactFirst) node.compactor.request();
+  return node;
+}
+
+/** Resolves the model and builds the tool registry; an outcome when the run cannot start. */
+async function setUp(node: Node): Promise<NodeOutcome | undefined> {
+  const { options, who, shared } = node;
+  const { spec } = options;
+  try {
+    node.model = options.resolveModel(node.modelName);
+    node.info = options.modelInfo(node.model);
+    node.modelName = node.model.id;
+  } catch (error) {
+    shared.tracker.register({ ...who, model: node.modelName });
+    if (who.depth === 0) startSession(node);
+    return nodeFail(
+      node,
+      `cannot resolve model "${node.modelName}" for ${spec.name}: ${errorText(error)}`,
+      "config",
+    );
+  }
+  // A flag's budget beats the spec's; a child's spec budget bounds its subtree, and every ancestor's
+  // budget still bounds it (usage-tracker.ts checks the whole chain).
+  shared.tracker.register({
+    ...who,
+    model: node.model.id,
+    tokenBudget: node.limits.tokenBudget ?? spec.constraints.max_tokens,
+    costBudgetUsd: node.limits.costBudgetUsd ?? spec.constraints.max_cost_usd,
+  });
+  if (who.depth === 0) startSession(node);
+  const problem = buildTools(node);
+  if (problem) return nodeFail(node, problem, "config");
+  // MCP tools: their servers start now, the first time an agent naming them runs (a failure is a warning).
+  if (options.mcp) {
+    const warn = (message: string) => options.emit(makeEvent(who, "warning", { message, code: "mcp" }));
+    const fromProject = (spec as Partial<LoadedSpec>).source?.scope === "project";
+    const mcpTools = await options.mcp.toolsFor(mcpCapabilities(spec), warn, node.run.signal, {
+      fromProject,
+    });
+    for (const [name, tool] of mcpTools) node.tools.set(name, tool);
+  }
+  return undefined;
+}
+
+/** The run's registry: its sub-agents (while depth allows), then its primitives. A problem's message. */
+function buildTools(node: Node): string | undefined {
+  const { options, who, depthBound } = node;
+  const { spec } = options;
+  const toolsFor = options.toolsFor ?? toolDefinitionsFor;
+  let primitives: Map<string, Tool>;
+  try {
+    primitives = toolsFor(primitiveCapabilities(spec), modelFamily(node.model!)).primitives;
+  } catch (error) {
+    return `cannot build the tools of ${spec.name}: ${errorText(error)}`;
+  }
+  const canSpawn = spec.constraints.can_spawn && who.depth < depthBound;
+  const agents = subAgentDefinitions(spec, options.specs);
+  if (canSpawn && agents.missing.length > 0)
+    return `${spec.name} names unknown agents: ${agents.missing.join(", ")}`;
+  if (!canSpawn && agents.definitions.length > 0) {
+    const message = `${spec.name} is at max depth ${depthBound}: no sub-agents offered`;
+    options.emit(makeEvent(who, "warning", { message }));
+  }
+  const delegation: DelegationContext = {
+    who,
+    emit: options.emit,
+    specs: options.specs,
+    counters: node.shared.counters,
+    depthBound,
+    runChild: (childSpec, goal, hints, child, childDepthBound) =>
+      runNode(
+        childRunOptions(options, { spec: childSpec, goal, hints, signal: node.run.signal }),
+        child,
+        node.shared,
+        childDepthBound,
+      ),
+  };
+  if (canSpawn)
+    for (const d of agents.definitions)
+      node.tools.set(d.name, subAgentTool(d, delegation) as unknown as Tool);
+  for (const [name, tool] of primitives) node.tools.set(name, tool);
+  node.act = {
+    who,
+    emit: options.emit,
+    gate: options.gate,
+    signal: node.run.signal,
+    workspace: options.workspace,
+    redactor: options.redactor ?? Redactor.fromEnv(),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    modelTextLimit: node.limits.toolOutputChars ?? MODEL_TEXT_LIMIT,
+    now: node.now,
+    tools: node.tools,
+    concurrency: node.limits.concurrency ?? 4,
+  };
+  return undefined;
+}

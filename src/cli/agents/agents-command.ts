@@ -1,0 +1,42 @@
+/** `agent agents list|show NAME|validate`: the agent specs found from here. Work lives in agents-run.ts. */
+import type { Command } from "commander";
+import { CliExit, type CommandModule } from "../commands.ts";
+
+/** Ends the action with the run's exit code (its messages are already on stderr). */
+function exitWith(code: number): void {
+  if (code !== 0) throw new CliExit(code);
+}
+
+export const agentsCommand: CommandModule = {
+  register(program: Command) {
+    const agents = program
+      .command("agents")
+      .description("the agent specs found from here: project .agent/agents, user config, bootstrap");
+    agents
+      .command("list", { isDefault: true })
+      .description(
+        "(default) list every agent: name, model, capabilities, scope and source file (exit 3 if any is invalid)",
+      )
+      .option("--json", "print the agents and the spec errors as JSON")
+      .action(async (flags: { json?: boolean }) => {
+        const { listAgents } = await import("./agents-run.ts");
+        exitWith(await listAgents(flags));
+      });
+    agents
+      .command("show")
+      .description("print one agent's spec, system prompt included")
+      .argument("<name>", "the agent's name")
+      .option("--json", "print the spec as JSON")
+      .action(async (name: string, flags: { json?: boolean }) => {
+        const { showAgent } = await import("./agents-run.ts");
+        exitWith(await showAgent(name, flags));
+      });
+    agents
+      .command("validate")
+      .description("check every spec; each error as FILE:LINE: FIELD: expected ... (exit 3 if any)")
+      .action(async () => {
+        const { validateAgents } = await import("./agents-run.ts");
+        exitWith(await validateAgents());
+      });
+  },
+};

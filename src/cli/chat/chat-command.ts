@@ -1,0 +1,21 @@
+/** `agent chat ["first message"]`: a conversation in the terminal. Work lives in chat-session.ts. */
+import type { Command } from "commander";
+import { CliExit, type CommandModule } from "../commands.ts";
+import { addSessionOptions } from "../shared/session-options.ts";
+import type { SessionFlags } from "../shared/session-setup.ts";
+
+export const chatCommand: CommandModule = {
+  register(program: Command) {
+    const command = program
+      .command("chat")
+      .description(
+        "talk with the agent in the terminal: each message runs it on the same conversation (`agent` alone does this too)",
+      )
+      .argument("[message...]", "the first message (optional)");
+    addSessionOptions(command).action(async (words: string[], flags: SessionFlags) => {
+      const { chatSession } = await import("./chat-session.ts");
+      const code = await chatSession(words, flags);
+      if (code !== 0) throw new CliExit(code);
+    });
+  },
+};

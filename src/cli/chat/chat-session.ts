@@ -1,0 +1,260 @@
+/**
+ * `agent chat`: the session of `agent run` (session-setup.ts), run once per message on one conversation
+ * in a view that stays open. Every turn's events go to the same transcript, so `-c` and `--resume`
+ * continue a chat like any run. One approval gate serves the whole chat: "yes for this session" lasts.
+ */
+
+import { applyCompaction, compactConversation } from "../../agents/loop/compaction.ts";
+import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
+import {
+  type AgentEvent,
+  AppError,
+  addUsage,
+  type EmitFn,
+  emptyUsage,
+  type Message,
+  makeEvent,
+  type RunResult,
+  sessionsDir,
+  type Usage,
+} from "../../kernel/index.ts";
+import { costOf, modelInfo } from "../../llm/catalog.ts";
+import { openTranscript, type Transcript } from "../../session/transcript.ts";
+import { type ChatUi, openChatUi } from "../../ui/chat.ts";
+import { formatCost, formatUsage } from "../../ui/format.ts";
+import { exitCodeFor } from "../shared/exit-code.ts";
+import { resumeCommand, shortIdOf } from "../shared/session-continue.ts";
+import {
+  runRootTurn,
+  type SessionFlags,
+  type SessionSetup,
+  setUpSession,
+  topModel,
+} from "../shared/session-setup.ts";
+import { CHAT_HELP, parseSlashCommand, type SlashCommand } from "./chat-commands.ts";
+
+/** The conversation a chat is on: its transcript, messages so far and the model for the next turn. */
+interface Conversation {
+  transcript: Transcript;
+  messages: Message[];
+  /** The transcript already holds runs: the next session_start is marked resumed. */
+  resumed: boolean;
+  model?: string;
+}
+
+/** Runs `agent chat`; resolves to the exit code (0 when the user quits). */
+export async function chatSession(words: string[], flags: SessionFlags): Promise<number> {
+  if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+    throw new AppError(
+      "usage",
+      'agent chat needs a terminal (stdin and stdout); without one, use agent run "goal" (agent run --help)',
+    );
+  }
+  const setup = await setUpSession(flags, "chat");
+  const { continued, redactor, env, session, who } = setup;
+  const emit = session.emit;
+  const convo: Conversation = {
+    transcript: openTranscript({
+      redactor,
+      ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
+    }),
+    messages: [...(continued?.point.messages ?? [])],
+    resumed: continued !== undefined,
+  };
+  let turn: AbortController | undefined;
+  const interrupt = (): void => {
+    if (turn === undefined) return;
+    if (turn.signal.aborted) {
+      // A second Ctrl-C while the turn is still winding down: leave now (the transcript holds what was done).
+      void ui.close().finally(() => {
+        convo.transcript.close();
+        process.exit(130);
+      });
+      return;
+    }
+    emit(makeEvent(who, "warning", { message: "interrupting (Ctrl-C again quits)", code: "interrupted" }));
+    turn.abort(new Error("interrupted by the user"));
+  };
+  const ui: ChatUi = await openChatUi({
+    colors: !env.NO_COLOR,
+    costOf: (model, usage) => costOf(usage, modelInfo(model)),
+    onInterrupt: interrupt,
+  });
+  // The view holds raw mode, so Ctrl-C arrives as a key. A signal from elsewhere (SIGTERM, kill -INT)
+  // interrupts a running turn the same way, and between turns ends the chat.
+  const onSignal = (): void => {
+    if (turn !== undefined) interrupt();
+    else void ui.close();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  setup.setSink(
+    (event: AgentEvent) => {
+      convo.transcript.append(event);
+      ui.onEvent(event);
+    },
+    (event) => {
+      // The conversation as resumeFrom rebuilds it: the root's messages, with its compactions replayed.
+      // Kept unredacted, so the next turn sends back exactly what the model produced.
+      if (event.depth === 0 && event.kind === "message") convo.messages.push(event.data.message);
+      if (event.depth === 0 && event.kind === "compaction") {
+        convo.messages = applyCompaction(convo.messages, event.data.summary, event.data.kept);
+      }
+    },
+  );
+  // One approval gate and one set of MCP servers for the whole chat (the session's): "yes for this
+  // session" lasts, and servers started by one turn stay up until the chat ends.
+  session.setApprover(ui.approver);
+  const totals: Totals = { usage: emptyUsage(), costUsd: 0, turns: 0 };
+
+  if (continued) {
+    ui.note(
+      `continuing session ${shortIdOf(continued.sessionId, sessionsDir(env))} (${convo.messages.length} messages)`,
+    );
+  }
+  try {
+    let first: string | undefined = words.join(" ").trim() || undefined;
+    for (;;) {
+      const input = first !== undefined ? { kind: "message" as const, text: first } : await ui.nextInput();
+      first = undefined;
+      if (input.kind === "quit") break;
+      const command = parseSlashCommand(input.text);
+      if (command !== undefined) {
+        if (command.name === "quit") break;
+        await runCommand(command, { setup, convo, ui, totals, emit });
+        continue;
+      }
+      const top = topModel(setup, input.text, convo.model ?? setup.override);
+      if (top.auto) {
+        const from =
+          convo.model !== undefined
+            ? "/model"
+            : setup.override !== undefined
+              ? "--model/--tier"
+              : `spec ${setup.spec.name}: model:`;
+        ui.note(describeTierChoice(top.auto, from));
+      }
+      turn = new AbortController();
+      const result = await runRootTurn(setup, {
+        goal: input.text,
+        signal: turn.signal,
+        sessionId: convo.transcript.id,
+        history: [...convo.messages],
+        resumed: convo.resumed,
+        ...(top.model !== undefined ? { model: top.model } : {}),
+      });
+      turn = undefined;
+      convo.resumed = true;
+      addTotals(totals, result);
+      const exitCode = exitCodeFor(result);
+      ui.turnEnded(redactor.redactValue({ ...result, sessionId: convo.transcript.id, exitCode }));
+    }
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await session.close();
+    convo.transcript.close();
+    await ui.close();
+  }
+  if (convo.resumed) {
+    process.stderr.write(
+      `continue: ${resumeCommand("chat", convo.transcript.id, setup.workspace.root, env)}\n`,
+    );
+  }
+  return 0;
+}
+
+/** What `/cost` reports: this chat's turns, tokens and cost. */
+interface Totals {
+  usage: Usage;
+  costUsd: number;
+  turns: number;
+}
+
+function addTotals(totals: Totals, result: RunResult): void {
+  const root = result.usage.find((r) => r.depth === 0);
+  totals.turns += 1;
+  if (!root) return;
+  totals.usage = addUsage(totals.usage, root.subtree.usage);
+  totals.costUsd += root.subtree.costUsd;
+}
+
+interface CommandContext {
+  setup: SessionSetup;
+  convo: Conversation;
+  ui: ChatUi;
+  totals: Totals;
+  emit: EmitFn;
+}
+
+/** Carries out a slash command (all but /quit, which ends the loop). */
+async function runCommand(
+  command: SlashCommand,
+  { setup, convo, ui, totals, emit }: CommandContext,
+): Promise<void> {
+  switch (command.name) {
+    case "help":
+      for (const line of CHAT_HELP) ui.note(line);
+      return;
+    case "clear": {
+      convo.transcript.close();
+      convo.transcript = openTranscript({ redactor: setup.redactor });
+      convo.messages = [];
+      convo.resumed = false;
+      ui.note(`new conversation · session ${shortIdOf(convo.transcript.id, sessionsDir(setup.env))}`);
+      return;
+    }
+    case "model": {
+      const current = convo.model ?? setup.override ?? setup.spec.model;
+      if (command.arg === undefined) {
+        if (current.trim().toLowerCase() === "auto") {
+          ui.note("model: auto (a tier chosen for each message); /model NAME switches");
+          return;
+        }
+        const { ref } = setup.client.resolve(current);
+        ui.note(`model: ${ref.providerName}:${ref.id} (from "${current}"); /model NAME switches`);
+        return;
+      }
+      if (command.arg.trim().toLowerCase() === "auto") {
+        convo.model = command.arg;
+        ui.note("model for the next messages: auto (a tier chosen for each message)");
+        return;
+      }
+      try {
+        const { ref } = setup.client.resolve(command.arg, { nameErrorKind: "usage" });
+        convo.model = command.arg;
+        ui.note(`model for the next messages: ${ref.providerName}:${ref.id}`);
+      } catch (error) {
+        ui.note(`/model ${command.arg}: ${(error as Error).message}`, false);
+      }
+      return;
+    }
+    case "cost":
+      ui.note(`${totals.turns} turns · ${formatUsage(totals.usage)} · ${formatCost(totals.costUsd)}`);
+      return;
+    case "compact": {
+      // The summary call is the loop's own (compaction.ts); its `compaction` event reaches the transcript,
+      // the view and, through the emit tap above, this conversation.
+      const { client } = setup;
+      const outcome = await compactConversation(
+        [...convo.messages],
+        {
+          who: setup.who,
+          emit,
+          stream: client.stream,
+          resolveModel: (name) => client.resolve(name).ref,
+          modelInfo: (ref) => client.info(ref),
+        },
+        { reason: "requested" },
+      );
+      if (!outcome.ok) ui.note(`nothing compacted: ${outcome.reason}`, outcome.nothingToDo === true);
+      return;
+    }
+    case "unknown":
+      ui.note(`unknown command ${command.text} (/help lists them)`, false);
+      return;
+    case "quit":
+      return;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * `agent helper`: one model call, or with `--tools` the agent loop with exactly those primitives;
+ * stdout holds only the answer. The work lives in helper-run.ts (`helperMain`).
+ */
+import { type Command, Option } from "commander";
+import type { CommandModule } from "../commands.ts";
+import { type SandboxFlags, sandboxOptions } from "../shared/sandbox-flags.ts";
+import {
+  type CassetteFlags,
+  cassetteOptions,
+  type OutputFormat,
+  outputOption,
+} from "../shared/shared-flags.ts";
+import type { SystemFlags } from "../shared/system-flag.ts";
+
+/** Flags of `agent helper`, as commander parses them. */
+export interface HelperFlags extends SystemFlags, CassetteFlags, SandboxFlags {
+  tier: string;
+  model?: string;
+  /** `-o json`, or `--json` (kept as an alias). */
+  output: OutputFormat;
+  json?: boolean;
+  tools?: string;
+  maxTurns?: string;
+  timeout?: string;
+  maxBudgetUsd?: string;
+  maxTokens?: string;
+  schema?: string;
+  verbose?: boolean;
+  /** False with `--no-fallback`. */
+  fallback?: boolean;
+}
+
+export const helperCommand: CommandModule = {
+  register(program: Command) {
+    const command = program
+      .command("helper")
+      .description(
+        "ask a model; stdout holds only the answer (piped stdin is added to the prompt). With --tools the model may use those primitives, never asking",
+      )
+      .argument("[prompt...]", "the prompt")
+      .addOption(
+        new Option("--tier <tier>", "model tier (auto: chosen from the task)")
+          .choices(["fast", "good", "best", "smart", "auto"])
+          .default("fast"),
+      )
+      .option("-m, --model <model>", "a model: tier, provider:model or model id (overrides --tier)")
+      .option("-s, --system <text>", "replace the built-in system prompt (@FILE reads a file)")
+      .option("--append-system <text>", "add to the built-in system prompt (@FILE reads a file)")
+      .option(
+        "--tools <list>",
+        "comma-separated primitives the model may use without asking (read_file, write_file, edit_file, apply_patch, exec, grep, glob, fetch)",
+      )
+      .option("--max-turns <n>", "most model turns with --tools (default 10)")
+      .option("--timeout <seconds>", "wall-clock limit of the run")
+      .option("--max-budget-usd <usd>", "cost budget of the run in US dollars (exit 5 when spent)")
+      .option("--max-tokens <n>", "token budget of the run: input, output and cache tokens (exit 5)")
+      .option("--schema <file|json>", "the answer must be JSON valid against this JSON schema")
+      .option("--verbose", "print each tool call on stderr (default: only when stderr is a terminal)")
+      .addOption(outputOption(["text", "json"]))
+      .option("--json", "same as -o json: one JSON result object on stdout, on every exit");
+    for (const option of cassetteOptions()) command.addOption(option);
+    for (const option of sandboxOptions()) command.addOption(option);
+    command
+      .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier")
+      .action(async (prompt: string[], flags: HelperFlags) => {
+        const { helperMain } = await import("./helper-run.ts");
+        await helperMain(prompt, flags);
+      });
+  },
+};

@@ -1,0 +1,194 @@
+/**
+ * `agent helper` implementation (`helperMain`): builds the prompt (arguments plus piped stdin), picks
+ * the model (`--model`, `--tier`, or the classifier for `--tier auto`), then runs either one model
+ * call (no `--tools`; helper-call.ts) or the agent loop with a tool whitelist (helper-tools.ts, loaded
+ * only then), and prints only the answer on stdout (helper-output.ts).
+ */
+import type { OutputSchema } from "../../agents/loop/output-schema.ts";
+import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
+import type { RunLimits } from "../../agents/types.ts";
+import {
+  AppError,
+  type ModelRef,
+  Redactor,
+  TerminalSafeStream,
+  terminalSafe,
+  WholeWords,
+} from "../../kernel/index.ts";
+import { createModelClient } from "../../llm/client.ts";
+import { describeNotice } from "../../llm/notice-text.ts";
+import { CliExit } from "../commands.ts";
+import { loadConfig } from "../shared/config.ts";
+import { handleInterrupts } from "../shared/interrupts.ts";
+import { parseLimitFlags } from "../shared/limit-flags.ts";
+import { sandboxSettings } from "../shared/sandbox-flags.ts";
+import {
+  checkFitsContext,
+  joinTask,
+  readPipedStdin,
+  STDIN_SKIPPED,
+  taskFromStdin,
+} from "../shared/stdin-input.ts";
+import { stdoutPipe } from "../shared/stdout-pipe.ts";
+import { systemPromptFrom } from "../shared/system-flag.ts";
+import { SINGLE_CALL_SYSTEM, singleCall } from "./helper-call.ts";
+import type { HelperFlags } from "./helper-command.ts";
+import { chooseModelName, parseToolList } from "./helper-options.ts";
+import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
+
+/** The budgets of a run, only those set. */
+function budgetsOf(limits: RunLimits): Pick<RunLimits, "tokenBudget" | "costBudgetUsd"> {
+  return {
+    ...(limits.tokenBudget !== undefined ? { tokenBudget: limits.tokenBudget } : {}),
+    ...(limits.costBudgetUsd !== undefined ? { costBudgetUsd: limits.costBudgetUsd } : {}),
+  };
+}
+
+/** Loads `--schema` (and Ajv) only when the flag is given: the plain helper must start fast. */
+async function loadSchema(value: string): Promise<OutputSchema | undefined> {
+  const { loadSchemaFlag } = await import("../shared/schema-flag.ts");
+  return loadSchemaFlag(value);
+}
+
+/**
+ * Runs `agent helper`. Usage (2), config (3) errors are thrown as AppError before any model call; the
+ * run's own end is a CliExit with the documented code (4 provider, 5 limit, 130 interrupted).
+ */
+export async function helperMain(args: string[], flags: HelperFlags): Promise<void> {
+  const env = process.env;
+  const redactor = Redactor.fromEnv(env);
+  const tools = parseToolList(flags.tools);
+  const json = flags.json === true || flags.output === "json";
+  const singleSystem = tools === undefined ? systemPromptFrom(flags, SINGLE_CALL_SYSTEM) : undefined;
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before stdin or config is read
+  const outputSchema = flags.schema !== undefined ? await loadSchema(flags.schema) : undefined;
+  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
+  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  const stdinText = stdin.text;
+  const prompt = joinTask(
+    args,
+    stdinText,
+    "no prompt: pass it as arguments or pipe it on stdin (agent helper --help)",
+  );
+  // With no arguments, piped stdin is the task itself, so the classifier reads it as the prompt.
+  const argText = taskFromStdin(args) ? "" : args.join(" ").trim();
+  const choice = chooseModelName({
+    tier: flags.tier,
+    prompt: argText || stdinText,
+    stdinLength: argText ? stdinText.length : 0,
+    toolCount: tools?.length ?? 0,
+    ...(flags.model !== undefined ? { model: flags.model } : {}),
+  });
+  if (choice.auto) {
+    const flag = flags.model !== undefined ? "--model" : "--tier";
+    process.stderr.write(`agent: ${describeTierChoice(choice.auto, flag)}\n`);
+  }
+
+  const config = await loadConfig(env);
+  const limits = parseLimitFlags(flags, config.defaults);
+  const fallback = flags.fallback !== false && config.defaults.fallback !== false;
+  let fellBackTo: ModelRef | undefined;
+  const client = createModelClient({
+    env,
+    config,
+    workspaceRoot: process.cwd(),
+    fallback,
+    onNotice: (notice) => {
+      if (notice.type === "fallback") fellBackTo = notice.to;
+      process.stderr.write(`agent: ${describeNotice(notice)}\n`);
+    },
+    ...(flags.record !== undefined ? { record: flags.record } : {}),
+    ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.replayLoose ? { replayLoose: true } : {}),
+  });
+  // Resolve now: an unplaceable name is a usage error (2) and a missing key a config error (3).
+  const resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
+  checkFitsContext(stdinText, client.info(resolved.ref));
+
+  const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
+  // A schema'd answer is checked before it is printed, so it is never streamed.
+  const streamed =
+    tools === undefined && process.stdout.isTTY === true && !json && outputSchema === undefined;
+  // Streamed to a terminal: redacted in whole words (a key split across deltas is caught), and model text
+  // never drives the terminal (a sequence split across deltas is held whole).
+  const words = new WholeWords();
+  const screen = new TerminalSafeStream();
+  const show = (text: string) => process.stdout.write(screen.push(redactor.redact(text)));
+  let outcome: HelperOutcome;
+  try {
+    if (tools === undefined) {
+      outcome = await singleCall({
+        client,
+        ref: resolved.ref,
+        prompt,
+        signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
+        fellBackTo: () => fellBackTo,
+        onDelta: (delta) => {
+          if (streamed) show(words.push(delta));
+        },
+        ...(singleSystem !== undefined ? { system: singleSystem } : {}),
+        ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
+        ...budgetsOf(limits),
+        ...(outputSchema ? { schema: outputSchema } : {}),
+      });
+    } else {
+      const { runWithTools } = await import("./helper-tools.ts");
+      const { buildRuleSet } = await import("../../policy/rules.ts");
+      const { loadProjectRules, projectHooks } = await import("../shared/project-rules.ts");
+      const { mergeHooks } = await import("../../agents/hooks/hooks.ts");
+      const project = await loadProjectRules(process.cwd());
+      // Listing a tool approves its calls, but not past a deny rule of the user's or the project's config.
+      const rules = buildRuleSet({
+        user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
+        project,
+      });
+      const trusted = projectHooks(project, process.cwd(), config.trustedProjects);
+      if (trusted.notice) process.stderr.write(`agent: warning: ${trusted.notice}\n`);
+      const hooks = mergeHooks([config.hooks, trusted.hooks]);
+      const showProgress = flags.verbose === true || process.stderr.isTTY === true;
+      outcome = await runWithTools({
+        client,
+        model: choice.name,
+        tools,
+        rules,
+        prompt,
+        signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
+        fellBackTo: () => fellBackTo,
+        escalate: fallback,
+        sandbox: sandboxSettings(flags, config.sandbox),
+        warn: (message) =>
+          process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`),
+        redactor,
+        ...(hooks ? { hooks } : {}),
+        ...(showProgress
+          ? {
+              progress: (line: string) =>
+                process.stderr.write(`agent: ${terminalSafe(redactor.redact(line))}\n`),
+            }
+          : {}),
+        systemFlags: flags,
+        ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
+        ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
+        ...budgetsOf(limits),
+        ...(outputSchema ? { outputSchema } : {}),
+      });
+    }
+  } finally {
+    interrupts.dispose();
+  }
+  if (streamed) {
+    show(words.end());
+    process.stdout.write(screen.end());
+  }
+  // A strict replay that met a request unlike the recorded one is a usage error (exit 2).
+  const mismatch = client.replay?.mismatch();
+  if (mismatch !== undefined) throw new AppError("usage", mismatch);
+  if (client.replay) outcome.recordedCostUsd = client.replay.recordedCostUsd();
+  const { code, message } = writeOutcome(
+    outcome,
+    { json, streamed, tty: process.stdout.isTTY === true },
+    process.stdout,
+    redactor,
+  );
+  if (code !== 0) throw new CliExit(code, message, json);
+}

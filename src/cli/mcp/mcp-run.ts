@@ -1,0 +1,59 @@
+/**
+ * `agent mcp list`: starts each server the user config declares (with its startup timeout), lists its
+ * tools, and stops it. Servers a trusted project declares are listed but not started: starting one needs
+ * approval, which a run asks for. A server that fails to start is a row with state `failed` and why.
+ */
+import { Redactor, terminalSafe, terminalSafeValue } from "../../kernel/index.ts";
+import { loadConfig } from "../shared/config.ts";
+import { handleInterrupts } from "../shared/interrupts.ts";
+import { mcpSecrets, sessionMcpConfigs } from "../shared/mcp-session.ts";
+import { loadProjectRules } from "../shared/project-rules.ts";
+
+export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promise<void> {
+  const cwd = flags.cwd ?? process.cwd();
+  const config = await loadConfig(process.env);
+  const { servers, notices } = sessionMcpConfigs(config, await loadProjectRules(cwd), cwd);
+  const { McpServers } = await import("../../tools/mcp/servers.ts");
+  const user = Object.keys(servers).filter((name) => servers[name]?.fromProject === undefined);
+  const manager = new McpServers(servers, { cwd });
+  const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
+  try {
+    const started = await manager.report(interrupts.signal, user);
+    // A server's error may quote its stderr, and a server rejecting its token may name it.
+    const redactor = Redactor.fromEnv(process.env, mcpSecrets(servers));
+    const rows = redactor.redactValue([
+      ...started,
+      ...Object.keys(servers)
+        .filter((name) => !user.includes(name))
+        .map((name) => ({
+          name,
+          transport: servers[name]?.transport ?? "stdio",
+          state: "not started" as const,
+          tools: [] as string[],
+          note: `declared by ${servers[name]?.fromProject}; a run asks before starting it`,
+        })),
+    ]);
+    for (const notice of notices) process.stderr.write(`agent: warning: ${notice.message}\n`);
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(terminalSafeValue(rows), null, 2)}\n`);
+      return;
+    }
+    if (rows.length === 0) {
+      process.stdout.write("no MCP servers configured (mcp_servers in your user config)\n");
+      return;
+    }
+    for (const row of rows) {
+      const detail =
+        "error" in row && row.error
+          ? row.error
+          : "note" in row
+            ? row.note
+            : `tools: ${row.tools.join(", ") || "(none)"}`;
+      // Names and errors come from the servers: written terminal-safe.
+      process.stdout.write(`${terminalSafe(`${row.name}\t${row.transport}\t${row.state}\t${detail}`)}\n`);
+    }
+  } finally {
+    await manager.closeAll();
+    interrupts.dispose();
+  }
+}

@@ -1,0 +1,20 @@
+/** `agent models`: what each tier resolves to in this environment, and why. Work in models-run.ts. */
+import type { Command } from "commander";
+import type { CommandModule } from "../commands.ts";
+
+export const modelsCommand: CommandModule = {
+  register(program: Command) {
+    program
+      .command("models")
+      .description("show what each tier resolves to here and why (key variable names only, never values)")
+      .option("--json", "print the report as JSON")
+      .option(
+        "--check",
+        "ask each provider with a key which models it serves and flag tier defaults or configured models it no longer serves",
+      )
+      .action(async (flags: { json?: boolean; check?: boolean }) => {
+        const { runModels } = await import("./models-run.ts");
+        await runModels(flags);
+      });
+  },
+};

@@ -1,0 +1,140 @@
+/**
+ * `agent models`: for the current environment, which key variables were found (names only, never
+ * values), what each tier resolves to and why, config overrides and openai-compatible providers.
+ */
+import { AppError, Redactor } from "../../kernel/index.ts";
+import { catalogIds, catalogProvider } from "../../llm/catalog.ts";
+import { listEndpoints } from "../../llm/endpoints.ts";
+import { resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
+import { CliExit } from "../commands.ts";
+import { type AgentConfig, configFile, loadConfig } from "../shared/config.ts";
+
+export interface ModelsReport {
+  config: { file: string; found: boolean };
+  providers: {
+    name: string;
+    kind: string;
+    compatible: boolean;
+    /** Variables that may hold the key; `keyFound` is the one that did (a name, never a value). */
+    keyVars: string[];
+    keyFound: string | null;
+    ready: boolean;
+    baseUrl: string | null;
+    baseUrlVar: string | null;
+  }[];
+  tiers: {
+    tier: Tier;
+    model: string | null;
+    provider: string | null;
+    reason: string;
+    fallbacks: string[];
+    source: "default" | "config" | null;
+  }[];
+  overrides: Partial<Record<Tier, string[]>>;
+  /** The catalog's known models per provider (prices and context windows known; any other id works too). */
+  known: Record<string, string[]>;
+}
+
+/** The catalog's model ids grouped by provider, in catalog order. */
+function knownModels(): Record<string, string[]> {
+  const known: Record<string, string[]> = {};
+  for (const id of catalogIds()) {
+    const provider = catalogProvider(id);
+    if (!provider) continue;
+    const ids = known[provider] ?? [];
+    ids.push(id);
+    known[provider] = ids;
+  }
+  return known;
+}
+
+/** Builds the report without printing it. */
+export function modelsReport(env: Record<string, string | undefined>, config: AgentConfig): ModelsReport {
+  const redactor = Redactor.fromEnv(env);
+  const providers = listEndpoints(env, config).map((e) => ({
+    name: e.name,
+    kind: e.compatible ? "openai-compatible" : e.kind,
+    compatible: e.compatible,
+    keyVars: e.keyVars,
+    keyFound: e.keyVar ?? null,
+    ready: e.ready,
+    baseUrl: e.baseUrl ? redactor.redact(e.baseUrl) : null,
+    baseUrlVar: e.baseUrlVar ?? null,
+  }));
+  const tiers = TIERS.map((tier) => {
+    try {
+      const resolved = resolveModel(tier, { env, config });
+      return {
+        tier,
+        model: resolved.ref.id,
+        provider: resolved.ref.providerName,
+        reason: resolved.reason,
+        fallbacks: (resolved.ref.fallbacks ?? []).map((f) => `${f.providerName}:${f.id}`),
+        source: resolved.source === "config" ? ("config" as const) : ("default" as const),
+      };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { tier, model: null, provider: null, reason: error.message, fallbacks: [], source: null };
+    }
+  });
+  return {
+    config: { file: config.file ?? configFile(env), found: config.file !== undefined },
+    providers,
+    tiers,
+    overrides: config.models,
+    known: knownModels(),
+  };
+}
+
+/** The report as aligned text lines. */
+export function formatModelsReport(report: ModelsReport): string {
+  const lines: string[] = [];
+  lines.push(`Config: ${report.config.file}${report.config.found ? "" : " (not found; using defaults)"}`);
+  lines.push("", "Providers (in preference order):");
+  for (const p of report.providers) {
+    let key: string;
+    if (p.keyFound) key = `${p.keyFound} found`;
+    else if (p.keyVars.length === 0) key = "no key needed";
+    else key = `${p.keyVars.join(" or ")} not set`;
+    const base = p.baseUrl
+      ? `; base URL ${p.baseUrl}${p.baseUrlVar ? ` (${p.baseUrlVar})` : ""}`
+      : p.baseUrlVar
+        ? `; ${p.baseUrlVar} not set (default endpoint)`
+        : "";
+    const kind = p.compatible ? " [openai-compatible]" : "";
+    lines.push(`  ${p.name.padEnd(10)} ${p.ready ? "ready      " : "unavailable"} ${key}${base}${kind}`);
+  }
+  lines.push("", "Tiers (smart = best; auto picks one of them from the task):");
+  for (const t of report.tiers) {
+    if (t.model === null) {
+      lines.push(`  ${t.tier.padEnd(5)} unavailable: ${t.reason}`);
+      continue;
+    }
+    const fallbacks = t.fallbacks.length > 0 ? `; then ${t.fallbacks.join(", ")}` : "";
+    lines.push(`  ${t.tier.padEnd(5)} ${t.provider}:${t.model}  ${t.reason}${fallbacks}`);
+  }
+  const overrides = Object.entries(report.overrides);
+  lines.push("", overrides.length > 0 ? "Config overrides:" : "Config overrides: none");
+  for (const [tier, list] of overrides) lines.push(`  models.${tier}: ${(list ?? []).join(", ")}`);
+  lines.push(
+    "",
+    "Known models (catalog: context window and prices; other ids work with conservative defaults):",
+  );
+  for (const [provider, ids] of Object.entries(report.known))
+    lines.push(`  ${provider.padEnd(10)} ${ids.join(", ")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Runs `agent models` (with `--check`, the live check of models-check.ts, which sets the exit code). */
+export async function runModels(flags: { json?: boolean; check?: boolean }): Promise<void> {
+  const config = await loadConfig(process.env);
+  if (flags.check) {
+    const { checkModels, formatModelsCheck } = await import("./models-check.ts");
+    const check = await checkModels(process.env, config);
+    process.stdout.write(flags.json ? `${JSON.stringify(check, null, 2)}\n` : formatModelsCheck(check));
+    if (check.exitCode !== 0) throw new CliExit(check.exitCode);
+    return;
+  }
+  const report = modelsReport(process.env, config);
+  process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatModelsReport(report));
+}

@@ -1,0 +1,43 @@
+/** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
+import { type Command, Option } from "commander";
+import { CliExit, type CommandModule } from "../commands.ts";
+import { addSessionOptions } from "../shared/session-options.ts";
+import type { SessionFlags } from "../shared/session-setup.ts";
+import { type OutputFormat, outputOption } from "../shared/shared-flags.ts";
+import type { SystemFlags } from "../shared/system-flag.ts";
+
+/** Flags of `agent run`, as commander parses them. */
+export interface RunFlags extends SessionFlags, SystemFlags {
+  schema?: string;
+  output: OutputFormat;
+  onAsk?: "deny" | "fail" | "allow";
+}
+
+export const runCommand: CommandModule = {
+  register(program: Command) {
+    const command = program
+      .command("run")
+      .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
+      .argument(
+        "[goal...]",
+        "what the agent should achieve (with -c or --resume: what to continue with); piped stdin is added, or is the goal when none is given (or -)",
+      );
+    addSessionOptions(command)
+      .option("-s, --system <text>", "replace the top agent's system prompt (@FILE reads a file)")
+      .option("--append-system <text>", "add to the top agent's system prompt (@FILE reads a file)")
+      .option("--schema <file|json>", "the final answer must be JSON valid against this JSON schema")
+      .addOption(outputOption(["text", "json", "stream-json"]))
+      .addOption(
+        new Option(
+          "--on-ask <decision>",
+          "how to decide approvals without a terminal (default deny)",
+        ).choices(["deny", "fail", "allow"]),
+      )
+      .action(async (goal: string[], flags: RunFlags) => {
+        const { runSession } = await import("./run-session.ts");
+        const code = await runSession(goal, flags);
+        // The renderer has printed the result (the JSON object in JSON mode).
+        if (code !== 0) throw new CliExit(code, "", true);
+      });
+  },
+};

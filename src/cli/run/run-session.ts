@@ -1,0 +1,147 @@
+/**
+ * `agent run` implementation: sets up a session (session-setup.ts), picks a renderer and an approval gate,
+ * runs the root agent once, and returns the documented exit code.
+ * Every event goes to the transcript first (synchronously, so nothing done is lost) and then to the renderer.
+ */
+import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
+import { AppError, ExitCode, makeEvent } from "../../kernel/index.ts";
+import { costOf, modelInfo } from "../../llm/catalog.ts";
+import { flagApprover, flagReason } from "../../policy/approvers.ts";
+import { openTranscript } from "../../session/transcript.ts";
+import { chooseRenderer } from "../../ui/renderer.ts";
+import { exitCodeFor } from "../shared/exit-code.ts";
+import { handleInterrupts } from "../shared/interrupts.ts";
+import { parseLimitFlags } from "../shared/limit-flags.ts";
+import { loadSchemaFlag } from "../shared/schema-flag.ts";
+import { resumeCommand } from "../shared/session-continue.ts";
+import { runRootTurn, setUpSession, topModel } from "../shared/session-setup.ts";
+import {
+  checkFitsContext,
+  joinTask,
+  readPipedStdin,
+  STDIN_SKIPPED,
+  taskFromStdin,
+} from "../shared/stdin-input.ts";
+import { stdoutPipe } from "../shared/stdout-pipe.ts";
+import { systemPromptFrom } from "../shared/system-flag.ts";
+import type { RunFlags } from "./run-command.ts";
+
+/** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
+export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
+  const outputSchema = await loadSchemaFlag(flags.schema);
+  const continuing = flags.continue === true || flags.resume !== undefined;
+  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !continuing });
+  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  const goal =
+    continuing && taskFromStdin(goalWords) && stdin.text.trim() === ""
+      ? "Continue where you left off."
+      : joinTask(
+          goalWords,
+          stdin.text,
+          'no goal: agent run "what to do", or pipe it on stdin (agent run --help)',
+        );
+  const setup = await setUpSession(flags, "run", goal);
+  const { continued, redactor, env, session } = setup;
+  const systemPrompt = systemPromptFrom(flags, setup.spec.system_prompt);
+  // `auto` is decided from the goal; the choice is one stderr line.
+  const top = topModel(setup, goal);
+  checkFitsContext(stdin.text, setup.client.info(setup.client.resolve(top.model ?? setup.spec.model).ref));
+  if (top.auto) {
+    const flag =
+      flags.model !== undefined
+        ? "--model"
+        : flags.tier !== undefined
+          ? "--tier"
+          : `spec ${setup.spec.name}: model:`;
+    process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
+  }
+
+  const transcript = openTranscript({
+    redactor,
+    ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
+  });
+  const renderer = await chooseRenderer({
+    output: flags.output,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    noColor: Boolean(env.NO_COLOR),
+    redactor,
+    costOf: (model, usage) => costOf(usage, modelInfo(model)),
+  });
+  // The session's events arrive redacted (stderr and stdout end up in CI logs too): the transcript first,
+  // synchronously, then the renderer.
+  setup.setSink((event) => {
+    transcript.append(event);
+    renderer.onEvent(event);
+  });
+  // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
+  const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
+  const onAsk = flags.onAsk ?? setup.config.defaults.onAsk;
+  const why = flagReason({
+    explicit: onAsk !== undefined,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+  });
+  session.setApprover(interactive ?? flagApprover(onAsk ?? "deny", why));
+
+  const pipe = stdoutPipe();
+  const interrupts = handleInterrupts({
+    // Through the renderer, not straight to stderr: a write behind Ink's back breaks its redraw and
+    // leaves pieces of the approval prompt on the screen.
+    onFirst: () =>
+      session.emit(
+        makeEvent(setup.who, "warning", {
+          message: "interrupting (press Ctrl-C again to force)",
+          code: "interrupted",
+        }),
+      ),
+    onForce: () => {
+      transcript.close();
+      renderer.dispose();
+      process.exit(130);
+    },
+  });
+  try {
+    const result = await runRootTurn(setup, {
+      goal,
+      signal: AbortSignal.any([interrupts.signal, pipe.signal]),
+      sessionId: transcript.id,
+      history: continued?.point.messages ?? [],
+      resumed: continued !== undefined,
+      ...(outputSchema ? { outputSchema } : {}),
+      ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+      ...(top.model !== undefined ? { model: top.model } : {}),
+    });
+    // The reader closed stdout: the run was aborted; nothing more can be shown (the transcript has it all).
+    if (pipe.broken) {
+      renderer.dispose();
+      return ExitCode.brokenPipe;
+    }
+    // A strict replay that met a request unlike the recorded one is a usage error (exit 2), whatever the run made of it.
+    const mismatch = setup.client.replay?.mismatch();
+    if (mismatch !== undefined) {
+      renderer.dispose();
+      throw new AppError("usage", mismatch);
+    }
+    const exitCode = exitCodeFor(result);
+    const next = resumeCommand("run", transcript.id, setup.workspace.root, env);
+    const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
+    await renderer.finish(
+      redactor.redactValue({
+        ...result,
+        sessionId: transcript.id,
+        exitCode,
+        resumeCommand: next,
+        ...recorded,
+      }),
+    );
+    return exitCode;
+  } finally {
+    // Every server this run started stops with it (a forced exit sweeps them from process-sweep's hook).
+    await session.close();
+    interrupts.dispose();
+    transcript.close();
+  }
+}

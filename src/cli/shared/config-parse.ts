@@ -1,0 +1,196 @@
+/**
+ * Parses and validates config.yaml text. Errors name file, line, field and what was expected:
+ * `~/.config/agent/config.yaml line 7: providers.ollama.base_url: expected base_url: an http(s) URL ...`.
+ */
+import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
+import type { z } from "zod";
+import type { HookSpec, HooksConfig } from "../../agents/hooks/hooks.ts";
+import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../../kernel/index.ts";
+import { DEFAULT_STARTUP_TIMEOUT_MS } from "../../tools/mcp/types.ts";
+import type { AgentConfig } from "./config.ts";
+import { emptyConfig } from "./config.ts";
+import { configSchema, type RawConfig } from "./config-schema.ts";
+
+type Doc = ReturnType<typeof parseDocument>;
+type PathKey = string | number;
+
+function fieldText(path: readonly PropertyKey[]): string {
+  return path.map((p) => String(p)).join(".") || "(top level)";
+}
+
+function nodeAt(doc: Doc, path: PathKey[]): Node | undefined {
+  const node = doc.getIn(path, true);
+  return node && typeof node === "object" && "range" in node ? (node as Node) : undefined;
+}
+
+/** Offset of the key `key` inside the map at `path`, if present. */
+function keyOffset(doc: Doc, path: PathKey[], key: string): number | undefined {
+  const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
+  if (!isMap(map)) return undefined;
+  for (const pair of map.items) {
+    if (isScalar(pair.key) && String(pair.key.value) === key) return pair.key.range?.[0];
+  }
+  return undefined;
+}
+
+/** The best source offset for an issue: the value's node, else the nearest existing ancestor. */
+function issueOffset(doc: Doc, issue: z.core.$ZodIssue): number | undefined {
+  const path = issue.path.filter((p): p is PathKey => typeof p === "string" || typeof p === "number");
+  if (issue.code === "unrecognized_keys" && issue.keys[0] !== undefined) {
+    const at = keyOffset(doc, path, issue.keys[0]);
+    if (at !== undefined) return at;
+  }
+  if (issue.code === "invalid_key") {
+    const last = path[path.length - 1];
+    const at = typeof last === "string" ? keyOffset(doc, path.slice(0, -1), last) : undefined;
+    if (at !== undefined) return at;
+  }
+  for (let n = path.length; n >= 0; n--) {
+    const node = nodeAt(doc, path.slice(0, n));
+    if (node?.range) {
+      // A missing field: point at its parent's key rather than the parent's first child.
+      if (n < path.length && n > 0) {
+        const parentKey = path[n - 1];
+        const at =
+          typeof parentKey === "string" ? keyOffset(doc, path.slice(0, n - 1), parentKey) : undefined;
+        if (at !== undefined) return at;
+      }
+      return node.range[0];
+    }
+  }
+  return undefined;
+}
+
+function describe(doc: Doc, issue: z.core.$ZodIssue): string {
+  const field = fieldText(issue.path);
+  const path = issue.path.filter((p): p is PathKey => typeof p === "string" || typeof p === "number");
+  if (issue.code === "unrecognized_keys") {
+    const names = issue.keys.map((k) => fieldText([...issue.path, k])).join(", ");
+    return `${names}: unknown field; expected ${expectedKeys(issue.path)}`;
+  }
+  if (issue.code === "invalid_key") {
+    const inner = issue.issues[0]?.message ?? issue.message;
+    return `${field}: ${inner}`;
+  }
+  if (!doc.hasIn(path)) return `${field}: missing; ${issue.message.replace(/^Invalid input: /, "")}`;
+  return `${field}: ${issue.message.replace(/^Invalid input: /, "")}`;
+}
+
+function expectedKeys(path: readonly PropertyKey[]): string {
+  const [first] = path;
+  if (path.length === 0)
+    return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults or sandbox";
+  if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
+  if (first === "hooks") return "match, command or timeout_ms";
+  if (first === "mcp_servers") return "command, args, env, url, headers, trust or startup_timeout_ms";
+  if (first === "models" || first === "reasoning_effort") return "fast, good or best";
+  if (first === "rules") return "allow, ask or deny";
+  if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd, max_tokens or compact_threshold";
+  if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
+  if (first === "sandbox") return "mode, network or required";
+  return "a known field";
+}
+
+function toList(value: string | string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === "string" ? [value] : value;
+}
+
+function normalize(raw: RawConfig, file: string): AgentConfig {
+  const config = emptyConfig();
+  config.file = file;
+  for (const tier of ["fast", "good", "best"] as const) {
+    const list = toList(raw.models?.[tier]);
+    if (list) config.models[tier] = list;
+  }
+  for (const tier of ["fast", "good", "best"] as const) {
+    const effort = raw.reasoning_effort?.[tier];
+    if (effort !== undefined) {
+      config.reasoningEffort ??= {};
+      config.reasoningEffort[tier] = effort as ReasoningEffort;
+    }
+  }
+  for (const [name, p] of Object.entries(raw.providers ?? {})) {
+    config.providers[name] = {
+      kind: "openai-compatible",
+      baseUrl: p.base_url,
+      ...(p.api_key_env ? { apiKeyEnv: p.api_key_env } : {}),
+      ...(p.send_reasoning_content ? { sendReasoningContent: true } : {}),
+    };
+  }
+  for (const [name, server] of Object.entries(raw.mcp_servers ?? {})) {
+    const common = {
+      trust: server.trust === true,
+      startupTimeoutMs: server.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS,
+    };
+    config.mcpServers[name] =
+      server.url !== undefined
+        ? { transport: "http", url: server.url, headers: server.headers ?? {}, ...common }
+        : {
+            transport: "stdio",
+            command: server.command ?? "",
+            args: server.args ?? [],
+            env: server.env ?? {},
+            ...common,
+          };
+  }
+  config.trustedProjects = raw.trusted_projects ?? [];
+  config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };
+  if (raw.hooks) config.hooks = normalizeHooks(raw.hooks);
+  if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;
+  if (raw.defaults?.on_ask) config.defaults.onAsk = raw.defaults.on_ask;
+  if (raw.defaults?.fallback !== undefined) config.defaults.fallback = raw.defaults.fallback;
+  if (raw.defaults?.max_budget_usd !== undefined) config.defaults.maxBudgetUsd = raw.defaults.max_budget_usd;
+  if (raw.defaults?.max_tokens !== undefined) config.defaults.maxTokens = raw.defaults.max_tokens;
+  if (raw.defaults?.compact_threshold !== undefined)
+    config.defaults.compactThreshold = raw.defaults.compact_threshold;
+  if (raw.sandbox) config.sandbox = { ...raw.sandbox };
+  return config;
+}
+
+function normalizeHooks(raw: NonNullable<RawConfig["hooks"]>): HooksConfig {
+  const list = (hooks: (typeof raw)["before_tool"]): HookSpec[] =>
+    (hooks ?? []).map((h) => ({
+      command: h.command,
+      ...(h.match !== undefined ? { match: h.match } : {}),
+      ...(h.timeout_ms !== undefined ? { timeoutMs: h.timeout_ms } : {}),
+    }));
+  return { before_tool: list(raw.before_tool), after_tool: list(raw.after_tool), on_stop: list(raw.on_stop) };
+}
+
+/** Parses config text; throws AppError("config") with file, line and field on any problem. */
+export function parseConfigText(text: string, file: string): AgentConfig {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const [syntax] = doc.errors;
+  if (syntax) {
+    const line = syntax.linePos?.[0].line ?? lineCounter.linePos(syntax.pos[0]).line;
+    const message = syntax.message.split("\n")[0] ?? syntax.message;
+    throw new AppError("config", `${file} line ${line}: invalid YAML: ${message}`, { file, line });
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    throw new AppError("config", `${file}: ${yamlAliasMessage(error)}`, { file });
+  }
+  if (value === null || value === undefined) {
+    const empty = emptyConfig();
+    empty.file = file;
+    return empty;
+  }
+  const parsed = configSchema.safeParse(value);
+  if (parsed.success) return normalize(parsed.data, file);
+  const [issue] = parsed.error.issues;
+  if (!issue) throw new AppError("config", `${file}: invalid config`, { file });
+  const offset = issueOffset(doc, issue);
+  const line = offset !== undefined ? lineCounter.linePos(offset).line : undefined;
+  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
+  const where = line !== undefined ? `${file} line ${line}` : file;
+  const field = fieldText(
+    issue.code === "unrecognized_keys" ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path,
+  );
+  const details: { file: string; line?: number; field: string } = { file, field };
+  if (line !== undefined) details.line = line;
+  throw new AppError("config", `${where}: ${describe(doc, issue)}${more}`, details);
+}

@@ -1,0 +1,168 @@
+/**
+ * The zod schema of `$XDG_CONFIG_HOME/agent/config.yaml`. Loaded only when a config file exists
+ * (see config.ts), so a run without config never pays for zod.
+ */
+import { z } from "zod";
+import { REASONING_EFFORTS } from "../../kernel/stream.ts";
+import { parseRule } from "../../policy/rules.ts";
+import { SERVER_NAME } from "../../tools/mcp/names.ts";
+import { SANDBOX_MODES } from "../../tools/sandbox-settings.ts";
+
+const modelList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
+  error:
+    "expected a model name or a list of model names (a tier entry such as claude-haiku-5-5 or ollama:llama3.2)",
+});
+
+const RESERVED = new Set(["anthropic", "openai", "gemini", "google"]);
+
+const compatibleProvider = z.strictObject({
+  kind: z.literal("openai-compatible", {
+    error: "expected kind: openai-compatible (the only kind config can add)",
+  }),
+  base_url: z.url({ error: "expected base_url: an http(s) URL such as http://localhost:11434/v1" }),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected api_key_env: the name of an environment variable" })
+    .optional(),
+  // Send reasoning back as `reasoning_content` on assistant turns (DeepSeek-style thinking servers).
+  send_reasoning_content: z.boolean({ error: "expected send_reasoning_content: true or false" }).optional(),
+});
+
+const effort = z.enum(REASONING_EFFORTS as [string, ...string[]], {
+  error: `expected a reasoning effort: ${REASONING_EFFORTS.join(", ")}`,
+});
+
+const stringMap = (what: string) =>
+  z.record(z.string(), z.string({ error: `expected ${what}: a map of names to strings` }), {
+    error: `expected ${what}: a map of names to strings`,
+  });
+
+/** One MCP server: a command to run (stdio) or a URL (streamable HTTP), never both. */
+const mcpServer = z
+  .strictObject({
+    command: z.string().min(1, { error: "expected command: the program that runs the server" }).optional(),
+    args: z.array(z.string(), { error: "expected args: a list of strings" }).optional(),
+    env: stringMap("env").optional(),
+    url: z.url({ error: "expected url: an http(s) URL such as http://127.0.0.1:3000/mcp" }).optional(),
+    headers: stringMap("headers").optional(),
+    trust: z.boolean({ error: "expected trust: true or false" }).optional(),
+    startup_timeout_ms: z
+      .number({ error: "expected startup_timeout_ms: a number of milliseconds" })
+      .int()
+      .positive()
+      .optional(),
+  })
+  .superRefine((server, ctx) => {
+    if ((server.command === undefined) === (server.url === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "expected either command (a stdio server) or url (HTTP), not both",
+      });
+    } else if (server.url !== undefined && (server.args !== undefined || server.env !== undefined)) {
+      ctx.addIssue({ code: "custom", message: "args and env belong to a command server, not a url one" });
+    } else if (server.command !== undefined && server.headers !== undefined) {
+      ctx.addIssue({ code: "custom", message: "headers belong to a url server, not a command one" });
+    }
+  });
+
+const ruleList = z.array(z.string().min(1), { error: "expected a list of rules such as exec:git status" });
+
+/** `match` uses the rule syntax (`exec:*`, `write_file:src/**`, a bare tool name). */
+const hookMatch = z.string().superRefine((text, ctx) => {
+  try {
+    parseRule(text, "allow", "user");
+  } catch (error) {
+    const why =
+      error instanceof Error ? error.message.replace(/^invalid allow rule/, "invalid match") : String(error);
+    ctx.addIssue({ code: "custom", message: why });
+  }
+});
+
+const hook = z.strictObject({
+  match: hookMatch.optional(),
+  command: z
+    .string({ error: "expected command: a shell command" })
+    .min(1, { error: "expected command: a shell command" }),
+  timeout_ms: z
+    .number({ error: "expected timeout_ms: a number of milliseconds" })
+    .int()
+    .positive()
+    .optional(),
+});
+
+const hookList = z.array(hook, {
+  error: 'expected a list of hooks such as [{match: "exec:*", command: ./check.sh}]',
+});
+
+export const configSchema = z.strictObject({
+  models: z
+    .strictObject({ fast: modelList.optional(), good: modelList.optional(), best: modelList.optional() })
+    .optional(),
+  reasoning_effort: z
+    .strictObject({ fast: effort.optional(), good: effort.optional(), best: effort.optional() })
+    .optional(),
+  providers: z
+    .record(
+      z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9_-]*$/i, { error: "expected a provider name of letters, digits, - and _" })
+        .refine((name) => !RESERVED.has(name.toLowerCase()), {
+          error: "anthropic, openai, gemini and google are built in; choose another name",
+        }),
+      compatibleProvider,
+    )
+    .optional(),
+  rules: z
+    .strictObject({ allow: ruleList.optional(), ask: ruleList.optional(), deny: ruleList.optional() })
+    .optional(),
+  hooks: z
+    .strictObject({
+      before_tool: hookList.optional(),
+      after_tool: hookList.optional(),
+      on_stop: hookList.optional(),
+    })
+    .optional(),
+  mcp_servers: z
+    .record(
+      z.string().regex(SERVER_NAME, {
+        error: "expected an MCP server name of letters, digits, - and _ (it appears in mcp:NAME/TOOL)",
+      }),
+      mcpServer,
+    )
+    .optional(),
+  trusted_projects: z
+    .array(z.string().startsWith("/", { error: "expected an absolute path" }), {
+      error: "expected trusted_projects: a list of absolute project paths",
+    })
+    .optional(),
+  defaults: z
+    .strictObject({
+      agent: z.string().min(1).optional(),
+      on_ask: z.enum(["deny", "fail", "allow"], { error: "expected on_ask: deny, fail or allow" }).optional(),
+      fallback: z.boolean({ error: "expected fallback: true or false" }).optional(),
+      compact_threshold: z
+        .number({ error: "expected compact_threshold: a number above 0 and at most 1 (e.g. 0.8)" })
+        .gt(0, { error: "expected compact_threshold: a number above 0 and at most 1 (e.g. 0.8)" })
+        .max(1, { error: "expected compact_threshold: a number above 0 and at most 1 (e.g. 0.8)" })
+        .optional(),
+      max_budget_usd: z
+        .number({ error: "expected max_budget_usd: a positive number of US dollars, e.g. 0.50" })
+        .positive({ error: "expected max_budget_usd: a positive number of US dollars, e.g. 0.50" })
+        .optional(),
+      max_tokens: z
+        .number({ error: "expected max_tokens: a positive whole number of tokens" })
+        .int({ error: "expected max_tokens: a positive whole number of tokens" })
+        .positive({ error: "expected max_tokens: a positive whole number of tokens" })
+        .optional(),
+    })
+    .optional(),
+  sandbox: z
+    .strictObject({
+      mode: z.enum(SANDBOX_MODES, { error: `expected mode: ${SANDBOX_MODES.join(", ")}` }).optional(),
+      network: z.boolean({ error: "expected network: true or false" }).optional(),
+      required: z.boolean({ error: "expected required: true or false" }).optional(),
+    })
+    .optional(),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;

@@ -1,0 +1,102 @@
+/**
+ * User config: `$XDG_CONFIG_HOME/agent/config.yaml` (default `~/.config/agent/config.yaml`).
+ *
+ *   models:            # tier overrides; each a model name or an ordered list (first with credentials wins)
+ *     fast: claude-haiku-5-5
+ *     best: [anthropic:claude-opus-5-5, openai:gpt-6-astra]
+ *   reasoning_effort:  # per tier: none | minimal | low | medium | high | xhigh | max (mapped per model)
+ *     best: high
+ *   providers:         # openai-compatible servers, used as `<name>:<model>`
+ *     ollama:
+ *       kind: openai-compatible
+ *       base_url: http://localhost:11434/v1
+ *       api_key_env: OLLAMA_API_KEY     # optional
+ *       send_reasoning_content: true    # optional: DeepSeek-style servers that need reasoning back
+ *   rules:             # approval rules: TOOL or TOOL:PATTERN
+ *     allow: ["exec:git status"]
+ *     ask: []
+ *     deny: ["exec:rm *"]
+ *   hooks:             # commands around tool calls: JSON event on stdin; exit 2 blocks with stderr as the reason
+ *     before_tool: [{match: "exec:*", command: ./check.sh, timeout_ms: 30000}]
+ *     after_tool: [{match: "write_file:src/**", command: ./lint.sh}]
+ *     on_stop: [{command: ./notify.sh}]
+ *   mcp_servers:       # MCP servers, named in specs as mcp:NAME or mcp:NAME/TOOL
+ *     github: {command: github-mcp, args: [stdio], env: {TOKEN: x}, trust: true, startup_timeout_ms: 10000}
+ *     docs: {url: http://127.0.0.1:3000/mcp, headers: {Authorization: Bearer x}}
+ *   trusted_projects: [/home/me/src/app]   # projects whose .agent/config.yaml may declare hooks and mcp_servers
+ *   defaults:
+ *     agent: root
+ *     on_ask: deny     # deny | fail | allow
+ *     fallback: true   # false: never switch to a tier's next candidate (like --no-fallback)
+ *     max_budget_usd: 0.50   # budget of each run unless --max-budget-usd says otherwise
+ *     max_tokens: 200000     # token budget of each run unless --max-tokens says otherwise
+ *     compact_threshold: 0.8   # share of the context window that triggers compaction (0 < x <= 1)
+ *   sandbox:           # exec and verify: commands under bubblewrap (Linux); see src/tools/sandbox.ts
+ *     mode: workspace-write   # off | workspace-write | read-only (default: workspace-write where bwrap works)
+ *     network: false          # true: sandboxed commands may reach the network
+ *     required: false         # true: refuse to run (exit 3) when the sandbox is unavailable
+ *
+ * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
+ * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,
+ * field and what was expected. yaml and zod are imported only when the file exists.
+ */
+import { join } from "node:path";
+import type { HooksConfig } from "../../agents/hooks/hooks.ts";
+import { configDir, readConfigFile } from "../../kernel/index.ts";
+import type { ModelsConfig } from "../../llm/endpoints.ts";
+import type { McpServerConfig } from "../../tools/mcp/types.ts";
+import type { SandboxSettings } from "../../tools/sandbox-settings.ts";
+
+/** The validated config, with list fields normalized and keys in camelCase. */
+export interface AgentConfig extends ModelsConfig {
+  /** The file it came from; absent when there was none. */
+  file?: string;
+  models: Partial<Record<"fast" | "good" | "best", string[]>>;
+  providers: NonNullable<ModelsConfig["providers"]>;
+  rules: { allow: string[]; ask: string[]; deny: string[] };
+  mcpServers: Record<string, McpServerConfig>;
+  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`);
+   * `max_budget_usd` / `max_tokens` are the budgets of a run when no flag sets them. */
+  defaults: {
+    agent?: string;
+    onAsk?: "deny" | "fail" | "allow";
+    fallback?: boolean;
+    /** Share of the context window past which a conversation is compacted (default 0.8). */
+    compactThreshold?: number;
+    maxBudgetUsd?: number;
+    maxTokens?: number;
+  };
+  /** Commands run around tool calls and at the end of a run (src/agents/hooks/hooks.ts). */
+  hooks?: HooksConfig;
+  /** Absolute paths of projects whose `.agent/config.yaml` may declare hooks (and MCP servers). */
+  trustedProjects: string[];
+  /** `sandbox:` as written; flags override it (sandbox-setup.ts). */
+  sandbox?: SandboxSettings;
+}
+
+export function emptyConfig(): AgentConfig {
+  return {
+    models: {},
+    providers: {},
+    rules: { allow: [], ask: [], deny: [] },
+    mcpServers: {},
+    trustedProjects: [],
+    defaults: {},
+  };
+}
+
+/** Where config.yaml lives for this environment. */
+export function configFile(env: Record<string, string | undefined> = process.env): string {
+  return join(configDir(env), "config.yaml");
+}
+
+/** Loads and validates config.yaml; a missing file gives the empty config. */
+export async function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+): Promise<AgentConfig> {
+  const file = configFile(env);
+  const text = await readConfigFile(file, { kind: "config" });
+  if (text === undefined) return emptyConfig();
+  const { parseConfigText } = await import("./config-parse.ts");
+  return parseConfigText(text, file);
+}

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_TIER_MODELS } from "../../../src/llm/resolve.ts";
+import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
+
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = makeSandbox();
+});
+afterAll(() => sandbox.cleanup());
+
+const SECRET = "sk-ant-very-secret-value-123456";
+
+describe("agent models", () => {
+  test("shows each tier's model and why, naming key variables but never their values", async () => {
+    const result = await runAgent(["models"], {
+      env: sandbox.env({ ANTHROPIC_API_KEY: SECRET, GOOGLE_API_KEY: "google-secret-value-0001" }),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(SECRET);
+    expect(result.stdout).not.toContain("google-secret-value-0001");
+    expect(result.stdout).toContain("ANTHROPIC_API_KEY found");
+    expect(result.stdout).toContain("GOOGLE_API_KEY found");
+    expect(result.stdout).toContain("OPENAI_API_KEY not set");
+    expect(result.stdout).toContain(
+      `fast → ${DEFAULT_TIER_MODELS.fast.anthropic[0]} (ANTHROPIC_API_KEY set)`,
+    );
+    expect(result.stdout).toContain(`best → ${DEFAULT_TIER_MODELS.best.anthropic[0]}`);
+    expect(result.stdout).toContain(`gemini:${DEFAULT_TIER_MODELS.fast.gemini[0]}`); // in the fallback chain
+    expect(result.stdout).toContain("Config overrides: none");
+    // `auto` is decided from the task (run, helper and specs alike), never a silent alias of fast.
+    expect(result.stdout).toContain("Tiers (smart = best; auto picks one of them from the task):");
+  });
+
+  test("--json report, with config overrides and openai-compatible providers", async () => {
+    mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
+    writeFileSync(
+      join(sandbox.configDir, "agent", "config.yaml"),
+      "models:\n  fast: ollama:llama3.2\nproviders:\n  ollama:\n    kind: openai-compatible\n    base_url: http://127.0.0.1:11434/v1\n",
+    );
+    const result = await runAgent(["models", "--json"], { env: sandbox.env() });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.config.found).toBe(true);
+    expect(report.overrides).toEqual({ fast: ["ollama:llama3.2"] });
+    expect(report.providers.map((p: { name: string }) => p.name)).toEqual([
+      "anthropic",
+      "openai",
+      "gemini",
+      "ollama",
+    ]);
+    const fast = report.tiers.find((t: { tier: string }) => t.tier === "fast");
+    expect(fast).toMatchObject({ model: "llama3.2", provider: "ollama", source: "config" });
+    // No key anywhere: the other tiers say what to set instead of failing the command.
+    const good = report.tiers.find((t: { tier: string }) => t.tier === "good");
+    expect(good.model).toBeNull();
+    expect(good.reason).toContain("ANTHROPIC_API_KEY");
+  });
+});
+
+describe("the program", () => {
+  test("--help exits 0 and lists the commands", async () => {
+    const result = await runAgent(["--help"], { env: sandbox.env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("helper");
+    expect(result.stdout).toContain("models");
+  });
+
+  test("--version exits 0", async () => {
+    const result = await runAgent(["--version"], { env: sandbox.env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  test("an unknown command and no command at all are usage errors (exit 2)", async () => {
+    expect((await runAgent(["frobnicate"], { env: sandbox.env() })).code).toBe(2);
+    expect((await runAgent([], { env: sandbox.env() })).code).toBe(2);
+  });
+});
