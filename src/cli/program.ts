@@ -8,7 +8,8 @@ import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
 import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel/index.ts";
 import { errorRecord } from "../ui/json-shape.ts";
-import { CliExit, COMMANDS } from "./commands.ts";
+import { COMMANDS } from "./commands.ts";
+import { CliExit } from "./shared/command-module.ts";
 import { jsonRequested } from "./shared/shared-flags.ts";
 import { stdoutPipe } from "./shared/stdout-pipe.ts";
 

@@ -19,22 +19,13 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import type { ExecSandbox } from "./exec-sandbox.ts";
 import type { SandboxSettings } from "./sandbox-settings.ts";
 import { isWithin } from "./workspace.ts";
 
-export { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from "./sandbox-settings.ts";
+export type { ExecSandbox } from "./exec-sandbox.ts";
 
-/** A working sandbox: how exec and verify commands are wrapped. */
-export interface ExecSandbox {
-  mode: "workspace-write" | "read-only";
-  network: boolean;
-  /** Absolute path of the bwrap binary that passed the probe. */
-  bwrap: string;
-  /** Real paths of the workspace roots: writable in workspace-write mode, read-only otherwise. */
-  roots: readonly string[];
-  /** Real paths inside writable roots that stay read-only (`.git`, `.agent`). */
-  readOnlyPaths: readonly string[];
-}
+export { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from "./sandbox-settings.ts";
 
 /** The sandbox to use, or none: `unavailable` says why when one was wanted (a one-line warning). */
 export type SandboxChoice = { sandbox: ExecSandbox } | { sandbox: undefined; unavailable?: string };

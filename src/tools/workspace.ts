@@ -6,7 +6,7 @@
 
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { ExecSandbox } from "./sandbox.ts";
+import type { ExecSandbox } from "./exec-sandbox.ts";
 
 /** A path the model asked for that lies outside the workspace or cannot be resolved. */
 export class WorkspaceError extends Error {

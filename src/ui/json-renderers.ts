@@ -16,7 +16,7 @@ import type { Redactor } from "../kernel/redact.ts";
 import { stringifyForTerminal } from "../kernel/terminal-text.ts";
 import { SCHEMA_VERSION, snakeCaseKeys } from "./json-shape.ts";
 import { ProgressLines } from "./progress-lines.ts";
-import type { Renderer, TextSink } from "./renderer.ts";
+import type { Renderer, TextSink } from "./renderer-types.ts";
 import { buildResultRecord, type FinishedRun } from "./result.ts";
 import { writeAndFlush } from "./sink.ts";
 

@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../kernel/events.ts";
 import { terminalSafe } from "../kernel/terminal-text.ts";
 import { ProgressLines } from "./progress-lines.ts";
-import type { Renderer, TextSink } from "./renderer.ts";
+import type { Renderer, TextSink } from "./renderer-types.ts";
 import type { FinishedRun } from "./result.ts";
 import { writeAndFlush } from "./sink.ts";
 

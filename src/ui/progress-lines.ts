@@ -13,7 +13,7 @@ import {
   formatTokens,
   oneLine,
 } from "./format.ts";
-import type { TextSink } from "./renderer.ts";
+import type { TextSink } from "./renderer-types.ts";
 import type { FinishedRun } from "./result.ts";
 
 /** `full`: the plain renderer's progress; `minimal`: only warnings, errors and denials (JSON modes). */

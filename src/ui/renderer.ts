@@ -2,38 +2,13 @@
  * The renderer interface every output mode implements, and the chooser the CLI calls.
  * Ink is imported only on the interactive path (it costs ~140 ms to load and needs a TTY on stdin).
  */
-import type { Approver } from "../kernel/approvals.ts";
-import type { AgentEvent } from "../kernel/events.ts";
 import type { Redactor } from "../kernel/redact.ts";
 import type { Usage } from "../kernel/usage.ts";
 import { colorsEnabled } from "./ansi.ts";
-import type { FinishedRun } from "./result.ts";
+import type { OutputMode, Renderer, RendererKind, TextSink } from "./renderer-types.ts";
 
+export type { OutputMode, Renderer, RendererKind, TextSink } from "./renderer-types.ts";
 export type { FinishedRun } from "./result.ts";
-
-/** `--output` values. */
-export type OutputMode = "text" | "json" | "stream-json";
-
-/** Which renderer {@link selectRenderer} picks. */
-export type RendererKind = "ink" | "plain" | "json" | "stream-json";
-
-/** Where a renderer writes: anything with a Node-style `write(chunk, callback)` (process.stdout, a test sink). */
-export interface TextSink {
-  write(chunk: string, callback?: (error?: Error | null) => void): unknown;
-}
-
-/** Consumes a run's event stream and shows it; built by {@link chooseRenderer}. */
-export interface Renderer {
-  readonly kind: RendererKind;
-  /** Called for every event, in order, as it happens. Never throws. */
-  onEvent(event: AgentEvent): void;
-  /** Shows the result, flushes output and releases the terminal. Call once, after the last event. */
-  finish(run: FinishedRun): Promise<void>;
-  /** The interactive approver, only for the Ink renderer on a TTY; otherwise the CLI uses `--on-ask`. */
-  readonly approver?: Approver;
-  /** Releases the terminal without a result (e.g. a usage error after the renderer was created). */
-  dispose(): void;
-}
 
 /** What the chooser needs to know about the process; the CLI fills it from `process`. */
 export interface RendererOptions {

@@ -1,4 +1,4 @@
-import type { TextSink } from "./renderer.ts";
+import type { TextSink } from "./renderer-types.ts";
 
 /**
  * Writes `text` and resolves once the sink has accepted it, so the process may exit without losing it.

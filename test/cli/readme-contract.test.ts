@@ -2,12 +2,12 @@
  * README.md is a contract users script against: its tables and lists must say what the code does.
  * Several people edit both in parallel, so these checks pin the parts that drifted most easily: the
  * tier table (src/llm/resolve.ts), the `finish_reason` list (src/kernel/events.ts) and the exit code
- * table (src/kernel/errors.ts, src/cli/shared/exit-code.ts, src/agents/loop/session-shared.ts).
+ * table (src/kernel/errors.ts, src/cli/shared/exit-code.ts, src/agents/loop/finish.ts).
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { statusFor } from "../../src/agents/loop/session-shared.ts";
+import { statusFor } from "../../src/agents/loop/finish.ts";
 import { exitCodeFor } from "../../src/cli/shared/exit-code.ts";
 import { ExitCode, FINISH_REASONS } from "../../src/kernel/index.ts";
 import { DEFAULT_TIER_MODELS, TIERS } from "../../src/llm/resolve.ts";

@@ -1,15 +1,16 @@
-import { type AgentIdentity, type EmitFn, makeEvent, type Redactor } from "../../kernel/index.ts";
+import { makeEvent } from "../../kernel/index.ts";
 import { minimalEnv } from "../../tools/exec-env.ts";
 import { runCommand } from "../../tools/run-command.ts";
+import { hookMatches } from "./hook-match.ts";
 import { readHookOutput } from "./hook-output.ts";
-import {
-  type HookCall,
-  type HookSpec,
-  type HooksConfig,
-  type HookVerdict,
-  hookMatches,
-  type ToolHooks,
-} from "./hooks.ts";
+import type {
+  HookCall,
+  HookRunnerOptions,
+  HookSpec,
+  HooksConfig,
+  HookVerdict,
+  ToolHooks,
+} from "./hook-types.ts";
 
 /**
  * Runs the session's hooks. The protocol follows Claude Code's hooks (PreToolUse/PostToolUse/Stop,
@@ -23,18 +24,6 @@ import {
 export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 /** Bytes kept of a hook's stdout and of its stderr. */
 const HOOK_OUTPUT_LIMIT = 16_000;
-
-export interface HookRunnerOptions {
-  hooks: HooksConfig;
-  cwd: string;
-  sessionId: string;
-  emit: EmitFn;
-  /** Who warnings are reported as (the root agent). */
-  who: AgentIdentity;
-  redactor: Redactor;
-  env?: Record<string, string | undefined>;
-  signal?: AbortSignal;
-}
 
 type HookEventName = keyof HooksConfig;
 

@@ -1,68 +1,20 @@
-import { evaluate } from "../../policy/evaluate.ts";
-import { patternMatches } from "../../policy/match.ts";
-import { parseRule } from "../../policy/rules.ts";
-import type { HookRunnerOptions } from "./hook-runner.ts";
+import type { HookRunnerOptions, HooksConfig, ToolHooks } from "./hook-types.ts";
+
+export { hookMatches } from "./hook-match.ts";
+export type {
+  HookCall,
+  HookRunnerOptions,
+  HookSpec,
+  HooksConfig,
+  HookVerdict,
+  ToolHooks,
+} from "./hook-types.ts";
 
 /**
- * Hooks around tool calls (user config `hooks:`): what they are, which calls they match, and the interface
- * the pipeline calls. Running them (a process per hook) lives in hook-runner.ts, loaded only when a config
+ * Hooks around tool calls (user config `hooks:`): what they are (hook-types.ts), which calls they match
+ * (hook-match.ts), and the interface the pipeline calls. Running them (a process per hook) lives in hook-runner.ts, loaded only when a config
  * declares hooks.
  */
-
-/** One hook as configured: a shell command run for calls that `match` (rule syntax: `exec:*`,
- * `write_file:src/**`, a bare tool name; absent matches every call). */
-export interface HookSpec {
-  match?: string;
-  command: string;
-  timeoutMs?: number;
-}
-
-export interface HooksConfig {
-  before_tool: HookSpec[];
-  after_tool: HookSpec[];
-  on_stop: HookSpec[];
-}
-
-/** A call as hooks see it: the tool, the name rules match, its policy targets and arguments. */
-export interface HookCall {
-  tool: string;
-  policyName: string;
-  targets: string[];
-  args: Record<string, unknown>;
-}
-
-/** What the hooks said: `block` stops the call (exit 2, the reason the model sees); `note` is added to
- * what the model sees (exit 0 with output). */
-export interface HookVerdict {
-  block?: string;
-  note?: string;
-}
-
-/** The pipeline's view of the session's hooks. */
-export interface ToolHooks {
-  before(call: HookCall): Promise<HookVerdict>;
-  after(call: HookCall, result: { modelText: string; isError: boolean }): Promise<HookVerdict>;
-  /** Runs the on_stop hooks once the root run ended. */
-  onStop(end: { status: string; finishReason: string; answer: string }): Promise<void>;
-}
-
-/**
- * Whether a hook's `match` covers a call: exactly when, as a deny rule, it would refuse the call. So
- * `exec:rm *` sees `rm` wherever a deny rule would (`make && rm -rf x`, `/bin/rm`, `sudo rm`,
- * `bash -c 'rm …'`), and a guard hook cannot be dodged by chaining commands. A match may also name the
- * tool's own name (`verify`).
- */
-export function hookMatches(match: string | undefined, call: HookCall): boolean {
-  if (match === undefined || match === "*") return true;
-  const rule = parseRule(match, "deny", "user");
-  if (rule.tool === call.policyName) {
-    const request = { tool: call.policyName, targets: call.targets, readOnly: false, sensitive: false };
-    return evaluate(request, [rule]).effect === "deny";
-  }
-  if (rule.tool !== call.tool) return false;
-  const pattern = rule.pattern;
-  return pattern === undefined || call.targets.some((t) => patternMatches(rule.tool, pattern, t));
-}
 
 /** The hooks of several sources (user config, a trusted project, a library caller) in that order;
  * undefined when none declares any. */

@@ -10,10 +10,11 @@ import type { Tool } from "../../tools/types.ts";
 import type { RunAgentOptions, RunLimits } from "../types.ts";
 import type { ActContext } from "./act.ts";
 import type { Compactor } from "./compaction.ts";
+import { type Finish, statusFor } from "./finish.ts";
 import type { ContextMeter, StallDetector } from "./guards.ts";
 import type { LearnRecorder } from "./learn.ts";
 import type { AnswerShaper } from "./output-schema.ts";
-import { type Finish, type runSignal, type SessionShared, statusFor } from "./session-shared.ts";
+import type { runSignal, SessionShared } from "./session-shared.ts";
 import type { StopHandler } from "./stop-reasons.ts";
 
 /** The state of one agent run, and how a run ends (turns.ts holds the phases in between). */

@@ -5,7 +5,7 @@
  * once with the validation error (see README "Structured output").
  */
 import type { ModelRequest, ResponseSchema } from "../../kernel/index.ts";
-import type { Finish } from "./session-shared.ts";
+import type { Finish } from "./finish.ts";
 
 /** The outcome of checking one answer: the JSON value as compact text, or why it does not match. */
 export type OutputCheck = { ok: true; json: string } | { ok: false; error: string };

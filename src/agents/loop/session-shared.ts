@@ -1,11 +1,10 @@
-import type { FinishReason, RunResult, RunStatus } from "../../kernel/index.ts";
 import type { RunLog } from "./activity-log.ts";
 import type { ChildCounters } from "./sub-agents.ts";
 import type { UsageTracker } from "./usage-tracker.ts";
 
 /**
- * Small pieces of run bookkeeping shared by entry.ts: what a session shares between its runs,
- * the status each finish reason maps to, and the abort/timeout signal of one run.
+ * Small pieces of run bookkeeping shared by entry.ts: what a session shares between its runs, and the
+ * abort/timeout signal of one run (how a run finishes is in finish.ts).
  */
 
 /** State shared by every run of one session (created by the root run, passed down to children). */
@@ -16,35 +15,6 @@ export interface SessionShared {
   /** Turns, tool calls, denials and stumbles of every agent of the session. */
   log: RunLog;
 }
-
-/** The status a finish reason implies. */
-export function statusFor(reason: FinishReason): RunStatus {
-  switch (reason) {
-    case "stop":
-    case "stall":
-      return "success";
-    case "max_turns":
-    case "timeout":
-    case "budget":
-    case "truncated":
-    case "context_window":
-      return "limit";
-    case "aborted":
-      return "interrupted";
-    case "verify_failed":
-    case "refusal":
-    case "malformed_call":
-    case "invalid_output":
-      return "failure";
-    case "approval_needed":
-    case "provider_error":
-    case "error":
-      return "error";
-  }
-}
-
-/** A finished run before usage is attached. */
-export type Finish = Omit<RunResult, "usage" | "status"> & { status?: RunStatus };
 
 /**
  * The signal of one run: aborts when the parent's signal does, or when the run's own timeout passes

@@ -13,6 +13,7 @@ import { specOrigin } from "../spec/spec.ts";
 import { type ActContext, actOnCalls, definitionsOf } from "./act.ts";
 import type { Compactor } from "./compaction.ts";
 import { escalationNote, withoutReasoning } from "./escalation.ts";
+import type { Finish } from "./finish.ts";
 import {
   compactForRetry,
   ELIDE_THRESHOLD,
@@ -26,7 +27,6 @@ import type { CallResult } from "./invoke.ts";
 import { finishNode, type Node, type NodeOutcome } from "./node.ts";
 import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
 import { planTurn } from "./plan.ts";
-import type { Finish } from "./session-shared.ts";
 import type { StopHandler } from "./stop-reasons.ts";
 import { describeBudget } from "./usage-tracker.ts";
 import {

@@ -2,9 +2,9 @@ import { type AgentIdentity, type EmitFn, makeEvent } from "../../kernel/index.t
 import { minimalEnv } from "../../tools/exec-env.ts";
 import { type CommandResult, runCommand } from "../../tools/run-command.ts";
 import type { Tool } from "../../tools/types.ts";
+import type { Finish } from "./finish.ts";
 import { type CallResult, type InvokeContext, invoke } from "./invoke.ts";
 import type { LearnRecorder } from "./learn.ts";
-import type { Finish } from "./session-shared.ts";
 
 /**
  * Verify: judges each tool result (success, failure, stumble) and runs the spec's `verify:`

@@ -1,6 +1,6 @@
 /** `agent chat ["first message"]`: a conversation in the terminal. Work lives in chat-session.ts. */
 import type { Command } from "commander";
-import { CliExit, type CommandModule } from "../commands.ts";
+import { CliExit, type CommandModule } from "../shared/command-module.ts";
 import { addSessionOptions } from "../shared/session-options.ts";
 import type { SessionFlags } from "../shared/session-setup.ts";
 

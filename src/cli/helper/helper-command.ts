@@ -3,33 +3,10 @@
  * stdout holds only the answer. The work lives in helper-run.ts (`helperMain`).
  */
 import { type Command, Option } from "commander";
-import type { CommandModule } from "../commands.ts";
-import { type SandboxFlags, sandboxOptions } from "../shared/sandbox-flags.ts";
-import {
-  type CassetteFlags,
-  cassetteOptions,
-  type OutputFormat,
-  outputOption,
-} from "../shared/shared-flags.ts";
-import type { SystemFlags } from "../shared/system-flag.ts";
-
-/** Flags of `agent helper`, as commander parses them. */
-export interface HelperFlags extends SystemFlags, CassetteFlags, SandboxFlags {
-  tier: string;
-  model?: string;
-  /** `-o json`, or `--json` (kept as an alias). */
-  output: OutputFormat;
-  json?: boolean;
-  tools?: string;
-  maxTurns?: string;
-  timeout?: string;
-  maxBudgetUsd?: string;
-  maxTokens?: string;
-  schema?: string;
-  verbose?: boolean;
-  /** False with `--no-fallback`. */
-  fallback?: boolean;
-}
+import type { CommandModule } from "../shared/command-module.ts";
+import { sandboxOptions } from "../shared/sandbox-flags.ts";
+import { cassetteOptions, outputOption } from "../shared/shared-flags.ts";
+import type { HelperFlags } from "./helper-flag-types.ts";
 
 export const helperCommand: CommandModule = {
   register(program: Command) {

@@ -17,7 +17,7 @@ import {
 } from "../../kernel/index.ts";
 import { createModelClient } from "../../llm/client.ts";
 import { describeNotice } from "../../llm/notice-text.ts";
-import { CliExit } from "../commands.ts";
+import { CliExit } from "../shared/command-module.ts";
 import { loadConfig } from "../shared/config.ts";
 import { handleInterrupts } from "../shared/interrupts.ts";
 import { parseLimitFlags } from "../shared/limit-flags.ts";
@@ -32,7 +32,7 @@ import {
 import { stdoutPipe } from "../shared/stdout-pipe.ts";
 import { systemPromptFrom } from "../shared/system-flag.ts";
 import { SINGLE_CALL_SYSTEM, singleCall } from "./helper-call.ts";
-import type { HelperFlags } from "./helper-command.ts";
+import type { HelperFlags } from "./helper-flag-types.ts";
 import { chooseModelName, parseToolList } from "./helper-options.ts";
 import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
 

@@ -1,6 +1,6 @@
 /** `agent mcp list`: the configured MCP servers, each started to list its tools. Work in mcp-run.ts. */
 import type { Command } from "commander";
-import type { CommandModule } from "../commands.ts";
+import type { CommandModule } from "../shared/command-module.ts";
 
 export const mcpCommand: CommandModule = {
   register(program: Command) {

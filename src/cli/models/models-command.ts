@@ -1,6 +1,6 @@
 /** `agent models`: what each tier resolves to in this environment, and why. Work in models-run.ts. */
 import type { Command } from "commander";
-import type { CommandModule } from "../commands.ts";
+import type { CommandModule } from "../shared/command-module.ts";
 
 export const modelsCommand: CommandModule = {
   register(program: Command) {

@@ -6,7 +6,7 @@ import { AppError, Redactor } from "../../kernel/index.ts";
 import { catalogIds, catalogProvider } from "../../llm/catalog.ts";
 import { listEndpoints } from "../../llm/endpoints.ts";
 import { resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
-import { CliExit } from "../commands.ts";
+import { CliExit } from "../shared/command-module.ts";
 import { type AgentConfig, configFile, loadConfig } from "../shared/config.ts";
 
 export interface ModelsReport {

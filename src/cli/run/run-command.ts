@@ -1,17 +1,9 @@
 /** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
 import { type Command, Option } from "commander";
-import { CliExit, type CommandModule } from "../commands.ts";
+import { CliExit, type CommandModule } from "../shared/command-module.ts";
 import { addSessionOptions } from "../shared/session-options.ts";
-import type { SessionFlags } from "../shared/session-setup.ts";
-import { type OutputFormat, outputOption } from "../shared/shared-flags.ts";
-import type { SystemFlags } from "../shared/system-flag.ts";
-
-/** Flags of `agent run`, as commander parses them. */
-export interface RunFlags extends SessionFlags, SystemFlags {
-  schema?: string;
-  output: OutputFormat;
-  onAsk?: "deny" | "fail" | "allow";
-}
+import { outputOption } from "../shared/shared-flags.ts";
+import type { RunFlags } from "./run-flag-types.ts";
 
 export const runCommand: CommandModule = {
   register(program: Command) {

@@ -24,7 +24,7 @@ import {
 } from "../shared/stdin-input.ts";
 import { stdoutPipe } from "../shared/stdout-pipe.ts";
 import { systemPromptFrom } from "../shared/system-flag.ts";
-import type { RunFlags } from "./run-command.ts";
+import type { RunFlags } from "./run-flag-types.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {

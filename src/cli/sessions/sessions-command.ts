@@ -1,6 +1,6 @@
 /** `agent sessions list|show ID`: the saved transcripts of `agent run`. Work lives in sessions-run.ts. */
 import type { Command } from "commander";
-import type { CommandModule } from "../commands.ts";
+import type { CommandModule } from "../shared/command-module.ts";
 import type { ListFlags } from "./sessions-run.ts";
 
 export const sessionsCommand: CommandModule = {

@@ -7,8 +7,7 @@ import type { z } from "zod";
 import type { HookSpec, HooksConfig } from "../../agents/hooks/hooks.ts";
 import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../../kernel/index.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS } from "../../tools/mcp/types.ts";
-import type { AgentConfig } from "./config.ts";
-import { emptyConfig } from "./config.ts";
+import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
 
 type Doc = ReturnType<typeof parseDocument>;

@@ -41,49 +41,10 @@
  * field and what was expected. yaml and zod are imported only when the file exists.
  */
 import { join } from "node:path";
-import type { HooksConfig } from "../../agents/hooks/hooks.ts";
 import { configDir, readConfigFile } from "../../kernel/index.ts";
-import type { ModelsConfig } from "../../llm/endpoints.ts";
-import type { McpServerConfig } from "../../tools/mcp/types.ts";
-import type { SandboxSettings } from "../../tools/sandbox-settings.ts";
+import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 
-/** The validated config, with list fields normalized and keys in camelCase. */
-export interface AgentConfig extends ModelsConfig {
-  /** The file it came from; absent when there was none. */
-  file?: string;
-  models: Partial<Record<"fast" | "good" | "best", string[]>>;
-  providers: NonNullable<ModelsConfig["providers"]>;
-  rules: { allow: string[]; ask: string[]; deny: string[] };
-  mcpServers: Record<string, McpServerConfig>;
-  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`);
-   * `max_budget_usd` / `max_tokens` are the budgets of a run when no flag sets them. */
-  defaults: {
-    agent?: string;
-    onAsk?: "deny" | "fail" | "allow";
-    fallback?: boolean;
-    /** Share of the context window past which a conversation is compacted (default 0.8). */
-    compactThreshold?: number;
-    maxBudgetUsd?: number;
-    maxTokens?: number;
-  };
-  /** Commands run around tool calls and at the end of a run (src/agents/hooks/hooks.ts). */
-  hooks?: HooksConfig;
-  /** Absolute paths of projects whose `.agent/config.yaml` may declare hooks (and MCP servers). */
-  trustedProjects: string[];
-  /** `sandbox:` as written; flags override it (sandbox-setup.ts). */
-  sandbox?: SandboxSettings;
-}
-
-export function emptyConfig(): AgentConfig {
-  return {
-    models: {},
-    providers: {},
-    rules: { allow: [], ask: [], deny: [] },
-    mcpServers: {},
-    trustedProjects: [],
-    defaults: {},
-  };
-}
+export { type AgentConfig, emptyConfig } from "./agent-config.ts";
 
 /** Where config.yaml lives for this environment. */
 export function configFile(env: Record<string, string | undefined> = process.env): string {

@@ -1,11 +1,11 @@
 /** The options `agent run` and `agent chat` share (cheap to import: commander only). */
 import { type Command, Option } from "commander";
-import { sandboxOptions } from "./sandbox-flags.ts";
-import { cassetteOptions } from "./shared-flags.ts";
+import { type SandboxFlags, sandboxOptions } from "./sandbox-flags.ts";
+import { type CassetteFlags, cassetteOptions } from "./shared-flags.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** Declares the shared options on a command; their parsed shape is SessionFlags (session-setup.ts). */
+/** Declares the shared options on a command; their parsed shape is SessionFlags (below). */
 export function addSessionOptions(command: Command): Command {
   command
     .option("--agent <name>", "the agent spec to run (default: root, or defaults.agent in config)")
@@ -35,4 +35,24 @@ export function addSessionOptions(command: Command): Command {
   for (const option of cassetteOptions()) command.addOption(option);
   for (const option of sandboxOptions()) command.addOption(option);
   return command;
+}
+
+/** The flags `agent run` and `agent chat` share, as commander parses them. */
+export interface SessionFlags extends SandboxFlags, CassetteFlags {
+  agent?: string;
+  /** `--tier`: fast, good, best or auto; `--model` overrides it. */
+  tier?: string;
+  model?: string;
+  maxTurns?: string;
+  timeout?: string;
+  maxBudgetUsd?: string;
+  maxTokens?: string;
+  allow: string[];
+  deny: string[];
+  resume?: string;
+  /** `-c/--continue`: the latest session of this workspace. */
+  continue?: boolean;
+  cwd?: string;
+  /** False with `--no-fallback`. */
+  fallback: boolean;
 }

@@ -26,30 +26,12 @@ import { sessionMcpConfigs } from "./mcp-session.ts";
 import { projectOverrideNotices } from "./project-notices.ts";
 import { loadProjectRules } from "./project-rules.ts";
 import { loadRunSpecs } from "./run-specs.ts";
-import { type SandboxFlags, sandboxSettings } from "./sandbox-flags.ts";
+import { sandboxSettings } from "./sandbox-flags.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { type Continued, continuedSession } from "./session-continue.ts";
-import type { CassetteFlags } from "./shared-flags.ts";
+import type { SessionFlags } from "./session-options.ts";
 
-/** The flags `agent run` and `agent chat` share, as commander parses them. */
-export interface SessionFlags extends SandboxFlags, CassetteFlags {
-  agent?: string;
-  /** `--tier`: fast, good, best or auto; `--model` overrides it. */
-  tier?: string;
-  model?: string;
-  maxTurns?: string;
-  timeout?: string;
-  maxBudgetUsd?: string;
-  maxTokens?: string;
-  allow: string[];
-  deny: string[];
-  resume?: string;
-  /** `-c/--continue`: the latest session of this workspace. */
-  continue?: boolean;
-  cwd?: string;
-  /** False with `--no-fallback`. */
-  fallback: boolean;
-}
+export type { SessionFlags } from "./session-options.ts";
 
 /** A library session (sdk/session.ts) set up from the CLI's flags, ready to run turns of its root agent. */
 export interface SessionSetup {

@@ -11,7 +11,7 @@ import {
   oneLine,
 } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
-import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state.ts";
+import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state-types.ts";
 
 /** Characters of streaming text kept per agent for the live area. */
 export const STREAM_TAIL_CHARS = 600;

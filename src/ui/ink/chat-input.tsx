@@ -1,6 +1,6 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
-import type { ChatInput as ChatInputValue } from "../chat.ts";
+import type { ChatInput as ChatInputValue } from "../chat-types.ts";
 import { applyInputKey, emptyInput, type InputState } from "./chat-input-state.ts";
 import { tone } from "./theme.ts";
 

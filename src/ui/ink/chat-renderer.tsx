@@ -4,7 +4,7 @@
  */
 import { render } from "ink";
 import type { AgentEvent } from "../../kernel/events.ts";
-import type { ChatInput, ChatUi, ChatUiOptions } from "../chat.ts";
+import type { ChatInput, ChatUi, ChatUiOptions } from "../chat-types.ts";
 import type { FinishedRun } from "../result.ts";
 import { ChatApp } from "./chat-app.tsx";
 import { ChatController } from "./chat-controller.ts";

@@ -4,7 +4,7 @@
  */
 import { render } from "ink";
 import type { AgentEvent } from "../../kernel/events.ts";
-import type { Renderer } from "../renderer.ts";
+import type { Renderer } from "../renderer-types.ts";
 import type { FinishedRun } from "../result.ts";
 import { App } from "./app.tsx";
 import { InkApprover } from "./ink-approver.ts";

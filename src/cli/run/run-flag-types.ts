@@ -1,0 +1,10 @@
+import type { SessionFlags } from "../shared/session-options.ts";
+import type { OutputFormat } from "../shared/shared-flags.ts";
+import type { SystemFlags } from "../shared/system-flag.ts";
+
+/** Flags of `agent run`, as commander parses them. */
+export interface RunFlags extends SessionFlags, SystemFlags {
+  schema?: string;
+  output: OutputFormat;
+  onAsk?: "deny" | "fail" | "allow";
+}

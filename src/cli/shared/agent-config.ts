@@ -1,0 +1,44 @@
+import type { HooksConfig } from "../../agents/hooks/hooks.ts";
+import type { ModelsConfig } from "../../llm/endpoints.ts";
+import type { McpServerConfig } from "../../tools/mcp/types.ts";
+import type { SandboxSettings } from "../../tools/sandbox-settings.ts";
+
+/** The shape of the user config (config.ts loads it, config-parse.ts builds it): a leaf both import. */
+
+/** The validated config, with list fields normalized and keys in camelCase. */
+export interface AgentConfig extends ModelsConfig {
+  /** The file it came from; absent when there was none. */
+  file?: string;
+  models: Partial<Record<"fast" | "good" | "best", string[]>>;
+  providers: NonNullable<ModelsConfig["providers"]>;
+  rules: { allow: string[]; ask: string[]; deny: string[] };
+  mcpServers: Record<string, McpServerConfig>;
+  /** `fallback: false` keeps runs on the model they resolved to (like `--no-fallback`);
+   * `max_budget_usd` / `max_tokens` are the budgets of a run when no flag sets them. */
+  defaults: {
+    agent?: string;
+    onAsk?: "deny" | "fail" | "allow";
+    fallback?: boolean;
+    /** Share of the context window past which a conversation is compacted (default 0.8). */
+    compactThreshold?: number;
+    maxBudgetUsd?: number;
+    maxTokens?: number;
+  };
+  /** Commands run around tool calls and at the end of a run (src/agents/hooks/hooks.ts). */
+  hooks?: HooksConfig;
+  /** Absolute paths of projects whose `.agent/config.yaml` may declare hooks (and MCP servers). */
+  trustedProjects: string[];
+  /** `sandbox:` as written; flags override it (sandbox-setup.ts). */
+  sandbox?: SandboxSettings;
+}
+
+export function emptyConfig(): AgentConfig {
+  return {
+    models: {},
+    providers: {},
+    rules: { allow: [], ask: [], deny: [] },
+    mcpServers: {},
+    trustedProjects: [],
+    defaults: {},
+  };
+}

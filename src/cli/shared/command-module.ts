@@ -1,0 +1,24 @@
+import type { Command } from "commander";
+
+/** The types every command module shares, in a leaf that imports no command (commands.ts, the command
+ * table, imports every command; only program.ts imports commands.ts). */
+
+/** A command module: registers itself (name, options, action) on the program. */
+export interface CommandModule {
+  register(program: Command): void;
+}
+
+/**
+ * Thrown by an action to end the process with a specific exit code (message, if any, goes to stderr).
+ * `reported` says the command already printed its result (in JSON mode, the one JSON object).
+ */
+export class CliExit extends Error {
+  constructor(
+    readonly code: number,
+    message = "",
+    readonly reported = false,
+  ) {
+    super(message);
+    this.name = "CliExit";
+  }
+}

@@ -1,0 +1,34 @@
+import type { Approver } from "../kernel/approvals.ts";
+import type { AgentEvent } from "../kernel/events.ts";
+import type { Usage } from "../kernel/usage.ts";
+import type { FinishedRun } from "./result.ts";
+
+/** The shapes of the chat's view (a leaf: chat.ts and the Ink chat both import it). */
+
+/** What the user typed: a message (or slash command) to handle, or the wish to leave. */
+export type ChatInput = { kind: "message"; text: string } | { kind: "quit" };
+
+/** A chat session's terminal view. */
+export interface ChatUi {
+  /** Called for every event of every turn, in order. */
+  onEvent(event: AgentEvent): void;
+  /** Asks the user about tool calls (the approval prompt). */
+  readonly approver: Approver;
+  /** Shows the input box and waits for the user's next input. */
+  nextInput(): Promise<ChatInput>;
+  /** Shows the end of a turn (answer unless already shown, status, tokens, cost). */
+  turnEnded(run: FinishedRun): void;
+  /** Prints a line of slash-command output (`ok: false` for an error). */
+  note(text: string, ok?: boolean): void;
+  /** Releases the terminal. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openChatUi}. */
+export interface ChatUiOptions {
+  colors: boolean;
+  /** Prices a model call for the live status line. */
+  costOf?: (model: string, usage: Usage) => number;
+  /** Ctrl-C while a turn runs (or while its approval prompt waits). */
+  onInterrupt: () => void;
+}
