@@ -13,7 +13,7 @@ import {
   type UserMessage,
 } from "../../kernel/index.ts";
 import SYSTEM from "./compaction-prompt.txt" with { type: "text" };
-import { streamReply } from "./plan.ts";
+import { streamReply } from "./stream-reply.ts";
 
 /**
  * Compaction (README "Compaction"): once the provider reports that a conversation's input passed a share

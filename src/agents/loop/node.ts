@@ -118,3 +118,15 @@ export function startSession(node: Node): void {
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Appends a message to the run's history and emits it. */
+export function append(node: Node, message: Message): void {
+  node.messages.push(message);
+  node.options.emit(makeEvent(node.who, "message", { message }));
+}
+
+/** How the run ended when its signal fired (timeout or abort); undefined while it runs. */
+export function aborted(node: Node): Finish | undefined {
+  if (!node.run.signal.aborted) return undefined;
+  return { finishReason: node.run.timedOut() ? "timeout" : "aborted", answer: node.bestAnswer };
+}

@@ -1,6 +1,8 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { readConfigFileResult } from "../../kernel/index.ts";
+import { closeOpenToolCalls } from "./history.ts";
+import { append, type Node } from "./node.ts";
 
 /**
  * Perceive: the first user message of a run — the goal, the hints, and cheap facts about the
@@ -66,4 +68,18 @@ export function initialMessage(goal: string, hints: readonly string[], facts: Wo
 /** The user message continuing an earlier conversation with a new goal (resume). */
 export function continueMessage(goal: string, hints: readonly string[]): string {
   return `New goal: ${goal}${formatHints(hints)}`;
+}
+
+/** Perceive: the goal, hints and workspace facts (or, resumed, the goal continuing the history). */
+export async function perceive(node: Node): Promise<void> {
+  const { goal, hints = [], workspace } = node.options;
+  if (node.messages.length === 0) {
+    append(node, {
+      role: "user",
+      content: initialMessage(goal, hints, await workspaceFacts(workspace.root)),
+    });
+  } else {
+    closeOpenToolCalls(node.messages, (m) => append(node, m));
+    append(node, { role: "user", content: continueMessage(goal, hints) });
+  }
 }

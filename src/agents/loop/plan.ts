@@ -1,26 +1,34 @@
 import {
   type AgentIdentity,
   type AssistantMessage,
+  assistantText,
   assistantToolCalls,
   type EmitFn,
-  emptyUsage,
+  type ModelInfo,
+  type ModelRef,
   type ModelRequest,
   makeEvent,
-  type ProviderError,
-  type StopReason,
   type StreamFn,
-  type Usage,
 } from "../../kernel/index.ts";
+import { definitionsOf } from "./act.ts";
+import type { Compactor } from "./compaction.ts";
+import {
+  compactForRetry,
+  ELIDE_THRESHOLD,
+  elideOldToolResults,
+  LAST_RESORT_ELIDE_THRESHOLD,
+} from "./guards.ts";
+import { aborted, append, finishNode, type Node, type NodeOutcome } from "./node.ts";
+import type { StopHandler } from "./stop-reasons.ts";
+import { type PlanOutcome, streamReply } from "./stream-reply.ts";
 
 /**
- * Plan: one model call. Streams text deltas out as events and returns the assistant message, or the
- * provider's error. Never throws: a stream that throws or ends without a terminal event is an error.
+ * Plan, the whole phase in one file: compact past the threshold, one model call (plan_start and
+ * plan_end around it; the streaming itself is stream-reply.ts), and the stop reasons that cut a reply.
+ * Never throws: a stream that throws or ends without a terminal event is an error.
  */
 
-export type PlanOutcome =
-  | { ok: true; message: AssistantMessage; usage: Usage; stopReason: StopReason; model: string }
-  | { ok: false; error: ProviderError; partial?: AssistantMessage; usage: Usage };
-
+/** One model call of a turn, between plan_start and plan_end events. */
 export async function planTurn(
   request: ModelRequest,
   stream: StreamFn,
@@ -49,58 +57,106 @@ function textOf(message: AssistantMessage): string {
   return text;
 }
 
-/** One model call, its text deltas emitted as events; the reply or the provider's error. Never throws. */
-export async function streamReply(
-  request: ModelRequest,
-  stream: StreamFn,
-  who: AgentIdentity,
-  emit: EmitFn,
-): Promise<PlanOutcome> {
-  let usage = emptyUsage();
-  const fail = (kind: ProviderError["kind"], message: string): PlanOutcome => ({
-    ok: false,
-    error: { kind, message, provider: request.model.provider, model: request.model.id },
-    usage,
+export type Planned =
+  | { ok: true; message: AssistantMessage; refusal: boolean }
+  | { ok: false; end?: NodeOutcome };
+
+/** Plan: compact past the threshold (eliding old results only as a last resort, as it rewrites history), call the model, and handle stop reasons that cut the reply. */
+export async function plan(node: Node, turn: number): Promise<Planned> {
+  const { options, who, messages } = node;
+  const { spec } = options;
+  const model = node.model as ModelRef;
+  const info = node.info as ModelInfo;
+  const tools = definitionsOf(node.tools);
+  const compactor = node.compactor as Compactor;
+  const compacted = await compactor.maybeCompact(messages);
+  if (compacted) messages.splice(0, messages.length, ...compacted);
+  const elideAt = compactor.failed ? ELIDE_THRESHOLD : LAST_RESORT_ELIDE_THRESHOLD;
+  const limitTokens = Math.floor(info.contextWindow * elideAt);
+  const elided = elideOldToolResults(messages, {
+    system: node.system,
+    tools,
+    limitTokens,
+    meter: node.meter,
   });
-  try {
-    for await (const event of stream(request)) {
-      switch (event.type) {
-        case "text_delta":
-          if (event.delta) emit(makeEvent(who, "text_delta", { delta: event.delta }));
-          break;
-        // Reasoning is progress for the user (e.g. Sonnet 5.5's notes between tool calls), never the answer.
-        case "reasoning_delta":
-          if (event.delta) emit(makeEvent(who, "reasoning_delta", { delta: event.delta }));
-          break;
-        case "warning":
-          emit(makeEvent(who, "warning", { message: event.message, code: event.code }));
-          break;
-        case "usage":
-          usage = event.usage;
-          break;
-        case "done":
-          return {
-            ok: true,
-            message: event.message,
-            usage: event.usage,
-            stopReason: event.stopReason,
-            model: event.model,
-          };
-        case "error":
-          return event.partial
-            ? { ok: false, error: event.error, partial: event.partial, usage }
-            : { ok: false, error: event.error, usage };
-        default:
-          break;
-      }
-    }
-  } catch (error) {
-    if (request.signal?.aborted) return fail("aborted", "the model call was aborted");
-    return fail(
-      "unknown",
-      `the provider stream threw: ${error instanceof Error ? error.message : String(error)}`,
+  if (elided.elided > 0) {
+    node.shared.log.contextCut(who.agent);
+    messages.splice(0, messages.length, ...elided.messages);
+    options.emit(
+      makeEvent(who, "warning", { message: `elided ${elided.elided} old tool results`, code: "elided" }),
     );
   }
-  if (request.signal?.aborted) return fail("aborted", "the model call was aborted");
-  return fail("truncated", `the stream from ${request.model.id} ended without a terminal event`);
+  const request: ModelRequest = {
+    model,
+    system: node.system,
+    messages: [...messages],
+    tools,
+    signal: node.run.signal,
+    ...(node.raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
+    ...reasoningEffortFor(spec.reasoning_effort ?? model.reasoningEffort),
+    ...node.shaper.request(),
+  };
+  const planned = await planTurn(request, options.stream, who, options.emit, turn);
+  node.shared.tracker.add(who.agent, planned.usage, info);
+  compactor.record(planned.usage);
+  node.shared.log.turn(who.agent);
+  if (!planned.ok) {
+    const partial = planned.partial ? assistantText(planned.partial).trim() : "";
+    if (partial) node.bestAnswer = partial;
+    const stoppedNow = aborted(node);
+    if (stoppedNow) return { ok: false, end: await finishNode(node, stoppedNow) };
+    const { kind, message } = planned.error;
+    options.emit(makeEvent(who, "error", { message, kind }));
+    const end = await finishNode(node, {
+      finishReason: "provider_error",
+      answer: node.bestAnswer,
+      error: { kind, message },
+    });
+    return { ok: false, end };
+  }
+  return handleStop(node, planned.stopReason, planned.message);
+}
+
+/** Stop reasons that cut the reply (see stop-reasons.ts): continue, re-send, compact, or end clearly. */
+async function handleStop(
+  node: Node,
+  stopReason: Parameters<StopHandler["decide"]>[0],
+  message: AssistantMessage,
+): Promise<Planned> {
+  const stop = node.stops.decide(stopReason, message);
+  node.raiseLimit = false;
+  if (stop.action === "accept") return { ok: true, message, refusal: stopReason === "refusal" };
+  if (stop.action === "finish") {
+    if (stop.keep) append(node, stop.keep);
+    const answer = node.stops.partial().trim() || node.bestAnswer;
+    return { ok: false, end: await finishNode(node, { finishReason: stop.finishReason, answer }) };
+  }
+  node.options.emit(makeEvent(node.who, "warning", { message: stop.reason, code: stop.code }));
+  if (stop.action === "compact") {
+    // A full context window: summarise the older turns first; elide old results when that cannot help.
+    const compactor = node.compactor as Compactor;
+    compactor.request("context_window");
+    const tools = definitionsOf(node.tools);
+    const compacted =
+      (await compactor.maybeCompact(node.messages)) ??
+      compactForRetry(node.messages, { system: node.system, tools, meter: node.meter });
+    if (!compacted)
+      return {
+        ok: false,
+        end: await finishNode(node, { finishReason: "context_window", answer: node.bestAnswer }),
+      };
+    node.shared.log.contextCut(node.who.agent);
+    node.messages.splice(0, node.messages.length, ...compacted);
+  } else {
+    if (stop.keep) append(node, stop.keep);
+    if (stop.note) append(node, { role: "user", content: stop.note });
+    node.raiseLimit = stop.raiseLimit;
+  }
+  node.bestAnswer = node.stops.partial().trim() || node.bestAnswer;
+  return { ok: false };
+}
+
+/** The reasoning effort of an agent's model calls: the spec's, else the tier's from config, else none. */
+function reasoningEffortFor(effort: ModelRequest["reasoningEffort"]): Pick<ModelRequest, "reasoningEffort"> {
+  return effort !== undefined ? { reasoningEffort: effort } : {};
 }

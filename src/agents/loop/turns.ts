@@ -1,33 +1,19 @@
 import {
-  type AssistantMessage,
   assistantText,
   assistantToolCalls,
-  type Message,
-  type ModelInfo,
   type ModelRef,
-  type ModelRequest,
   makeEvent,
   type ToolCall,
 } from "../../kernel/index.ts";
 import { specOrigin } from "../spec/spec.ts";
-import { type ActContext, actOnCalls, definitionsOf } from "./act.ts";
-import type { Compactor } from "./compaction.ts";
+import { type ActContext, actOnCalls } from "./act.ts";
 import { escalationNote, withoutReasoning } from "./escalation.ts";
-import type { Finish } from "./finish.ts";
-import {
-  compactForRetry,
-  ELIDE_THRESHOLD,
-  elideOldToolResults,
-  LAST_RESORT_ELIDE_THRESHOLD,
-  STALL_NUDGE,
-  StallDetector,
-} from "./guards.ts";
-import { closeOpenToolCalls, notRunResult, withTextToolCalls } from "./history.ts";
+import { STALL_NUDGE, StallDetector } from "./guards.ts";
+import { notRunResult, withTextToolCalls } from "./history.ts";
 import type { CallResult } from "./invoke.ts";
-import { finishNode, type Node, type NodeOutcome } from "./node.ts";
-import { continueMessage, initialMessage, workspaceFacts } from "./perceive.ts";
-import { planTurn } from "./plan.ts";
-import type { StopHandler } from "./stop-reasons.ts";
+import { aborted, append, finishNode, type Node, type NodeOutcome } from "./node.ts";
+import { perceive } from "./perceive.ts";
+import { plan } from "./plan.ts";
 import { describeBudget } from "./usage-tracker.ts";
 import {
   judgeResults,
@@ -37,7 +23,8 @@ import {
   verifyFailureMessage,
 } from "./verify.ts";
 
-/** The phases of one run, each a small function over the run's state (`Node`, node.ts), in loop order. */
+/** The turns of one run in loop order: perceive (perceive.ts), then plan (plan.ts), act and verify until an
+ * answer or a limit ends the run; each a small function over the run's state (`Node`, node.ts). */
 
 /** Perceive, then turns until one ends the run. */
 export async function runTurns(node: Node): Promise<NodeOutcome> {
@@ -46,30 +33,6 @@ export async function runTurns(node: Node): Promise<NodeOutcome> {
     const ended = limitsReached(node, turn) ?? (await planAndAct(node, turn));
     if (ended) return ended;
   }
-}
-
-function append(node: Node, message: Message): void {
-  node.messages.push(message);
-  node.options.emit(makeEvent(node.who, "message", { message }));
-}
-
-/** Perceive: the goal, hints and workspace facts (or, resumed, the goal continuing the history). */
-async function perceive(node: Node): Promise<void> {
-  const { goal, hints = [], workspace } = node.options;
-  if (node.messages.length === 0) {
-    append(node, {
-      role: "user",
-      content: initialMessage(goal, hints, await workspaceFacts(workspace.root)),
-    });
-  } else {
-    closeOpenToolCalls(node.messages, (m) => append(node, m));
-    append(node, { role: "user", content: continueMessage(goal, hints) });
-  }
-}
-
-function aborted(node: Node): Finish | undefined {
-  if (!node.run.signal.aborted) return undefined;
-  return { finishReason: node.run.timedOut() ? "timeout" : "aborted", answer: node.bestAnswer };
 }
 
 /** The limits checked before each turn: abort and timeout, max turns, token and cost budgets. */
@@ -109,103 +72,6 @@ async function planAndAct(node: Node, turn: number): Promise<NodeOutcome | undef
     return escalate(node, turn) ? undefined : finishStalled(node);
   }
   return act(node, calls);
-}
-
-type Planned = { ok: true; message: AssistantMessage; refusal: boolean } | { ok: false; end?: NodeOutcome };
-
-/** Plan: compact past the threshold (eliding old results only as a last resort, as it rewrites history), call the model, and handle stop reasons that cut the reply. */
-async function plan(node: Node, turn: number): Promise<Planned> {
-  const { options, who, messages } = node;
-  const { spec } = options;
-  const model = node.model as ModelRef;
-  const info = node.info as ModelInfo;
-  const tools = definitionsOf(node.tools);
-  const compactor = node.compactor as Compactor;
-  const compacted = await compactor.maybeCompact(messages);
-  if (compacted) messages.splice(0, messages.length, ...compacted);
-  const elideAt = compactor.failed ? ELIDE_THRESHOLD : LAST_RESORT_ELIDE_THRESHOLD;
-  const limitTokens = Math.floor(info.contextWindow * elideAt);
-  const elided = elideOldToolResults(messages, {
-    system: node.system,
-    tools,
-    limitTokens,
-    meter: node.meter,
-  });
-  if (elided.elided > 0) {
-    node.shared.log.contextCut(who.agent);
-    messages.splice(0, messages.length, ...elided.messages);
-    options.emit(
-      makeEvent(who, "warning", { message: `elided ${elided.elided} old tool results`, code: "elided" }),
-    );
-  }
-  const request: ModelRequest = {
-    model,
-    system: node.system,
-    messages: [...messages],
-    tools,
-    signal: node.run.signal,
-    ...(node.raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
-    ...reasoningEffortFor(spec.reasoning_effort ?? model.reasoningEffort),
-    ...node.shaper.request(),
-  };
-  const planned = await planTurn(request, options.stream, who, options.emit, turn);
-  node.shared.tracker.add(who.agent, planned.usage, info);
-  compactor.record(planned.usage);
-  node.shared.log.turn(who.agent);
-  if (!planned.ok) {
-    const partial = planned.partial ? assistantText(planned.partial).trim() : "";
-    if (partial) node.bestAnswer = partial;
-    const stoppedNow = aborted(node);
-    if (stoppedNow) return { ok: false, end: await finishNode(node, stoppedNow) };
-    const { kind, message } = planned.error;
-    options.emit(makeEvent(who, "error", { message, kind }));
-    const end = await finishNode(node, {
-      finishReason: "provider_error",
-      answer: node.bestAnswer,
-      error: { kind, message },
-    });
-    return { ok: false, end };
-  }
-  return handleStop(node, planned.stopReason, planned.message);
-}
-
-/** Stop reasons that cut the reply (see stop-reasons.ts): continue, re-send, compact, or end clearly. */
-async function handleStop(
-  node: Node,
-  stopReason: Parameters<StopHandler["decide"]>[0],
-  message: AssistantMessage,
-): Promise<Planned> {
-  const stop = node.stops.decide(stopReason, message);
-  node.raiseLimit = false;
-  if (stop.action === "accept") return { ok: true, message, refusal: stopReason === "refusal" };
-  if (stop.action === "finish") {
-    if (stop.keep) append(node, stop.keep);
-    const answer = node.stops.partial().trim() || node.bestAnswer;
-    return { ok: false, end: await finishNode(node, { finishReason: stop.finishReason, answer }) };
-  }
-  node.options.emit(makeEvent(node.who, "warning", { message: stop.reason, code: stop.code }));
-  if (stop.action === "compact") {
-    // A full context window: summarise the older turns first; elide old results when that cannot help.
-    const compactor = node.compactor as Compactor;
-    compactor.request("context_window");
-    const tools = definitionsOf(node.tools);
-    const compacted =
-      (await compactor.maybeCompact(node.messages)) ??
-      compactForRetry(node.messages, { system: node.system, tools, meter: node.meter });
-    if (!compacted)
-      return {
-        ok: false,
-        end: await finishNode(node, { finishReason: "context_window", answer: node.bestAnswer }),
-      };
-    node.shared.log.contextCut(node.who.agent);
-    node.messages.splice(0, node.messages.length, ...compacted);
-  } else {
-    if (stop.keep) append(node, stop.keep);
-    if (stop.note) append(node, { role: "user", content: stop.note });
-    node.raiseLimit = stop.raiseLimit;
-  }
-  node.bestAnswer = node.stops.partial().trim() || node.bestAnswer;
-  return { ok: false };
 }
 
 /** The model answered without tool calls: it may finish once its verify commands pass. */
@@ -315,9 +181,4 @@ function watchForStall(node: Node, calls: ToolCall[], results: CallResult[]): vo
   node.options.emit(makeEvent(node.who, "warning", { message: `stall detected: ${why}`, code: "stall" }));
   append(node, { role: "user", content: STALL_NUDGE });
   node.nudged = true;
-}
-
-/** The reasoning effort of an agent's model calls: the spec's, else the tier's from config, else none. */
-function reasoningEffortFor(effort: ModelRequest["reasoningEffort"]): Pick<ModelRequest, "reasoningEffort"> {
-  return effort !== undefined ? { reasoningEffort: effort } : {};
 }
