@@ -5,10 +5,10 @@
  */
 import { mergeHooks } from "../agents/hooks/hooks.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
-import { sessionToolsFor } from "../cli/helper/session-tools.ts";
 import { loadConfig } from "../cli/shared/config.ts";
 import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/shared/mcp-session.ts";
 import { loadProjectRules, projectHooks, trustsProject } from "../cli/shared/project-rules.ts";
+import { sessionToolsFor } from "../cli/shared/session-tools.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { ApprovalGate } from "../policy/gate.ts";

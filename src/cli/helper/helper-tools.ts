@@ -21,10 +21,10 @@ import type { PrimitiveName } from "../../tools/types.ts";
 import { Workspace } from "../../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../../ui/format.ts";
 import { sandboxWorkspace } from "../shared/sandbox-setup.ts";
+import { sessionToolsFor } from "../shared/session-tools.ts";
 import { type SystemFlags, systemPromptFrom } from "../shared/system-flag.ts";
 import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
-import { sessionToolsFor } from "./session-tools.ts";
 
 export interface ToolsRunInput {
   client: ModelClient;
