@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs Bun: the one on PATH, else a copy installed from npm into ./.tools (installed on first use).
-# The local copy's directory is put on PATH so that processes Bun starts (bin/agent, whose shebang
-# is `env bun`) find it too.
+# The local copy's directory is put on PATH so that processes Bun starts (tests spawn bin/agent, which
+# looks for bun on PATH first) find it too.
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
 if command -v bun >/dev/null 2>&1; then

@@ -17,7 +17,7 @@ else
   set -- run --replay examples/demo/demo.cassette.jsonl --cwd "$work" --on-ask allow "$goal"
 fi
 status=0
-sh scripts/bun.sh bin/agent "$@" || status=$?
+sh scripts/bun.sh bin/agent.ts "$@" || status=$?
 echo "" >&2
 echo "demo: the workspace is $work; greet.js now reads:" >&2
 cat "$work/greet.js" >&2

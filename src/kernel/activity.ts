@@ -1,7 +1,7 @@
 /**
  * What a run did, beside its answer: the tool calls with their outcome, the calls that were refused
  * (and who refused them), the turns, the stumbles, and whether old context was elided. Carried on
- * RunResult (`activity`) and reported in the machine-readable results (README "Machine-readable output").
+ * RunResult (`activity`) and reported in the machine-readable results (docs/ci-and-json.md "Machine-readable output").
  */
 
 /**

@@ -11,7 +11,7 @@ import { readRegularFile } from "./regular-file.ts";
  * open, fstat, bounded read).
  */
 
-/** Largest config or spec file read (1 MiB); README "Configuration". */
+/** Largest config or spec file read (1 MiB); docs/configuration.md. */
 export const CONFIG_FILE_CAP = 1024 * 1024;
 
 export interface ConfigFileOptions {

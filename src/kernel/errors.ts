@@ -58,7 +58,7 @@ export class AppError extends Error {
   }
 }
 
-/** Documented process exit codes (README "Exit codes"). */
+/** Documented process exit codes (docs/ci-and-json.md "Exit codes"). */
 export const ExitCode = {
   done: 0,
   failure: 1,

@@ -4,10 +4,10 @@ import type { ProviderErrorKind } from "./errors.ts";
 import type { Message, UserMessage } from "./messages.ts";
 import type { AgentUsageReport, Usage } from "./usage.ts";
 
-/** How a run ended. Maps to exit codes in src/cli (see README "Exit codes"). */
+/** How a run ended. Maps to exit codes in src/cli (see docs/ci-and-json.md "Exit codes"). */
 export type RunStatus = "success" | "failure" | "limit" | "error" | "interrupted";
 
-/** Every way a run can end, as `finish_reason` in results (README "Machine-readable output" lists them). */
+/** Every way a run can end, as `finish_reason` in results (docs/ci-and-json.md "Machine-readable output" lists them). */
 export const FINISH_REASONS = [
   "stop", // the model answered without tool calls
   "stall", // the stall guard forced a final answer (still a success)

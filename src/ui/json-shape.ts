@@ -1,5 +1,5 @@
 /**
- * The one JSON shape of the machine-readable output (README "Machine-readable output"): snake_case keys
+ * The one JSON shape of the machine-readable output (docs/ci-and-json.md "Machine-readable output"): snake_case keys
  * everywhere (the helper's `--json`, the run result, every stream-json line), costs rounded to 6
  * decimals, and the error object every failed exit prints in JSON mode.
  *

@@ -12,7 +12,9 @@ import { exitCodeFor } from "../../src/cli/shared/exit-code.ts";
 import { ExitCode, FINISH_REASONS } from "../../src/kernel/index.ts";
 import { DEFAULT_TIER_MODELS, TIERS } from "../../src/llm/resolve.ts";
 
-const README = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
+const README = ["docs/providers-and-models.md", "docs/ci-and-json.md"]
+  .map((doc) => readFileSync(join(import.meta.dir, "..", "..", doc), "utf8"))
+  .join("\n");
 
 /** The text of a README section, from its heading to the next heading of the same or a higher level. */
 function section(heading: string): string {

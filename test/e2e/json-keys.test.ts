@@ -1,5 +1,5 @@
 /**
- * The one JSON shape (README "Machine-readable output", schema 2), walked over real output of the CLI:
+ * The one JSON shape (docs/ci-and-json.md "Machine-readable output", schema 2), walked over real output of the CLI:
  * `agent run -o stream-json` and `-o json` of a run with reasoning, tools, approvals, a denial and a
  * sub-agent with a `verify:` command, and of runs ending in a provider error; `agent helper --json` with
  * and without `--tools`, and failing. Every key at
@@ -16,7 +16,7 @@ import { anthropicEnv, freshServerAndSandbox, parseJsonLines, runAgentIn } from 
 
 const fx = freshServerAndSandbox();
 
-/** The event kinds the run below produces: README's list but model_switch, compaction and error. */
+/** The event kinds the run below produces: docs/ci-and-json.md's list but model_switch, compaction and error. */
 const EVENT_KINDS = [
   "system",
   "warning",

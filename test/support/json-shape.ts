@@ -1,5 +1,5 @@
 /**
- * Checks of the one JSON output shape (README "Machine-readable output", schema 2): every key in
+ * Checks of the one JSON output shape (docs/ci-and-json.md "Machine-readable output", schema 2): every key in
  * snake_case (a tool call's arguments, `args` of tool events and approval requests and `arguments` of
  * the tool calls in `message` events, are the model's own and are not looked into) and every cost
  * rounded to at most 6 decimals.
