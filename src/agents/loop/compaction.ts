@@ -16,7 +16,7 @@ import SYSTEM from "./compaction-prompt.txt" with { type: "text" };
 import { streamReply } from "./stream-reply.ts";
 
 /**
- * Compaction (README "Compaction"): once the provider reports that a conversation's input passed a share
+ * Compaction (docs/run.md "Compaction"): once the provider reports that a conversation's input passed a share
  * of the model's context window, the older part is summarised by one fast-tier model call into a
  * structured summary (goal, decisions, files touched, open threads). The history becomes the first
  * user message's goal with that summary, then the recent turns unchanged: the tail starts at an

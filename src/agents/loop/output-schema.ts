@@ -2,7 +2,7 @@
  * `--schema`: the final answer must be a JSON value valid against a JSON schema. The schema is checked
  * with Ajv (a maintained validator, imported only when a schema is given) on every path, also where the
  * provider's native structured output already constrained the answer; an answer that fails is re-asked
- * once with the validation error (see README "Structured output").
+ * once with the validation error (see docs/ci-and-json.md "Structured output").
  */
 import type { ModelRequest, ResponseSchema } from "../../kernel/index.ts";
 import type { Finish } from "./finish.ts";

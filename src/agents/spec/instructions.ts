@@ -4,7 +4,7 @@ import path from "node:path";
 import { configDir, readConfigFileResult } from "../../kernel/index.ts";
 
 /**
- * Project instructions (README "Project instructions"): AGENTS.md, or CLAUDE.md where a directory has
+ * Project instructions (docs/agent-specs.md "Project instructions"): AGENTS.md, or CLAUDE.md where a directory has
  * no AGENTS.md, from the repository root (the nearest directory holding `.git`; without one, the
  * directories below $HOME, or up to the filesystem root) down to the workspace, after the user's own
  * `$XDG_CONFIG_HOME/agent/AGENTS.md`. They go into every agent's system prompt as one delimited block,
@@ -15,7 +15,7 @@ import { configDir, readConfigFileResult } from "../../kernel/index.ts";
  * symlink out of the searched tree is refused with a warning; the run goes on without it.
  */
 
-/** Total size of the instructions block's file texts (bytes of UTF-8); README "Project instructions". */
+/** Total size of the instructions block's file texts (bytes of UTF-8); docs/agent-specs.md "Project instructions". */
 export const INSTRUCTIONS_CAP = 32 * 1024;
 
 /** The names looked for in each directory, in order of preference: the first present one is used. */

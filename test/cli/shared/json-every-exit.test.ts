@@ -1,6 +1,6 @@
 /**
  * `--output json` / `-o stream-json` on `agent run` and `--json` / `-o json` on `agent helper` print
- * exactly one JSON object on every exit (README "Machine-readable output"): usage errors (2, commander's
+ * exactly one JSON object on every exit (docs/ci-and-json.md "Machine-readable output"): usage errors (2, commander's
  * own included), configuration, spec and key errors (3), provider errors (4), with
  * `{"status":"error","error":{"kind","message"},"exit_code"}`. Without a TTY, against the fake server.
  */

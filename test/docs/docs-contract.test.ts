@@ -1,5 +1,5 @@
 /**
- * README.md is a contract users script against: its tables and lists must say what the code does.
+ * The docs pages (docs/providers-and-models.md, docs/ci-and-json.md) are a contract users script against: its tables and lists must say what the code does.
  * Several people edit both in parallel, so these checks pin the parts that drifted most easily: the
  * tier table (src/llm/resolve.ts), the `finish_reason` list (src/kernel/events.ts) and the exit code
  * table (src/kernel/errors.ts, src/cli/shared/exit-code.ts, src/agents/loop/finish.ts).
@@ -12,13 +12,13 @@ import { exitCodeFor } from "../../src/cli/shared/exit-code.ts";
 import { ExitCode, FINISH_REASONS } from "../../src/kernel/index.ts";
 import { DEFAULT_TIER_MODELS, TIERS } from "../../src/llm/resolve.ts";
 
-const README = ["docs/providers-and-models.md", "docs/ci-and-json.md"]
+const DOCS = ["docs/providers-and-models.md", "docs/ci-and-json.md"]
   .map((doc) => readFileSync(join(import.meta.dir, "..", "..", doc), "utf8"))
   .join("\n");
 
-/** The text of a README section, from its heading to the next heading of the same or a higher level. */
+/** The text of a docs section, from its heading to the next heading of the same or a higher level. */
 function section(heading: string): string {
-  const lines = README.split("\n");
+  const lines = DOCS.split("\n");
   const start = lines.indexOf(heading);
   expect(start).toBeGreaterThanOrEqual(0);
   const level = heading.indexOf(" ");
@@ -45,7 +45,7 @@ function tableRows(text: string): [string, string[]][] {
     .map((cells): [string, string[]] => [cells[0] ?? "", cells.slice(1)]);
 }
 
-describe("README matches the code", () => {
+describe("the docs match the code", () => {
   test("the tier table lists each tier's default candidates per provider, in order", () => {
     const rows = new Map(tableRows(section("## Models and tiers")));
     for (const tier of TIERS) {
