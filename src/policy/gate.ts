@@ -11,6 +11,7 @@ import {
   makeEvent,
 } from "../kernel/index.ts";
 import type { FlagReason } from "./approvers.ts";
+import { ruleToolFor } from "./file-rules.ts";
 import { evaluate } from "./evaluate.ts";
 import { escapePattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
 import { parseRule } from "./rules.ts";
@@ -97,8 +98,9 @@ export function sessionGrantRules(request: PolicyRequest): Rule[] {
     const named = request.tool === "exec" || request.tool === "fetch" || PATH_TOOLS.has(request.tool);
     return named ? [] : [parseRule(request.tool, "allow", "session")];
   }
+  const tool = ruleToolFor(request.tool);
   return request.targets.map((target) =>
-    parseRule(`${request.tool}:${escapePattern(normalizeTarget(request.tool, target))}`, "allow", "session"),
+    parseRule(`${tool}:${escapePattern(normalizeTarget(request.tool, target))}`, "allow", "session"),
   );
 }
 

@@ -320,8 +320,8 @@ describe("sessionGrantRules", () => {
       sensitive: false,
     };
     expect(sessionGrantRules(patch).map((r) => r.text)).toEqual([
-      "apply_patch:src/a.ts",
-      "apply_patch:src/\\[b\\].ts",
+      "edit_file:src/a.ts",
+      "edit_file:src/\\[b\\].ts",
     ]);
     const fetch: PolicyRequest = {
       tool: "fetch",
