@@ -11,8 +11,8 @@ import {
   makeEvent,
 } from "../kernel/index.ts";
 import type { FlagReason } from "./approvers.ts";
-import { ruleToolFor } from "./file-rules.ts";
 import { evaluate } from "./evaluate.ts";
+import { ruleToolFor } from "./file-rules.ts";
 import { escapePattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
 import { parseRule } from "./rules.ts";
 import { suggestAllowRules } from "./suggest.ts";
