@@ -13,7 +13,7 @@ import {
 import type { FlagReason } from "./approvers.ts";
 import { evaluate } from "./evaluate.ts";
 import { ruleToolFor } from "./file-rules.ts";
-import { escapePattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
+import { literalPattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
 import { parseRule } from "./rules.ts";
 import { suggestAllowRules } from "./suggest.ts";
 import type { PolicyRequest, Rule, Verdict } from "./types.ts";
@@ -100,7 +100,11 @@ export function sessionGrantRules(request: PolicyRequest): Rule[] {
   }
   const tool = ruleToolFor(request.tool);
   return request.targets.map((target) =>
-    parseRule(`${tool}:${escapePattern(normalizeTarget(request.tool, target))}`, "allow", "session"),
+    parseRule(
+      `${tool}:${literalPattern(request.tool, normalizeTarget(request.tool, target))}`,
+      "allow",
+      "session",
+    ),
   );
 }
 
