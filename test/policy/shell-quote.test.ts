@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are shell commands, not templates
 /**
  * Every printed `--allow` suggestion is one shell word that a real bash reads back as exactly the rule:
  * each word is handed to `bash -c` inside `printf '%s\0' --allow WORD`, and the arguments bash passed
