@@ -51,7 +51,7 @@ export interface ApprovalGateOptions {
 export function deniedMessage(what: string, reason: string, suggestedAllow: readonly string[]): string {
   const allow =
     suggestedAllow.length > 0
-      ? ` The user can allow it by running again with ${suggestedAllow.map(allowFlag).join(" ")}.`
+      ? ` The user can allow it by running again with ${suggestedAllow.map((r) => allowFlag(r, { quote: "always" })).join(" ")}.`
       : "";
   return (
     `DENIED: this action was not performed: ${what}. Why: ${reason}. Nothing was changed or run. ` +
@@ -228,7 +228,9 @@ export class ApprovalGate {
       // The error names the tool and its target; the rule that would let the call through follows it.
       const suggestedAllow = this.suggest(input.request);
       const allow =
-        suggestedAllow.length > 0 ? `; to allow it: ${suggestedAllow.map(allowFlag).join(" ")}` : "";
+        suggestedAllow.length > 0
+          ? `; to allow it: ${suggestedAllow.map((rule) => allowFlag(rule)).join(" ")}`
+          : "";
       return {
         allowed: false,
         verdict: { effect: "ask", reason: first.reason },

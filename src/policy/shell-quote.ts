@@ -7,8 +7,8 @@
  * `\xHH`, `\\`, `\'` escapes. `!` is escaped there too: interactive bash's history expansion does not look
  * inside single quotes, but `$'…'` is not documented to be spared.
  */
-export function shellWord(text: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text;
+export function shellWord(text: string, options: { quote?: "when-needed" | "always" } = {}): string {
+  if (options.quote !== "always" && /^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
   if (!/[\u0000-\u001f\u007f]/.test(text)) return `'${text.replaceAll("'", "'\\''")}'`;
   let body = "";
@@ -23,7 +23,10 @@ export function shellWord(text: string): string {
   return `$'${body}'`;
 }
 
-/** `--allow WORD` as a person pastes it: the flag and the rule as one shell word. */
-export function allowFlag(rule: string): string {
-  return `--allow ${shellWord(rule)}`;
+/**
+ * `--allow WORD` as a person pastes it: the flag and the rule as one shell word. `quote: "always"` quotes
+ * even a plain rule, as the text the model reads does (a model repeating it in prose keeps it one word).
+ */
+export function allowFlag(rule: string, options: { quote?: "when-needed" | "always" } = {}): string {
+  return `--allow ${shellWord(rule, options)}`;
 }

@@ -198,7 +198,7 @@ export function denialLines(denials: readonly Denial[]): string[] {
     const target = d.target ? ` ${oneLine(d.target, 80)}` : "";
     const allow =
       d.suggestedAllow.length > 0
-        ? `; to allow: ${d.suggestedAllow.map(allowFlag).join(" ")}`
+        ? `; to allow: ${d.suggestedAllow.map((rule) => allowFlag(rule)).join(" ")}`
         : d.rule
           ? `; remove or narrow the deny rule ${d.rule} to allow it`
           : "";

@@ -102,7 +102,7 @@ describe("denials are reported", () => {
     const told = toolResultsOf(result.requests[2]);
     expect(told).toHaveLength(2);
     for (const text of told) expect(text).toContain("DENIED: this action was not performed");
-    expect(told[0]).toContain("--allow write_file:hello.py.");
+    expect(told[0]).toContain("--allow 'write_file:hello.py'");
     expect(told[1]).toContain("--allow 'exec:python3 hello.py'");
   });
 

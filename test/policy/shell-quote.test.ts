@@ -44,11 +44,13 @@ const TRICKY = [
 describe("shellWord: bash reads each word back as exactly the rule", () => {
   test.each(TRICKY)("%j", (rule) => {
     expect(bashArgs(allowFlag(rule))).toEqual(["--allow", rule]);
+    expect(bashArgs(allowFlag(rule, { quote: "always" }))).toEqual(["--allow", rule]);
     expect(shellWord(rule)).not.toContain("\n");
   });
 
   test("plain rules stay bare; spaces get single quotes; control characters $'…'", () => {
     expect(shellWord("write_file:src/a.ts")).toBe("write_file:src/a.ts");
+    expect(shellWord("write_file:src/a.ts", { quote: "always" })).toBe("'write_file:src/a.ts'");
     expect(shellWord("exec:node -e *")).toBe("'exec:node -e *'");
     expect(shellWord("exec:printf 'a\nb'")).toBe("$'exec:printf \\'a\\nb\\''");
   });
@@ -76,7 +78,7 @@ describe("suggested rules for tricky commands paste back exactly", () => {
       rules,
     );
     expect(suggested.length).toBeGreaterThan(0);
-    const words = suggested.map(allowFlag).join(" ");
+    const words = suggested.map((rule) => allowFlag(rule)).join(" ");
     expect(bashArgs(words)).toEqual(suggested.flatMap((rule) => ["--allow", rule]));
   });
 });

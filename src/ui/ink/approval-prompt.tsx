@@ -151,7 +151,7 @@ function Decided({ request }: { request: ApprovalRequest }) {
 /** The rules "a" adds, each as one shell word, as `--allow` takes it. */
 function sessionWords(request: ApprovalRequest): string {
   return (request.sessionRules ?? (request.sessionRule === "" ? [] : [request.sessionRule]))
-    .map(shellWord)
+    .map((rule) => shellWord(rule))
     .join(" ");
 }
 
