@@ -10,6 +10,12 @@ export interface ApprovalRequest {
   preview: string;
   /** The exact rule a "yes for this session" answer adds, e.g. `exec:git status`. */
   sessionRule: string;
+  /** The rules a "yes for this session" answer adds, one per target (`sessionRule` joins them with ", "). */
+  sessionRules?: string[];
+  /** What is being decided, in words: `edit greet.js`, `run npm test`, `apply patch: update a.js, add b.js`. */
+  what?: string;
+  /** The call's targets on one line: the paths it changes (never a diff header), the command, the URL. */
+  target?: string;
   /** Why it asks: the rule that decided, or the default. */
   reason: string;
 }
@@ -28,9 +34,8 @@ export interface Approver {
 /** Raised by the `--on-ask fail` approver: the run must end with exit code 6. */
 export class ApprovalNeededError extends Error {
   constructor(readonly request: ApprovalRequest) {
-    super(
-      `approval needed for ${request.tool} (${request.preview.split("\n")[0] ?? ""}) and --on-ask is fail`,
-    );
+    const target = request.target ?? request.preview.split("\n")[0] ?? "";
+    super(`approval needed for ${request.tool} (${target}) and --on-ask is fail`);
     this.name = "ApprovalNeededError";
   }
 }

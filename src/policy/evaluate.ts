@@ -1,3 +1,4 @@
+import { ruleApplies } from "./file-rules.ts";
 import { leavesWorkspace, normalizeTarget, PATH_TOOLS, patternMatches, patternOccurs } from "./match.ts";
 import { NON_EXECUTING, programOf, riskyOption, withoutGlobalOptions } from "./programs.ts";
 import { splitShell } from "./shell-split.ts";
@@ -169,10 +170,11 @@ function targetUnit(request: PolicyRequest, target: string | undefined, rules: R
  * several targets is allowed only if every target is; for exec every simple command of the command
  * line must be allowed (unparsable shell asks, output redirections to files ask). Without a matching
  * rule read-only tools allow and everything else asks. Sensitive requests never come out as allow
- * unless a session grant covers them. Session rules (source "session") also beat ask rules.
+ * unless a session grant covers them. Session rules (source "session") also beat ask rules. A rule for
+ * any file-change tool (edit_file, write_file, apply_patch) governs calls of all three (file-rules.ts).
  */
 export function evaluate(request: PolicyRequest, rules: Rule[]): Verdict {
-  const own = rules.filter((r) => r.tool === request.tool);
+  const own = rules.filter((r) => ruleApplies(r.tool, request.tool));
   const targets: (string | undefined)[] = request.targets.length > 0 ? request.targets : [undefined];
   const units =
     request.tool === "exec"

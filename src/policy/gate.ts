@@ -11,9 +11,12 @@ import {
   makeEvent,
 } from "../kernel/index.ts";
 import type { FlagReason } from "./approvers.ts";
+import { describeAction } from "./describe.ts";
 import { evaluate } from "./evaluate.ts";
-import { escapePattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
+import { ruleToolFor } from "./file-rules.ts";
+import { literalPattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
 import { parseRule } from "./rules.ts";
+import { allowFlag } from "./shell-quote.ts";
 import { suggestAllowRules } from "./suggest.ts";
 import type { PolicyRequest, Rule, Verdict } from "./types.ts";
 
@@ -48,7 +51,7 @@ export interface ApprovalGateOptions {
 export function deniedMessage(what: string, reason: string, suggestedAllow: readonly string[]): string {
   const allow =
     suggestedAllow.length > 0
-      ? ` The user can allow it by running again with ${suggestedAllow.map((r) => `--allow '${r}'`).join(" ")}.`
+      ? ` The user can allow it by running again with ${suggestedAllow.map((r) => allowFlag(r, { quote: "always" })).join(" ")}.`
       : "";
   return (
     `DENIED: this action was not performed: ${what}. Why: ${reason}. Nothing was changed or run. ` +
@@ -97,8 +100,13 @@ export function sessionGrantRules(request: PolicyRequest): Rule[] {
     const named = request.tool === "exec" || request.tool === "fetch" || PATH_TOOLS.has(request.tool);
     return named ? [] : [parseRule(request.tool, "allow", "session")];
   }
+  const tool = ruleToolFor(request.tool);
   return request.targets.map((target) =>
-    parseRule(`${request.tool}:${escapePattern(normalizeTarget(request.tool, target))}`, "allow", "session"),
+    parseRule(
+      `${tool}:${literalPattern(request.tool, normalizeTarget(request.tool, target))}`,
+      "allow",
+      "session",
+    ),
   );
 }
 
@@ -206,6 +214,9 @@ export class ApprovalGate {
       args: input.args,
       preview: await this.preview(input),
       sessionRule,
+      sessionRules: grants.map((g) => g.text),
+      what: describeAction(input.request.tool, input.args, input.request.targets),
+      target: summarize(input.request),
       reason: first.reason,
     };
     this.emit(input.who, "approval_request", { request });
@@ -214,11 +225,17 @@ export class ApprovalGate {
       decision = await this.options.approver.decide(request, signal);
     } catch (error) {
       if (!(error instanceof ApprovalNeededError)) throw error;
+      // The error names the tool and its target; the rule that would let the call through follows it.
+      const suggestedAllow = this.suggest(input.request);
+      const allow =
+        suggestedAllow.length > 0
+          ? `; to allow it: ${suggestedAllow.map((rule) => allowFlag(rule)).join(" ")}`
+          : "";
       return {
         allowed: false,
         verdict: { effect: "ask", reason: first.reason },
-        message: error.message,
-        denial: { decidedBy: "on_ask", reason: "it needs approval and --on-ask is fail", suggestedAllow: [] },
+        message: `${error.message}${allow}`,
+        denial: { decidedBy: "on_ask", reason: "it needs approval and --on-ask is fail", suggestedAllow },
         stop: true,
       };
     }

@@ -1,8 +1,12 @@
 export * from "./approvers.ts";
+export * from "./describe.ts";
 export * from "./evaluate.ts";
+export * from "./file-rules.ts";
 export * from "./gate.ts";
-export { escapePattern, PATH_TOOLS, patternMatches } from "./match.ts";
+export { escapePattern, literalPattern, PATH_TOOLS, patternMatches } from "./match.ts";
 export * from "./rules.ts";
+export * from "./shell-quote.ts";
 export * from "./shell-split.ts";
 export * from "./suggest.ts";
+export * from "./suggest-command.ts";
 export type * from "./types.ts";

@@ -71,3 +71,12 @@ export function patternOccurs(pattern: string, text: string): boolean {
 export function escapePattern(text: string): string {
   return text.replace(/[\\*?[\]{}(),!@+]/g, "\\$&");
 }
+
+/**
+ * A pattern of `tool` matching exactly `text`, escaping only what that tool's patterns treat as special:
+ * path globs (Bun.Glob) all of escapePattern's characters; command, URL and MCP patterns only `\`, `*`
+ * and `?` (globSource), so `exec:node -e 'console.log(1)'` stays readable.
+ */
+export function literalPattern(tool: string, text: string): string {
+  return PATH_TOOLS.has(tool) ? escapePattern(text) : text.replace(/[\\*?]/g, "\\$&");
+}

@@ -3,6 +3,7 @@ import type { ApprovalRequest } from "../kernel/approvals.ts";
 import { type AgentEvent, shownAsTool } from "../kernel/events.ts";
 import { terminalSafeValue } from "../kernel/terminal-text.ts";
 import { totalTokens } from "../kernel/usage.ts";
+import { allowFlag } from "../policy/shell-quote.ts";
 import { type Palette, palette } from "./ansi.ts";
 import {
   describeCompaction,
@@ -197,7 +198,7 @@ export function denialLines(denials: readonly Denial[]): string[] {
     const target = d.target ? ` ${oneLine(d.target, 80)}` : "";
     const allow =
       d.suggestedAllow.length > 0
-        ? `; to allow: ${d.suggestedAllow.map((r) => `--allow '${r}'`).join(" ")}`
+        ? `; to allow: ${d.suggestedAllow.map((rule) => allowFlag(rule)).join(" ")}`
         : d.rule
           ? `; remove or narrow the deny rule ${d.rule} to allow it`
           : "";

@@ -118,7 +118,7 @@ describe("denials are reported", () => {
     expect(result.stderr).toContain(
       "code-editor (root/code-editor#1): write_file hello.py: it needs approval and no terminal can ask",
     );
-    expect(result.stderr).toContain("to allow: --allow 'write_file:hello.py'");
+    expect(result.stderr).toContain("to allow: --allow write_file:hello.py\n");
     expect(result.stderr).toContain("to allow: --allow 'exec:python3 hello.py'");
     const last = result.stderr.trimEnd().split("\n").at(-1) ?? "";
     expect(last).toContain("success (stop)");

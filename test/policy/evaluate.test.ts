@@ -201,7 +201,36 @@ describe("evaluate: file tools", () => {
     expect(evaluate(req("write_file", ["notes.txt"]), set).effect).toBe("allow");
     expect(evaluate(req("write_file", ["docs/notes.txt"]), set).effect).toBe("ask");
     expect(evaluate(req("write_file", ["lib/a.ts"]), set).effect).toBe("ask");
-    expect(evaluate(req("edit_file", ["src/a.ts"]), set).effect).toBe("ask");
+    expect(evaluate(req("edit_file", ["lib/a.ts"]), set).effect).toBe("ask");
+  });
+
+  test("one rule for file changes: edit_file, write_file and apply_patch rules govern each other's calls", () => {
+    // The README's CI example on a GPT model, which edits through apply_patch.
+    const edits = rules({ allow: ["edit_file:**"] });
+    expect(evaluate(req("apply_patch", ["greet.js"]), edits)).toMatchObject({
+      effect: "allow",
+      rule: { text: "edit_file:**" },
+    });
+    expect(evaluate(req("edit_file", ["greet.js"]), edits).effect).toBe("allow");
+    expect(evaluate(req("write_file", ["src/new.ts"]), edits).effect).toBe("allow");
+    const writes = rules({ allow: ["write_file:src/**"] });
+    expect(evaluate(req("edit_file", ["src/a.ts"]), writes).effect).toBe("allow");
+    // A patch moving src/a.ts out of src/ checks both paths: the destination is not covered.
+    expect(evaluate(req("apply_patch", ["src/a.ts", "lib/a.ts"]), writes).effect).toBe("ask");
+    expect(evaluate(req("apply_patch", ["src/a.ts", "src/b.ts"]), writes).effect).toBe("allow");
+    // Deny and ask rules of any of the three names stop the others too.
+    const guarded = rules({ allow: ["edit_file:**"], deny: ["write_file:.env"], ask: ["apply_patch:ci/**"] });
+    expect(evaluate(req("apply_patch", ["a.ts", ".env"]), guarded)).toMatchObject({
+      effect: "deny",
+      rule: { text: "write_file:.env" },
+    });
+    expect(evaluate(req("edit_file", [".env"]), guarded).effect).toBe("deny");
+    expect(evaluate(req("write_file", ["ci/build.yml"]), guarded).effect).toBe("ask");
+    // Other tools are not file changes: an edit rule does not reach reads' denials or exec.
+    expect(evaluate(req("exec", ["rm greet.js"]), edits).effect).toBe("ask");
+    expect(evaluate(req("read_file", ["a.ts"]), rules({ deny: ["edit_file:a.ts"] })).effect).toBe("allow");
+    // A sensitive path still asks under a broad rule of any name.
+    expect(evaluate(req("apply_patch", [".git/config"], true), edits).effect).toBe("ask");
   });
 
   test("a patch is allowed only if every target is", () => {

@@ -88,6 +88,9 @@ describe("ApprovalGate", () => {
       args: { command: "npm test" },
       preview: "npm test",
       sessionRule: "exec:npm test",
+      sessionRules: ["exec:npm test"],
+      what: "run npm test",
+      target: "npm test",
       reason: "default: exec asks (npm test)",
     };
     expect(approver.requests).toEqual([expected]);
@@ -192,7 +195,9 @@ describe("ApprovalGate", () => {
     const gate = new ApprovalGate({ rules: [], approver: flagApprover("fail") });
     const outcome = await gate.check(exec("rm x"), signal);
     expect(outcome).toMatchObject({ allowed: false, stop: true });
-    expect(outcome.allowed ? "" : outcome.message).toContain("approval needed for exec (rm x)");
+    expect(outcome.allowed ? "" : outcome.message).toBe(
+      "approval needed for exec (rm x) and --on-ask is fail; to allow it: --allow 'exec:rm x'",
+    );
     expect(await gate.check(exec("rm y"), signal)).toMatchObject({ allowed: false, stop: true });
   });
 
@@ -320,8 +325,8 @@ describe("sessionGrantRules", () => {
       sensitive: false,
     };
     expect(sessionGrantRules(patch).map((r) => r.text)).toEqual([
-      "apply_patch:src/a.ts",
-      "apply_patch:src/\\[b\\].ts",
+      "edit_file:src/a.ts",
+      "edit_file:src/\\[b\\].ts",
     ]);
     const fetch: PolicyRequest = {
       tool: "fetch",
@@ -330,5 +335,47 @@ describe("sessionGrantRules", () => {
       sensitive: false,
     };
     expect(sessionGrantRules(fetch).map((r) => r.text)).toEqual(["fetch:https://x.test/a"]);
+  });
+});
+
+describe("--on-ask fail names the target, never a diff header", () => {
+  test("an edit names its path and the rule to allow it", async () => {
+    const gate = new ApprovalGate({ rules: [], approver: flagApprover("fail") });
+    const outcome = await gate.check(
+      {
+        who: ROOT,
+        tool: "edit_file",
+        args: { path: "./greet.js", old_string: "a", new_string: "b" },
+        request: { tool: "edit_file", targets: ["greet.js"], readOnly: false, sensitive: false },
+        preview: async () => "--- a/greet.js\n+++ b/greet.js\n@@ -1 +1 @@\n-a\n+b",
+      },
+      signal,
+    );
+    expect(outcome).toMatchObject({
+      allowed: false,
+      stop: true,
+      message:
+        "approval needed for edit_file (greet.js) and --on-ask is fail; to allow it: --allow edit_file:greet.js",
+      denial: { decidedBy: "on_ask", suggestedAllow: ["edit_file:greet.js"] },
+    });
+  });
+
+  test("a patch names every path it touches, under the edit_file rule name", async () => {
+    const gate = new ApprovalGate({ rules: [], approver: flagApprover("fail") });
+    const patch =
+      "*** Begin Patch\n*** Update File: greet.js\n@@\n-a\n+b\n*** Add File: b.js\n+x\n*** End Patch";
+    const outcome = await gate.check(
+      {
+        who: ROOT,
+        tool: "apply_patch",
+        args: { patch },
+        request: { tool: "apply_patch", targets: ["greet.js", "b.js"], readOnly: false, sensitive: false },
+        preview: async () => "--- a/greet.js\n+++ b/greet.js",
+      },
+      signal,
+    );
+    expect(outcome.allowed ? "" : outcome.message).toBe(
+      "approval needed for apply_patch (greet.js, b.js) and --on-ask is fail; to allow it: --allow edit_file:greet.js --allow edit_file:b.js",
+    );
   });
 });

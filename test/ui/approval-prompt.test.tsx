@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import type { ApprovalDecision } from "../../src/kernel/approvals.ts";
+import type { ApprovalDecision, ApprovalRequest } from "../../src/kernel/approvals.ts";
+import { ApprovalGate } from "../../src/policy/gate.ts";
+import { buildRuleSet } from "../../src/policy/rules.ts";
+import { shellWord } from "../../src/policy/shell-quote.ts";
 import { ApprovalPrompt } from "../../src/ui/ink/approval-prompt.tsx";
 import { tone } from "../../src/ui/ink/theme.ts";
 import { approvalRequest, tick } from "./fixtures.ts";
@@ -138,5 +141,85 @@ describe("approval prompt", () => {
     await tick();
     expect(interrupts()).toBe(1);
     expect(decisions).toEqual([]);
+  });
+});
+
+/** The request the real gate puts to the approver for `call` (its approver records it and says no). */
+async function gateRequest(call: Parameters<ApprovalGate["check"]>[0]): Promise<ApprovalRequest> {
+  const seen: ApprovalRequest[] = [];
+  const approver = {
+    decide: async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+      seen.push(request);
+      return { kind: "deny" };
+    },
+  };
+  await new ApprovalGate({ rules: buildRuleSet({}), approver }).check(call, new AbortController().signal);
+  return seen[0]!;
+}
+
+/** The box's text as one line: borders dropped, wrapped lines joined (Ink wraps at spaces). */
+function boxText(frame: string | undefined): string {
+  return (frame ?? "").replace(/[│╭╮╰╯─]/g, " ").replace(/\s+/g, " ");
+}
+
+const WHO = { agent: "root/code-editor#1", name: "code-editor", parent: "root", depth: 1 };
+
+describe("approval prompt: what is being decided, and the rule a pastes", () => {
+  test("exec: the command in words instead of the default's fragment; a shows a pasteable rule", async () => {
+    const command = `node -e "import('./greet.js').then(m=>console.log(m.greet('x')))"`;
+    const request = await gateRequest({
+      who: WHO,
+      tool: "exec",
+      args: { command },
+      request: { tool: "exec", targets: [command], readOnly: false, sensitive: false },
+      preview: async () => command,
+    });
+    const frame = boxText(mount(request).lastFrame());
+    expect(frame).toContain(`Allow: run ${command}`);
+    expect(frame).not.toContain("default: exec asks");
+    // The exact command line is granted; the box prints it as one shell word (bash reads it back as is,
+    // test/policy/shell-quote.test.ts).
+    expect(request.sessionRules).toEqual([`exec:${command}`]);
+    const word = shellWord(`exec:${command}`);
+    expect(frame).toContain(`(adds ${word})`);
+  });
+
+  test("an edit: the path, never a diff header", async () => {
+    const request = await gateRequest({
+      who: WHO,
+      tool: "edit_file",
+      args: { path: "./greet.js", old_string: "a", new_string: "b" },
+      request: { tool: "edit_file", targets: ["greet.js"], readOnly: false, sensitive: false },
+      preview: async () => "--- a/greet.js\n+++ b/greet.js\n@@ -1 +1 @@\n-a\n+b\n",
+    });
+    const frame = boxText(mount(request).lastFrame());
+    expect(frame).toContain("Allow: edit greet.js");
+    expect(frame).toContain("(adds edit_file:greet.js)");
+  });
+
+  test("a patch lists what it does; a reason other than the default is kept", async () => {
+    const patch =
+      "*** Begin Patch\n*** Update File: greet.js\n@@\n-a\n+b\n*** Add File: b.js\n+x\n*** End Patch";
+    const seen: ApprovalRequest[] = [];
+    const approver = {
+      decide: async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+        seen.push(request);
+        return { kind: "deny" };
+      },
+    };
+    const rules = buildRuleSet({ user: { ask: ["edit_file:*.js"] } });
+    await new ApprovalGate({ rules, approver }).check(
+      {
+        who: WHO,
+        tool: "apply_patch",
+        args: { patch },
+        request: { tool: "apply_patch", targets: ["greet.js", "b.js"], readOnly: false, sensitive: false },
+        preview: async () => "--- a/greet.js\n+++ b/greet.js\n",
+      },
+      new AbortController().signal,
+    );
+    const frame = boxText(mount(seen[0]).lastFrame());
+    expect(frame).toContain("Allow: apply patch: update greet.js, add b.js (ask rule edit_file:*.js)");
+    expect(frame).toContain("(adds edit_file:greet.js edit_file:b.js)");
   });
 });

@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
 import type { ApprovalDecision, ApprovalRequest } from "../../kernel/approvals.ts";
+import { shellWord } from "../../policy/shell-quote.ts";
 import { displayArgs } from "../format.ts";
 import { DiffPreview } from "./diff-preview.tsx";
 import { tone } from "./theme.ts";
@@ -110,12 +111,17 @@ export function ApprovalPrompt({
       ))}
       {isDiff ? <DiffPreview diff={request.preview} colors={colors} /> : null}
       {!isDiff && !isExec && request.preview.trim() !== "" ? <Text dimColor>{request.preview}</Text> : null}
-      <Text dimColor>{request.reason}</Text>
+      <Decided request={request} />
       {mode === "choose" ? (
         <Text>
-          <Text bold>y</Text> yes once · <Text bold>a</Text> yes for this session (adds{" "}
-          <Text color={tone(colors, "cyan")}>{request.sessionRule}</Text>) · <Text bold>n</Text> no ·{" "}
-          <Text bold>f</Text> no, with feedback · <Text bold>Esc</Text> no
+          <Text bold>y</Text> yes once · <Text bold>a</Text> yes for this session
+          {sessionWords(request) === "" ? null : (
+            <Text>
+              {" "}
+              (adds <Text color={tone(colors, "cyan")}>{sessionWords(request)}</Text>)
+            </Text>
+          )}{" "}
+          · <Text bold>n</Text> no · <Text bold>f</Text> no, with feedback · <Text bold>Esc</Text> no
         </Text>
       ) : (
         <Text>
@@ -125,6 +131,28 @@ export function ApprovalPrompt({
       )}
     </Box>
   );
+}
+
+/**
+ * The line saying what is being decided (`edit greet.js`, `run node -e "…"`), and why it asks when a rule
+ * or a guard made it ask rather than the default (a default's reason names only a fragment of the call).
+ */
+function Decided({ request }: { request: ApprovalRequest }) {
+  if (request.what === undefined) return <Text dimColor>{request.reason}</Text>;
+  const why = request.reason.startsWith("default:") ? "" : ` (${request.reason})`;
+  return (
+    <Text>
+      Allow: <Text bold>{request.what}</Text>
+      {why === "" ? null : <Text dimColor>{why}</Text>}
+    </Text>
+  );
+}
+
+/** The rules "a" adds, each as one shell word, as `--allow` takes it. */
+function sessionWords(request: ApprovalRequest): string {
+  return (request.sessionRules ?? (request.sessionRule === "" ? [] : [request.sessionRule]))
+    .map((rule) => shellWord(rule))
+    .join(" ");
 }
 
 /** Arguments without the bulky text the diff already shows. */
