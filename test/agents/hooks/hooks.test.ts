@@ -200,6 +200,13 @@ describe("a hook's match sees through the shell as a deny rule does", () => {
   test.each(["echo rm -rf build", "ls farm", "grep rm notes.txt"])("exec:rm * leaves %s alone", (command) => {
     expect(hookMatches("exec:rm *", exec(command))).toBe(false);
   });
+  test("a file rule's match fires for every tool that changes files (a GPT model's apply_patch too)", () => {
+    const patch = { tool: "apply_patch", policyName: "apply_patch", targets: ["greet.js"], args: {} };
+    expect(hookMatches("edit_file:*.js", patch)).toBe(true);
+    expect(hookMatches("edit_file:*.js", { ...patch, targets: ["a.ts"] })).toBe(false);
+    expect(hookMatches("write_file:greet.js", patch)).toBe(true);
+    expect(hookMatches("read_file:*.js", patch)).toBe(false);
+  });
   test("other tools, agents and a verify command's own name keep their meaning", () => {
     const write = { tool: "write_file", policyName: "write_file", targets: ["src/a.ts"], args: {} };
     expect(hookMatches("write_file:src/**", write)).toBe(true);
