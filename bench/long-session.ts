@@ -52,7 +52,10 @@ interface Measure {
   early: number;
   secondHalf: number;
   ratio: number;
+  medianEarly: number;
   medianSecondHalf: number;
+  /** The agent process's CPU time (user + system) per request, whole run: robust to a loaded machine. */
+  cpuPerTurn: number;
   peakMiB: number;
   stable: number;
   compared: number;
@@ -95,6 +98,12 @@ class RequestLog {
       this.breaks.push(`request ${this.timings.length}: message ${at} of ${previous.length} changed`);
     }
   };
+}
+
+/** User plus system CPU time of an exited child, in ms (resourceUsage reports microseconds). */
+function cpuMs(usage: ReturnType<Bun.Subprocess["resourceUsage"]>): number {
+  if (!usage) return Number.NaN;
+  return Number(usage.cpuTime.user + usage.cpuTime.system) / 1000;
 }
 
 function mean(values: number[]): number {
@@ -228,7 +237,9 @@ async function scenario(binary: string, kind: "helper" | "run"): Promise<Measure
       early,
       secondHalf,
       ratio: secondHalf / early,
+      medianEarly: median(gaps.slice(49, 100)),
       medianSecondHalf: median(half),
+      cpuPerTurn: cpuMs(proc.resourceUsage()) / requests.length,
       peakMiB: (proc.resourceUsage()?.maxRSS ?? 0) / 1024 / 1024,
       stable: log.stable,
       compared: log.compared,
@@ -259,7 +270,10 @@ function table(kind: string, columns: { name: string; m: Measure }[]): void {
     ["ms/turn, turns 50-100", (m) => m.early.toFixed(2)],
     ["ms/turn, second half", (m) => m.secondHalf.toFixed(2)],
     ["ratio second half / 50-100", (m) => m.ratio.toFixed(2)],
+    ["median ms/turn, turns 50-100", (m) => m.medianEarly.toFixed(2)],
     ["median ms/turn, second half", (m) => m.medianSecondHalf.toFixed(2)],
+    ["median ratio", (m) => (m.medianSecondHalf / m.medianEarly).toFixed(2)],
+    ["agent CPU ms/request (whole run)", (m) => m.cpuPerTurn.toFixed(2)],
     ["peak RSS MiB", (m) => m.peakMiB.toFixed(1)],
     [
       "prefix-stable requests",
