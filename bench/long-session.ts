@@ -24,7 +24,7 @@
  * machine disturbed least). Every agent process is killed
  * after --limit-s seconds (default 600), so the benchmark always ends. Nothing here asserts a time.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FakeRequest, FakeTurn } from "../test/support/fake-llm-server.ts";
@@ -60,6 +60,9 @@ interface Measure {
   medianSecondHalf: number;
   /** The agent process's CPU time (user + system) per request, whole run: robust to a loaded machine. */
   cpuPerTurn: number;
+  /** CPU ms per turn of the agent over turns 50-100 and over the second half (from /proc). */
+  cpuEarly: number;
+  cpuSecondHalf: number;
   peakMiB: number;
   stable: number;
   compared: number;
@@ -77,6 +80,10 @@ const withoutCacheMarks = (key: string, value: unknown): unknown =>
 /** Tracks prefix stability per conversation (keyed by system prompt and tools) and keeps only timings. */
 class RequestLog {
   readonly timings: FakeRequest[] = [];
+  /** The agent's CPU time (ms) when each request arrived; NaN where /proc cannot tell. */
+  readonly cpuAt: number[] = [];
+  /** The agent's pid, once spawned. */
+  pid: number | undefined;
   stable = 0;
   compared = 0;
   readonly breaks: string[] = [];
@@ -86,6 +93,7 @@ class RequestLog {
     const body = request.body as { system?: unknown; tools?: unknown; messages?: unknown[] } | null;
     request.body = null; // the bench keeps timings only: a long session's bodies add up to gigabytes
     this.timings.push(request);
+    this.cpuAt.push(this.pid === undefined ? Number.NaN : procCpuMs(this.pid));
     if (!body || !Array.isArray(body.messages)) return;
     const key = JSON.stringify([body.system, body.tools]);
     const messages = body.messages.map((m) => JSON.stringify(m, withoutCacheMarks));
@@ -108,6 +116,30 @@ class RequestLog {
 function cpuMs(usage: ReturnType<Bun.Subprocess["resourceUsage"]>): number {
   if (!usage) return Number.NaN;
   return Number(usage.cpuTime.user + usage.cpuTime.system) / 1000;
+}
+
+/**
+ * A process's CPU time so far (user + system, all threads) from /proc/PID/stat, in ms: fields 14 and 15,
+ * in clock ticks of 10 ms (USER_HZ is 100 on Linux: man 5 proc). NaN when unreadable (not Linux).
+ * Sampled at each request's arrival, it gives the agent's CPU per turn over a window, which other load
+ * on the machine moves far less than wall time.
+ */
+function procCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU ms per request between the arrivals of requests `from` and `to` (indexes into cpuAt). */
+function cpuPerTurnOver(cpuAt: number[], from: number, to: number): number {
+  const a = cpuAt[from];
+  const b = cpuAt[to];
+  return a === undefined || b === undefined || to <= from ? Number.NaN : (b - a) / (to - from);
 }
 
 function mean(values: number[]): number {
@@ -213,6 +245,7 @@ async function scenario(binary: string, kind: "helper" | "run"): Promise<Measure
     stdout: "pipe",
     stderr: "pipe",
   });
+  log.pid = proc.pid;
   const killer = setTimeout(() => proc.kill("SIGKILL"), LIMIT_MS);
   try {
     const [stdout, stderr, code] = await Promise.all([
@@ -244,6 +277,8 @@ async function scenario(binary: string, kind: "helper" | "run"): Promise<Measure
       medianEarly: median(gaps.slice(49, 100)),
       medianSecondHalf: median(half),
       cpuPerTurn: cpuMs(proc.resourceUsage()) / requests.length,
+      cpuEarly: cpuPerTurnOver(log.cpuAt, 50, 101),
+      cpuSecondHalf: cpuPerTurnOver(log.cpuAt, Math.floor(log.cpuAt.length / 2), log.cpuAt.length - 1),
       peakMiB: (proc.resourceUsage()?.maxRSS ?? 0) / 1024 / 1024,
       stable: log.stable,
       compared: log.compared,
@@ -278,6 +313,9 @@ function table(kind: string, columns: { name: string; m: Measure }[]): void {
     ["median ms/turn, second half", (m) => m.medianSecondHalf.toFixed(2)],
     ["median ratio", (m) => (m.medianSecondHalf / m.medianEarly).toFixed(2)],
     ["agent CPU ms/request (whole run)", (m) => m.cpuPerTurn.toFixed(2)],
+    ["agent CPU ms/turn, turns 50-100", (m) => m.cpuEarly.toFixed(2)],
+    ["agent CPU ms/turn, second half", (m) => m.cpuSecondHalf.toFixed(2)],
+    ["CPU ratio", (m) => (m.cpuSecondHalf / m.cpuEarly).toFixed(2)],
     ["peak RSS MiB", (m) => m.peakMiB.toFixed(1)],
     [
       "prefix-stable requests",
