@@ -71,8 +71,10 @@ interface Measure {
 }
 
 /**
- * Anthropic's `cache_control` marks where a cached prefix ends; the marker moves to the newest block each
- * turn and is not part of the prefix the cache matches, so the comparison ignores it.
+ * Anthropic's `cache_control` marks where a cached prefix ends; the adapter moves it to the newest block
+ * each turn, as the API's own automatic caching does ("applies the cache breakpoint to the last cacheable
+ * block and moves it forward as the conversation grows": platform.claude.com/docs/en/build-with-claude/
+ * prompt-caching), so the marker is not content and the comparison ignores it.
  */
 const withoutCacheMarks = (key: string, value: unknown): unknown =>
   key === "cache_control" ? undefined : value;
