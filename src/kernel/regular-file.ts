@@ -36,17 +36,25 @@ export async function readRegularFile(absPath: string, maxBytes: number): Promis
   if (before !== null) return before;
   const handle = await open(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const after = checkRegular(await handle.stat(), maxBytes);
-    if (after !== null) return after;
-    // Bounded even if the file grows after the fstat.
-    const buffer = Buffer.alloc(maxBytes + 1);
+    const after = await handle.stat();
+    const refused = checkRegular(after, maxBytes);
+    if (refused !== null) return refused;
+    // Sized by the fstat (a buffer of the limit is 20 MiB zero-filled per read: it dominated a long
+    // session's turns), grown while the file grows after the fstat, and bounded by the limit all the same.
+    let buffer = Buffer.allocUnsafe(Math.min(maxBytes, after.size) + 1);
     let length = 0;
-    while (length < buffer.length) {
+    for (;;) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
+      if (length < buffer.length) continue;
+      if (buffer.length > maxBytes) break;
+      const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
     }
     if (length > maxBytes) return { ok: false, why: "too-large", size: length };
+    // Only the bytes read are returned; the rest of the unzeroed buffer is never exposed.
     return { ok: true, bytes: buffer.subarray(0, length) };
   } finally {
     await handle.close();

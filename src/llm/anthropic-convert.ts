@@ -70,11 +70,28 @@ function blocksOf(message: Message): { role: Role; blocks: Block[] } {
   }
 }
 
+/**
+ * The converted blocks of each message already sent, so a long session converts each message once
+ * instead of the whole history every turn. History messages are never changed in place (eliding,
+ * compaction and escalation put copies in the list), so a message object always converts the same;
+ * the blocks are shared between requests and never mutated (see convertMessages).
+ */
+export type ConvertMemo = WeakMap<Message, { role: Role; blocks: Block[] }>;
+
+function memoBlocksOf(message: Message, memo: ConvertMemo | undefined): { role: Role; blocks: Block[] } {
+  let converted = memo?.get(message);
+  if (converted === undefined) {
+    converted = blocksOf(message);
+    memo?.set(message, converted);
+  }
+  return converted;
+}
+
 /** Converts messages, merging consecutive same-role turns (tool results become one user turn). */
-export function convertMessages(messages: Message[]): MessageParam[] {
+export function convertMessages(messages: Message[], memo?: ConvertMemo): MessageParam[] {
   const out: { role: Role; content: Block[] }[] = [];
   for (const message of messages) {
-    const { role, blocks } = blocksOf(message);
+    const { role, blocks } = memoBlocksOf(message, memo);
     if (blocks.length === 0) continue;
     const last = out[out.length - 1];
     if (last && last.role === role) {
@@ -84,11 +101,13 @@ export function convertMessages(messages: Message[]): MessageParam[] {
         if (firstOther >= 0) last.content.splice(firstOther, 0, ...blocks);
         else last.content.push(...blocks);
       } else last.content.push(...blocks);
-    } else out.push({ role, content: blocks });
+    } else out.push({ role, content: [...blocks] }); // a fresh array: later merges must not grow the memo's
   }
-  const lastBlock = out[out.length - 1]?.content.at(-1);
-  if (lastBlock && lastBlock.type !== "thinking" && lastBlock.type !== "redacted_thinking") {
-    Object.assign(lastBlock, { cache_control: EPHEMERAL });
+  const content = out[out.length - 1]?.content;
+  const lastBlock = content?.at(-1);
+  if (content && lastBlock && lastBlock.type !== "thinking" && lastBlock.type !== "redacted_thinking") {
+    // A copy carries the mark: the memo's block must not keep it into the next request.
+    content[content.length - 1] = { ...lastBlock, cache_control: EPHEMERAL } as Block;
   }
   return out;
 }
@@ -130,13 +149,13 @@ function applyThinking(params: Beta, request: ModelRequest): void {
  * request sets one, never above a known model's limit (the API refuses a larger value with a 400);
  * an unknown model gets the catalog's conservative default unless the request says otherwise.
  */
-export function buildRequest(request: ModelRequest): Beta {
+export function buildRequest(request: ModelRequest, memo?: ConvertMemo): Beta {
   const info = modelInfo(request.model.id, "anthropic");
   const wanted = request.maxOutputTokens ?? info.maxOutputTokens;
   const params: Beta = {
     model: request.model.id,
     max_tokens: info.known ? Math.min(wanted, info.maxOutputTokens) : wanted,
-    messages: convertMessages(request.messages),
+    messages: convertMessages(request.messages, memo),
     stream: true,
     betas: ANTHROPIC_BETAS,
   };

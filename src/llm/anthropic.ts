@@ -12,7 +12,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { ModelRequest, StreamEvent, StreamFn } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
 import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
-import { buildRequest, mapStopReason } from "./anthropic-convert.ts";
+import { buildRequest, type ConvertMemo, mapStopReason } from "./anthropic-convert.ts";
 import { MessageBuilder } from "./message-builder.ts";
 
 interface RawUsage {
@@ -73,6 +73,8 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
     return client;
   };
 
+  // One memo per stream function (one per provider instance): each history message converts once.
+  const memo: ConvertMemo = new WeakMap();
   return (request: ModelRequest) => {
     const builder = new MessageBuilder("anthropic");
     const ctx = errorContext("anthropic", options, request);
@@ -82,7 +84,7 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
   async function* body(request: ModelRequest, builder: MessageBuilder): AsyncGenerator<StreamEvent> {
     const sdk = await getClient();
     const stream = await sdk.beta.messages.create(
-      buildRequest(request),
+      buildRequest(request, memo),
       request.signal ? { signal: request.signal } : {},
     );
     const usage = emptyUsage();

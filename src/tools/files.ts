@@ -31,8 +31,11 @@ export { readRegularFile, specialKind };
 
 /** Reads a UTF-8 text file; errors name the path and say what it is instead (missing, directory, FIFO, binary). */
 export async function readTextFile(absPath: string, relPath: string): Promise<string> {
-  if ((await statOrNull(absPath)) === null) throw new FileError(`file not found: ${relPath}`);
-  const read = await readRegularFile(absPath, MAX_TEXT_FILE_BYTES);
+  // readRegularFile stats the path first; a missing file is its stat's ENOENT (one stat per read, not two).
+  const read = await readRegularFile(absPath, MAX_TEXT_FILE_BYTES).catch((error: unknown) => {
+    if (isMissing(error)) throw new FileError(`file not found: ${relPath}`);
+    throw error;
+  });
   if (!read.ok && read.why === "special") {
     if (read.kind === "a directory") {
       throw new FileError(`${relPath} is a directory, not a file (use glob to list it)`);
@@ -79,8 +82,13 @@ export async function statOrNull(absPath: string): Promise<Stats | null> {
   try {
     return await stat(absPath);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    if (isMissing(error)) return null;
     throw error;
   }
+}
+
+/** Nothing at the path: ENOENT, or ENOTDIR (a file where a folder of the path should be). */
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
 }

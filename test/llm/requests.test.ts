@@ -81,6 +81,39 @@ describe("multi-turn request conversion", () => {
     expect(results?.content.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
   });
 
+  test("anthropic: one stream function sending a growing history marks only each request's last block and extends the previous request", async () => {
+    const stream = streamFor(server, "anthropic");
+    const first = history("anthropic");
+    const second: Message[] = [
+      ...first,
+      {
+        role: "assistant",
+        parts: [{ type: "tool_call", id: "call_3", name: "read_file", arguments: { path: "c.txt" } }],
+      },
+      { role: "tool", toolCallId: "call_3", toolName: "read_file", content: "contents of c", isError: false },
+    ];
+    type Body = { messages: { role: string; content: Record<string, unknown>[] }[] };
+    const bodies: Body[] = [];
+    for (const messages of [first, second, first]) {
+      server.enqueue({ text: "done" });
+      expectDone(await collect(stream(makeRequest("anthropic", "claude-haiku-4-5", messages))));
+      bodies.push(server.requests.at(-1)?.body as Body);
+    }
+    const marked = (body: Body | undefined) =>
+      (body?.messages ?? []).flatMap((m) => m.content).filter((b) => b.cache_control !== undefined);
+    for (const body of bodies) expect(marked(body)).toHaveLength(1);
+    // The second request repeats the first one's messages, only the moving cache mark aside.
+    const unmarked = (body: Body | undefined) =>
+      JSON.stringify(body?.messages, (key, value) => (key === "cache_control" ? undefined : value));
+    expect(bodies[1]?.messages).toHaveLength(5);
+    expect(JSON.stringify(bodies[1]?.messages.slice(0, 3).map((m) => m.content.length))).toBe("[1,4,2]");
+    expect(unmarked({ messages: bodies[1]?.messages.slice(0, 2) ?? [] })).toBe(
+      unmarked({ messages: bodies[0]?.messages.slice(0, 2) ?? [] }),
+    );
+    // Sent again, the shorter history is converted exactly as the first time (the memo kept no merge or mark).
+    expect(bodies[2]).toEqual(bodies[0]);
+  });
+
   test("anthropic: reasoning from another provider is not replayed", async () => {
     server.enqueue({ text: "done" });
     const messages = history("gemini");

@@ -53,6 +53,11 @@ export interface FakeRequest {
   body: unknown;
   /** The requested model (from the body, or from the Gemini path). */
   model: string;
+  /** `performance.now()` of the server when the request arrived (before its body was read). */
+  receivedAt: number;
+  /** `performance.now()` of the server once the whole response was handed to the connection (unset
+   * until then, and for a response held open or cut). Benchmarks subtract the server's own time with it. */
+  respondedAt?: number;
 }
 
 export interface FakeLlmServer {
@@ -99,6 +104,7 @@ function streamResponse(
   turn: FakeTurn,
   closed: Promise<void>,
   dropped: () => Promise<void>,
+  onEnd: () => void,
 ): Response {
   const encoder = new TextEncoder();
   let sent = 0;
@@ -124,6 +130,7 @@ function streamResponse(
       const frame = frames[sent];
       if (frame === undefined) {
         controller.close();
+        onEnd();
         return;
       }
       if (turn.chunkDelayMs && sent > 0) await Bun.sleep(turn.chunkDelayMs);
@@ -143,7 +150,13 @@ function streamResponse(
 }
 
 /** Starts a fake LLM server on 127.0.0.1 with a random port. */
-export async function startFakeLlmServer(options: { port?: number } = {}): Promise<FakeLlmServer> {
+export async function startFakeLlmServer(
+  options: {
+    port?: number;
+    /** Called with each request once its body is parsed (a benchmark reads it, then drops the body). */
+    onRequest?: (request: FakeRequest) => void;
+  } = {},
+): Promise<FakeLlmServer> {
   const queue: FakeTurn[] = [];
   const requests: FakeRequest[] = [];
   const modelLists: Partial<Record<FakeProtocol, FakeModelList>> = {};
@@ -163,6 +176,7 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     port: options.port ?? 0,
     idleTimeout: 0,
     async fetch(req) {
+      const receivedAt = performance.now();
       const url = new URL(req.url);
       const listing = req.method === "GET" ? modelListRoute(url.pathname, req.headers) : null;
       if (listing) return modelListResponse(listing, modelLists[listing]);
@@ -178,13 +192,16 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       }
       const bodyModel = (body as { model?: unknown } | null)?.model;
       const model = target.pathModel ?? (typeof bodyModel === "string" ? bodyModel : "unknown");
-      requests.push({
+      const request: FakeRequest = {
         protocol: target.protocol,
         path: url.pathname,
         headers: Object.fromEntries(req.headers.entries()),
         body,
         model,
-      });
+        receivedAt,
+      };
+      requests.push(request);
+      options.onRequest?.(request);
       // What the real API refuses is refused here too, before a scripted turn is consumed.
       const refusal = checkRules({ protocol: target.protocol, path: url.pathname, body, model });
       if (refusal)
@@ -210,7 +227,15 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       if (turn.status !== undefined && turn.status !== 200)
         return errorResponse(target.protocol, turn, turn.status);
       const served = target.protocol === "anthropic" ? bindAnthropicTurn(turn, body) : turn;
-      return streamResponse(encodeTurn(target.protocol, served, model), served, closed, () => dropped);
+      return streamResponse(
+        encodeTurn(target.protocol, served, model),
+        served,
+        closed,
+        () => dropped,
+        () => {
+          request.respondedAt = performance.now();
+        },
+      );
     },
   });
 

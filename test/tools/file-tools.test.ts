@@ -59,6 +59,10 @@ describe("read_file", () => {
     await writeFile(join(root, "short.txt"), "one\n");
     const missing = await readFileTool.run({ path: "nope.txt" }, ctx);
     expect(missing).toMatchObject({ isError: true, modelText: "Error: file not found: nope.txt" });
+    // A path through a file (ENOTDIR) is missing too, not an internal error.
+    expect((await readFileTool.run({ path: "short.txt/x" }, ctx)).modelText).toBe(
+      "Error: file not found: short.txt/x",
+    );
     expect((await readFileTool.run({ path: "dir" }, ctx)).modelText).toContain("dir is a directory");
     expect((await readFileTool.run({ path: "bin.dat" }, ctx)).modelText).toContain(
       "bin.dat is a binary file",
