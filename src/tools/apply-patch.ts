@@ -46,7 +46,7 @@ export const applyPatchTool = definePrimitive<ApplyPatchArgs>({
   readOnly: false,
   policyTarget: (args, ctx) => changeTarget(patchPaths(parsePatch(args.patch)), ctx),
   async preview(args, ctx) {
-    return planDiff(await planPatch(args.patch, ctx.workspace));
+    return planDiff(await planPatch(args.patch, ctx.workspace), ctx.signal);
   },
   async run(args, ctx) {
     let plan: PatchPlan;
@@ -59,7 +59,7 @@ export const applyPatchTool = definePrimitive<ApplyPatchArgs>({
     await commitPlan(plan, ctx.workspace);
     return {
       modelText: `Success. Updated the following files:\n${plan.summary.join("\n")}`,
-      display: planDiff(plan),
+      display: planDiff(plan, ctx.signal),
       isError: false,
     };
   },
@@ -191,9 +191,9 @@ export async function commitPlan(plan: PatchPlan, workspace: Workspace): Promise
 }
 
 /** The unified diffs of every changed file. */
-export function planDiff(plan: PatchPlan): string {
+export function planDiff(plan: PatchPlan, signal?: AbortSignal): string {
   return plan.changes
     .filter(isChange)
-    .map((c) => unifiedDiff(c.rel, c.existed ? (c.before ?? "(binary file)\n") : null, c.after))
+    .map((c) => unifiedDiff(c.rel, c.existed ? (c.before ?? "(binary file)\n") : null, c.after, signal))
     .join("");
 }

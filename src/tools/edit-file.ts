@@ -39,7 +39,7 @@ export const editFileTool = definePrimitive<EditFileArgs>({
   policyTarget: (args, ctx) => pathTarget(args.path, ctx),
   async preview(args, ctx) {
     const edit = await planEdit(args, ctx);
-    return unifiedDiff(edit.rel, edit.before, edit.after);
+    return unifiedDiff(edit.rel, edit.before, edit.after, ctx.signal);
   },
   async run(args, ctx) {
     const edit = await planEdit(args, ctx);
@@ -47,7 +47,7 @@ export const editFileTool = definePrimitive<EditFileArgs>({
     const times = edit.count === 1 ? "1 occurrence" : `${edit.count} occurrences`;
     return {
       modelText: `Edited ${edit.rel}: replaced ${times}`,
-      display: unifiedDiff(edit.rel, edit.before, edit.after),
+      display: unifiedDiff(edit.rel, edit.before, edit.after, ctx.signal),
       isError: false,
     };
   },

@@ -25,7 +25,12 @@ export const writeFileTool = definePrimitive<WriteFileArgs>({
   async preview(args, ctx) {
     const abs = await ctx.workspace.resolve(args.path);
     const rel = ctx.workspace.relative(abs);
-    return unifiedDiff(rel, await readTextIfExists(abs, rel, ctx.workspace).catch(() => null), args.content);
+    return unifiedDiff(
+      rel,
+      await readTextIfExists(abs, rel, ctx.workspace).catch(() => null),
+      args.content,
+      ctx.signal,
+    );
   },
   async run(args, ctx) {
     const abs = await ctx.workspace.resolve(args.path);
@@ -38,7 +43,7 @@ export const writeFileTool = definePrimitive<WriteFileArgs>({
     const verb = before === null ? "Created" : "Wrote";
     return {
       modelText: `${verb} ${rel} (${lines} ${plural(lines, "line")})`,
-      display: unifiedDiff(rel, before, args.content),
+      display: unifiedDiff(rel, before, args.content, ctx.signal),
       isError: false,
     };
   },
