@@ -49,7 +49,11 @@ test("the approval box shows a tool and agent named with newlines on one line ea
 test("stderr progress shows the tool's call and its approval on lines of their own, nothing forged", () => {
   let written = "";
   const progress = new ProgressLines({
-    stderr: { write: (text: string) => void (written += text) },
+    stderr: {
+      write: (text: string) => {
+        written += text;
+      },
+    },
     colors: false,
     level: "full",
   });
