@@ -22,8 +22,10 @@
  * user") and, where user namespaces work, runs in its own (`--unshare-user`, identity-mapped, so files
  * made in the workspace keep their owner) with `--disable-userns`, so no nested namespace can hand the
  * capabilities back (bwrap 0.8 `--help`: "Disable further use of user namespaces inside sandbox"). The
- * probe tries that first and falls back to `--cap-drop ALL` alone (bwrap sets no_new_privs, so a setuid
- * binary cannot regain them) where user namespaces are refused.
+ * probe tries that first and falls back to `--cap-drop ALL` alone where user namespaces are refused
+ * (`--disable-userns` "requires --unshare-user": containers/bubblewrap bubblewrap.c, PR #749); bwrap sets
+ * PR_SET_NO_NEW_PRIVS (containers/bubblewrap README, "System security"), so a setuid binary cannot
+ * regain them. Checked here with bubblewrap 0.8.0 (Debian), as root and as `nobody`.
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
