@@ -6,7 +6,7 @@
  * (src/tools/files.ts) and by the config/spec reader (config-file.ts).
  */
 import { constants, type Stats } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { lstat, open, stat } from "node:fs/promises";
 
 type KindFacts = Pick<
   Stats,
@@ -14,8 +14,9 @@ type KindFacts = Pick<
 >;
 
 /** What a file that is not a regular file is, for messages ("a FIFO"); null for a regular file. */
-export function specialKind(info: KindFacts): string | null {
+export function specialKind(info: KindFacts & Partial<Pick<Stats, "isSymbolicLink">>): string | null {
   if (info.isFile()) return null;
+  if (info.isSymbolicLink?.()) return "a symbolic link";
   if (info.isDirectory()) return "a directory";
   if (info.isFIFO()) return "a FIFO";
   if (info.isSocket()) return "a socket";
@@ -30,11 +31,20 @@ export type RegularRead =
   | { ok: false; why: "special"; kind: string }
   | { ok: false; why: "too-large"; size: number };
 
-/** Reads a regular file of at most `maxBytes`; a FIFO, socket or device is reported, never opened for a read that waits. */
-export async function readRegularFile(absPath: string, maxBytes: number): Promise<RegularRead> {
-  const before = checkRegular(await stat(absPath), maxBytes);
+/**
+ * Reads a regular file of at most `maxBytes`; a FIFO, socket or device is reported, never opened for a read
+ * that waits. With `noFollow`, a symlink in the last component is reported too (lstat, O_NOFOLLOW): the
+ * file tools use it on a path they already resolved, where a symlink can only be a concurrent swap.
+ */
+export async function readRegularFile(
+  absPath: string,
+  maxBytes: number,
+  options: { noFollow?: boolean } = {},
+): Promise<RegularRead> {
+  const before = checkRegular(await (options.noFollow ? lstat : stat)(absPath), maxBytes);
   if (before !== null) return before;
-  const handle = await open(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0);
+  const handle = await open(absPath, flags);
   try {
     const after = await handle.stat();
     const refused = checkRegular(after, maxBytes);

@@ -45,9 +45,52 @@ export function terminalSafe(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, "").replace(/\r\n/g, "\n").replace(CONTROL, "");
 }
 
-/** A copy of a JSON-like value (an event, a result) with every string made {@link terminalSafe}. */
+/** Line breaks a terminal honours (LF, VT, FF, CR, NEL, LINE and PARAGRAPH SEPARATOR), and tabs. */
+const LINE_BREAKS = /[\n\v\f\r\t\u0085\u2028\u2029]/g;
+/** What a line break in a one-line field is shown as: visible, so a forged second line reads as one. */
+export const SHOWN_LINE_BREAK = "\u2424";
+
+/**
+ * Text for a one-line field (a name, a rule, a target): {@link terminalSafe}, and every line break or tab
+ * replaced by a visible symbol (U+2424 SYMBOL FOR NEWLINE), so a name such as an MCP tool called
+ * "x\n✓ approved exec …" cannot start a line of its own on the screen.
+ */
+export function terminalLine(text: string): string {
+  return terminalSafe(text).replace(LINE_BREAKS, SHOWN_LINE_BREAK);
+}
+
+/**
+ * Property names that hold names or one-line labels wherever they appear in an event, an approval request
+ * or a result (agent and tool names, MCP servers, skills, rules, targets, models): {@link terminalSafeValue}
+ * makes them {@link terminalLine}. Free text (goals, answers, previews, output) keeps its newlines.
+ */
+const ONE_LINE_KEYS = new Set([
+  "name",
+  "agent",
+  "agentName",
+  "childName",
+  "tool",
+  "server",
+  "serverName",
+  "skill",
+  "rule",
+  "sessionRule",
+  "target",
+  "model",
+  "from",
+  "to",
+  "decidedBy",
+]);
+
+/**
+ * A copy of a JSON-like value (an event, a request, a result) with every string made {@link terminalSafe},
+ * and names and one-line fields (ONE_LINE_KEYS) made {@link terminalLine}: the one place display text is
+ * cleaned, used by every terminal sink (stderr progress, the Ink store and the approval prompt).
+ */
 export function terminalSafeValue<T>(value: T): T {
-  return mapStrings(value, terminalSafe);
+  return mapStrings(value, (text, key) =>
+    key !== undefined && ONE_LINE_KEYS.has(key) ? terminalLine(text) : terminalSafe(text),
+  );
 }
 
 /** What JSON.stringify leaves raw but a terminal may act on: DEL, C1 controls, bidi overrides, line separators. */

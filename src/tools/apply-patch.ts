@@ -4,12 +4,12 @@
  * a write still fails midway, the files already written are restored.
  */
 
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { rmdirSync } from "node:fs";
 import { z } from "zod";
 import description from "./apply-patch.txt" with { type: "text" };
 import { applyChunks } from "./apply-patch-match.ts";
 import { type PatchHunk, parsePatch, patchPaths } from "./apply-patch-parser.ts";
+import { readFileBytes, removeFile, writeFileAtomic } from "./atomic-write.ts";
 import { definePrimitive } from "./define.ts";
 import { unifiedDiff } from "./diff.ts";
 import { FileError, readTextFile, specialKind, statOrNull } from "./files.ts";
@@ -46,7 +46,7 @@ export const applyPatchTool = definePrimitive<ApplyPatchArgs>({
   readOnly: false,
   policyTarget: (args, ctx) => changeTarget(patchPaths(parsePatch(args.patch)), ctx),
   async preview(args, ctx) {
-    return planDiff(await planPatch(args.patch, ctx.workspace));
+    return planDiff(await planPatch(args.patch, ctx.workspace), ctx.signal);
   },
   async run(args, ctx) {
     let plan: PatchPlan;
@@ -56,10 +56,10 @@ export const applyPatchTool = definePrimitive<ApplyPatchArgs>({
       const reason = error instanceof Error ? error.message : String(error);
       throw new Error(`${reason}\nThe patch was not applied: no file was changed.`);
     }
-    await commitPlan(plan);
+    await commitPlan(plan, ctx.workspace);
     return {
       modelText: `Success. Updated the following files:\n${plan.summary.join("\n")}`,
-      display: planDiff(plan),
+      display: planDiff(plan, ctx.signal),
       isError: false,
     };
   },
@@ -80,7 +80,7 @@ export async function planPatch(patchText: string, workspace: Workspace): Promis
     if (info?.isDirectory()) throw new FileError(`${rel} is a directory, not a file`);
     const kind = info === null ? null : specialKind(info);
     if (kind !== null) throw new FileError(`${rel} is ${kind}, not a regular file; a patch cannot touch it`);
-    const before = info === null ? null : await readTextFile(abs, rel).catch(() => null);
+    const before = info === null ? null : await readTextFile(abs, rel, workspace).catch(() => null);
     const planned: Planned = {
       abs,
       rel,
@@ -93,7 +93,7 @@ export async function planPatch(patchText: string, workspace: Workspace): Promis
     return planned;
   };
 
-  for (const hunk of hunks) await planHunk(hunk, entry, summary);
+  for (const hunk of hunks) await planHunk(hunk, entry, summary, workspace);
   const changes = [...files.values()].map(({ present: _present, ...change }) => change);
   return { changes, summary };
 }
@@ -101,7 +101,12 @@ export async function planPatch(patchText: string, workspace: Workspace): Promis
 /** A file while a patch is planned: `present` tracks existence as hunks apply in order. */
 type Planned = FileChange & { present: boolean };
 
-async function planHunk(hunk: PatchHunk, entry: (path: string) => Promise<Planned>, summary: string[]) {
+async function planHunk(
+  hunk: PatchHunk,
+  entry: (path: string) => Promise<Planned>,
+  summary: string[],
+  workspace: Workspace,
+) {
   const file = await entry(hunk.path);
   if (hunk.kind === "add") {
     file.present = true;
@@ -120,7 +125,7 @@ async function planHunk(hunk: PatchHunk, entry: (path: string) => Promise<Planne
     return;
   }
   // `after` is null here only for a file that exists but is not text: reading it names the problem.
-  const current = file.after ?? (await readTextFile(file.abs, file.rel));
+  const current = file.after ?? (await readTextFile(file.abs, file.rel, workspace));
   const updated = applyChunks(current, hunk.chunks, file.rel);
   if (hunk.moveTo === undefined) {
     file.after = updated;
@@ -141,27 +146,44 @@ function isChange(c: FileChange): boolean {
   return !c.existed || c.after !== c.before;
 }
 
-/** Writes a plan. If a write fails, restores every file already touched and rethrows. */
-export async function commitPlan(plan: PatchPlan): Promise<void> {
-  const backups: { abs: string; bytes: Buffer | null; createdDir: string | undefined }[] = [];
+/** The largest existing file a patch backs up before it replaces or deletes it. */
+const MAX_BACKUP_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Writes a plan, each file atomically and inside its pinned folder (atomic-write.ts). If a write fails,
+ * restores every file already touched (and removes the folders made for them) and rethrows.
+ */
+export async function commitPlan(plan: PatchPlan, workspace: Workspace): Promise<void> {
+  const backups: { change: FileChange; bytes: Buffer | null; created: readonly string[] }[] = [];
   try {
     for (const change of plan.changes) {
       if (!isChange(change)) continue;
-      const bytes = change.existed ? await readFile(change.abs) : null;
-      const backup = { abs: change.abs, bytes, createdDir: undefined as string | undefined };
+      const bytes = change.existed
+        ? await readFileBytes(workspace, change.abs, change.rel, MAX_BACKUP_BYTES)
+        : null;
+      const backup = { change, bytes, created: [] as readonly string[] };
       backups.push(backup);
       if (change.after === null) {
-        if (change.existed) await rm(change.abs);
+        if (change.existed) removeFile(workspace, change.abs, change.rel);
       } else {
-        backup.createdDir = await mkdir(dirname(change.abs), { recursive: true });
-        await writeFile(change.abs, change.after, "utf8");
+        backup.created = await writeFileAtomic(workspace, change.abs, change.rel, change.after);
       }
     }
   } catch (error) {
-    for (const backup of backups.reverse()) {
-      if (backup.bytes === null) await rm(backup.abs, { force: true }).catch(() => {});
-      else await writeFile(backup.abs, backup.bytes).catch(() => {});
-      if (backup.createdDir) await rm(backup.createdDir, { recursive: true, force: true }).catch(() => {});
+    for (const { change, bytes, created } of backups.reverse()) {
+      try {
+        if (bytes === null) removeFile(workspace, change.abs, change.rel);
+        else await writeFileAtomic(workspace, change.abs, change.rel, bytes);
+      } catch {
+        // best effort: the message below says the restore was tried
+      }
+      for (const dir of [...created].reverse()) {
+        try {
+          rmdirSync(dir); // only ever empty folders this patch made
+        } catch {
+          // not empty, or gone
+        }
+      }
     }
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`writing the patch failed (${reason}); the files were restored`);
@@ -169,9 +191,9 @@ export async function commitPlan(plan: PatchPlan): Promise<void> {
 }
 
 /** The unified diffs of every changed file. */
-export function planDiff(plan: PatchPlan): string {
+export function planDiff(plan: PatchPlan, signal?: AbortSignal): string {
   return plan.changes
     .filter(isChange)
-    .map((c) => unifiedDiff(c.rel, c.existed ? (c.before ?? "(binary file)\n") : null, c.after))
+    .map((c) => unifiedDiff(c.rel, c.existed ? (c.before ?? "(binary file)\n") : null, c.after, signal))
     .join("");
 }

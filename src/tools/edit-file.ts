@@ -1,9 +1,10 @@
 /** edit_file {path, old_string, new_string, replace_all?}: exact string replacement; the display is a diff. */
 
 import { z } from "zod";
+import { writeFileAtomic } from "./atomic-write.ts";
 import { definePrimitive } from "./define.ts";
 import { unifiedDiff } from "./diff.ts";
-import { readTextFile, writeTextFile } from "./files.ts";
+import { readTextFile } from "./files.ts";
 import { pathTarget } from "./policy-target.ts";
 import type { ToolContext } from "./types.ts";
 
@@ -38,15 +39,15 @@ export const editFileTool = definePrimitive<EditFileArgs>({
   policyTarget: (args, ctx) => pathTarget(args.path, ctx),
   async preview(args, ctx) {
     const edit = await planEdit(args, ctx);
-    return unifiedDiff(edit.rel, edit.before, edit.after);
+    return unifiedDiff(edit.rel, edit.before, edit.after, ctx.signal);
   },
   async run(args, ctx) {
     const edit = await planEdit(args, ctx);
-    await writeTextFile(edit.abs, edit.after);
+    await writeFileAtomic(ctx.workspace, edit.abs, edit.rel, edit.after);
     const times = edit.count === 1 ? "1 occurrence" : `${edit.count} occurrences`;
     return {
       modelText: `Edited ${edit.rel}: replaced ${times}`,
-      display: unifiedDiff(edit.rel, edit.before, edit.after),
+      display: unifiedDiff(edit.rel, edit.before, edit.after, ctx.signal),
       isError: false,
     };
   },
@@ -57,7 +58,7 @@ export async function planEdit(args: EditFileArgs, ctx: ToolContext): Promise<Pl
   const abs = await ctx.workspace.resolve(args.path);
   const rel = ctx.workspace.relative(abs);
   if (args.old_string === args.new_string) throw new Error("old_string and new_string are identical");
-  const before = await readTextFile(abs, rel);
+  const before = await readTextFile(abs, rel, ctx.workspace);
   let oldString = args.old_string;
   let newString = args.new_string;
   let count = occurrences(before, oldString);

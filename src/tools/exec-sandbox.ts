@@ -8,6 +8,8 @@ export interface ExecSandbox {
   bwrap: string;
   /** Real paths of the workspace roots: writable in workspace-write mode, read-only otherwise. */
   roots: readonly string[];
-  /** Real paths inside writable roots that stay read-only (`.git`, `.agent`). */
+  /** Real paths inside writable roots that stay read-only (`.git`, `.agent`, the user's own files). */
   readOnlyPaths: readonly string[];
+  /** The privilege-dropping arguments that passed the probe (one of ISOLATIONS). */
+  isolation: readonly string[];
 }

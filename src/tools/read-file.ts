@@ -36,7 +36,7 @@ export const readFileTool = definePrimitive<ReadFileArgs>({
   async run(args, ctx) {
     const abs = await ctx.workspace.resolve(args.path);
     const rel = ctx.workspace.relative(abs);
-    const text = await readTextFile(abs, rel);
+    const text = await readTextFile(abs, rel, ctx.workspace);
     const lines = text.split("\n");
     if (lines.at(-1) === "") lines.pop();
     const start = (args.offset ?? 1) - 1;

@@ -15,17 +15,34 @@
  * that lives where the sandbox mounts fresh file systems (/tmp, /dev) is bound in read-only, that one file
  * alone. Claude Code's Bash sandbox has the same default shape: write access to the working directory,
  * read access elsewhere, bubblewrap on Linux (https://code.claude.com/docs/en/sandboxing).
+ *
+ * Privilege: bwrap started by root keeps every capability unless told otherwise, so a command could
+ * remount `/` read-write, unmount the read-only `.git` or `/proc`, or open raw sockets. Every sandbox
+ * therefore drops all capabilities (`--cap-drop ALL`, bwrap(1): "Drop cap CAP when running as privileged
+ * user") and, where user namespaces work, runs in its own (`--unshare-user`, identity-mapped, so files
+ * made in the workspace keep their owner) with `--disable-userns`, so no nested namespace can hand the
+ * capabilities back (bwrap 0.8 `--help`: "Disable further use of user namespaces inside sandbox"). The
+ * probe tries that first and falls back to `--cap-drop ALL` alone where user namespaces are refused
+ * (`--disable-userns` "requires --unshare-user": containers/bubblewrap bubblewrap.c, PR #749); bwrap sets
+ * PR_SET_NO_NEW_PRIVS (containers/bubblewrap README, "System security"), so a setuid binary cannot
+ * regain them. Checked here with bubblewrap 0.8.0 (Debian), as root and as `nobody`.
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { ExecSandbox } from "./exec-sandbox.ts";
 import type { SandboxSettings } from "./sandbox-settings.ts";
+import { userFiles } from "./user-files.ts";
 import { isWithin } from "./workspace.ts";
 
 export type { ExecSandbox } from "./exec-sandbox.ts";
-
 export { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from "./sandbox-settings.ts";
+
+/** Privilege-dropping bwrap arguments, strongest first: the probe keeps the first one bwrap accepts here. */
+export const ISOLATIONS: readonly (readonly string[])[] = [
+  ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"],
+  ["--cap-drop", "ALL"],
+];
 
 /** The sandbox to use, or none: `unavailable` says why when one was wanted (a one-line warning). */
 export type SandboxChoice = { sandbox: ExecSandbox } | { sandbox: undefined; unavailable?: string };
@@ -61,10 +78,11 @@ export async function chooseSandbox(
   const bwrap = findBwrap(env.PATH ?? "", roots);
   if (bwrap === undefined)
     return { sandbox: undefined, unavailable: "bwrap (bubblewrap) was not found on PATH" };
-  const refused = await probe(bwrap, network, env.PATH ?? "");
-  if (refused !== undefined)
-    return { sandbox: undefined, unavailable: `${bwrap} does not work here: ${refused}` };
-  return { sandbox: { mode, network, bwrap, roots, readOnlyPaths: protectedPaths(mode, roots) } };
+  const probed = await probe(bwrap, network, env.PATH ?? "");
+  if (typeof probed === "string")
+    return { sandbox: undefined, unavailable: `${bwrap} does not work here: ${probed}` };
+  const readOnlyPaths = protectedPaths(mode, roots, userFiles(env));
+  return { sandbox: { mode, network, bwrap, roots, readOnlyPaths, isolation: probed.isolation } };
 }
 
 /**
@@ -79,6 +97,7 @@ export function sandboxedBash(
 ): { file: string; args: string[] } {
   const bash = findExecutable("bash", path) ?? FALLBACK_BASH;
   const args = [
+    ...sandbox.isolation,
     "--new-session",
     "--die-with-parent",
     "--ro-bind",
@@ -131,16 +150,47 @@ function findExecutable(
 }
 
 /** Probes by binary and network setting: each runs once per process. */
-const probes = new Map<string, Promise<string | undefined>>();
+const probes = new Map<string, Promise<{ isolation: readonly string[] } | string>>();
 
-/** Runs bwrap once with the namespaces exec will use; undefined when it works, else bwrap's complaint. */
-function probe(bwrap: string, network: boolean, path: string): Promise<string | undefined> {
+/**
+ * Runs bwrap with the namespaces exec will use, with each of ISOLATIONS in turn: the first that works, or
+ * bwrap's complaint about the strongest one when none does.
+ */
+function probe(
+  bwrap: string,
+  network: boolean,
+  path: string,
+): Promise<{ isolation: readonly string[] } | string> {
   const key = `${bwrap}\0${network}`;
   const known = probes.get(key);
   if (known) return known;
-  const sandbox: ExecSandbox = { mode: "read-only", network, bwrap, roots: [], readOnlyPaths: [] };
+  const result = (async () => {
+    let first: string | undefined;
+    for (const isolation of ISOLATIONS) {
+      const refused = await probeOnce(
+        {
+          mode: "read-only",
+          network,
+          bwrap,
+          roots: [],
+          readOnlyPaths: [],
+          isolation,
+        },
+        path,
+      );
+      if (refused === undefined) return { isolation };
+      first ??= refused;
+    }
+    return first ?? "no isolation works";
+  })();
+  probes.set(key, result);
+  return result;
+}
+
+/** Runs `exit 0` in `sandbox`; undefined when it works, else bwrap's complaint. */
+function probeOnce(sandbox: ExecSandbox, path: string): Promise<string | undefined> {
   const { file, args } = sandboxedBash(sandbox, "/", "exit 0", path);
-  const result = new Promise<string | undefined>((resolve) => {
+  return new Promise<string | undefined>((resolve) => {
     const child = spawn(file, args, { env: { PATH: path }, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
@@ -160,14 +210,21 @@ function probe(bwrap: string, network: boolean, path: string): Promise<string | 
       );
     });
   });
-  probes.set(key, result);
-  return result;
 }
 
-/** `.git` and `.agent` of each root, as real paths inside a writable root (workspace-write mode only). */
-function protectedPaths(mode: ExecSandbox["mode"], roots: readonly string[]): string[] {
+/**
+ * `.git` and `.agent` of each root, and the user's own files (user-files.ts) that exist, as real paths
+ * inside a writable root (workspace-write mode only). A user file that does not exist cannot be bound
+ * (bwrap would create the mount point on the host), so a command could still create it: the file tools ask.
+ */
+function protectedPaths(
+  mode: ExecSandbox["mode"],
+  roots: readonly string[],
+  user: readonly string[],
+): string[] {
   if (mode !== "workspace-write") return [];
   const paths = new Set<string>();
+  for (const path of user) if (existsSync(path) && roots.some((r) => isWithin(r, path))) paths.add(path);
   for (const root of roots) {
     for (const name of PROTECTED_NAMES) {
       const path = join(root, name);

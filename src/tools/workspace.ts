@@ -7,6 +7,7 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ExecSandbox } from "./exec-sandbox.ts";
+import { userFiles } from "./user-files.ts";
 
 /** A path the model asked for that lies outside the workspace or cannot be resolved. */
 export class WorkspaceError extends Error {
@@ -56,6 +57,9 @@ const MAX_LINKS = 40;
 export interface WorkspaceOptions {
   /** More directories the tools may touch besides the root. */
   extraRoots?: string[];
+  /** The environment whose HOME and XDG variables name the user's own files (user-files.ts); a write
+   * to one of them inside the workspace is sensitive. Defaults to `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 export class Workspace {
@@ -64,13 +68,15 @@ export class Workspace {
     readonly root: string,
     /** Real paths of every root, the main one first. */
     readonly roots: readonly string[],
+    /** Real paths of the user's own files that lie inside a root (user-files.ts): writes there ask. */
+    readonly userFiles: readonly string[],
     /** The sandbox exec and `verify:` commands run in (sandbox.ts); none runs them unsandboxed. */
     readonly sandbox?: ExecSandbox,
   ) {}
 
   /** The same workspace with commands run in `sandbox` (or unsandboxed when undefined). */
   withSandbox(sandbox: ExecSandbox | undefined): Workspace {
-    return new Workspace(this.root, this.roots, sandbox);
+    return new Workspace(this.root, this.roots, this.userFiles, sandbox);
   }
 
   /** Opens a workspace at `root` (must be an existing directory); roots are resolved with realpath. */
@@ -89,7 +95,8 @@ export class Workspace {
     }
     const [main] = roots;
     if (main === undefined) throw new WorkspaceError("no workspace root given", root);
-    return new Workspace(main, roots);
+    const user = userFiles(options.env ?? process.env).filter((p) => roots.some((r) => isWithin(r, p)));
+    return new Workspace(main, roots, user);
   }
 
   /**
@@ -139,12 +146,14 @@ export class Workspace {
 
   /**
    * True when changing the real path `absPath` changes git or agent metadata: what isSensitive() names,
+   * a path in or under one of the user's own files (shell start-up files, agent's config and state),
    * or a git dir entry (`config`, `objects/`, `refs/`, `hooks/`, ...) of a folder that holds a `HEAD`
    * (a bare repository, or the workspace root made into one).
    */
   async isSensitiveChange(absPath: string): Promise<boolean> {
     const root = this.roots.find((r) => isWithin(r, absPath));
     if (root === undefined) return false;
+    if (this.userFiles.some((file) => isWithin(file, absPath))) return true;
     // Names are judged below the root that holds the path, never in the root's own path.
     if (this.isSensitive(relative(root, absPath) || ".")) return true;
     let child = absPath;

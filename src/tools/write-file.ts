@@ -1,9 +1,10 @@
 /** write_file {path, content}: creates or replaces a whole file (parents created); the display is a diff. */
 
 import { z } from "zod";
+import { writeFileAtomic } from "./atomic-write.ts";
 import { definePrimitive } from "./define.ts";
 import { unifiedDiff } from "./diff.ts";
-import { readTextIfExists, statOrNull, writeTextFile } from "./files.ts";
+import { readTextIfExists, statOrNull } from "./files.ts";
 import { pathTarget } from "./policy-target.ts";
 import { countLines, plural } from "./truncate.ts";
 
@@ -24,20 +25,25 @@ export const writeFileTool = definePrimitive<WriteFileArgs>({
   async preview(args, ctx) {
     const abs = await ctx.workspace.resolve(args.path);
     const rel = ctx.workspace.relative(abs);
-    return unifiedDiff(rel, await readTextIfExists(abs, rel).catch(() => null), args.content);
+    return unifiedDiff(
+      rel,
+      await readTextIfExists(abs, rel, ctx.workspace).catch(() => null),
+      args.content,
+      ctx.signal,
+    );
   },
   async run(args, ctx) {
     const abs = await ctx.workspace.resolve(args.path);
     const rel = ctx.workspace.relative(abs);
     if ((await statOrNull(abs))?.isDirectory()) throw new Error(`${rel} is a directory`);
     // A binary or unreadable old file still gets replaced; the diff then shows it as absent.
-    const before = await readTextIfExists(abs, rel).catch(() => null);
-    await writeTextFile(abs, args.content);
+    const before = await readTextIfExists(abs, rel, ctx.workspace).catch(() => null);
+    await writeFileAtomic(ctx.workspace, abs, rel, args.content);
     const lines = countLines(args.content);
     const verb = before === null ? "Created" : "Wrote";
     return {
       modelText: `${verb} ${rel} (${lines} ${plural(lines, "line")})`,
-      display: unifiedDiff(rel, before, args.content),
+      display: unifiedDiff(rel, before, args.content, ctx.signal),
       isError: false,
     };
   },

@@ -8,7 +8,8 @@
  * crash (the process exits mid-call), wait (never returns; touches $FIXTURE_WAIT_FILE first); with
  * $FIXTURE_OUT_FILE also report (touches $FIXTURE_RAN_FILE, then returns the out file's text).
  * With $FIXTURE_PID_FILE the server appends its pid, and with FIXTURE_CHILD=1 also the pid of a
- * `sleep` child it starts (to prove the agent ends a server's descendants too).
+ * `sleep` child it starts (to prove the agent ends a server's descendants too). With $FIXTURE_EVIL_NAME
+ * it also offers a tool of that name (a hostile server naming a tool to forge lines on the user's screen).
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -58,6 +59,13 @@ if (args.includes("--hang")) {
       if (process.env.FIXTURE_RAN_FILE) writeFileSync(process.env.FIXTURE_RAN_FILE, "ran\n");
       return text(readFileSync(outFile, "utf8"));
     });
+  }
+  if (process.env.FIXTURE_EVIL_NAME) {
+    server.registerTool(
+      process.env.FIXTURE_EVIL_NAME,
+      { description: "A tool with a hostile name" },
+      async () => text("evil ran"),
+    );
   }
   server.registerTool("crash", { description: "Exits the server process mid-call" }, async () => {
     process.exit(3);

@@ -16,7 +16,7 @@ import { ApprovalGate } from "../../src/policy/gate.ts";
 import { buildRuleSet } from "../../src/policy/rules.ts";
 import { execTool } from "../../src/tools/exec.ts";
 import { runCommand } from "../../src/tools/run-command.ts";
-import { chooseSandbox, type SandboxSettings } from "../../src/tools/sandbox.ts";
+import { chooseSandbox, ISOLATIONS, type SandboxSettings } from "../../src/tools/sandbox.ts";
 import { MODEL_TEXT_LIMIT } from "../../src/tools/truncate.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
 import { binWithOnly, cleanup, contextFor, goneSoon, outsideTmpDir, tempDir } from "./helpers.ts";
@@ -86,7 +86,7 @@ describe("choosing the sandbox", () => {
     });
   });
 
-  test("bwrap is probed once per process, however often a sandbox is chosen", async () => {
+  test("bwrap is probed once per process (once per isolation level), however often a sandbox is chosen", async () => {
     const bin = await dir("agent-counting-bwrap-");
     const calls = join(bin, "calls");
     writeBwrap(bin, `echo probe >> '${calls}'\necho 'bwrap: refused' >&2\nexit 1`);
@@ -94,7 +94,16 @@ describe("choosing the sandbox", () => {
     await chooseSandbox({ mode: "read-only" }, ["/w"], { PATH: bin });
     for (const choice of choices)
       expect(choice).toMatchObject({ unavailable: `${bin}/bwrap does not work here: bwrap: refused` });
-    expect(readFileSync(calls, "utf8")).toBe("probe\n");
+    expect(readFileSync(calls, "utf8")).toBe("probe\n".repeat(ISOLATIONS.length));
+  });
+
+  test("a bwrap that refuses a user namespace still runs with every capability dropped", async () => {
+    const bin = writeBwrap(
+      await dir("agent-nouserns-bwrap-"),
+      `[ "$1" = --unshare-user ] && { echo 'bwrap: No permissions to create new namespace' >&2; exit 1; }\nexit 0`,
+    );
+    const choice = await chooseSandbox({}, ["/w"], { PATH: bin });
+    expect(choice.sandbox?.isolation).toEqual(["--cap-drop", "ALL"]);
   });
 
   test("a bwrap inside the workspace is never used", async () => {
