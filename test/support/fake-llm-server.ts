@@ -67,6 +67,11 @@ export interface FakeLlmServer {
   pending(): number;
   /** What the protocol's model-list endpoint answers (fake-model-list.ts); an empty list until set. */
   serveModels(protocol: FakeProtocol, list: FakeModelList): void;
+  /**
+   * Serves `body` (a models.dev api.json fixture, or any JSON) at GET /api.json, or the status given,
+   * for `refreshCatalog` tests (AGENT_MODELS_URL=`${url}/api.json`).
+   */
+  serveCatalog(body: unknown, status?: number): void;
   /** Drops every turn not yet served (a test's leftovers must never answer the next test). */
   clear(): void;
   /** Drops the connection of every response held open by `hangAfterEvents`. */
@@ -147,6 +152,7 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
   const queue: FakeTurn[] = [];
   const requests: FakeRequest[] = [];
   const modelLists: Partial<Record<FakeProtocol, FakeModelList>> = {};
+  let catalog = { text: JSON.stringify({ error: "no catalog served" }), status: 404 };
   // Hanging responses end abruptly when the test says so (dropHanging), e.g. once the client has shown
   // the output it was sent: a cut after output that cannot race the client's reads.
   let drop = () => {};
@@ -164,6 +170,12 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
+      if (req.method === "GET" && url.pathname === "/api.json") {
+        return new Response(catalog.text, {
+          status: catalog.status,
+          headers: { "content-type": "application/json" },
+        });
+      }
       const listing = req.method === "GET" ? modelListRoute(url.pathname, req.headers) : null;
       if (listing) return modelListResponse(listing, modelLists[listing]);
       const target = req.method === "POST" ? route(url.pathname) : null;
@@ -226,6 +238,9 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
     pending: () => queue.length,
     serveModels: (protocol, list) => {
       modelLists[protocol] = list;
+    },
+    serveCatalog(body, status = 200) {
+      catalog = { text: typeof body === "string" ? body : JSON.stringify(body), status };
     },
     clear: () => {
       queue.length = 0;

@@ -51,15 +51,16 @@ function fromModelsDev(model: CompactModel): CatalogEntry {
   return entry;
 }
 
-/** The override's facts win when models.dev lacks the model or is older than the override. */
-function factsWin(entry: CatalogEntry | undefined, override: Override): boolean {
-  return entry === undefined || (entry.lastUpdated ?? "") < override.asOf;
+/** The override's facts win when models.dev lacks the model or its data predates the override. */
+function factsWin(entry: CatalogEntry | undefined, override: Override, dataDate: string): boolean {
+  return entry === undefined || dataDate < override.asOf;
 }
 
 function applyOverride(
   id: string,
   entry: CatalogEntry | undefined,
   override: Override,
+  dataDate: string,
 ): CatalogEntry | undefined {
   const facts = override.facts;
   let out: CatalogEntry;
@@ -81,7 +82,7 @@ function applyOverride(
       source: override.source,
     };
   }
-  if (facts && factsWin(entry, override)) {
+  if (facts && factsWin(entry, override, dataDate)) {
     if (facts.name) out.name = facts.name;
     if (facts.family) out.family = facts.family;
     if (facts.contextWindow) out.contextWindow = facts.contextWindow;
@@ -175,7 +176,7 @@ export function mergeCatalog(
   for (const [id, override] of Object.entries(overrides)) {
     const existing = entries.get(id);
     if (existing && existing.provider !== override.provider) continue;
-    const merged = applyOverride(id, existing, override);
+    const merged = applyOverride(id, existing, override, data.date);
     if (merged) entries.set(id, merged);
   }
   // An alias models.dev lists as a model of its own (a dated snapshot) becomes a name of the canonical

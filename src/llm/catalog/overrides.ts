@@ -4,8 +4,9 @@
  * Each entry cites the page it came from (read 2026-11-23..26).
  *
  * Merge rule (src/llm/catalog/merge.ts): `facts` (limits, prices, dates) apply only when models.dev has
- * no entry for the id or its `last_updated` is older than the override's `asOf`, so a refresh by a user
- * online supersedes them; everything else (efforts, quirks, retirement, schedules) always applies.
+ * no entry for the id or the models.dev data (snapshot commit or refresh day) predates the override's
+ * `asOf`, so a refresh by a user online supersedes them; everything else (efforts, quirks, retirement,
+ * schedules) always applies.
  *
  * Rules applied to every OpenAI model from GPT-5.6 on, not repeated per entry (merge.ts):
  * - cache writes bill at 1.25x input: "For GPT-5.6 models and later model families, cache writes cost
