@@ -221,7 +221,15 @@ export async function startFakeLlmServer(options: { port?: number } = {}): Promi
       if (turn.holdUntil) await turn.holdUntil;
       if (turn.status !== undefined && turn.status !== 200)
         return errorResponse(target.protocol, turn, turn.status);
-      const served = target.protocol === "anthropic" ? bindAnthropicTurn(turn, body) : turn;
+      const served =
+        target.protocol === "anthropic"
+          ? bindAnthropicTurn(turn, body)
+          : target.protocol === "openai-responses"
+            ? {
+                ...turn,
+                withholdSummary: !(body as { reasoning?: { summary?: unknown } } | null)?.reasoning?.summary,
+              }
+            : turn;
       return streamResponse(encodeTurn(target.protocol, served, model), served, closed, () => dropped);
     },
   });
