@@ -6,6 +6,7 @@
  */
 import type { ModelInfo, ModelPrice, ProviderKind, ReasoningEffort, Usage } from "../kernel/index.ts";
 import type { CatalogEntry } from "./catalog/entry.ts";
+import { retirementNotice } from "./catalog/retirement.ts";
 import { catalog } from "./catalog/store.ts";
 
 export type { CatalogEntry } from "./catalog/entry.ts";
@@ -161,4 +162,13 @@ export function acceptsTemperature(id: string): boolean {
 /** OpenAI Responses: the model returns reasoning summaries when `reasoning.summary` is requested. */
 export function supportsReasoningSummary(id: string): boolean {
   return lookup(id)?.reasoningSummary === true;
+}
+
+/**
+ * One line when `id` is within 30 days of its shutdown or past it (or deprecated), naming the
+ * replacement; undefined otherwise or for a model outside the catalog.
+ */
+export function retirementWarning(id: string, now: Date = new Date()): string | undefined {
+  const entry = lookup(id);
+  return entry ? retirementNotice(id, entry, catalogEntries(), now) : undefined;
 }
