@@ -1,5 +1,7 @@
 /** Tiers and aliases chosen from the catalog by rules (src/llm/catalog/tiers.ts), config pins winning. */
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { AppError } from "../../src/kernel/index.ts";
 import type { CatalogEntry } from "../../src/llm/catalog/entry.ts";
 import { aliasTarget, chooseTier } from "../../src/llm/catalog/tiers.ts";
@@ -74,6 +76,14 @@ describe("tier defaults follow the catalog", () => {
     const best = choices.find((c) => c.tier === "best" && c.provider === "openai");
     expect(best?.rule).toContain("newest generally available flagship");
     expect(best?.why[0]).toBe("gpt-6.2-astra: newest generally available astra model, released 2026-11-17");
+  });
+
+  test("docs/models.md's tier list is the catalog's choice", () => {
+    const doc = readFileSync(join(import.meta.dir, "../../docs/models.md"), "utf8").replace(/\s+/g, " ");
+    for (const tier of TIERS) {
+      const firsts = (["anthropic", "openai", "gemini"] as const).map((p) => DEFAULT_TIER_MODELS[tier][p][0]);
+      expect(doc).toContain(`${tier}: ${firsts.join(", ")}`);
+    }
   });
 
   test("a config pin still wins over the rule", () => {
