@@ -1,6 +1,7 @@
 /** Retirement notices (issue 20): the catalog's dates, one line naming the replacement, one warning event. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { retirementWarning } from "../../src/llm/catalog.ts";
+import { unlistedCatalogModels } from "../../src/llm/catalog/check.ts";
+import { catalogEntries, retirementWarning } from "../../src/llm/catalog.ts";
 import { createModelClient } from "../../src/llm/client.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { collect, makeRequest, TEST_KEYS } from "./harness.ts";
@@ -59,5 +60,21 @@ describe("the client announces a retired model once", () => {
     });
     expect(first.text).toBe("one");
     expect(second.events.some((e) => e.type === "warning")).toBe(false);
+  });
+});
+
+describe("unlistedCatalogModels (agent models --check)", () => {
+  test("flags live catalog models the provider no longer lists, under any of their names", () => {
+    const entries = catalogEntries().filter((e) => e.provider === "anthropic");
+    const listed = entries
+      .map((e) => e.id)
+      .filter((id) => id !== "claude-opus-5-5" && id !== "claude-sonnet-4-5");
+    listed.push("claude-sonnet-4-5-20250929");
+    const flagged = unlistedCatalogModels(entries, "anthropic", listed, on("2026-11-26"));
+    expect(flagged.map((f) => f.id)).toEqual(["claude-opus-5-5"]);
+    expect(flagged[0]?.note).toContain("not listed by anthropic");
+    // After its shutdown a retired model missing from the list is expected, not flagged.
+    const later = unlistedCatalogModels(entries, "anthropic", listed.slice(0, -1), on("2026-12-01"));
+    expect(later.map((f) => f.id)).toEqual(["claude-opus-5-5"]);
   });
 });
