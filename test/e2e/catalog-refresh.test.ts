@@ -43,6 +43,6 @@ describe("a refreshed catalog reaches a run", () => {
     // The fixture's $3 input / $15 output per million tokens: (1,000 * 3 + 100 * 15) / 1e6.
     expect(output.usage.cost_usd).toBe(0.0045);
     // (Without the refresh the id is unknown and priced at the conservative $10/$50: 0.015.)
-    expect((server.requests.at(-1)?.body as { model?: string }).model).toBe("gpt-7-nova");
+    expect(server.requests.at(-1)?.model).toBe("gpt-7-nova");
   });
 });

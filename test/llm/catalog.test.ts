@@ -18,6 +18,22 @@ import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-serv
 const FIXTURE = join(import.meta.dir, "../fixtures/models-dev/api.json");
 const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
 
+describe("start-up cost", () => {
+  test("importing the model layer reads no catalog; the first lookup does", () => {
+    const script = [
+      'await import("./src/llm/resolve.ts");',
+      'await import("./src/llm/client.ts");',
+      'const loaded = () => Object.keys(require.cache).some((k) => k.includes("models-snapshot"));',
+      "const before = loaded();",
+      'const { modelInfo } = await import("./src/llm/catalog.ts");',
+      'modelInfo("gpt-6.2-sol");',
+      "console.log(JSON.stringify([before, loaded()]));",
+    ].join("\n");
+    const child = Bun.spawnSync([process.execPath, "-e", script], { cwd: join(import.meta.dir, "../..") });
+    expect(child.stdout.toString().trim()).toBe("[false,true]");
+  });
+});
+
 describe("snapshot and overrides", () => {
   test("the snapshot names its models.dev commit and date, and lists the three providers' models", () => {
     const snapshot = require("../../src/llm/catalog/models-snapshot.json") as CatalogData;
