@@ -78,6 +78,12 @@ export interface ModelRequest {
    * Completions `response_format`, Gemini `responseJsonSchema`); tool calls are not affected by it.
    */
   responseSchema?: ResponseSchema;
+  /**
+   * A key stable across one session's requests from one agent (e.g. `<session id>:<agent id>`), sent as
+   * OpenAI's `prompt_cache_key` so requests sharing a prefix reach the same cache. Absent: the adapter
+   * derives one from the stable prefix (system prompt and tool names).
+   */
+  cacheKey?: string;
   signal?: AbortSignal;
 }
 

@@ -8,7 +8,7 @@ import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema
 import type { Message } from "../kernel/messages.ts";
 import type { ModelRequest, ResponseSchema, StopReason } from "../kernel/stream.ts";
 import type { ToolDefinition } from "../kernel/tools.ts";
-import { modelInfo, reasoningSupport } from "./catalog.ts";
+import { hasPrefixCheck, modelInfo, reasoningSupport } from "./catalog.ts";
 import { effortFor } from "./effort.ts";
 
 type Beta = Anthropic.Beta.Messages.MessageCreateParamsStreaming;
@@ -25,10 +25,15 @@ const EPHEMERAL = { type: "ephemeral" } as const;
  * fix-bound-to-a-different-conversation); `model-context-window-exceeded-2025-08-26` turns an input that
  * fills the window into the `model_context_window_exceeded` stop reason instead of a 400.
  */
-export const ANTHROPIC_BETAS = [
-  "thinking-binding-controls-2026-08-01",
-  "model-context-window-exceeded-2025-08-26",
-];
+export const BINDING_BETA = "thinking-binding-controls-2026-08-01";
+export const CONTEXT_WINDOW_BETA = "model-context-window-exceeded-2025-08-26";
+
+/** The betas for a model: the binding beta only where the API runs the prefix check (the prefix-checks
+ * page lists fable-5-2, mythos-5-2, fable-5-1, mythos-5-1, opus-5-5, sonnet-5-5, haiku-5-5; other models
+ * answer "thinking.adaptive.block_binding: Extra inputs are not permitted"). */
+export function anthropicBetas(modelId: string): string[] {
+  return hasPrefixCheck(modelId) ? [BINDING_BETA, CONTEXT_WINDOW_BETA] : [CONTEXT_WINDOW_BETA];
+}
 
 function blocksOf(message: Message): { role: Role; blocks: Block[] } {
   switch (message.role) {
@@ -133,11 +138,10 @@ export function convertTools(tools: ToolDefinition[]): Anthropic.Beta.Messages.B
  */
 function applyThinking(params: Beta, request: ModelRequest): void {
   if (!reasoningSupport(request.model.id)?.adaptiveThinking) return;
-  params.thinking = {
-    type: "adaptive",
-    display: "summarized",
-    block_binding: { prefix_mismatch_behavior: "drop_block" },
-  };
+  params.thinking = { type: "adaptive", display: "summarized" };
+  // Only models that run the prefix check accept block_binding (see anthropicBetas).
+  if (hasPrefixCheck(request.model.id))
+    params.thinking.block_binding = { prefix_mismatch_behavior: "drop_block" };
   const effort = effortFor(request);
   // Claude has no `none`/`minimal`: effortFor already mapped them up to `low`.
   if (effort === "low" || effort === "medium" || effort === "high" || effort === "xhigh" || effort === "max")
@@ -157,7 +161,7 @@ export function buildRequest(request: ModelRequest, memo?: ConvertMemo): Beta {
     max_tokens: info.known ? Math.min(wanted, info.maxOutputTokens) : wanted,
     messages: convertMessages(request.messages, memo),
     stream: true,
-    betas: ANTHROPIC_BETAS,
+    betas: anthropicBetas(request.model.id),
   };
   if (request.system !== "")
     params.system = [{ type: "text", text: request.system, cache_control: EPHEMERAL }];

@@ -16,7 +16,7 @@ import type {
 } from "../kernel/index.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
 import { type Replay, recordingStream, replayStream } from "./cassette.ts";
-import { modelInfo } from "./catalog.ts";
+import { modelInfo, retirementWarning } from "./catalog.ts";
 import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";
 import { withFallback } from "./fallback.ts";
 import type { ProviderConfig } from "./providers.ts";
@@ -112,6 +112,23 @@ function lazyEndpointStream(endpoint: Endpoint, options: ModelClientOptions): St
   };
 }
 
+/**
+ * Announces a retiring model once per client, as a `model_retiring` warning before its first stream
+ * (outside retries and fallback, which only retry while nothing was emitted).
+ */
+function announcingRetirement(stream: StreamFn): StreamFn {
+  const announced = new Set<string>();
+  return async function* announcing(request: ModelRequest): AsyncGenerator<StreamEvent> {
+    const id = request.model.id;
+    if (!announced.has(id)) {
+      announced.add(id);
+      const message = retirementWarning(id);
+      if (message) yield { type: "warning", code: "model_retiring", message };
+    }
+    yield* stream(request);
+  };
+}
+
 /** What the agent loop needs of a client: its stream, model resolution and catalog facts. */
 export function modelDeps(client: ModelClient): {
   stream: StreamFn;
@@ -161,6 +178,8 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       });
     }
   }
+
+  stream = announcingRetirement(stream);
 
   return {
     stream,

@@ -8,7 +8,7 @@
  * model's ceiling (`max` on a model topping out at `high` gets `high`).
  */
 import { type ModelRequest, REASONING_EFFORTS, type ReasoningEffort } from "../kernel/stream.ts";
-import { reasoningSupport } from "./catalog.ts";
+import { catalogEntry, reasoningSupport } from "./catalog.ts";
 
 /** `wanted` mapped onto `accepted` by the rule above; undefined only when `accepted` is empty. */
 export function roundEffort(
@@ -20,11 +20,17 @@ export function roundEffort(
   return sorted.find((effort) => rank(effort) >= rank(wanted)) ?? sorted[sorted.length - 1];
 }
 
-/** The effort to send for `requested` on a model; a model the catalog lists no efforts for gets the
- * requested value unchanged (nothing is known to refuse it). */
-export function acceptedEffort(modelId: string, requested: ReasoningEffort): ReasoningEffort {
+/**
+ * The effort to send for a user's `requested` value: mapped onto the accepted list of a catalog model;
+ * nothing for a catalog model that does not reason; unchanged for a model outside the catalog (the
+ * user set it, so it is sent as given, and a 400 about it names the setting).
+ */
+export function acceptedEffort(modelId: string, requested: ReasoningEffort): ReasoningEffort | undefined {
   const support = reasoningSupport(modelId);
-  return (support && roundEffort(requested, support.efforts)) ?? requested;
+  if (support) return roundEffort(requested, support.efforts);
+  const entry = catalogEntry(modelId);
+  if (entry && !entry.reasoning) return undefined;
+  return requested;
 }
 
 /**

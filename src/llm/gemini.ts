@@ -19,7 +19,7 @@ import type { Message } from "../kernel/messages.ts";
 import type { ModelRequest, ReasoningEffort, StreamEvent, StreamFn } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
 import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
-import { reasoningSupport } from "./catalog.ts";
+import { acceptsTemperature, reasoningSupport } from "./catalog.ts";
 import { effortFor } from "./effort.ts";
 import type { HttpFailure } from "./errors.ts";
 import {
@@ -164,6 +164,14 @@ class PartReader {
   }
 }
 
+/** Gemini models before 3 take `temperature` unless the catalog says otherwise; from 3 on it is
+ * deprecated (see the request builder), whatever models.dev's `temperature` field says. */
+export function geminiTakesTemperature(modelId: string): boolean {
+  const major = /^gemini-(\d+)/.exec(modelId)?.[1];
+  if (major !== undefined && Number(major) >= 3) return false;
+  return acceptsTemperature(modelId);
+}
+
 /** Creates the Gemini stream function for one provider instance. */
 export function geminiStream(options: AdapterOptions): StreamFn {
   let client: Promise<GoogleGenAI> | undefined;
@@ -225,7 +233,11 @@ export function geminiStream(options: AdapterOptions): StreamFn {
     while (start > 0 && continuationOf(request.messages[start - 1]) !== undefined) start--;
     const continuing = continuationOf(request.messages.at(-1));
     if (continuing) config.continuationToken = continuing;
-    if (request.temperature !== undefined) config.temperature = request.temperature;
+    // No temperature to Gemini 3 and later: deprecated there since 2026-07-21 and ignored by 3.5 Flash-Lite
+    // (ai.google.dev/gemini-api/docs/gemini-3#temperature); the catalog's `temperature: false`, or the
+    // version in an id it does not list.
+    if (request.temperature !== undefined && geminiTakesTemperature(request.model.id))
+      config.temperature = request.temperature;
     const thinking = thinkingConfig(request);
     if (thinking) config.thinkingConfig = thinking;
     // Structured output: JSON mime type + `responseJsonSchema` (ai.google.dev/gemini-api/docs/structured-output;

@@ -82,6 +82,11 @@ export function buildRequest(
   // supported request fields and not `max_completion_tokens`, the official API's newer name.
   if (request.maxOutputTokens !== undefined) params.max_tokens = request.maxOutputTokens;
   if (request.temperature !== undefined) params.temperature = request.temperature;
+  // A reasoning effort the user set goes to the server as given: Ollama documents `reasoning_effort`
+  // ("low", "medium", "high", or "none") among its supported fields (docs.ollama.com/api/openai-compatibility),
+  // as do vLLM and LM Studio; we cannot know what a local model accepts, so nothing is sent unless set.
+  if (request.reasoningEffort !== undefined)
+    params.reasoning_effort = request.reasoningEffort as OpenAI.ReasoningEffort;
   // Structured outputs (platform.openai.com/docs/guides/structured-outputs; completions.d.ts
   // ResponseFormatJSONSchema), also served by compatible servers (Ollama, vLLM, LM Studio).
   if (request.responseSchema) {

@@ -10,10 +10,13 @@
  * ../shared/conformance/recorded-exchanges/openai-responses/gpt-5-5-reasoning-function-call-2turn
  * (the items a real client sends back on turn 2).
  */
+
+import { createHash } from "node:crypto";
 import type OpenAI from "openai";
 import type { AssistantMessage, AssistantPart, Message, ToolCall } from "../kernel/messages.ts";
 import type { ModelRequest } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
+import { supportsReasoningSummary } from "./catalog.ts";
 import { acceptedEffort, effectiveEffort } from "./effort.ts";
 import { openaiJsonSchema } from "./response-schema.ts";
 
@@ -117,6 +120,13 @@ export function inputItems(messages: Message[]): InputItem[] {
   return items;
 }
 
+/** A key for requests sharing this agent's stable prefix: its system prompt and tool names. */
+function derivedCacheKey(request: ModelRequest): string {
+  const hash = createHash("sha256").update(request.system);
+  for (const tool of request.tools) hash.update(`\0${tool.name}`);
+  return `agent-${hash.digest("hex").slice(0, 32)}`;
+}
+
 /** The streaming request body. */
 export function buildResponsesRequest(request: ModelRequest): Params {
   const params: Params = {
@@ -144,11 +154,20 @@ export function buildResponsesRequest(request: ModelRequest): Params {
   if (request.responseSchema) {
     params.text = { format: { type: "json_schema", ...openaiJsonSchema(request.responseSchema) } };
   }
+  // prompt_cache_key: recommended from GPT-5.6 on for cache hit rates ("On GPT-5.6 models and later model
+  // families, set the prompt_cache_key parameter and reuse the same key for requests that share long,
+  // common prompt prefixes", learn.microsoft.com/azure/foundry/openai/how-to/prompt-caching; OpenAI's
+  // prompt-caching guide); responses.d.ts ResponseCreateParamsBase.prompt_cache_key.
+  params.prompt_cache_key = request.cacheKey ?? derivedCacheKey(request);
   const requested = request.reasoningEffort;
-  if (requested !== undefined) {
-    params.reasoning = {
-      effort: acceptedEffort(request.model.id, requested) as OpenAI.ReasoningEffort,
-    };
+  const effort = requested === undefined ? undefined : acceptedEffort(request.model.id, requested);
+  const summary = supportsReasoningSummary(request.model.id);
+  if (effort !== undefined || summary) {
+    params.reasoning = {};
+    if (effort !== undefined) params.reasoning.effort = effort as OpenAI.ReasoningEffort;
+    // Reasoning summaries stream only when asked for (shared.d.ts Reasoning.summary: "auto" picks the
+    // most detailed summarizer the model supports); they are shown as progress, never as the answer.
+    if (summary) params.reasoning.summary = "auto";
   }
   // Sampling parameters only without reasoning (deployment checklist).
   if (request.temperature !== undefined && effectiveEffort(request.model.id, requested) === "none") {

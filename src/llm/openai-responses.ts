@@ -44,11 +44,19 @@ export function openaiResponsesStream(options: AdapterOptions): StreamFn {
     );
     const turn = new TurnState(builder);
     let model = request.model.id;
+    let warned = false;
     for await (const event of stream) {
       switch (event.type) {
         case "response.created":
         case "response.in_progress":
           if (event.response.model) model = event.response.model;
+          if (!warned) {
+            const warning = withheldReasoningWarning(event.response.input_transformations);
+            if (warning) {
+              warned = true;
+              yield warning;
+            }
+          }
           break;
         case "response.output_item.added":
           turn.added(event.item);
@@ -73,6 +81,10 @@ export function openaiResponsesStream(options: AdapterOptions): StreamFn {
         case "response.completed":
         case "response.incomplete": {
           yield* builder.drain();
+          const withheld = warned
+            ? undefined
+            : withheldReasoningWarning(event.response.input_transformations);
+          if (withheld) yield withheld;
           const end = turn.end(event.response);
           if (end.error) {
             yield { type: "error", error: classifyStreamError(ctx, end.error), partial: builder.message() };
@@ -105,6 +117,25 @@ export function openaiResponsesStream(options: AdapterOptions): StreamFn {
     }
     // No terminal event: runGuarded reports a truncated stream.
   }
+}
+
+/**
+ * A warning naming the reasoning items OpenAI withheld from the model (`Response.input_transformations`:
+ * `{id, type: "reasoning", action: "removed", reason: "model_mismatch" | "prefix_mismatch" | ...}`,
+ * node_modules/openai/resources/responses/responses.d.ts), like Anthropic's `thinking_dropped`; undefined
+ * when none was.
+ */
+export function withheldReasoningWarning(
+  transformations: readonly { id?: string; type?: string; reason?: string }[] | null | undefined,
+): StreamEvent | undefined {
+  const removed = (transformations ?? []).filter((t) => t.type === "reasoning");
+  if (removed.length === 0) return undefined;
+  const which = removed.map((t) => `${t.id ?? "?"} (${t.reason ?? "unknown reason"})`).join(", ");
+  return {
+    type: "warning",
+    code: "reasoning_dropped",
+    message: `the API withheld ${removed.length} reasoning item${removed.length === 1 ? "" : "s"} sent back: ${which}`,
+  };
 }
 
 /** What one response has produced so far, keyed by output item id. */

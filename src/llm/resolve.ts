@@ -5,7 +5,8 @@
  * credentials; config may replace a tier's candidate list.
  */
 import { AppError, type ModelRef, type ProviderKind } from "../kernel/index.ts";
-import { catalogProvider } from "./catalog.ts";
+import { ALIAS_LINES, aliasTarget, chooseTier, type Tier, type TierChoice } from "./catalog/tiers.ts";
+import { catalogEntries, catalogProvider } from "./catalog.ts";
 import {
   type Endpoint,
   type Env,
@@ -16,7 +17,7 @@ import {
   NATIVE_PROVIDERS,
 } from "./endpoints.ts";
 
-export type Tier = "fast" | "good" | "best";
+export type { Tier, TierChoice } from "./catalog/tiers.ts";
 export const TIERS: readonly Tier[] = ["fast", "good", "best"];
 
 /** Names accepted where a tier is expected. `smart` is an alias of best. `auto` is decided from the task
@@ -30,30 +31,51 @@ export const TIER_NAMES: Readonly<Record<string, Tier>> = {
   auto: "fast",
 };
 
+const PROVIDERS: readonly ProviderKind[] = ["anthropic", "openai", "gemini"];
+
 /**
- * Default candidates per tier and provider, best first. fast: haiku-class Claude, the small GPT,
- * a flash-class Gemini; good: the mid models; best: each provider's strongest. Current ids as of
- * 2026-11-23 (sources in catalog.ts): Claude Fable 5.2 replaced Fable 5.1 on 2026-11-09; gpt-6.1-terra
- * and gpt-6-sol are current OpenAI mid models; gemini-2.5-* are retired.
+ * Default candidates per tier and provider, best first, chosen from the catalog by each tier's rule
+ * (src/llm/catalog/tiers.ts) on first read, so they follow the catalog (snapshot, refresh, overrides)
+ * rather than a hand-kept list. Read lazily: importing this module costs no catalog load.
  */
 export const DEFAULT_TIER_MODELS: Readonly<Record<Tier, Readonly<Record<ProviderKind, readonly string[]>>>> =
-  {
-    fast: {
-      anthropic: ["claude-haiku-5-5", "claude-haiku-4-5"],
-      openai: ["gpt-6-luna", "gpt-5.6-luna"],
-      gemini: ["gemini-3.5-flash-lite", "gemini-3.8-flash"],
-    },
-    good: {
-      anthropic: ["claude-sonnet-5-5", "claude-sonnet-5"],
-      openai: ["gpt-6.1-sol", "gpt-6.1-terra"],
-      gemini: ["gemini-3.8-flash", "gemini-3.5-flash"],
-    },
-    best: {
-      anthropic: ["claude-fable-5-2", "claude-opus-5-5"],
-      openai: ["gpt-6-astra", "gpt-6.1-sol"],
-      gemini: ["gemini-3.1-pro-preview", "gemini-3.8-flash"],
-    },
-  };
+  Object.fromEntries(
+    TIERS.map((tier) => [
+      tier,
+      Object.defineProperties(
+        {},
+        Object.fromEntries(
+          PROVIDERS.map((provider) => [
+            provider,
+            {
+              enumerable: true,
+              get: () => chooseTier(catalogEntries(), tier, provider, new Date()).candidates,
+            },
+          ]),
+        ),
+      ),
+    ]),
+  ) as Record<Tier, Record<ProviderKind, readonly string[]>>;
+
+/** Each tier's choice per provider and why (for `agent models`), on `now` (default today). */
+export function explainTiers(now: Date = new Date()): TierChoice[] {
+  const entries = catalogEntries();
+  return TIERS.flatMap((tier) => PROVIDERS.map((provider) => chooseTier(entries, tier, provider, now)));
+}
+
+/** The aliases people may type (`sonnet`, `sol`, `flash`, ...), for help and errors. */
+export function aliasNames(): string[] {
+  return Object.keys(ALIAS_LINES);
+}
+
+/** The model an alias names today: the newest generally available model of its line. */
+export function resolveAlias(
+  name: string,
+  now: Date = new Date(),
+): { provider: ProviderKind; id: string } | undefined {
+  const target = aliasTarget(catalogEntries(), name.trim(), now);
+  return target ? { provider: target.provider, id: target.id } : undefined;
+}
 
 /** A resolved model: the ref to call (with fallbacks) and why it was chosen. */
 export interface ResolvedModel {
@@ -114,12 +136,17 @@ function parseSpec(
     }
   }
   if (trimmed === "") throw new AppError(kind, "empty model name");
+  const alias = ALIAS_LINES[trimmed.toLowerCase()] ? resolveAlias(trimmed) : undefined;
+  if (alias) {
+    const endpoint = findEndpoint(endpoints, alias.provider);
+    if (endpoint) return { endpoint, id: alias.id, spec: trimmed };
+  }
   const provider = detectProvider(trimmed);
   if (provider === undefined) {
     const hint =
       colon > 0
         ? `unknown provider "${trimmed.slice(0, colon)}" in "${spec}"; providers: ${providerNamesText(endpoints)} (declare openai-compatible servers under providers: in config.yaml)`
-        : `cannot tell which provider serves "${spec}"; write it as provider:model with one of ${providerNamesText(endpoints)}, or use a tier (fast, good, best)`;
+        : `cannot tell which provider serves "${spec}"; write it as provider:model with one of ${providerNamesText(endpoints)}, use a tier (fast, good, best), or an alias (${aliasNames().join(", ")})`;
     throw new AppError(kind, hint);
   }
   const endpoint = findEndpoint(endpoints, provider);
@@ -243,8 +270,10 @@ export function resolveModel(name: string, options: ResolveOptions): ResolvedMod
       `model ${name} needs ${keyVarsText(candidate.endpoint)} (not set) for provider ${candidate.endpoint.name}`,
     );
   }
-  const detected =
-    name.includes(":") && name.trim() !== candidate.id
+  const aliased = ALIAS_LINES[name.trim().toLowerCase()];
+  const detected = aliased
+    ? `alias: the newest generally available ${aliased.line} model; `
+    : name.includes(":") && name.trim() !== candidate.id
       ? ""
       : `${candidate.endpoint.name}, detected from id; `;
   return {

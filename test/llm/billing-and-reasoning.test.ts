@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ModelRequest, ReasoningEffort, StopReason } from "../../src/kernel/stream.ts";
 import { emptyUsage } from "../../src/kernel/usage.ts";
-import { costOf, modelInfo } from "../../src/llm/catalog.ts";
+import { catalogEntry, costOf, modelInfo } from "../../src/llm/catalog.ts";
 import { roundEffort } from "../../src/llm/effort.ts";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
@@ -84,8 +84,9 @@ describe("cost", () => {
       cacheRead: 0.2,
       cacheWrite: 10,
     });
-    expect(modelInfo("gemini-2.5-flash").known).toBe(false);
-    expect(modelInfo("gemini-3-pro-preview").known).toBe(false);
+    // Retired models stay in the catalog (models.dev lists them) for their dates, never as defaults.
+    expect(catalogEntry("gemini-2.5-flash")?.status).toBe("deprecated");
+    expect(catalogEntry("gemini-3-pro-preview")?.retires).toBe("2026-03-09");
   });
 });
 

@@ -45,7 +45,8 @@ describe("the request", () => {
       max_output_tokens: 999,
       tools: [{ type: "function", name: "read_file", strict: false }],
     });
-    expect(body.reasoning).toBeUndefined();
+    // No effort asked: none sent; the summary is asked for, so reasoning shows as progress.
+    expect(body.reasoning).toEqual({ summary: "auto" });
     expect(body.temperature).toBeUndefined();
   });
 
@@ -60,7 +61,7 @@ describe("the request", () => {
     async (model, asked, sent) => {
       const { result, body } = await sendOne(model, { reasoningEffort: asked });
       expectDone(result);
-      expect(body.reasoning).toEqual({ effort: sent });
+      expect(body.reasoning).toEqual({ effort: sent, summary: "auto" });
     },
   );
 

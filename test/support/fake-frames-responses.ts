@@ -40,7 +40,14 @@ export function responsesFrame(event: { type: string }): string {
 function responsesEvents(turn: FakeTurn, model: string, usage: Required<FakeUsage>): { type: string }[] {
   const n = ++responseCounter;
   const id = `resp_fake_${n}`;
-  const base = { id, object: "response", created_at: 1_790_000_000, model, store: false };
+  const base = {
+    id,
+    object: "response",
+    created_at: 1_790_000_000,
+    model,
+    store: false,
+    ...(turn.inputTransformations ? { input_transformations: turn.inputTransformations } : {}),
+  };
   const events: { type: string; [key: string]: unknown }[] = [];
   const output: unknown[] = [];
   const push = (event: { type: string; [key: string]: unknown }) => {
@@ -60,8 +67,10 @@ function responsesEvents(turn: FakeTurn, model: string, usage: Required<FakeUsag
     output.push(done);
   };
 
-  const reasoning = pieces(turn.reasoning);
-  if (reasoning.length > 0 || usage.reasoning > 0) {
+  // Summaries stream only when the request asked for them (`reasoning.summary`); the item still comes.
+  const scripted = pieces(turn.reasoning);
+  const reasoning = turn.withholdSummary ? [] : scripted;
+  if (scripted.length > 0 || usage.reasoning > 0) {
     const itemId = `rs_fake_${n}_0`;
     const full = fakeEncryptedContent(itemId);
     const summaryText = reasoning.join("");

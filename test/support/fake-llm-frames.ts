@@ -72,8 +72,12 @@ export interface FakeTurn {
   rawSse?: string;
   /** Anthropic: the signature of the scripted thinking block (the server sets one bound to the request). */
   reasoningSignature?: string;
-  /** Anthropic: `message_start.message.input_transformations` (the server adds the blocks it dropped). */
+  /** Anthropic: `message_start.message.input_transformations` (the server adds the blocks it dropped);
+   * Responses: `response.input_transformations` (reasoning items withheld from the model). */
   inputTransformations?: unknown[];
+  /** Responses: the request asked for no `reasoning.summary`, so the reasoning item carries none (set by
+   * the server from the request, as the real API does). */
+  withholdSummary?: boolean;
   /** Gemini: the candidate's `continuationToken` (with stopReason `CONTINUATION`). */
   continuationToken?: string;
   /** Only answer requests of this protocol (a mismatch is a loud 400 error). */

@@ -72,6 +72,11 @@ export interface FakeLlmServer {
   pending(): number;
   /** What the protocol's model-list endpoint answers (fake-model-list.ts); an empty list until set. */
   serveModels(protocol: FakeProtocol, list: FakeModelList): void;
+  /**
+   * Serves `body` (a models.dev api.json fixture, or any JSON) at GET /api.json, or the status given,
+   * for `refreshCatalog` tests (AGENT_MODELS_URL=`${url}/api.json`).
+   */
+  serveCatalog(body: unknown, status?: number): void;
   /** Drops every turn not yet served (a test's leftovers must never answer the next test). */
   clear(): void;
   /** Drops the connection of every response held open by `hangAfterEvents`. */
@@ -160,6 +165,7 @@ export async function startFakeLlmServer(
   const queue: FakeTurn[] = [];
   const requests: FakeRequest[] = [];
   const modelLists: Partial<Record<FakeProtocol, FakeModelList>> = {};
+  let catalog = { text: JSON.stringify({ error: "no catalog served" }), status: 404 };
   // Hanging responses end abruptly when the test says so (dropHanging), e.g. once the client has shown
   // the output it was sent: a cut after output that cannot race the client's reads.
   let drop = () => {};
@@ -178,6 +184,12 @@ export async function startFakeLlmServer(
     async fetch(req) {
       const receivedAt = performance.now();
       const url = new URL(req.url);
+      if (req.method === "GET" && url.pathname === "/api.json") {
+        return new Response(catalog.text, {
+          status: catalog.status,
+          headers: { "content-type": "application/json" },
+        });
+      }
       const listing = req.method === "GET" ? modelListRoute(url.pathname, req.headers) : null;
       if (listing) return modelListResponse(listing, modelLists[listing]);
       const target = req.method === "POST" ? route(url.pathname) : null;
@@ -226,7 +238,15 @@ export async function startFakeLlmServer(
       if (turn.holdUntil) await turn.holdUntil;
       if (turn.status !== undefined && turn.status !== 200)
         return errorResponse(target.protocol, turn, turn.status);
-      const served = target.protocol === "anthropic" ? bindAnthropicTurn(turn, body) : turn;
+      const served =
+        target.protocol === "anthropic"
+          ? bindAnthropicTurn(turn, body)
+          : target.protocol === "openai-responses"
+            ? {
+                ...turn,
+                withholdSummary: !(body as { reasoning?: { summary?: unknown } } | null)?.reasoning?.summary,
+              }
+            : turn;
       return streamResponse(
         encodeTurn(target.protocol, served, model),
         served,
@@ -251,6 +271,9 @@ export async function startFakeLlmServer(
     pending: () => queue.length,
     serveModels: (protocol, list) => {
       modelLists[protocol] = list;
+    },
+    serveCatalog(body, status = 200) {
+      catalog = { text: typeof body === "string" ? body : JSON.stringify(body), status };
     },
     clear: () => {
       queue.length = 0;

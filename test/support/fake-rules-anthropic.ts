@@ -153,7 +153,36 @@ const closedOutputObjects: FakeRule = (request) => {
   };
 };
 
+/**
+ * The models that run the thinking prefix check and so accept `thinking.block_binding` (the
+ * prefix-checks page, platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks,
+ * as quoted in issue 20): the fake's own list, not the catalog's.
+ */
+const PREFIX_CHECK_MODELS = new Set([
+  "claude-fable-5-2",
+  "claude-mythos-5-2",
+  "claude-fable-5-1",
+  "claude-mythos-5-1",
+  "claude-opus-5-5",
+  "claude-sonnet-5-5",
+  "claude-haiku-5-5",
+]);
+
+/**
+ * Rule: `block_binding` on a model without the prefix check is refused with 400, the text from the public
+ * report quoted in issue 20: "thinking.adaptive.block_binding: Extra inputs are not permitted".
+ */
+const blockBindingNeedsPrefixCheck: FakeRule = (request) => {
+  const body = request.body as Body | null;
+  if (!body?.thinking?.block_binding || PREFIX_CHECK_MODELS.has(request.model)) return null;
+  return {
+    status: 400,
+    body: errorBody("anthropic", 400, "thinking.adaptive.block_binding: Extra inputs are not permitted"),
+  };
+};
+
 export const anthropicRules: FakeRule[] = [
+  blockBindingNeedsPrefixCheck,
   thinkingPrefixRule,
   temperatureWithThinkingRule,
   closedOutputObjects,

@@ -18,7 +18,10 @@ export function isCurrentReasoningModel(model: string): boolean {
 /** Models that accept no `none` (nor `minimal`): "low, medium, high, xhigh, max"
  * (UKGovernmentBEIS/inspect_ai#5254 live probes for gpt-6-astra; dev.to/aihubmix for gpt-6.1-sol;
  * the deployment checklist: "GPT-6 Astra and GPT-6.1 Sol require Responses for tool calling"). */
-const NO_NONE = /^gpt-(6-astra|6\.1-sol)/;
+const NO_NONE = /^gpt-(6-astra|6\.1-sol|6\.2-)/;
+
+/** GPT-5.6 models answer `minimal` with their own text, quoted in issue 20 (OpenAI's 400 for gpt-5.6-sol). */
+const GPT_5_6 = /^gpt-5\.6-/;
 
 interface Body {
   tools?: unknown[];
@@ -82,6 +85,13 @@ const unsupportedEffort: FakeRule = (request) => {
   const supported = NO_NONE.test(request.model.toLowerCase())
     ? "'low', 'medium', 'high', 'xhigh', and 'max'"
     : "'none', 'low', 'medium', 'high', 'xhigh', and 'max'";
+  if (GPT_5_6.test(request.model.toLowerCase()))
+    return refuse(
+      400,
+      `'${effort}' is not supported with the '${request.model}' model. Supported values are: ${supported}.`,
+      param,
+      "unsupported_value",
+    );
   return refuse(
     400,
     `Unsupported value: '${param}' does not support '${effort}' with this model. Supported values are: ${supported}.`,

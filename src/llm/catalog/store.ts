@@ -1,0 +1,68 @@
+/**
+ * The process's catalog, built on first use (never at import): the models.dev snapshot shipped in the
+ * repository, superseded model by model by the cached refresh under $XDG_CACHE_HOME/agent/models.json
+ * when that copy is newer, then our overrides. Reading it never touches the network; a refresh is
+ * `refreshCatalog` (refresh.ts), run only by the user's command.
+ */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { type Catalog, mergeCatalog } from "./merge.ts";
+import type { CatalogData, CompactModel } from "./models-dev.ts";
+
+/** $XDG_CACHE_HOME/agent/models.json (default ~/.cache/agent/models.json). */
+export function catalogCachePath(env: Record<string, string | undefined> = process.env): string {
+  const base =
+    env.XDG_CACHE_HOME && env.XDG_CACHE_HOME !== "" ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
+  return join(base, "agent", "models.json");
+}
+
+function snapshot(): CatalogData {
+  // require, not import: the JSON is parsed on the first model lookup, not at start-up.
+  return require("./models-snapshot.json") as CatalogData;
+}
+
+/** The cached refresh when it is readable and well formed; a broken file is ignored (it is only a cache). */
+function readCache(path: string): CatalogData | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return undefined;
+  }
+  const data = raw as Partial<CatalogData>;
+  if (typeof data?.source !== "string" || typeof data.date !== "string" || !Array.isArray(data.models))
+    return undefined;
+  const models = data.models.filter(
+    (m: Partial<CompactModel>) =>
+      typeof m?.id === "string" &&
+      typeof m.provider === "string" &&
+      typeof m.context === "number" &&
+      typeof m.output === "number",
+  );
+  return { source: data.source, date: data.date, models };
+}
+
+/** Snapshot and cache combined: the cache's models win when the cache is newer. */
+export function combine(base: CatalogData, cache: CatalogData | undefined): CatalogData {
+  if (!cache || cache.date <= base.date) return base;
+  const ids = new Set(cache.models.map((m) => m.id));
+  return {
+    source: cache.source,
+    date: cache.date,
+    models: [...cache.models, ...base.models.filter((m) => !ids.has(m.id))],
+  };
+}
+
+let loaded: Catalog | undefined;
+
+/** The catalog, built once per process. */
+export function catalog(): Catalog {
+  loaded ??= mergeCatalog(combine(snapshot(), readCache(catalogCachePath())));
+  return loaded;
+}
+
+/** Forget the built catalog (after a refresh, or in tests that change $XDG_CACHE_HOME). */
+export function resetCatalog(): void {
+  loaded = undefined;
+}
