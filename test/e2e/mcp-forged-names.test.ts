@@ -57,3 +57,20 @@ test("an MCP tool named with a newline cannot put a forged line on stderr", asyn
   const forged = result.stderr.split("\n").filter((line) => line.trimStart().startsWith("✓ approved exec"));
   expect(forged).toEqual([]);
 });
+
+test("agent mcp list prints one row per server, whatever a tool's name holds", async () => {
+  const dir = join(sandbox.configDir, "agent");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "config.yaml"),
+    `mcp_servers:\n  fixture:\n    command: ${JSON.stringify(process.execPath)}\n` +
+      `    args: ${JSON.stringify([FIXTURE_SERVER])}\n    env: ${JSON.stringify({ FIXTURE_EVIL_NAME: EVIL })}\n` +
+      "    startup_timeout_ms: 30000\n",
+  );
+  const result = await runAgentIn(sandbox, ["mcp", "list"], anthropicEnv(sandbox, server));
+  expect(result.code).toBe(0);
+  const rows = result.stdout.split("\n").filter((line) => line !== "");
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toStartWith("fixture\t");
+  expect(rows[0]).toContain(`x\u2424${FORGED}`);
+});

@@ -3,7 +3,7 @@
  * tools, and stops it. Servers a trusted project declares are listed but not started: starting one needs
  * approval, which a run asks for. A server that fails to start is a row with state `failed` and why.
  */
-import { Redactor, terminalSafe, terminalSafeValue } from "../../kernel/index.ts";
+import { Redactor, terminalLine, terminalSafeValue } from "../../kernel/index.ts";
 import { loadConfig } from "../shared/config.ts";
 import { handleInterrupts } from "../shared/interrupts.ts";
 import { mcpSecrets, sessionMcpConfigs } from "../shared/mcp-session.ts";
@@ -33,7 +33,7 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
           note: `declared by ${servers[name]?.fromProject}; a run asks before starting it`,
         })),
     ]);
-    for (const notice of notices) process.stderr.write(`agent: warning: ${notice.message}\n`);
+    for (const notice of notices) process.stderr.write(`agent: warning: ${terminalLine(notice.message)}\n`);
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(terminalSafeValue(rows), null, 2)}\n`);
       return;
@@ -48,9 +48,10 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
           ? row.error
           : "note" in row
             ? row.note
-            : `tools: ${row.tools.join(", ") || "(none)"}`;
-      // Names and errors come from the servers: written terminal-safe.
-      process.stdout.write(`${terminalSafe(`${row.name}\t${row.transport}\t${row.state}\t${detail}`)}\n`);
+            : `tools: ${row.tools.map(terminalLine).join(", ") || "(none)"}`;
+      // Names and errors come from the servers: each field is one terminal-safe line, so a tool name
+      // holding a newline cannot print a forged row.
+      process.stdout.write(`${[row.name, row.transport, row.state, detail].map(terminalLine).join("\t")}\n`);
     }
   } finally {
     await manager.closeAll();
