@@ -8,6 +8,8 @@ import { type Tone, tone } from "./theme.ts";
 export interface HistoryLineProps {
   item: HistoryItem;
   colors: boolean;
+  /** Terminal width: markdown is wrapped to it (list items hang under their text). */
+  columns?: number;
   /** Test hook: called on every render of this item (finished items must render exactly once). */
   onRender?: (item: HistoryItem) => void;
 }
@@ -37,7 +39,7 @@ function markTone(item: HistoryItem): Tone {
 }
 
 /** One finished item of the transcript, indented by agent depth (tools one level below their agent). */
-export const HistoryLine = memo(function HistoryLine({ item, colors, onRender }: HistoryLineProps) {
+export const HistoryLine = memo(function HistoryLine({ item, colors, columns, onRender }: HistoryLineProps) {
   onRender?.(item);
   const indent = item.depth * 2 + (item.kind === "tool" || item.kind === "approval" ? 2 : 0);
   const verdict = item.ok === false ? "✗" : "✓";
@@ -49,7 +51,7 @@ export const HistoryLine = memo(function HistoryLine({ item, colors, onRender }:
       <Box marginLeft={indent}>
         <Text>
           <Text bold>{item.agentName}</Text>
-          {`\n${renderMarkdown(item.text, colors)}`}
+          {`\n${renderMarkdown(item.text, colors, columns === undefined ? undefined : columns - indent)}`}
         </Text>
       </Box>
     );

@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box, Text, useWindowSize } from "ink";
 import { totalTokens } from "../../kernel/usage.ts";
 import { formatCost, formatDuration, formatTokens } from "../format.ts";
 import { denialLines, deniedText } from "../progress-lines.ts";
@@ -17,6 +17,7 @@ export interface SummaryProps {
 
 /** The end of a run: the answer when needed, status, then usage and cost per agent. */
 export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
+  const { columns } = useWindowSize();
   const denials = run.activity?.denials ?? [];
   const ok = run.status === "success" && denials.length === 0;
   const warn = run.status === "limit" || run.status === "success";
@@ -25,7 +26,7 @@ export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
   return (
     <Box flexDirection="column" marginTop={1}>
       {showAnswer && run.answer.trim() !== "" ? (
-        <Text>{renderMarkdown(run.answer.trim(), colors)}</Text>
+        <Text>{renderMarkdown(run.answer.trim(), colors, columns)}</Text>
       ) : null}
       {run.error ? (
         <Text color={tone(colors, "red")}>{`✗ ${run.error.kind} error: ${run.error.message}`}</Text>
