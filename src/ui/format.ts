@@ -92,10 +92,14 @@ const FLAG_BY: Record<"on_ask" | "default" | "no_terminal", string> = {
 export function describeDecision(
   data: EventDataMap["approval_decision"],
   request: ApprovalRequest | undefined,
+  /** What the call was, when no request names it (a deny rule decides without asking). */
+  call?: string,
 ): { denied: boolean; text: string } {
   const { decision } = data;
   const denied = decision.kind === "deny" || decision.kind === "deny_feedback";
-  const what = request ? `${request.tool} ${describeToolCall(request.tool, request.args)}` : "the call";
+  const what = request
+    ? `${request.tool} ${describeToolCall(request.tool, request.args)}`
+    : (call ?? "the call");
   const by =
     data.source === "flag"
       ? FLAG_BY[data.why ?? "on_ask"]
@@ -124,4 +128,43 @@ export function describeCompaction(d: EventDataMap["compaction"]): string {
           ? " after the context window filled"
           : "";
   return `compacted the conversation${at}: ${d.summarized} earlier messages summarised by ${d.model}, the last ${d.kept} kept`;
+}
+
+/** The first line of a failed call's result, as a failed line shows it: whole (results are at most 200
+ * characters there), without the `error: ` the model reads. */
+export function failureReason(summary: string): string {
+  return oneLine(summary.replace(/^error:\s*/i, ""), 200);
+}
+
+/** A call the user sees, tracked from tool_start to tool_end by the renderers. */
+export interface TrackedCall {
+  agent: string;
+  tool: string;
+  description: string;
+  /** A sub-agent call (tool kind `agent`) whose child started (act_start): its own lines report it. */
+  delegated?: boolean;
+  /** The gate refused it: its denial line already says so, with the reason. */
+  denied?: boolean;
+}
+
+/**
+ * The call an approval decision is about: the latest undecided call of the same agent, preferring one of
+ * the request's tool (a deny rule decides without a request, and so without naming the call).
+ */
+export function callDecided(
+  calls: Iterable<[string, TrackedCall]>,
+  agent: string,
+  request: ApprovalRequest | undefined,
+): string | undefined {
+  let found: string | undefined;
+  let foundSameTool = false;
+  for (const [id, call] of calls) {
+    if (call.agent !== agent || call.denied) continue;
+    const sameTool = request !== undefined && call.tool === request.tool;
+    if (sameTool || !foundSameTool) {
+      found = id;
+      foundSameTool = sameTool;
+    }
+  }
+  return found;
 }

@@ -5,13 +5,16 @@ import { terminalSafeValue } from "../kernel/terminal-text.ts";
 import { totalTokens } from "../kernel/usage.ts";
 import { type Palette, palette } from "./ansi.ts";
 import {
+  callDecided,
   describeCompaction,
   describeDecision,
   describeToolCall,
+  failureReason,
   formatCost,
   formatDuration,
   formatTokens,
   oneLine,
+  type TrackedCall,
 } from "./format.ts";
 import type { TextSink } from "./renderer.ts";
 import type { FinishedRun } from "./result.ts";
@@ -33,7 +36,8 @@ export interface ProgressOptions {
  */
 export class ProgressLines {
   private readonly c: Palette;
-  private readonly calls = new Map<string, string>();
+  /** Calls between tool_start and tool_end (sub-agents and verify commands too), by call id. */
+  private readonly calls = new Map<string, TrackedCall>();
   private readonly requests = new Map<string, ApprovalRequest>();
   /** Reasoning streamed by each agent during its current model call. */
   private readonly reasoning = new Map<string, string>();
@@ -103,9 +107,12 @@ export class ProgressLines {
       case "session_start":
         if (!full || event.depth > 0) return undefined;
         return `${c.bold(`▸ ${event.name}`)} ${c.dim(`(${event.data.model})`)}: ${oneLine(event.data.goal)}`;
-      case "act_start":
+      case "act_start": {
+        const call = this.calls.get(event.data.id);
+        if (call) call.delegated = true;
         if (!full) return undefined;
         return `${pad}${c.cyan("▸")} ${event.name}: delegating to ${c.bold(event.data.childName)}: ${oneLine(event.data.goal)}`;
+      }
       case "act_end": {
         if (!full) return undefined;
         const d = event.data;
@@ -114,22 +121,31 @@ export class ProgressLines {
         return `${pad}${mark} ${d.childName}: ${d.status} (${d.finishReason}) ${c.dim(oneLine(d.answer, 60))}`;
       }
       case "tool_start":
-        if (!shownAsTool(event.data)) return undefined;
-        this.calls.set(event.data.id, describeToolCall(event.data.tool, event.data.args));
+        this.calls.set(event.data.id, {
+          agent: event.agent,
+          tool: event.data.tool,
+          description: describeToolCall(event.data.tool, event.data.args),
+        });
         return undefined;
       case "tool_end": {
         const d = event.data;
-        if (!shownAsTool(d)) return undefined;
-        const args = this.calls.get(d.id) ?? "";
+        const call = this.calls.get(d.id);
         this.calls.delete(d.id);
-        if (!full) return undefined;
+        // A refused call is one line: its denial, with who refused it and why, was printed already.
+        if (!full || call?.denied) return undefined;
+        const args = call?.description ?? "";
+        const when = c.dim(`(${formatDuration(d.durationMs)})`);
+        if (!shownAsTool(d)) {
+          // A sub-agent call that failed before its child started (bad arguments) has no act lines.
+          if (d.kind !== "agent" || !d.isError || call?.delegated) return undefined;
+          return `${inner}${c.red("✗")} ${d.tool} ${args} — ${failureReason(d.summary)} ${when}`;
+        }
         const mark = d.isError ? c.red("✗") : c.green("✓");
         // A command's last output line (where a failure usually shows), after its status and line count.
         const last = d.tail?.at(-1);
-        const summary = d.summary
-          ? ` — ${oneLine(d.summary, 80)}${last ? `: ${oneLine(last, 80)}` : ""}`
-          : "";
-        return `${inner}${mark} ${d.tool} ${args}${summary} ${c.dim(`(${formatDuration(d.durationMs)})`)}`;
+        const reason = d.isError && last === undefined ? failureReason(d.summary) : oneLine(d.summary, 80);
+        const summary = d.summary ? ` — ${reason}${last ? `: ${oneLine(last, 80)}` : ""}` : "";
+        return `${inner}${mark} ${d.tool} ${args}${summary} ${when}`;
       }
       case "reasoning_delta":
         this.reasoning.set(event.agent, (this.reasoning.get(event.agent) ?? "") + event.data.delta);
@@ -174,7 +190,12 @@ export class ProgressLines {
     const d = event.data;
     const request = this.requests.get(d.id);
     this.requests.delete(d.id);
-    const { denied, text } = describeDecision(d, request);
+    const refused = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
+    const callId = refused ? callDecided(this.calls, event.agent, request) : undefined;
+    const call = callId !== undefined ? this.calls.get(callId) : undefined;
+    if (call) call.denied = true;
+    const what = call ? `${call.tool} ${call.description}`.trim() : undefined;
+    const { denied, text } = describeDecision(d, request, what);
     if (!denied && (d.source === "rule" || this.options.level === "minimal")) return undefined;
     return denied ? `${indent}${c.red(`✗ ${text}`)}` : `${indent}${c.yellow(`✓ ${text}`)}`;
   }

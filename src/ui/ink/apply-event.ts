@@ -2,9 +2,11 @@
 import { type AgentEvent, shownAsTool } from "../../kernel/events.ts";
 import { addUsage, totalTokens } from "../../kernel/usage.ts";
 import {
+  callDecided,
   describeCompaction,
   describeDecision,
   describeToolCall,
+  failureReason,
   formatCost,
   formatDuration,
   formatTokens,
@@ -127,8 +129,9 @@ export function applyEvent(
     }
     case "tool_start": {
       const d = event.data;
-      if (!shownAsTool(d)) return;
       const description = describeToolCall(d.tool, d.args);
+      draft.calls[d.id] = { agent: event.agent, tool: d.tool, description };
+      if (!shownAsTool(d)) return;
       agentOf(draft, event).tools.push({ id: d.id, tool: d.tool, description, startedAt: event.time });
       return;
     }
@@ -143,18 +146,34 @@ export function applyEvent(
     }
     case "tool_end": {
       const d = event.data;
-      if (!shownAsTool(d)) return;
+      const call = draft.calls[d.id];
+      delete draft.calls[d.id];
       const agent = agentOf(draft, event);
-      const running = agent.tools.find((t) => t.id === d.id);
       agent.tools = agent.tools.filter((t) => t.id !== d.id);
-      const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
-      const text = `${d.tool} ${running?.description ?? ""}${summary} (${formatDuration(d.durationMs)})`;
+      // A refused call is one line, its denial (with who refused it and why), already in the history.
+      if (call?.denied) return;
+      const description = call?.description ?? "";
+      if (!shownAsTool(d)) {
+        // A sub-agent call that failed before its child started (bad arguments) has no act lines: show it.
+        if (d.kind === "agent" && d.isError && !call?.delegated)
+          pushItem(draft, fresh, {
+            ...base,
+            kind: "tool",
+            text: `${d.tool} ${description} — ${failureReason(d.summary)}`,
+            ok: false,
+          });
+        return;
+      }
+      const summary = d.summary ? ` — ${d.isError ? failureReason(d.summary) : oneLine(d.summary, 80)}` : "";
+      const text = `${d.tool} ${description}${summary} (${formatDuration(d.durationMs)})`;
       const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
       pushItem(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError, ...detail });
       return;
     }
     case "act_start": {
       const d = event.data;
+      const call = draft.calls[d.id];
+      if (call) draft.calls[d.id] = { ...call, delegated: true };
       pushItem(draft, fresh, {
         ...base,
         kind: "delegate",
@@ -189,7 +208,12 @@ export function applyEvent(
       const d = event.data;
       const request = draft.requests[d.id];
       delete draft.requests[d.id];
-      const { denied, text } = describeDecision(d, request);
+      const denied = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
+      const callId = denied ? callDecided(Object.entries(draft.calls), event.agent, request) : undefined;
+      const call = callId !== undefined ? draft.calls[callId] : undefined;
+      if (callId !== undefined && call) draft.calls[callId] = { ...call, denied: true };
+      const what = call ? `${call.tool} ${call.description}`.trim() : undefined;
+      const { text } = describeDecision(d, request, what);
       if (denied || d.source !== "rule")
         pushItem(draft, fresh, { ...base, kind: "approval", text, ok: !denied });
       return;
@@ -251,6 +275,7 @@ export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: bo
   add({ kind: "status", text: parts.join(" · "), ok: run.status === "success" });
   draft.agents = [];
   draft.approvals = [];
+  draft.calls = {};
   draft.lastRootText = "";
   draft.startedAt = undefined;
 }

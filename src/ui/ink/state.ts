@@ -6,6 +6,7 @@
 import type { ApprovalRequest } from "../../kernel/approvals.ts";
 import type { AgentEvent } from "../../kernel/events.ts";
 import { emptyUsage, type Usage } from "../../kernel/usage.ts";
+import type { TrackedCall } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
 import { applyEvent, endTurn, pushItem } from "./apply-event.ts";
 
@@ -85,6 +86,9 @@ export interface UiState {
   approvals: ApprovalRequest[];
   /** Requests seen in approval_request events, to name the tool when the decision arrives. */
   requests: Record<string, ApprovalRequest>;
+  /** Calls between tool_start and tool_end (sub-agents and verify commands too), by call id: what a
+   * denial names, and which sub-agent calls failed before their child started. */
+  calls: Record<string, TrackedCall>;
   finished: (FinishedRun & { finishedAt: number }) | undefined;
   /** The root's latest message, so the summary does not print the same answer twice. */
   lastRootText: string;
@@ -119,6 +123,7 @@ export function initialState(): UiState {
     costUsd: 0,
     approvals: [],
     requests: {},
+    calls: {},
     finished: undefined,
     lastRootText: "",
   };
@@ -148,6 +153,7 @@ export function reduceBatch(
     agents: state.agents.map((a) => ({ ...a, tools: [...a.tools] })),
     approvals: [...state.approvals],
     requests: { ...state.requests },
+    calls: { ...state.calls },
     switches: { ...state.switches },
   };
   let fresh = options.freshHistory === true;
