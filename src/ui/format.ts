@@ -168,3 +168,28 @@ export function callDecided(
   }
   return found;
 }
+
+/** The changed lines an applied edit keeps in the history: the first few, and how many more there are. */
+export interface CollapsedDiff {
+  lines: string[];
+  more: number;
+}
+
+/**
+ * The changed (`+`/`-`) lines of a unified diff (an edit's display), the first `max` of them and the count
+ * of the rest; undefined when `text` is no diff. File headers (`--- a/x` followed by `+++ b/x`) are not
+ * changes.
+ */
+export function collapseDiff(text: string, max = 6): CollapsedDiff | undefined {
+  if (!/^@@ /m.test(text) || !/^\+\+\+ /m.test(text)) return undefined;
+  const all = text.split("\n");
+  const changed: string[] = [];
+  all.forEach((line, i) => {
+    const header =
+      (line.startsWith("--- ") && all[i + 1]?.startsWith("+++ ")) ||
+      (line.startsWith("+++ ") && all[i - 1]?.startsWith("--- "));
+    if (!header && (line.startsWith("+") || line.startsWith("-"))) changed.push(line);
+  });
+  if (changed.length === 0) return undefined;
+  return { lines: changed.slice(0, max), more: Math.max(0, changed.length - max) };
+}

@@ -3,6 +3,7 @@ import { type AgentEvent, shownAsTool } from "../../kernel/events.ts";
 import { addUsage, totalTokens } from "../../kernel/usage.ts";
 import {
   callDecided,
+  collapseDiff,
   describeCompaction,
   describeDecision,
   describeToolCall,
@@ -167,7 +168,16 @@ export function applyEvent(
       const summary = d.summary ? ` — ${d.isError ? failureReason(d.summary) : oneLine(d.summary, 80)}` : "";
       const text = `${d.tool} ${description}${summary} (${formatDuration(d.durationMs)})`;
       const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
-      pushItem(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError, ...detail });
+      // An applied edit keeps its diff in the history, collapsed to its first changed lines.
+      const diff = d.isError ? undefined : collapseDiff(d.display);
+      pushItem(draft, fresh, {
+        ...base,
+        kind: "tool",
+        text,
+        ok: !d.isError,
+        ...detail,
+        ...(diff ? { diff } : {}),
+      });
       return;
     }
     case "act_start": {

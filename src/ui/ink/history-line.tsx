@@ -38,6 +38,11 @@ function markTone(item: HistoryItem): Tone {
   return "green";
 }
 
+/** The color of a changed line of a diff: additions green, removals red. */
+export function diffLineTone(line: string): Tone {
+  return line.startsWith("+") ? "green" : "red";
+}
+
 /** One finished item of the transcript, indented by agent depth (tools one level below their agent). */
 export const HistoryLine = memo(function HistoryLine({ item, colors, columns, onRender }: HistoryLineProps) {
   onRender?.(item);
@@ -64,6 +69,15 @@ export const HistoryLine = memo(function HistoryLine({ item, colors, columns, on
         {who}
         {item.text}
         {item.detail ? <Text dimColor>{item.detail.map((line) => `\n  ${line}`).join("")}</Text> : null}
+        {item.diff?.lines.map((line, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines of a finished diff never change
+          <Text key={index} color={tone(colors, diffLineTone(line))}>
+            {`\n  ${line}`}
+          </Text>
+        ))}
+        {item.diff && item.diff.more > 0 ? (
+          <Text dimColor>{`\n  … ${item.diff.more} more ${item.diff.more === 1 ? "line" : "lines"}`}</Text>
+        ) : null}
       </Text>
     </Box>
   );

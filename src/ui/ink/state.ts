@@ -6,7 +6,7 @@
 import type { ApprovalRequest } from "../../kernel/approvals.ts";
 import type { AgentEvent } from "../../kernel/events.ts";
 import { emptyUsage, type Usage } from "../../kernel/usage.ts";
-import type { TrackedCall } from "../format.ts";
+import type { CollapsedDiff, TrackedCall } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
 import { applyEvent, endTurn, pushItem } from "./apply-event.ts";
 
@@ -37,6 +37,8 @@ export interface HistoryItem {
   ok?: boolean;
   /** Lines shown under the item, dimmed: a command's last lines of output. */
   detail?: string[];
+  /** An applied edit's changed lines, collapsed (shown under the item, + green and - red with colors). */
+  diff?: CollapsedDiff;
 }
 
 /** A tool call in flight. */
