@@ -193,3 +193,12 @@ export function collapseDiff(text: string, max = 6): CollapsedDiff | undefined {
   if (changed.length === 0) return undefined;
   return { lines: changed.slice(0, max), more: Math.max(0, changed.length - max) };
 }
+
+/**
+ * An agent as people tell it apart: its spec name, with the index of its id (`root/code-reader#2`) from
+ * the second of that name on, or always when `indexed` (two of that name are on screen at once).
+ */
+export function agentLabel(id: string, name: string, indexed = false): string {
+  const n = Number(id.match(/#(\d+)$/)?.[1] ?? "0");
+  return n > 1 || (indexed && n > 0) ? `${name} #${n}` : name;
+}

@@ -5,6 +5,7 @@ import { terminalSafeValue } from "../kernel/terminal-text.ts";
 import { totalTokens } from "../kernel/usage.ts";
 import { type Palette, palette } from "./ansi.ts";
 import {
+  agentLabel,
   callDecided,
   describeCompaction,
   describeDecision,
@@ -36,6 +37,10 @@ export interface ProgressOptions {
  */
 export class ProgressLines {
   private readonly c: Palette;
+  /** Sub-agents running now (act_start to act_end): id → spec name. */
+  private readonly active = new Map<string, string>();
+  /** The highest sub-agent index seen per spec name: from a second one on, the first is `#1` too. */
+  private readonly seen = new Map<string, number>();
   /** Calls between tool_start and tool_end (sub-agents and verify commands too), by call id. */
   private readonly calls = new Map<string, TrackedCall>();
   private readonly requests = new Map<string, ApprovalRequest>();
@@ -102,7 +107,10 @@ export class ProgressLines {
     const { c } = this;
     const full = this.options.level === "full";
     const pad = "  ".repeat(event.depth);
-    const inner = "  ".repeat(event.depth + 1);
+    // With sub-agents running side by side, a sub-agent's tool lines name it, so none is unattributed.
+    const tag =
+      event.depth > 0 && this.parallel(event.agent) ? c.dim(`[${this.label(event.agent, event.name)}] `) : "";
+    const inner = `${"  ".repeat(event.depth + 1)}${tag}`;
     switch (event.kind) {
       case "session_start":
         if (!full || event.depth > 0) return undefined;
@@ -110,15 +118,21 @@ export class ProgressLines {
       case "act_start": {
         const call = this.calls.get(event.data.id);
         if (call) call.delegated = true;
+        this.active.set(event.data.child, event.data.childName);
+        const index = Number(event.data.child.match(/#(\d+)$/)?.[1] ?? "0");
+        this.seen.set(event.data.childName, Math.max(this.seen.get(event.data.childName) ?? 0, index));
         if (!full) return undefined;
-        return `${pad}${c.cyan("▸")} ${event.name}: delegating to ${c.bold(event.data.childName)}: ${oneLine(event.data.goal)}`;
+        const child = this.label(event.data.child, event.data.childName);
+        return `${pad}${c.cyan("▸")} ${this.label(event.agent, event.name)}: delegating to ${c.bold(child)}: ${oneLine(event.data.goal)}`;
       }
       case "act_end": {
-        if (!full) return undefined;
         const d = event.data;
+        const child = this.label(d.child, d.childName);
+        this.active.delete(d.child);
+        if (!full) return undefined;
         const ok = d.status === "success";
         const mark = ok ? c.green("◂") : c.red("◂");
-        return `${pad}${mark} ${d.childName}: ${d.status} (${d.finishReason}) ${c.dim(oneLine(d.answer, 60))}`;
+        return `${pad}${mark} ${child}: ${d.status} (${d.finishReason}) ${c.dim(oneLine(d.answer, 60))}`;
       }
       case "tool_start":
         this.calls.set(event.data.id, {
@@ -183,6 +197,19 @@ export class ProgressLines {
       default:
         return undefined;
     }
+  }
+
+  /** Another sub-agent runs beside `id` (neither above nor below it in the tree). */
+  private parallel(id: string): boolean {
+    for (const other of this.active.keys()) {
+      if (other !== id && !id.startsWith(`${other}/`) && !other.startsWith(`${id}/`)) return true;
+    }
+    return false;
+  }
+
+  /** An agent's name, with its index once a second agent of that name has started. */
+  private label(id: string, name: string): string {
+    return agentLabel(id, name, (this.seen.get(name) ?? 0) > 1);
   }
 
   private decisionLine(event: AgentEvent<"approval_decision">, indent: string): string | undefined {

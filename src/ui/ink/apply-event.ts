@@ -2,6 +2,7 @@
 import { type AgentEvent, shownAsTool } from "../../kernel/events.ts";
 import { addUsage, totalTokens } from "../../kernel/usage.ts";
 import {
+  agentLabel,
   callDecided,
   collapseDiff,
   describeCompaction,
@@ -14,20 +15,11 @@ import {
   oneLine,
 } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
-import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state.ts";
+import { closeGroup, flushGroups, type NewItem, openGroup, pushItem, route } from "./history-groups.ts";
+import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state-types.ts";
 
 /** Characters of streaming text kept per agent for the live area. */
 export const STREAM_TAIL_CHARS = 600;
-
-/** Appends a finished item; `fresh`: the view printed the current history, so start a new generation. */
-export function pushItem(draft: UiState, fresh: boolean, item: Omit<HistoryItem, "key">): void {
-  if (fresh) {
-    draft.history = [];
-    draft.historyGeneration += 1;
-  }
-  draft.history.push({ ...item, key: draft.nextKey });
-  draft.nextKey += 1;
-}
 
 function agentOf(draft: UiState, event: AgentEvent): ActiveAgent {
   let agent = draft.agents.find((a) => a.id === event.agent);
@@ -89,7 +81,9 @@ export function applyEvent(
   costOf: CostFn | undefined,
   fresh: boolean,
 ): void {
-  const base = { depth: event.depth, agentName: event.name };
+  const label = (id: string, name: string): string => agentLabel(id, name, (draft.seen[name] ?? 0) > 1);
+  const base = { depth: event.depth, agentName: label(event.agent, event.name) };
+  const add = (item: NewItem): void => route(draft, fresh, event.agent, item);
   switch (event.kind) {
     case "session_start": {
       agentOf(draft, event);
@@ -124,8 +118,9 @@ export function applyEvent(
       draft.usage = addUsage(draft.usage, event.data.usage);
       if (costOf) draft.costUsd += costOf(agent.model ?? draft.model, event.data.usage);
       const text = event.data.text.trim();
+      if (text !== "") agent.lastText = text;
       if (event.depth === 0) draft.lastRootText = text;
-      if (text !== "") pushItem(draft, fresh, { ...base, kind: "message", text });
+      if (text !== "") add({ ...base, kind: "message", text });
       return;
     }
     case "tool_start": {
@@ -157,7 +152,7 @@ export function applyEvent(
       if (!shownAsTool(d)) {
         // A sub-agent call that failed before its child started (bad arguments) has no act lines: show it.
         if (d.kind === "agent" && d.isError && !call?.delegated)
-          pushItem(draft, fresh, {
+          add({
             ...base,
             kind: "tool",
             text: `${d.tool} ${description} — ${failureReason(d.summary)}`,
@@ -170,7 +165,7 @@ export function applyEvent(
       const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
       // An applied edit keeps its diff in the history, collapsed to its first changed lines.
       const diff = d.isError ? undefined : collapseDiff(d.display);
-      pushItem(draft, fresh, {
+      add({
         ...base,
         kind: "tool",
         text,
@@ -184,12 +179,15 @@ export function applyEvent(
       const d = event.data;
       const call = draft.calls[d.id];
       if (call) draft.calls[d.id] = { ...call, delegated: true };
-      pushItem(draft, fresh, {
+      agentOf(draft, event);
+      const index = Number(d.child.match(/#(\d+)$/)?.[1] ?? "0");
+      draft.seen[d.childName] = Math.max(draft.seen[d.childName] ?? 0, index);
+      // The delegate line opens the child's group: its lines enter the history together when it returns.
+      openGroup(draft, d.child, {
         ...base,
         kind: "delegate",
-        text: `delegating to ${d.childName}: ${oneLine(d.goal)}`,
+        text: `delegating to ${label(d.child, d.childName)}: ${oneLine(d.goal)}`,
       });
-      agentOf(draft, event);
       if (!draft.agents.some((a) => a.id === d.child)) {
         const child: ActiveAgent = {
           id: d.child,
@@ -199,6 +197,7 @@ export function applyEvent(
           startedAt: event.time,
           streamTail: "",
           tools: [],
+          goal: d.goal,
         };
         insertAgent(draft, child);
       }
@@ -206,9 +205,18 @@ export function applyEvent(
     }
     case "act_end": {
       const d = event.data;
+      const child = draft.agents.find((a) => a.id === d.child);
       removeSubtree(draft, d.child);
-      const text = `${d.childName}: ${d.status} (${d.finishReason}) ${oneLine(d.answer, 60)}`;
-      pushItem(draft, fresh, { ...base, kind: "return", text, ok: d.status === "success" });
+      // The answer shows once: as the child's last message when it was one, else (cut) on this line.
+      const shown = child?.lastText !== undefined && child.lastText === d.answer.trim();
+      const answer = shown || d.answer.trim() === "" ? "" : ` ${oneLine(d.answer, 60)}`;
+      const text = `${label(d.child, d.childName)}: ${d.status} (${d.finishReason})${answer}`;
+      closeGroup(draft, fresh, d.child, event.agent, {
+        ...base,
+        kind: "return",
+        text,
+        ok: d.status === "success",
+      });
       return;
     }
     case "approval_request":
@@ -224,8 +232,7 @@ export function applyEvent(
       if (callId !== undefined && call) draft.calls[callId] = { ...call, denied: true };
       const what = call ? `${call.tool} ${call.description}`.trim() : undefined;
       const { text } = describeDecision(d, request, what);
-      if (denied || d.source !== "rule")
-        pushItem(draft, fresh, { ...base, kind: "approval", text, ok: !denied });
+      if (denied || d.source !== "rule") add({ ...base, kind: "approval", text, ok: !denied });
       return;
     }
     case "model_switch":
@@ -233,27 +240,27 @@ export function applyEvent(
         draft.model = event.data.to;
         draft.switches[event.data.from] = event.data.to;
       }
-      pushItem(draft, fresh, {
+      add({
         ...base,
         kind: "info",
         text: `model ${event.data.from} → ${event.data.to} (${event.data.reason})`,
       });
       return;
     case "compaction":
-      pushItem(draft, fresh, { ...base, kind: "info", text: describeCompaction(event.data) });
+      add({ ...base, kind: "info", text: describeCompaction(event.data) });
       return;
     case "verify":
       // A failed tool call is already shown by its tool_end item; only failed verify: commands add news.
       if (!event.data.ok && event.data.step === "command") {
         const text = `verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
-        pushItem(draft, fresh, { ...base, kind: "error", text });
+        add({ ...base, kind: "error", text });
       }
       return;
     case "warning":
-      pushItem(draft, fresh, { ...base, kind: "warning", text: event.data.message });
+      add({ ...base, kind: "warning", text: event.data.message });
       return;
     case "error":
-      pushItem(draft, fresh, { ...base, kind: "error", text: event.data.message });
+      add({ ...base, kind: "error", text: event.data.message });
       return;
     case "session_end":
       draft.agents = draft.agents.filter((a) => a.id !== event.agent);
@@ -269,7 +276,9 @@ export function applyEvent(
  */
 export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: boolean): void {
   const base = { depth: 0, agentName: run.usage[0]?.name ?? "root" };
-  let first = fresh;
+  const open = Object.keys(draft.groups).length > 0;
+  flushGroups(draft, fresh);
+  let first = fresh && !open;
   const add = (item: Omit<HistoryItem, "key" | "depth" | "agentName">): void => {
     pushItem(draft, first, { ...base, ...item });
     first = false;
@@ -286,6 +295,7 @@ export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: bo
   draft.agents = [];
   draft.approvals = [];
   draft.calls = {};
+  draft.groups = {};
   draft.lastRootText = "";
   draft.startedAt = undefined;
 }

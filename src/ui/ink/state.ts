@@ -5,96 +5,14 @@
  */
 import type { ApprovalRequest } from "../../kernel/approvals.ts";
 import type { AgentEvent } from "../../kernel/events.ts";
-import { emptyUsage, type Usage } from "../../kernel/usage.ts";
-import type { CollapsedDiff, TrackedCall } from "../format.ts";
+import { emptyUsage } from "../../kernel/usage.ts";
 import type { FinishedRun } from "../result.ts";
-import { applyEvent, endTurn, pushItem } from "./apply-event.ts";
+import { applyEvent, endTurn } from "./apply-event.ts";
+import { flushGroups, pushItem } from "./history-groups.ts";
+import type { CostFn, UiState } from "./state-types.ts";
 
 export { STREAM_TAIL_CHARS } from "./apply-event.ts";
-
-/** A finished line in the transcript view; never changes once created. */
-export interface HistoryItem {
-  /** Unique, increasing: the React key. */
-  key: number;
-  kind:
-    | "goal"
-    | "message"
-    | "tool"
-    | "delegate"
-    | "return"
-    | "approval"
-    | "warning"
-    | "error"
-    | "info"
-    /** The end of a chat turn: status, time, tokens, cost. */
-    | "status"
-    /** What a chat's slash command prints. */
-    | "note";
-  depth: number;
-  agentName: string;
-  text: string;
-  /** success/failure colouring where it applies. */
-  ok?: boolean;
-  /** Lines shown under the item, dimmed: a command's last lines of output. */
-  detail?: string[];
-  /** An applied edit's changed lines, collapsed (shown under the item, + green and - red with colors). */
-  diff?: CollapsedDiff;
-}
-
-/** A tool call in flight. */
-export interface RunningTool {
-  id: string;
-  tool: string;
-  description: string;
-  startedAt: number;
-  /** A running command's last lines of output and how many lines it printed so far (tool_output). */
-  output?: { lines: string[]; lineCount: number };
-}
-
-/** An agent that has started and not yet returned. */
-export interface ActiveAgent {
-  id: string;
-  name: string;
-  depth: number;
-  parent?: string;
-  startedAt: number;
-  /** The last {@link STREAM_TAIL_CHARS} characters of the text the model is streaming this turn. */
-  streamTail: string;
-  tools: RunningTool[];
-  /** The model of the agent's current turn (from plan_start), for pricing its usage. */
-  model?: string;
-  /** Set from plan_start until the first streamed text or the turn's end: waiting for the model. */
-  waitingSince?: number;
-}
-
-export interface UiState {
-  sessionId: string;
-  goal: string;
-  /** The root's model in use: after a fallback, the model it switched to (status line). */
-  model: string;
-  /** Fallbacks seen (`provider:model` switched from → to): a later turn asking for the first model is
-   * shown with the one that answers (the fallback chain is per request). */
-  switches: Record<string, string>;
-  startedAt: number | undefined;
-  /** Items not yet handed to <Static>; a new generation starts once the view has printed them. */
-  history: HistoryItem[];
-  historyGeneration: number;
-  nextKey: number;
-  /** Active agents in tree order (a child right after its parent's subtree). */
-  agents: ActiveAgent[];
-  usage: Usage;
-  costUsd: number;
-  /** Approval requests waiting for the user; the first one is on screen. */
-  approvals: ApprovalRequest[];
-  /** Requests seen in approval_request events, to name the tool when the decision arrives. */
-  requests: Record<string, ApprovalRequest>;
-  /** Calls between tool_start and tool_end (sub-agents and verify commands too), by call id: what a
-   * denial names, and which sub-agent calls failed before their child started. */
-  calls: Record<string, TrackedCall>;
-  finished: (FinishedRun & { finishedAt: number }) | undefined;
-  /** The root's latest message, so the summary does not print the same answer twice. */
-  lastRootText: string;
-}
+export type { ActiveAgent, CostFn, HistoryItem, RunningTool, UiState } from "./state-types.ts";
 
 /** Everything that changes the state. */
 export type UiAction =
@@ -106,9 +24,6 @@ export type UiAction =
   | { type: "turn_end"; run: FinishedRun; now: number }
   /** A line of a chat's slash command output. */
   | { type: "note"; text: string; ok?: boolean };
-
-/** Pricing hook for live cost; cost is otherwise known only at the end. */
-export type CostFn = (model: string, usage: Usage) => number;
 
 export function initialState(): UiState {
   return {
@@ -126,6 +41,8 @@ export function initialState(): UiState {
     approvals: [],
     requests: {},
     calls: {},
+    groups: {},
+    seen: {},
     finished: undefined,
     lastRootText: "",
   };
@@ -156,6 +73,8 @@ export function reduceBatch(
     approvals: [...state.approvals],
     requests: { ...state.requests },
     calls: { ...state.calls },
+    groups: { ...state.groups },
+    seen: { ...state.seen },
     switches: { ...state.switches },
   };
   let fresh = options.freshHistory === true;
@@ -176,6 +95,8 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
       draft.approvals = draft.approvals.filter((r) => r.id !== action.id);
       return;
     case "finish":
+      // Sub-agents still open (an interrupted run) show what they did.
+      flushGroups(draft, fresh);
       draft.finished = { ...action.run, finishedAt: action.now };
       draft.agents = [];
       if (action.run.usage[0]) draft.costUsd = action.run.usage[0].subtree.costUsd;
