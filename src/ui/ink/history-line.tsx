@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
+import { ChatWelcome } from "./chat-welcome.tsx";
 import { renderMarkdown } from "./markdown.ts";
 import type { HistoryItem } from "./state.ts";
 import { type Tone, tone } from "./theme.ts";
@@ -26,6 +27,7 @@ const MARKS: Record<HistoryItem["kind"], string> = {
   info: "↻",
   status: "■",
   note: "·",
+  welcome: "",
 };
 
 function markTone(item: HistoryItem): Tone {
@@ -50,6 +52,7 @@ export const HistoryLine = memo(function HistoryLine({ item, colors, columns, on
   const verdict = item.ok === false ? "✗" : "✓";
   const mark = item.kind === "tool" || item.kind === "approval" ? verdict : MARKS[item.kind];
   const color = tone(colors, markTone(item));
+  if (item.kind === "welcome" && item.welcome) return <ChatWelcome {...item.welcome} colors={colors} />;
   // One Box and one Text per item (nested Texts add no layout nodes): thousands of items stay cheap.
   if (item.kind === "message") {
     return (

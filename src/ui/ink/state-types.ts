@@ -4,6 +4,7 @@
  */
 import type { ApprovalRequest } from "../../kernel/approvals.ts";
 import type { Usage } from "../../kernel/usage.ts";
+import type { ChatWelcomeInfo } from "../chat.ts";
 import type { CollapsedDiff, TrackedCall } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
 
@@ -24,7 +25,9 @@ export interface HistoryItem {
     /** The end of a chat turn: status, time, tokens, cost. */
     | "status"
     /** What a chat's slash command prints. */
-    | "note";
+    | "note"
+    /** The chat's opening screen (`welcome` holds what it says). */
+    | "welcome";
   depth: number;
   agentName: string;
   text: string;
@@ -32,6 +35,8 @@ export interface HistoryItem {
   ok?: boolean;
   /** Lines shown under the item, dimmed: a command's last lines of output. */
   detail?: string[];
+  /** For `welcome`: the model, workspace and keys. */
+  welcome?: ChatWelcomeInfo;
   /** An applied edit's changed lines, collapsed (shown under the item, + green and - red with colors). */
   diff?: CollapsedDiff;
 }

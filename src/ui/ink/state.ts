@@ -6,6 +6,7 @@
 import type { ApprovalRequest } from "../../kernel/approvals.ts";
 import type { AgentEvent } from "../../kernel/events.ts";
 import { emptyUsage } from "../../kernel/usage.ts";
+import type { ChatWelcomeInfo } from "../chat.ts";
 import type { FinishedRun } from "../result.ts";
 import { applyEvent, endTurn } from "./apply-event.ts";
 import { flushGroups, pushItem } from "./history-groups.ts";
@@ -23,7 +24,11 @@ export type UiAction =
   /** A chat turn ended: its answer (unless shown) and status go to the history; the live part resets. */
   | { type: "turn_end"; run: FinishedRun; now: number }
   /** A line of a chat's slash command output. */
-  | { type: "note"; text: string; ok?: boolean };
+  | { type: "note"; text: string; ok?: boolean }
+  /** The chat's opening screen, first in the history. */
+  | { type: "welcome"; info: ChatWelcomeInfo }
+  /** `/clear`: the status line starts over (no tokens, cost or time), with `model` when given. */
+  | { type: "reset"; model?: string };
 
 export function initialState(): UiState {
   return {
@@ -112,6 +117,18 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
         text: action.text,
         ...(action.ok !== undefined ? { ok: action.ok } : {}),
       });
+      return;
+    case "welcome":
+      pushItem(draft, fresh, { kind: "welcome", depth: 0, agentName: "", text: "", welcome: action.info });
+      return;
+    case "reset":
+      draft.usage = emptyUsage();
+      draft.costUsd = 0;
+      draft.model = action.model ?? "";
+      draft.switches = {};
+      draft.seen = {};
+      draft.startedAt = undefined;
+      draft.lastRootText = "";
       return;
     case "event":
       applyEvent(draft, action.event, costOf, fresh);
