@@ -136,6 +136,14 @@ export function failureReason(summary: string): string {
   return oneLine(summary.replace(/^error:\s*/i, ""), 200);
 }
 
+/**
+ * The key of a call tracked by the renderers: its agent and its id. Call ids come from the model and are
+ * only unique within one agent's history (parallel sub-agents may be given the same ids).
+ */
+export function callKey(agent: string, id: string): string {
+  return `${agent}\u0000${id}`;
+}
+
 /** A call the user sees, tracked from tool_start to tool_end by the renderers. */
 export interface TrackedCall {
   agent: string;

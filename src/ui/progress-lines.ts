@@ -7,6 +7,7 @@ import { type Palette, palette } from "./ansi.ts";
 import {
   agentLabel,
   callDecided,
+  callKey,
   describeCompaction,
   describeDecision,
   describeToolCall,
@@ -116,7 +117,7 @@ export class ProgressLines {
         if (!full || event.depth > 0) return undefined;
         return `${c.bold(`▸ ${event.name}`)} ${c.dim(`(${event.data.model})`)}: ${oneLine(event.data.goal)}`;
       case "act_start": {
-        const call = this.calls.get(event.data.id);
+        const call = this.calls.get(callKey(event.agent, event.data.id));
         if (call) call.delegated = true;
         this.active.set(event.data.child, event.data.childName);
         const index = Number(event.data.child.match(/#(\d+)$/)?.[1] ?? "0");
@@ -135,7 +136,7 @@ export class ProgressLines {
         return `${pad}${mark} ${child}: ${d.status} (${d.finishReason}) ${c.dim(oneLine(d.answer, 60))}`;
       }
       case "tool_start":
-        this.calls.set(event.data.id, {
+        this.calls.set(callKey(event.agent, event.data.id), {
           agent: event.agent,
           tool: event.data.tool,
           description: describeToolCall(event.data.tool, event.data.args),
@@ -143,8 +144,8 @@ export class ProgressLines {
         return undefined;
       case "tool_end": {
         const d = event.data;
-        const call = this.calls.get(d.id);
-        this.calls.delete(d.id);
+        const call = this.calls.get(callKey(event.agent, d.id));
+        this.calls.delete(callKey(event.agent, d.id));
         // A refused call is one line: its denial, with who refused it and why, was printed already.
         if (!full || call?.denied) return undefined;
         const args = call?.description ?? "";

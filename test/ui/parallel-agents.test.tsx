@@ -73,9 +73,10 @@ function started(): AgentEvent[] {
       childName: "code-reader",
       goal: "read the tests",
     }),
+    // Call ids come from the model: two sub-agents may well be given the same ones.
     ...read(one, "t1", "src/api.ts"),
-    ...read(two, "t2", "test/api.test.ts"),
-    ...read(one, "t3", "src/types.ts"),
+    ...read(two, "t1", "test/api.test.ts"),
+    ...read(one, "t2", "src/types.ts"),
   ];
 }
 

@@ -4,6 +4,7 @@ import { addUsage, totalTokens } from "../../kernel/usage.ts";
 import {
   agentLabel,
   callDecided,
+  callKey,
   collapseDiff,
   describeCompaction,
   describeDecision,
@@ -126,7 +127,7 @@ export function applyEvent(
     case "tool_start": {
       const d = event.data;
       const description = describeToolCall(d.tool, d.args);
-      draft.calls[d.id] = { agent: event.agent, tool: d.tool, description };
+      draft.calls[callKey(event.agent, d.id)] = { agent: event.agent, tool: d.tool, description };
       if (!shownAsTool(d)) return;
       agentOf(draft, event).tools.push({ id: d.id, tool: d.tool, description, startedAt: event.time });
       return;
@@ -142,8 +143,9 @@ export function applyEvent(
     }
     case "tool_end": {
       const d = event.data;
-      const call = draft.calls[d.id];
-      delete draft.calls[d.id];
+      const key = callKey(event.agent, d.id);
+      const call = draft.calls[key];
+      delete draft.calls[key];
       const agent = agentOf(draft, event);
       agent.tools = agent.tools.filter((t) => t.id !== d.id);
       // A refused call is one line, its denial (with who refused it and why), already in the history.
@@ -177,8 +179,9 @@ export function applyEvent(
     }
     case "act_start": {
       const d = event.data;
-      const call = draft.calls[d.id];
-      if (call) draft.calls[d.id] = { ...call, delegated: true };
+      const key = callKey(event.agent, d.id);
+      const call = draft.calls[key];
+      if (call) draft.calls[key] = { ...call, delegated: true };
       agentOf(draft, event);
       const index = Number(d.child.match(/#(\d+)$/)?.[1] ?? "0");
       draft.seen[d.childName] = Math.max(draft.seen[d.childName] ?? 0, index);
