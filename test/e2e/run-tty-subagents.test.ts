@@ -81,6 +81,9 @@ test(
       // Each sub-agent's answer shows once (its message), not again on its return line.
       expect(lines.filter((line) => line.includes("Read it."))).toHaveLength(2);
       expect(lines.join("\n")).toContain("Both files read.");
+      // The usage rows of the summary tell them apart too.
+      expect(lines.some((line) => /^\s+code-reader #1 claude-/.test(line))).toBe(true);
+      expect(lines.some((line) => /^\s+code-reader #2 claude-/.test(line))).toBe(true);
     } finally {
       run.close();
     }
