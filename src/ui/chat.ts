@@ -6,9 +6,9 @@ import type { Approver } from "../kernel/approvals.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import type { Usage } from "../kernel/usage.ts";
 import type { FinishedRun } from "./result.ts";
-import type { SlashCommand } from "./slash-commands.ts";
+import type { ChatCommand } from "./slash-commands.ts";
 
-export type { SlashCommand } from "./slash-commands.ts";
+export type { ChatCommand } from "./slash-commands.ts";
 
 /** What the chat's opening screen says (ink/chat-welcome.tsx). */
 export interface ChatWelcomeInfo {
@@ -55,7 +55,7 @@ export interface ChatUiOptions {
   /** The opening screen: model, workspace and the keys; printed once when the view opens. */
   welcome?: ChatWelcomeInfo;
   /** The `/` commands (skills included) the input box lists as the user types `/`. */
-  commands?: readonly SlashCommand[];
+  commands?: readonly ChatCommand[];
 }
 
 /** Mounts the chat's Ink view. Call only with a TTY on stdin and stdout. */

@@ -7,7 +7,7 @@
 import { distance } from "fastest-levenshtein";
 
 /** A command the chat offers: `name` without its slash. */
-export interface SlashCommand {
+export interface ChatCommand {
   name: string;
   description: string;
 }
@@ -18,8 +18,8 @@ export interface SlashCommand {
  */
 export type SlashMatch =
   | { kind: "none" }
-  | { kind: "list"; commands: SlashCommand[] }
-  | { kind: "unknown"; typed: string; suggestion?: SlashCommand };
+  | { kind: "list"; commands: ChatCommand[] }
+  | { kind: "unknown"; typed: string; suggestion?: ChatCommand };
 
 /** The command name typed at the start of `input` (`/mod` → `mod`), or undefined when it is no command. */
 function typedName(input: string): string | undefined {
@@ -27,7 +27,7 @@ function typedName(input: string): string | undefined {
   return match?.[1]?.toLowerCase();
 }
 
-export function matchSlash(input: string, commands: readonly SlashCommand[]): SlashMatch {
+export function matchSlash(input: string, commands: readonly ChatCommand[]): SlashMatch {
   const typed = typedName(input);
   if (typed === undefined) return { kind: "none" };
   const found = commands.filter((c) => c.name.toLowerCase().startsWith(typed));
@@ -41,9 +41,9 @@ export function matchSlash(input: string, commands: readonly SlashCommand[]): Sl
  * edits, or a third of the longer name's length (`mdoel` → `model`: a swap is 2 edits). Ties go to the
  * command listed first.
  */
-export function nearestCommand(name: string, commands: readonly SlashCommand[]): SlashCommand | undefined {
+export function nearestCommand(name: string, commands: readonly ChatCommand[]): ChatCommand | undefined {
   const typed = name.replace(/^\//, "").toLowerCase();
-  let best: SlashCommand | undefined;
+  let best: ChatCommand | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const command of commands) {
     const d = distance(typed, command.name.toLowerCase());
@@ -57,7 +57,7 @@ export function nearestCommand(name: string, commands: readonly SlashCommand[]):
 }
 
 /** The line a chat prints for an unknown command: `unknown command /mdoel: did you mean /model?`. */
-export function unknownCommandText(name: string, commands: readonly SlashCommand[]): string {
+export function unknownCommandText(name: string, commands: readonly ChatCommand[]): string {
   const typed = name.replace(/^\//, "");
   const nearest = nearestCommand(typed, commands);
   const hint = nearest ? `did you mean /${nearest.name}?` : "/help lists the commands";

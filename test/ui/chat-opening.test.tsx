@@ -13,16 +13,16 @@ import { InkApprover } from "../../src/ui/ink/ink-approver.ts";
 import { SlashCommandList } from "../../src/ui/ink/slash-command-list.tsx";
 import { UiStore } from "../../src/ui/ink/store.ts";
 import {
+  type ChatCommand,
   matchSlash,
   nearestCommand,
-  type SlashCommand,
   unknownCommandText,
 } from "../../src/ui/slash-commands.ts";
 import { root } from "./fixtures.ts";
 
 afterEach(() => cleanup());
 
-const COMMANDS: SlashCommand[] = [
+const COMMANDS: ChatCommand[] = [
   { name: "help", description: "this list" },
   { name: "clear", description: "start a new conversation" },
   { name: "model", description: "show or switch the model" },

@@ -1,6 +1,6 @@
 import { Box, useInput, useWindowSize } from "ink";
 import { useSyncExternalStore } from "react";
-import type { SlashCommand } from "../slash-commands.ts";
+import type { ChatCommand } from "../slash-commands.ts";
 import type { ChatController } from "./chat-controller.ts";
 import { ChatInput } from "./chat-input.tsx";
 import type { InkApprover } from "./ink-approver.ts";
@@ -19,7 +19,7 @@ export interface ChatAppProps {
   /** Ctrl-C while a turn runs. */
   onInterrupt: () => void;
   /** The `/` commands the input box lists as the user types. */
-  commands?: readonly SlashCommand[];
+  commands?: readonly ChatCommand[];
 }
 
 /**

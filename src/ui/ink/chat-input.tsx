@@ -1,7 +1,7 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
 import type { ChatInput as ChatInputValue } from "../chat.ts";
-import type { SlashCommand } from "../slash-commands.ts";
+import type { ChatCommand } from "../slash-commands.ts";
 import { applyInputKey, emptyInput, type InputState } from "./chat-input-state.ts";
 import { SlashCommandList } from "./slash-command-list.tsx";
 import { tone } from "./theme.ts";
@@ -12,7 +12,7 @@ export interface ChatInputProps {
   /** Earlier inputs of this session (kept by the caller, so they outlive this box). */
   history: string[];
   /** The `/` commands listed under the box while it holds `/name` (none: no list). */
-  commands?: readonly SlashCommand[];
+  commands?: readonly ChatCommand[];
   /** Terminal width, for the command list. */
   columns?: number;
   /** Called once with what the user sent, or with quit. */

@@ -1,12 +1,12 @@
 import { Box, Text } from "ink";
-import { matchSlash, type SlashCommand } from "../slash-commands.ts";
+import { type ChatCommand, matchSlash } from "../slash-commands.ts";
 import { fit, tone } from "./theme.ts";
 
 /** Props of {@link SlashCommandList}. */
 export interface SlashCommandListProps {
   /** What the input box holds now. */
   input: string;
-  commands: readonly SlashCommand[];
+  commands: readonly ChatCommand[];
   colors: boolean;
   /** Terminal width (descriptions are cut to it). */
   columns: number;
