@@ -44,7 +44,7 @@ export function route(draft: UiState, fresh: boolean, agentId: string, item: New
     pushItem(draft, fresh, item);
     return;
   }
-  draft.groups[agentId] = [...group, item];
+  group.push(item); // the draft's own copy (reduceBatch copies each group once per batch)
   const line = recentLine(item);
   if (line === undefined) return;
   const agent = draft.agents.find((a) => a.id === agentId);
@@ -64,9 +64,10 @@ export function closeGroup(
   parentId: string,
   last: NewItem,
 ): void {
-  const items = [...takeGroup(draft, childId), last];
+  const items = takeGroup(draft, childId);
+  items.push(last);
   const parentGroup = draft.groups[parentId];
-  if (parentGroup) draft.groups[parentId] = [...parentGroup, ...items];
+  if (parentGroup) for (const item of items) parentGroup.push(item);
   else pushItems(draft, fresh, items);
 }
 
@@ -74,8 +75,12 @@ export function closeGroup(
 function takeGroup(draft: UiState, id: string): NewItem[] {
   const items = draft.groups[id] ?? [];
   delete draft.groups[id];
-  const below = Object.keys(draft.groups).filter((key) => key.startsWith(`${id}/`));
-  return [...items, ...below.flatMap((key) => takeGroup(draft, key))];
+  // Groups below it are left only when a run ended early (a child returns before its parent does).
+  for (const key of Object.keys(draft.groups)) {
+    if (key.startsWith(`${id}/`) && draft.groups[key])
+      for (const item of takeGroup(draft, key)) items.push(item);
+  }
+  return items;
 }
 
 /** Flushes every open group to the history (a run or chat turn ended with sub-agents still open). */

@@ -78,7 +78,8 @@ export function reduceBatch(
     approvals: [...state.approvals],
     requests: { ...state.requests },
     calls: { ...state.calls },
-    groups: { ...state.groups },
+    // Each group copied once per batch, so routing appends in place (not a copy per item).
+    groups: Object.fromEntries(Object.entries(state.groups).map(([id, items]) => [id, [...items]])),
     seen: { ...state.seen },
     switches: { ...state.switches },
   };
