@@ -2,8 +2,25 @@ import type { Approver } from "../kernel/approvals.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import type { Usage } from "../kernel/usage.ts";
 import type { FinishedRun } from "./result.ts";
+import type { ChatCommand } from "./slash-commands.ts";
+
+export type { ChatCommand } from "./slash-commands.ts";
 
 /** The shapes of the chat's view (a leaf: chat.ts and the Ink chat both import it). */
+
+/** What the chat's opening screen says (ink/chat-welcome.tsx). */
+export interface ChatWelcomeInfo {
+  /** The model that answers (`provider:model`). */
+  model: string;
+  /** The workspace the agent works in (the home directory is shown as `~`). */
+  workspace: string;
+  /** The default tier when it decides the model (shown with "/model to change"). */
+  tier?: string;
+  /** Earlier messages when the chat continues a session (`-c`). */
+  resumed?: number;
+  /** The home directory, shown as `~`. */
+  home?: string;
+}
 
 /** What the user typed: a message (or slash command) to handle, or the wish to leave. */
 export type ChatInput = { kind: "message"; text: string } | { kind: "quit" };
@@ -20,6 +37,8 @@ export interface ChatUi {
   turnEnded(run: FinishedRun): void;
   /** Prints a line of slash-command output (`ok: false` for an error). */
   note(text: string, ok?: boolean): void;
+  /** `/clear`: a fresh status line (no tokens, cost or time; `model` when given). */
+  reset?(model?: string): void;
   /** Releases the terminal. */
   close(): Promise<void>;
 }
@@ -31,4 +50,8 @@ export interface ChatUiOptions {
   costOf?: (model: string, usage: Usage) => number;
   /** Ctrl-C while a turn runs (or while its approval prompt waits). */
   onInterrupt: () => void;
+  /** The opening screen: model, workspace and the keys; printed once when the view opens. */
+  welcome?: ChatWelcomeInfo;
+  /** The `/` commands (skills included) the input box lists as the user types `/`. */
+  commands?: readonly ChatCommand[];
 }

@@ -4,7 +4,7 @@
  */
 import type { ChatUi, ChatUiOptions } from "./chat-types.ts";
 
-export type { ChatInput, ChatUi, ChatUiOptions } from "./chat-types.ts";
+export type { ChatCommand, ChatInput, ChatUi, ChatUiOptions, ChatWelcomeInfo } from "./chat-types.ts";
 
 /** Mounts the chat's Ink view. Call only with a TTY on stdin and stdout. */
 export async function openChatUi(options: ChatUiOptions): Promise<ChatUi> {

@@ -92,10 +92,14 @@ const FLAG_BY: Record<"on_ask" | "default" | "no_terminal", string> = {
 export function describeDecision(
   data: EventDataMap["approval_decision"],
   request: ApprovalRequest | undefined,
+  /** What the call was, when no request names it (a deny rule decides without asking). */
+  call?: string,
 ): { denied: boolean; text: string } {
   const { decision } = data;
   const denied = decision.kind === "deny" || decision.kind === "deny_feedback";
-  const what = request ? `${request.tool} ${describeToolCall(request.tool, request.args)}` : "the call";
+  const what = request
+    ? `${request.tool} ${describeToolCall(request.tool, request.args)}`
+    : (call ?? "the call");
   const by =
     data.source === "flag"
       ? FLAG_BY[data.why ?? "on_ask"]
@@ -124,4 +128,85 @@ export function describeCompaction(d: EventDataMap["compaction"]): string {
           ? " after the context window filled"
           : "";
   return `compacted the conversation${at}: ${d.summarized} earlier messages summarised by ${d.model}, the last ${d.kept} kept`;
+}
+
+/** The first line of a failed call's result, as a failed line shows it: whole (results are at most 200
+ * characters there), without the `error: ` the model reads. */
+export function failureReason(summary: string): string {
+  return oneLine(summary.replace(/^error:\s*/i, ""), 200);
+}
+
+/**
+ * The key of a call tracked by the renderers: its agent and its id. Call ids come from the model and are
+ * only unique within one agent's history (parallel sub-agents may be given the same ids).
+ */
+export function callKey(agent: string, id: string): string {
+  return `${agent}\u0000${id}`;
+}
+
+/** A call the user sees, tracked from tool_start to tool_end by the renderers. */
+export interface TrackedCall {
+  agent: string;
+  tool: string;
+  description: string;
+  /** A sub-agent call (tool kind `agent`) whose child started (act_start): its own lines report it. */
+  delegated?: boolean;
+  /** The gate refused it: its denial line already says so, with the reason. */
+  denied?: boolean;
+}
+
+/**
+ * The call an approval decision is about: the latest undecided call of the same agent, preferring one of
+ * the request's tool (a deny rule decides without a request, and so without naming the call).
+ */
+export function callDecided(
+  calls: Iterable<[string, TrackedCall]>,
+  agent: string,
+  request: ApprovalRequest | undefined,
+): string | undefined {
+  let found: string | undefined;
+  let foundSameTool = false;
+  for (const [id, call] of calls) {
+    if (call.agent !== agent || call.denied) continue;
+    const sameTool = request !== undefined && call.tool === request.tool;
+    if (sameTool || !foundSameTool) {
+      found = id;
+      foundSameTool = sameTool;
+    }
+  }
+  return found;
+}
+
+/** The changed lines an applied edit keeps in the history: the first few, and how many more there are. */
+export interface CollapsedDiff {
+  lines: string[];
+  more: number;
+}
+
+/**
+ * The changed (`+`/`-`) lines of a unified diff (an edit's display), the first `max` of them and the count
+ * of the rest; undefined when `text` is no diff. File headers (`--- a/x` followed by `+++ b/x`) are not
+ * changes.
+ */
+export function collapseDiff(text: string, max = 6): CollapsedDiff | undefined {
+  if (!/^@@ /m.test(text) || !/^\+\+\+ /m.test(text)) return undefined;
+  const all = text.split("\n");
+  const changed: string[] = [];
+  all.forEach((line, i) => {
+    const header =
+      (line.startsWith("--- ") && all[i + 1]?.startsWith("+++ ")) ||
+      (line.startsWith("+++ ") && all[i - 1]?.startsWith("--- "));
+    if (!header && (line.startsWith("+") || line.startsWith("-"))) changed.push(line);
+  });
+  if (changed.length === 0) return undefined;
+  return { lines: changed.slice(0, max), more: Math.max(0, changed.length - max) };
+}
+
+/**
+ * An agent as people tell it apart: its spec name, with the index of its id (`root/code-reader#2`) from
+ * the second of that name on, or always when `indexed` (two of that name are on screen at once).
+ */
+export function agentLabel(id: string, name: string, indexed = false): string {
+  const n = Number(id.match(/#(\d+)$/)?.[1] ?? "0");
+  return n > 1 || (indexed && n > 0) ? `${name} #${n}` : name;
 }

@@ -6,13 +6,18 @@ import { totalTokens } from "../kernel/usage.ts";
 import { allowFlag } from "../policy/shell-quote.ts";
 import { type Palette, palette } from "./ansi.ts";
 import {
+  agentLabel,
+  callDecided,
+  callKey,
   describeCompaction,
   describeDecision,
   describeToolCall,
+  failureReason,
   formatCost,
   formatDuration,
   formatTokens,
   oneLine,
+  type TrackedCall,
 } from "./format.ts";
 import type { TextSink } from "./renderer-types.ts";
 import type { FinishedRun } from "./result.ts";
@@ -34,7 +39,12 @@ export interface ProgressOptions {
  */
 export class ProgressLines {
   private readonly c: Palette;
-  private readonly calls = new Map<string, string>();
+  /** Sub-agents running now (act_start to act_end): id → spec name. */
+  private readonly active = new Map<string, string>();
+  /** The highest sub-agent index seen per spec name: from a second one on, the first is `#1` too. */
+  private readonly seen = new Map<string, number>();
+  /** Calls between tool_start and tool_end (sub-agents and verify commands too), by call id. */
+  private readonly calls = new Map<string, TrackedCall>();
   private readonly requests = new Map<string, ApprovalRequest>();
   /** Reasoning streamed by each agent during its current model call. */
   private readonly reasoning = new Map<string, string>();
@@ -99,38 +109,59 @@ export class ProgressLines {
     const { c } = this;
     const full = this.options.level === "full";
     const pad = "  ".repeat(event.depth);
-    const inner = "  ".repeat(event.depth + 1);
+    // With sub-agents running side by side, a sub-agent's tool lines name it, so none is unattributed.
+    const tag =
+      event.depth > 0 && this.parallel(event.agent) ? c.dim(`[${this.label(event.agent, event.name)}] `) : "";
+    const inner = `${"  ".repeat(event.depth + 1)}${tag}`;
     switch (event.kind) {
       case "session_start":
         if (!full || event.depth > 0) return undefined;
         return `${c.bold(`▸ ${event.name}`)} ${c.dim(`(${event.data.model})`)}: ${oneLine(event.data.goal)}`;
-      case "act_start":
+      case "act_start": {
+        const call = this.calls.get(callKey(event.agent, event.data.id));
+        if (call) call.delegated = true;
+        this.active.set(event.data.child, event.data.childName);
+        const index = Number(event.data.child.match(/#(\d+)$/)?.[1] ?? "0");
+        this.seen.set(event.data.childName, Math.max(this.seen.get(event.data.childName) ?? 0, index));
         if (!full) return undefined;
-        return `${pad}${c.cyan("▸")} ${event.name}: delegating to ${c.bold(event.data.childName)}: ${oneLine(event.data.goal)}`;
+        const child = this.label(event.data.child, event.data.childName);
+        return `${pad}${c.cyan("▸")} ${this.label(event.agent, event.name)}: delegating to ${c.bold(child)}: ${oneLine(event.data.goal)}`;
+      }
       case "act_end": {
-        if (!full) return undefined;
         const d = event.data;
+        const child = this.label(d.child, d.childName);
+        this.active.delete(d.child);
+        if (!full) return undefined;
         const ok = d.status === "success";
         const mark = ok ? c.green("◂") : c.red("◂");
-        return `${pad}${mark} ${d.childName}: ${d.status} (${d.finishReason}) ${c.dim(oneLine(d.answer, 60))}`;
+        return `${pad}${mark} ${child}: ${d.status} (${d.finishReason}) ${c.dim(oneLine(d.answer, 60))}`;
       }
       case "tool_start":
-        if (!shownAsTool(event.data)) return undefined;
-        this.calls.set(event.data.id, describeToolCall(event.data.tool, event.data.args));
+        this.calls.set(callKey(event.agent, event.data.id), {
+          agent: event.agent,
+          tool: event.data.tool,
+          description: describeToolCall(event.data.tool, event.data.args),
+        });
         return undefined;
       case "tool_end": {
         const d = event.data;
-        if (!shownAsTool(d)) return undefined;
-        const args = this.calls.get(d.id) ?? "";
-        this.calls.delete(d.id);
-        if (!full) return undefined;
+        const call = this.calls.get(callKey(event.agent, d.id));
+        this.calls.delete(callKey(event.agent, d.id));
+        // A refused call is one line: its denial, with who refused it and why, was printed already.
+        if (!full || call?.denied) return undefined;
+        const args = call?.description ?? "";
+        const when = c.dim(`(${formatDuration(d.durationMs)})`);
+        if (!shownAsTool(d)) {
+          // A sub-agent call that failed before its child started (bad arguments) has no act lines.
+          if (d.kind !== "agent" || !d.isError || call?.delegated) return undefined;
+          return `${inner}${c.red("✗")} ${d.tool} ${args} — ${failureReason(d.summary)} ${when}`;
+        }
         const mark = d.isError ? c.red("✗") : c.green("✓");
         // A command's last output line (where a failure usually shows), after its status and line count.
         const last = d.tail?.at(-1);
-        const summary = d.summary
-          ? ` — ${oneLine(d.summary, 80)}${last ? `: ${oneLine(last, 80)}` : ""}`
-          : "";
-        return `${inner}${mark} ${d.tool} ${args}${summary} ${c.dim(`(${formatDuration(d.durationMs)})`)}`;
+        const reason = d.isError && last === undefined ? failureReason(d.summary) : oneLine(d.summary, 80);
+        const summary = d.summary ? ` — ${reason}${last ? `: ${oneLine(last, 80)}` : ""}` : "";
+        return `${inner}${mark} ${d.tool} ${args}${summary} ${when}`;
       }
       case "reasoning_delta":
         this.reasoning.set(event.agent, (this.reasoning.get(event.agent) ?? "") + event.data.delta);
@@ -170,12 +201,30 @@ export class ProgressLines {
     }
   }
 
+  /** Another sub-agent runs beside `id` (neither above nor below it in the tree). */
+  private parallel(id: string): boolean {
+    for (const other of this.active.keys()) {
+      if (other !== id && !id.startsWith(`${other}/`) && !other.startsWith(`${id}/`)) return true;
+    }
+    return false;
+  }
+
+  /** An agent's name, with its index once a second agent of that name has started. */
+  private label(id: string, name: string): string {
+    return agentLabel(id, name, (this.seen.get(name) ?? 0) > 1);
+  }
+
   private decisionLine(event: AgentEvent<"approval_decision">, indent: string): string | undefined {
     const { c } = this;
     const d = event.data;
     const request = this.requests.get(d.id);
     this.requests.delete(d.id);
-    const { denied, text } = describeDecision(d, request);
+    const refused = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
+    const callId = refused ? callDecided(this.calls, event.agent, request) : undefined;
+    const call = callId !== undefined ? this.calls.get(callId) : undefined;
+    if (call) call.denied = true;
+    const what = call ? `${call.tool} ${call.description}`.trim() : undefined;
+    const { denied, text } = describeDecision(d, request, what);
     if (!denied && (d.source === "rule" || this.options.level === "minimal")) return undefined;
     return denied ? `${indent}${c.red(`✗ ${text}`)}` : `${indent}${c.yellow(`✓ ${text}`)}`;
   }

@@ -19,7 +19,7 @@ afterEach(async () => {
   expect(pending).toBe(0);
 });
 
-const ANSWER = "# Result\n\nAll **green**.\n\n- one\n- two\n\n```sh\nbun test\n```";
+const ANSWER = "# Result\n\nAll **green**.\n\n- one `x` *y*\n- two\n\n```sh\nbun test\n```";
 
 test(
   "the answer renders as markdown on a terminal",
@@ -29,9 +29,10 @@ test(
     try {
       expect(await run.exitStatus()).toBe(0);
       const screen = run.screen();
-      expect(screen).toContain("# Result");
+      expect(screen).toMatch(/^Result$/m);
+      expect(screen).not.toContain("# Result");
       expect(screen).toContain("All green.");
-      expect(screen).toMatch(/^\s+\* one$/m);
+      expect(screen).toMatch(/^\s+\* one x y$/m);
       expect(screen).toMatch(/^\s+bun test$/m);
       expect(screen).not.toContain("**green**");
       expect(screen).not.toContain("```");

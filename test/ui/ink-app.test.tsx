@@ -46,7 +46,7 @@ describe("Ink app", () => {
       if (i % 3 === 0) await tick(8);
     }
     await tick(20);
-    expect(renders.size).toBe(events.length - 5 + 20); // items: see the reducer test (11) + 20 warnings
+    expect(renders.size).toBe(events.length - 6 + 20); // items: see the reducer test (10) + 20 warnings
     for (const [key, count] of renders) expect([key, count]).toEqual([key, 1]);
     // several generations were printed, each only with its new items
     expect(store.getSnapshot().historyGeneration).toBeGreaterThan(5);

@@ -24,7 +24,8 @@ describe("markdown in the Ink view", () => {
       />,
     );
     const frame = lastFrame() ?? "";
-    expect(frame).toContain("# Plan");
+    expect(frame).toMatch(/^Plan$/m);
+    expect(frame).not.toContain("#");
     expect(frame).toContain("This is important and subtle.");
     expect(frame).toContain("  * first\n  * second");
     expect(frame).toContain("  const x = 1;");

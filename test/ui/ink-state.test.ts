@@ -39,7 +39,6 @@ describe("UI reducer", () => {
       ["tool", 2, "grep TODO in src — 3 matches (5ms)"],
       ["return", 1, "code-reader: success (stop) line 3"],
       ["approval", 1, "denied edit_file src/x.ts (by --on-ask)"],
-      ["tool", 1, "edit_file src/x.ts — denied (1ms)"],
       ["warning", 1, "stalled once"],
       ["return", 0, "code-editor: success (stop) could not edit"],
       ["message", 0, "Done: the fix."],

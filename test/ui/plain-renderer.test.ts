@@ -22,7 +22,8 @@ describe("plain renderer", () => {
     expect(err).toContain("\n  ▸ code-editor: delegating to code-reader: find the bug");
     expect(err).toContain("\n      ✓ grep TODO in src — 3 matches (5ms)");
     expect(err).toContain("\n    ✗ denied edit_file src/x.ts (by --on-ask)");
-    expect(err).toContain("\n    ✗ edit_file src/x.ts — denied");
+    // One line per denial: the refused call's own tool_end adds nothing.
+    expect(err).not.toContain("✗ edit_file src/x.ts — denied");
     expect(err).toContain("⚠ code-editor: stalled once");
     expect(err).toContain("■ success (stop)");
     expect(err).toContain("session s-1");

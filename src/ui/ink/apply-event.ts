@@ -2,29 +2,25 @@
 import { type AgentEvent, shownAsTool } from "../../kernel/events.ts";
 import { addUsage, totalTokens } from "../../kernel/usage.ts";
 import {
+  agentLabel,
+  callDecided,
+  callKey,
+  collapseDiff,
   describeCompaction,
   describeDecision,
   describeToolCall,
+  failureReason,
   formatCost,
   formatDuration,
   formatTokens,
   oneLine,
 } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
+import { closeGroup, flushGroups, type NewItem, openGroup, pushItem, route } from "./history-groups.ts";
 import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state-types.ts";
 
 /** Characters of streaming text kept per agent for the live area. */
 export const STREAM_TAIL_CHARS = 600;
-
-/** Appends a finished item; `fresh`: the view printed the current history, so start a new generation. */
-export function pushItem(draft: UiState, fresh: boolean, item: Omit<HistoryItem, "key">): void {
-  if (fresh) {
-    draft.history = [];
-    draft.historyGeneration += 1;
-  }
-  draft.history.push({ ...item, key: draft.nextKey });
-  draft.nextKey += 1;
-}
 
 function agentOf(draft: UiState, event: AgentEvent): ActiveAgent {
   let agent = draft.agents.find((a) => a.id === event.agent);
@@ -86,7 +82,9 @@ export function applyEvent(
   costOf: CostFn | undefined,
   fresh: boolean,
 ): void {
-  const base = { depth: event.depth, agentName: event.name };
+  const label = (id: string, name: string): string => agentLabel(id, name, (draft.seen[name] ?? 0) > 1);
+  const base = { depth: event.depth, agentName: label(event.agent, event.name) };
+  const add = (item: NewItem): void => route(draft, fresh, event.agent, item);
   switch (event.kind) {
     case "session_start": {
       agentOf(draft, event);
@@ -121,14 +119,16 @@ export function applyEvent(
       draft.usage = addUsage(draft.usage, event.data.usage);
       if (costOf) draft.costUsd += costOf(agent.model ?? draft.model, event.data.usage);
       const text = event.data.text.trim();
+      if (text !== "") agent.lastText = text;
       if (event.depth === 0) draft.lastRootText = text;
-      if (text !== "") pushItem(draft, fresh, { ...base, kind: "message", text });
+      if (text !== "") add({ ...base, kind: "message", text });
       return;
     }
     case "tool_start": {
       const d = event.data;
-      if (!shownAsTool(d)) return;
       const description = describeToolCall(d.tool, d.args);
+      draft.calls[callKey(event.agent, d.id)] = { agent: event.agent, tool: d.tool, description };
+      if (!shownAsTool(d)) return;
       agentOf(draft, event).tools.push({ id: d.id, tool: d.tool, description, startedAt: event.time });
       return;
     }
@@ -143,24 +143,54 @@ export function applyEvent(
     }
     case "tool_end": {
       const d = event.data;
-      if (!shownAsTool(d)) return;
+      const key = callKey(event.agent, d.id);
+      const call = draft.calls[key];
+      delete draft.calls[key];
       const agent = agentOf(draft, event);
-      const running = agent.tools.find((t) => t.id === d.id);
       agent.tools = agent.tools.filter((t) => t.id !== d.id);
-      const summary = d.summary ? ` — ${oneLine(d.summary, 80)}` : "";
-      const text = `${d.tool} ${running?.description ?? ""}${summary} (${formatDuration(d.durationMs)})`;
+      // A refused call is one line, its denial (with who refused it and why), already in the history.
+      if (call?.denied) return;
+      const description = call?.description ?? "";
+      if (!shownAsTool(d)) {
+        // A sub-agent call that failed before its child started (bad arguments) has no act lines: show it.
+        if (d.kind === "agent" && d.isError && !call?.delegated)
+          add({
+            ...base,
+            kind: "tool",
+            text: `${d.tool} ${description} — ${failureReason(d.summary)}`,
+            ok: false,
+          });
+        return;
+      }
+      const summary = d.summary ? ` — ${d.isError ? failureReason(d.summary) : oneLine(d.summary, 80)}` : "";
+      const text = `${d.tool} ${description}${summary} (${formatDuration(d.durationMs)})`;
       const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
-      pushItem(draft, fresh, { ...base, kind: "tool", text, ok: !d.isError, ...detail });
+      // An applied edit keeps its diff in the history, collapsed to its first changed lines.
+      const diff = d.isError ? undefined : collapseDiff(d.display);
+      add({
+        ...base,
+        kind: "tool",
+        text,
+        ok: !d.isError,
+        ...detail,
+        ...(diff ? { diff } : {}),
+      });
       return;
     }
     case "act_start": {
       const d = event.data;
-      pushItem(draft, fresh, {
+      const key = callKey(event.agent, d.id);
+      const call = draft.calls[key];
+      if (call) draft.calls[key] = { ...call, delegated: true };
+      agentOf(draft, event);
+      const index = Number(d.child.match(/#(\d+)$/)?.[1] ?? "0");
+      draft.seen[d.childName] = Math.max(draft.seen[d.childName] ?? 0, index);
+      // The delegate line opens the child's group: its lines enter the history together when it returns.
+      openGroup(draft, d.child, {
         ...base,
         kind: "delegate",
-        text: `delegating to ${d.childName}: ${oneLine(d.goal)}`,
+        text: `delegating to ${label(d.child, d.childName)}: ${oneLine(d.goal)}`,
       });
-      agentOf(draft, event);
       if (!draft.agents.some((a) => a.id === d.child)) {
         const child: ActiveAgent = {
           id: d.child,
@@ -170,6 +200,7 @@ export function applyEvent(
           startedAt: event.time,
           streamTail: "",
           tools: [],
+          goal: d.goal,
         };
         insertAgent(draft, child);
       }
@@ -177,9 +208,18 @@ export function applyEvent(
     }
     case "act_end": {
       const d = event.data;
+      const child = draft.agents.find((a) => a.id === d.child);
       removeSubtree(draft, d.child);
-      const text = `${d.childName}: ${d.status} (${d.finishReason}) ${oneLine(d.answer, 60)}`;
-      pushItem(draft, fresh, { ...base, kind: "return", text, ok: d.status === "success" });
+      // The answer shows once: as the child's last message when it was one, else (cut) on this line.
+      const shown = child?.lastText !== undefined && child.lastText === d.answer.trim();
+      const answer = shown || d.answer.trim() === "" ? "" : ` ${oneLine(d.answer, 60)}`;
+      const text = `${label(d.child, d.childName)}: ${d.status} (${d.finishReason})${answer}`;
+      closeGroup(draft, fresh, d.child, event.agent, {
+        ...base,
+        kind: "return",
+        text,
+        ok: d.status === "success",
+      });
       return;
     }
     case "approval_request":
@@ -189,9 +229,13 @@ export function applyEvent(
       const d = event.data;
       const request = draft.requests[d.id];
       delete draft.requests[d.id];
-      const { denied, text } = describeDecision(d, request);
-      if (denied || d.source !== "rule")
-        pushItem(draft, fresh, { ...base, kind: "approval", text, ok: !denied });
+      const denied = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
+      const callId = denied ? callDecided(Object.entries(draft.calls), event.agent, request) : undefined;
+      const call = callId !== undefined ? draft.calls[callId] : undefined;
+      if (callId !== undefined && call) draft.calls[callId] = { ...call, denied: true };
+      const what = call ? `${call.tool} ${call.description}`.trim() : undefined;
+      const { text } = describeDecision(d, request, what);
+      if (denied || d.source !== "rule") add({ ...base, kind: "approval", text, ok: !denied });
       return;
     }
     case "model_switch":
@@ -199,27 +243,27 @@ export function applyEvent(
         draft.model = event.data.to;
         draft.switches[event.data.from] = event.data.to;
       }
-      pushItem(draft, fresh, {
+      add({
         ...base,
         kind: "info",
         text: `model ${event.data.from} → ${event.data.to} (${event.data.reason})`,
       });
       return;
     case "compaction":
-      pushItem(draft, fresh, { ...base, kind: "info", text: describeCompaction(event.data) });
+      add({ ...base, kind: "info", text: describeCompaction(event.data) });
       return;
     case "verify":
       // A failed tool call is already shown by its tool_end item; only failed verify: commands add news.
       if (!event.data.ok && event.data.step === "command") {
         const text = `verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
-        pushItem(draft, fresh, { ...base, kind: "error", text });
+        add({ ...base, kind: "error", text });
       }
       return;
     case "warning":
-      pushItem(draft, fresh, { ...base, kind: "warning", text: event.data.message });
+      add({ ...base, kind: "warning", text: event.data.message });
       return;
     case "error":
-      pushItem(draft, fresh, { ...base, kind: "error", text: event.data.message });
+      add({ ...base, kind: "error", text: event.data.message });
       return;
     case "session_end":
       draft.agents = draft.agents.filter((a) => a.id !== event.agent);
@@ -235,7 +279,9 @@ export function applyEvent(
  */
 export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: boolean): void {
   const base = { depth: 0, agentName: run.usage[0]?.name ?? "root" };
-  let first = fresh;
+  const open = Object.keys(draft.groups).length > 0;
+  flushGroups(draft, fresh);
+  let first = fresh && !open;
   const add = (item: Omit<HistoryItem, "key" | "depth" | "agentName">): void => {
     pushItem(draft, first, { ...base, ...item });
     first = false;
@@ -251,6 +297,8 @@ export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: bo
   add({ kind: "status", text: parts.join(" · "), ok: run.status === "success" });
   draft.agents = [];
   draft.approvals = [];
+  draft.calls = {};
+  draft.groups = {};
   draft.lastRootText = "";
   draft.startedAt = undefined;
 }

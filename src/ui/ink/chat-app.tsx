@@ -1,5 +1,6 @@
 import { Box, useInput, useWindowSize } from "ink";
 import { useSyncExternalStore } from "react";
+import type { ChatCommand } from "../slash-commands.ts";
 import type { ChatController } from "./chat-controller.ts";
 import { ChatInput } from "./chat-input.tsx";
 import type { InkApprover } from "./ink-approver.ts";
@@ -17,13 +18,23 @@ export interface ChatAppProps {
   showCost: boolean;
   /** Ctrl-C while a turn runs. */
   onInterrupt: () => void;
+  /** The `/` commands the input box lists as the user types. */
+  commands?: readonly ChatCommand[];
 }
 
 /**
  * The chat view: every turn's finished items in <Static>, then either the running turn (approval prompt,
  * live area) or the input box, and the status line with the session's model, tokens and cost.
  */
-export function ChatApp({ store, chat, approver, colors, showCost, onInterrupt }: ChatAppProps) {
+export function ChatApp({
+  store,
+  chat,
+  approver,
+  colors,
+  showCost,
+  onInterrupt,
+  commands = [],
+}: ChatAppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const waiting = useSyncExternalStore(chat.subscribe, chat.isWaiting);
   const { columns } = useWindowSize();
@@ -45,6 +56,8 @@ export function ChatApp({ store, chat, approver, colors, showCost, onInterrupt }
           key={chat.round}
           colors={colors}
           history={chat.history}
+          commands={commands}
+          columns={columns}
           onInput={(input) => chat.answer(input)}
         />
       ) : (

@@ -1,7 +1,9 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
 import type { ChatInput as ChatInputValue } from "../chat-types.ts";
+import type { ChatCommand } from "../slash-commands.ts";
 import { applyInputKey, emptyInput, type InputState } from "./chat-input-state.ts";
+import { SlashCommandList } from "./slash-command-list.tsx";
 import { tone } from "./theme.ts";
 
 /** Props of {@link ChatInput}. */
@@ -9,12 +11,16 @@ export interface ChatInputProps {
   colors: boolean;
   /** Earlier inputs of this session (kept by the caller, so they outlive this box). */
   history: string[];
+  /** The `/` commands listed under the box while it holds `/name` (none: no list). */
+  commands?: readonly ChatCommand[];
+  /** Terminal width, for the command list. */
+  columns?: number;
   /** Called once with what the user sent, or with quit. */
   onInput: (input: ChatInputValue) => void;
 }
 
 /** The chat's input box; keys as chat-input-state.ts describes. Mounted only while no turn runs. */
-export function ChatInput({ colors, history, onInput }: ChatInputProps) {
+export function ChatInput({ colors, history, commands = [], columns = 80, onInput }: ChatInputProps) {
   const [state, setState] = useState<InputState>(() => emptyInput(history));
   // The same, updated at once: several input chunks can arrive before React renders again.
   const now = useRef(state);
@@ -35,16 +41,21 @@ export function ChatInput({ colors, history, onInput }: ChatInputProps) {
 
   const lines = state.text.split("\n");
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={tone(colors, "gray")} paddingX={1}>
-      {lines.map((line, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity but their position
-        <Text key={i}>
-          <Text color={tone(colors, "cyan")}>{i === 0 ? "› " : "  "}</Text>
-          {line}
-          {i === lines.length - 1 ? <Text inverse> </Text> : null}
-        </Text>
-      ))}
-      <Text dimColor>Enter send · \ Enter or Ctrl-J newline · ↑↓ history · /help · Ctrl-D quit</Text>
+    <Box flexDirection="column">
+      <Box flexDirection="column" borderStyle="round" borderColor={tone(colors, "gray")} paddingX={1}>
+        {lines.map((line, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity but their position
+          <Text key={i}>
+            <Text color={tone(colors, "cyan")}>{i === 0 ? "› " : "  "}</Text>
+            {line}
+            {i === lines.length - 1 ? <Text inverse> </Text> : null}
+          </Text>
+        ))}
+        <Text dimColor>Enter send · \ Enter or Ctrl-J newline · ↑↓ history · /help · Ctrl-D quit</Text>
+      </Box>
+      {commands.length > 0 ? (
+        <SlashCommandList input={state.text} commands={commands} colors={colors} columns={columns} />
+      ) : null}
     </Box>
   );
 }

@@ -37,6 +37,7 @@ export function createInkChat(options: InkChatOptions): InkChat {
       colors={options.colors}
       showCost={options.costOf !== undefined}
       onInterrupt={options.onInterrupt}
+      commands={options.commands ?? []}
     />,
     {
       stdin: options.stdin,
@@ -48,6 +49,10 @@ export function createInkChat(options: InkChatOptions): InkChat {
     },
   );
   let closed = false;
+  if (options.welcome) {
+    store.dispatch({ type: "welcome", info: options.welcome });
+    store.flush();
+  }
   return {
     store,
     chat,
@@ -62,6 +67,10 @@ export function createInkChat(options: InkChatOptions): InkChat {
     },
     turnEnded(run: FinishedRun) {
       store.dispatch({ type: "turn_end", run, now: Date.now() });
+      store.flush();
+    },
+    reset(model?: string) {
+      store.dispatch({ type: "reset", ...(model !== undefined ? { model } : {}) });
       store.flush();
     },
     note(text: string, ok?: boolean) {

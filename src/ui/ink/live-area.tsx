@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
 import { TAIL_LINES } from "../../kernel/output-tail.ts";
-import { formatDuration } from "../format.ts";
+import { agentLabel, formatDuration, oneLine } from "../format.ts";
 import { renderMarkdown } from "./markdown.ts";
 import type { ActiveAgent, RunningTool } from "./state.ts";
 import { fit, tone } from "./theme.ts";
@@ -41,6 +41,9 @@ export interface LiveAreaProps {
 export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAgents = 8 }: LiveAreaProps) {
   const frame = SPINNER[Math.floor(now / 100) % SPINNER.length];
   const shown = agents.slice(0, maxAgents);
+  // Two agents of one name on screen at once are told apart by their index (`code-reader #1`, `#2`).
+  const names = new Map<string, number>();
+  for (const a of agents) names.set(a.name, (names.get(a.name) ?? 0) + 1);
   return (
     <Box flexDirection="column">
       {shown.map((agent) => {
@@ -53,7 +56,9 @@ export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAge
         return (
           <Box key={agent.id} flexDirection="column" marginLeft={indent}>
             <Text>
-              <Text color={tone(colors, "cyan")}>{frame}</Text> <Text bold>{agent.name}</Text>{" "}
+              <Text color={tone(colors, "cyan")}>{frame}</Text>{" "}
+              <Text bold>{agentLabel(agent.id, agent.name, (names.get(agent.name) ?? 0) > 1)}</Text>{" "}
+              {agent.goal !== undefined ? <Text dimColor>{`${fit(oneLine(agent.goal), 50)} · `}</Text> : null}
               <Text dimColor>{formatDuration(now - agent.startedAt)}</Text>
               {agent.waitingSince !== undefined && agent.tools.length === 0 ? (
                 <Text
@@ -61,6 +66,13 @@ export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAge
                 >{` · waiting for ${agent.model ?? "the model"} ${formatDuration(now - agent.waitingSince)}`}</Text>
               ) : null}
             </Text>
+            {(agent.recent ?? []).map((line, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the last few lines, replaced as a whole
+              <Text key={`r${index}`} dimColor>
+                {"  "}
+                {fit(line, width)}
+              </Text>
+            ))}
             {agent.tools.slice(0, 3).map((tool) => (
               <Box key={tool.id} flexDirection="column">
                 <Text dimColor>

@@ -1,9 +1,13 @@
+/**
+ * The shapes of the Ink app's state (a leaf module: the reducer in state.ts and its event half in
+ * apply-event.ts both import it, so neither imports the other for types).
+ */
 import type { ApprovalRequest } from "../../kernel/approvals.ts";
 import type { AgentEvent } from "../../kernel/events.ts";
 import type { Usage } from "../../kernel/usage.ts";
+import type { ChatWelcomeInfo } from "../chat-types.ts";
+import type { CollapsedDiff, TrackedCall } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
-
-/** The shapes of the Ink app's state (a leaf: state.ts and apply-event.ts both import it). */
 
 /** A finished line in the transcript view; never changes once created. */
 export interface HistoryItem {
@@ -22,7 +26,9 @@ export interface HistoryItem {
     /** The end of a chat turn: status, time, tokens, cost. */
     | "status"
     /** What a chat's slash command prints. */
-    | "note";
+    | "note"
+    /** The chat's opening screen (`welcome` holds what it says). */
+    | "welcome";
   depth: number;
   agentName: string;
   text: string;
@@ -30,6 +36,10 @@ export interface HistoryItem {
   ok?: boolean;
   /** Lines shown under the item, dimmed: a command's last lines of output. */
   detail?: string[];
+  /** For `welcome`: the model, workspace and keys. */
+  welcome?: ChatWelcomeInfo;
+  /** An applied edit's changed lines, collapsed (shown under the item, + green and - red with colors). */
+  diff?: CollapsedDiff;
 }
 
 /** A tool call in flight. */
@@ -56,6 +66,12 @@ export interface ActiveAgent {
   model?: string;
   /** Set from plan_start until the first streamed text or the turn's end: waiting for the model. */
   waitingSince?: number;
+  /** A sub-agent's goal, shown beside its name. */
+  goal?: string;
+  /** A sub-agent's latest finished lines (its own are held until it returns, see `groups`). */
+  recent?: string[];
+  /** The text of the agent's latest model turn: a sub-agent's answer already shown as its message. */
+  lastText?: string;
 }
 
 export interface UiState {
@@ -79,10 +95,24 @@ export interface UiState {
   approvals: ApprovalRequest[];
   /** Requests seen in approval_request events, to name the tool when the decision arrives. */
   requests: Record<string, ApprovalRequest>;
+  /**
+   * Items of running sub-agents, held by agent id until the sub-agent returns: then its delegate line,
+   * its own items (and its children's groups) and its return line enter the history together, so each
+   * tool line sits under its own agent even when sub-agents run in parallel.
+   */
+  groups: Record<string, Omit<HistoryItem, "key">[]>;
+  /** The highest sub-agent index seen per spec name: from a second one on, the first is `#1` too. */
+  seen: Record<string, number>;
+  /** Calls between tool_start and tool_end (sub-agents and verify commands too), by call id: what a
+   * denial names, and which sub-agent calls failed before their child started. */
+  calls: Record<string, TrackedCall>;
   finished: (FinishedRun & { finishedAt: number }) | undefined;
   /** The root's latest message, so the summary does not print the same answer twice. */
   lastRootText: string;
 }
+
+/** Pricing hook for live cost; cost is otherwise known only at the end. */
+export type CostFn = (model: string, usage: Usage) => number;
 
 /** Everything that changes the state. */
 export type UiAction =
@@ -93,7 +123,8 @@ export type UiAction =
   /** A chat turn ended: its answer (unless shown) and status go to the history; the live part resets. */
   | { type: "turn_end"; run: FinishedRun; now: number }
   /** A line of a chat's slash command output. */
-  | { type: "note"; text: string; ok?: boolean };
-
-/** Pricing hook for live cost; cost is otherwise known only at the end. */
-export type CostFn = (model: string, usage: Usage) => number;
+  | { type: "note"; text: string; ok?: boolean }
+  /** The chat's opening screen, first in the history. */
+  | { type: "welcome"; info: ChatWelcomeInfo }
+  /** `/clear`: the status line starts over (no tokens, cost or time), with `model` when given. */
+  | { type: "reset"; model?: string };

@@ -3,19 +3,16 @@
  * testable without Ink. Finished items go to `history` (shown once through <Static>); the live part
  * (active agents, running tools, streaming text) stays bounded whatever the length of the run.
  */
+import type { ApprovalRequest } from "../../kernel/approvals.ts";
+import type { AgentEvent } from "../../kernel/events.ts";
 import { emptyUsage } from "../../kernel/usage.ts";
-import { applyEvent, endTurn, pushItem } from "./apply-event.ts";
+import type { FinishedRun } from "../result.ts";
+import { applyEvent, endTurn } from "./apply-event.ts";
+import { flushGroups, pushItem } from "./history-groups.ts";
 import type { CostFn, UiAction, UiState } from "./state-types.ts";
 
 export { STREAM_TAIL_CHARS } from "./apply-event.ts";
-export type {
-  ActiveAgent,
-  CostFn,
-  HistoryItem,
-  RunningTool,
-  UiAction,
-  UiState,
-} from "./state-types.ts";
+export type { ActiveAgent, CostFn, HistoryItem, RunningTool, UiAction, UiState } from "./state-types.ts";
 
 export function initialState(): UiState {
   return {
@@ -32,6 +29,9 @@ export function initialState(): UiState {
     costUsd: 0,
     approvals: [],
     requests: {},
+    calls: {},
+    groups: {},
+    seen: {},
     finished: undefined,
     lastRootText: "",
   };
@@ -61,6 +61,10 @@ export function reduceBatch(
     agents: state.agents.map((a) => ({ ...a, tools: [...a.tools] })),
     approvals: [...state.approvals],
     requests: { ...state.requests },
+    calls: { ...state.calls },
+    // Each group copied once per batch, so routing appends in place (not a copy per item).
+    groups: Object.fromEntries(Object.entries(state.groups).map(([id, items]) => [id, [...items]])),
+    seen: { ...state.seen },
     switches: { ...state.switches },
   };
   let fresh = options.freshHistory === true;
@@ -81,6 +85,8 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
       draft.approvals = draft.approvals.filter((r) => r.id !== action.id);
       return;
     case "finish":
+      // Sub-agents still open (an interrupted run) show what they did.
+      flushGroups(draft, fresh);
       draft.finished = { ...action.run, finishedAt: action.now };
       draft.agents = [];
       if (action.run.usage[0]) draft.costUsd = action.run.usage[0].subtree.costUsd;
@@ -96,6 +102,18 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
         text: action.text,
         ...(action.ok !== undefined ? { ok: action.ok } : {}),
       });
+      return;
+    case "welcome":
+      pushItem(draft, fresh, { kind: "welcome", depth: 0, agentName: "", text: "", welcome: action.info });
+      return;
+    case "reset":
+      draft.usage = emptyUsage();
+      draft.costUsd = 0;
+      draft.model = action.model ?? "";
+      draft.switches = {};
+      draft.seen = {};
+      draft.startedAt = undefined;
+      draft.lastRootText = "";
       return;
     case "event":
       applyEvent(draft, action.event, costOf, fresh);

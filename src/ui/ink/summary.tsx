@@ -1,6 +1,6 @@
-import { Box, Text } from "ink";
+import { Box, Text, useWindowSize } from "ink";
 import { totalTokens } from "../../kernel/usage.ts";
-import { formatCost, formatDuration, formatTokens } from "../format.ts";
+import { agentLabel, formatCost, formatDuration, formatTokens } from "../format.ts";
 import { denialLines, deniedText } from "../progress-lines.ts";
 import type { FinishedRun } from "../result.ts";
 import { renderMarkdown } from "./markdown.ts";
@@ -17,15 +17,19 @@ export interface SummaryProps {
 
 /** The end of a run: the answer when needed, status, then usage and cost per agent. */
 export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
+  const { columns } = useWindowSize();
   const denials = run.activity?.denials ?? [];
   const ok = run.status === "success" && denials.length === 0;
   const warn = run.status === "limit" || run.status === "success";
   const color = tone(colors, ok ? "green" : warn ? "yellow" : "red");
   const denied = denials.length > 0 ? ` · ${deniedText(denials.length)}` : "";
+  // Sub-agents of one name are told apart by index, as in the history (`code-reader #2`).
+  const names = new Map<string, number>();
+  for (const report of run.usage) names.set(report.name, (names.get(report.name) ?? 0) + 1);
   return (
     <Box flexDirection="column" marginTop={1}>
       {showAnswer && run.answer.trim() !== "" ? (
-        <Text>{renderMarkdown(run.answer.trim(), colors)}</Text>
+        <Text>{renderMarkdown(run.answer.trim(), colors, columns)}</Text>
       ) : null}
       {run.error ? (
         <Text color={tone(colors, "red")}>{`✗ ${run.error.kind} error: ${run.error.message}`}</Text>
@@ -39,7 +43,8 @@ export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
       {run.usage.map((report) => (
         <Text key={report.agent}>
           {"  ".repeat(report.depth + 1)}
-          {report.name} <Text dimColor>{report.model}</Text>
+          {agentLabel(report.agent, report.name, (names.get(report.name) ?? 0) > 1)}{" "}
+          <Text dimColor>{report.model}</Text>
           {` ${formatTokens(totalTokens(report.usage))} tokens · ${formatCost(report.costUsd)}`}
           {report.subtree.costUsd !== report.costUsd ? (
             <Text dimColor>{` (with sub-agents ${formatCost(report.subtree.costUsd)})`}</Text>

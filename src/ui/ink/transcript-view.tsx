@@ -1,4 +1,4 @@
-import { Static } from "ink";
+import { Static, useWindowSize } from "ink";
 import { useLayoutEffect } from "react";
 import { ApprovalPrompt } from "./approval-prompt.tsx";
 import { HistoryLine } from "./history-line.tsx";
@@ -30,6 +30,7 @@ export function TranscriptView({
   onHistoryRender,
 }: TranscriptViewProps) {
   const request = state.approvals[0];
+  const { columns } = useWindowSize();
   // Static prints its items during the commit; from now on new items may start a fresh generation.
   useLayoutEffect(() => {
     store.markPrinted(state.historyGeneration);
@@ -37,7 +38,15 @@ export function TranscriptView({
   return (
     <>
       <Static key={state.historyGeneration} items={state.history}>
-        {(item) => <HistoryLine key={item.key} item={item} colors={colors} onRender={onHistoryRender} />}
+        {(item) => (
+          <HistoryLine
+            key={item.key}
+            item={item}
+            colors={colors}
+            columns={columns}
+            onRender={onHistoryRender}
+          />
+        )}
       </Static>
       {request ? (
         <ApprovalPrompt
