@@ -45,7 +45,9 @@ export const FALLBACK_KINDS: ReadonlySet<ProviderErrorKind> = new Set([
 ]);
 
 /** Errors raised by the tool itself (config, specs, usage), carried as values with the facts. */
-export type AppErrorKind = "usage" | "config" | "spec" | "provider" | "approval" | "session";
+/** `state`: the state directory (sessions, cassettes) cannot be written: full, read-only or not a
+ * directory. Exit 3, like configuration: the user must fix the environment (README "Exit codes"). */
+export type AppErrorKind = "usage" | "config" | "spec" | "provider" | "approval" | "session" | "state";
 
 export class AppError extends Error {
   constructor(
@@ -84,6 +86,7 @@ export function exitCodeForAppError(kind: AppErrorKind): ExitCode {
       return ExitCode.usage;
     case "config":
     case "spec":
+    case "state":
       return ExitCode.config;
     case "provider":
       return ExitCode.provider;

@@ -3,7 +3,7 @@
  * cassette as it completes; `replayStream` serves a cassette back in order as a StreamFn, so a run can
  * be reproduced with no key and no network. See cassette-format.ts for the file format.
  */
-import { appendFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, openSync, readFileSync, realpathSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { AppError, type ModelRequest, Redactor, type StreamEvent, type StreamFn } from "../kernel/index.ts";
 import {
@@ -35,7 +35,9 @@ function realRoot(root: string): string[] {
 /**
  * Wraps a stream function so every exchange is appended to `file` (created or truncated now, with a
  * header line) when its terminal event arrives, or when the consumer stops early. Events pass through
- * unchanged and as they come. Each line is written with a synchronous append, so a crash loses nothing.
+ * unchanged and as they come. Each line is written with a synchronous write, so a crash loses nothing.
+ * The file is opened once, here, and every exchange is written to that descriptor: a model that later
+ * replaces the path with a symlink (to ~/.bashrc, say) redirects nothing (issue 22).
  */
 export function recordingStream(inner: StreamFn, file: string, options: CassetteOptions): StreamFn {
   const redactor = options.redactor ?? Redactor.fromEnv(process.env);
@@ -45,13 +47,24 @@ export function recordingStream(inner: StreamFn, file: string, options: Cassette
     version: CASSETTE_VERSION,
     created: new Date().toISOString(),
   };
+  let fd: number;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${encodeRecord(header, roots)}\n`);
+    fd = openSync(file, "w", 0o600);
+    writeSync(fd, `${encodeRecord(header, roots)}\n`);
   } catch (error) {
     throw new AppError("usage", `cannot write cassette ${file}: ${(error as Error).message}`, { file });
   }
   let turn = 0;
+  const save = (exchange: CassetteExchange): AppError | undefined => {
+    try {
+      writeSync(fd, `${encodeRecord(redactor.redactValue(exchange), roots)}\n`);
+      return undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      return new AppError("state", `cannot write cassette ${file}: ${code}`, { file });
+    }
+  };
 
   return async function* record(request: ModelRequest): AsyncGenerator<StreamEvent> {
     turn += 1;
@@ -61,14 +74,17 @@ export function recordingStream(inner: StreamFn, file: string, options: Cassette
       request: summarizeRequest(request),
       events: [],
     };
+    let failure: AppError | undefined;
     try {
       for await (const event of inner(request)) {
         exchange.events.push(event);
         yield event;
       }
     } finally {
-      appendFileSync(file, `${encodeRecord(redactor.redactValue(exchange), roots)}\n`);
+      failure = save(exchange);
     }
+    // Only reached when the consumer read to the end: a full disk is reported, not swallowed.
+    if (failure) throw failure;
   };
 }
 

@@ -41,7 +41,32 @@ export interface ModelClientOptions {
    */
   fallback?: boolean;
   /** Retry tuning passed to withRetry (tests shorten the delays). */
-  retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+  retry?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number; maxIdleRetries?: number };
+  /**
+   * How long a provider may stay silent (before its first event or between two) before the request
+   * fails with idle_timeout; silence is not retried by default, so this is the bound on a silent
+   * provider. Default: `AGENT_IDLE_TIMEOUT_MS` from `env`, else 60 s (stream-guard.ts).
+   */
+  idleTimeoutMs?: number;
+}
+
+/** The variable that sets the provider idle limit in milliseconds (a positive integer). */
+export const IDLE_TIMEOUT_VAR = "AGENT_IDLE_TIMEOUT_MS";
+
+/** The idle limit from the options or the environment; AppError("config") for a malformed variable. */
+export function idleTimeoutFrom(
+  options: Pick<ModelClientOptions, "env" | "idleTimeoutMs">,
+): number | undefined {
+  if (options.idleTimeoutMs !== undefined) return options.idleTimeoutMs;
+  const raw = options.env[IDLE_TIMEOUT_VAR];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new AppError("config", `${IDLE_TIMEOUT_VAR}=${raw}: expected a positive number of milliseconds`, {
+      field: IDLE_TIMEOUT_VAR,
+    });
+  }
+  return value;
 }
 
 export interface ModelClient {
@@ -70,7 +95,11 @@ function missingEndpointStream(ref: ModelRef): StreamFn {
 }
 
 /** A stream function for one endpoint, importing the adapter (and through it the SDK) on first use. */
-function lazyEndpointStream(endpoint: Endpoint, options: ModelClientOptions): StreamFn {
+function lazyEndpointStream(
+  endpoint: Endpoint,
+  options: ModelClientOptions,
+  idleTimeoutMs: number | undefined,
+): StreamFn {
   let loaded: Promise<StreamFn> | undefined;
   const load = async (): Promise<StreamFn> => {
     const [{ createProviderStream }, { withRetry }] = await Promise.all([
@@ -85,6 +114,7 @@ function lazyEndpointStream(endpoint: Endpoint, options: ModelClientOptions): St
     if (endpoint.baseUrl) config.baseUrl = endpoint.baseUrl;
     if (endpoint.compatible) config.compatible = true;
     if (endpoint.sendReasoningContent) config.sendReasoningContent = true;
+    if (idleTimeoutMs !== undefined) config.idleTimeoutMs = idleTimeoutMs;
     const base = createProviderStream(config);
     const retryOptions = options.onNotice
       ? { ...options.retry, onNotice: options.onNotice }
@@ -149,6 +179,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     throw new AppError("usage", "--record and --replay cannot be used together");
   }
   const endpoints = listEndpoints(options.env, options.config);
+  const idleTimeoutMs = idleTimeoutFrom(options);
   const replaying = options.replay !== undefined;
   const cache = new Map<string, StreamFn>();
 
@@ -156,7 +187,9 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     const cached = cache.get(ref.providerName);
     if (cached) return cached;
     const endpoint = findEndpoint(endpoints, ref.providerName);
-    const stream = endpoint?.ready ? lazyEndpointStream(endpoint, options) : missingEndpointStream(ref);
+    const stream = endpoint?.ready
+      ? lazyEndpointStream(endpoint, options, idleTimeoutMs)
+      : missingEndpointStream(ref);
     cache.set(ref.providerName, stream);
     return stream;
   };

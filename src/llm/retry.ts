@@ -1,8 +1,14 @@
 /**
  * The one place provider calls are retried. A retryable failure (RETRYABLE_KINDS) is retried with
  * full-jitter exponential backoff, honouring the server's retry-after (capped), but only while nothing
- * has been passed to the caller for that request: the first non-terminal event commits the attempt, so
- * a failure after output is final and no text is ever duplicated. Nothing is buffered.
+ * the user sees has been passed on for that request: the first text or reasoning event commits the
+ * attempt, so a failure after output is final and no text is ever duplicated. Events nobody is shown
+ * (tool-call starts and argument deltas, usage) are held back until the attempt commits or ends, so a
+ * reply cut in the middle of a tool call is retried whole instead of failing the run (issue 22).
+ *
+ * An idle stream (idle_timeout) is retried only `maxIdleRetries` times (default 0): a provider that has
+ * gone silent fails within (1 + maxIdleRetries) x the idle limit (60 s by default, stream-guard.ts),
+ * not after five idle windows (about 5 minutes, issue 22).
  */
 import { type ProviderError, RETRYABLE_KINDS } from "../kernel/errors.ts";
 import type { ModelRequest, ProviderNotice, StreamEvent, StreamFn } from "../kernel/stream.ts";
@@ -15,6 +21,8 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Cap for any single wait, backoff or retry-after (default 30 s). */
   maxDelayMs?: number;
+  /** Retries after an idle_timeout, counted within maxRetries (default 0: silence is not retried). */
+  maxIdleRetries?: number;
   /** Told about each retry before its wait. */
   onNotice?: (notice: ProviderNotice) => void;
   /** Waits `ms`; rejects when `signal` aborts. Injected by tests. */
@@ -51,9 +59,15 @@ export function retryDelay(
   return Math.floor((options.random ?? Math.random)() * ceiling);
 }
 
+/** Events the user sees as they stream; any of them commits an attempt (no retry after it). */
+function isShown(event: StreamEvent): boolean {
+  return event.type.startsWith("text_") || event.type === "reasoning_delta";
+}
+
 /** Wraps a stream function with retries (see the module comment). Never throws. */
 export function withRetry(stream: StreamFn, options: RetryOptions = {}): StreamFn {
   const maxRetries = options.maxRetries ?? 4;
+  const maxIdleRetries = options.maxIdleRetries ?? 0;
   const sleep = options.sleep ?? abortableSleep;
 
   return async function* retrying(request: ModelRequest): AsyncGenerator<StreamEvent> {
@@ -62,28 +76,47 @@ export function withRetry(stream: StreamFn, options: RetryOptions = {}): StreamF
       providerName: request.model.providerName,
       model: request.model.id,
     };
+    let idleRetries = 0;
     for (let attempt = 0; ; attempt++) {
       let committed = false;
+      // Held back until the attempt commits or ends; dropped when it is retried.
+      let held: StreamEvent[] = [];
       let retryable: ProviderError | undefined;
       try {
         for await (const event of stream(request)) {
           if (event.type === "error") {
+            const idle = event.error.kind === "idle_timeout";
             const canRetry =
               !committed &&
               attempt < maxRetries &&
+              !(idle && idleRetries >= maxIdleRetries) &&
               !request.signal?.aborted &&
               RETRYABLE_KINDS.has(event.error.kind);
             if (canRetry) {
+              if (idle) idleRetries++;
               retryable = event.error;
               break;
             }
+            yield* held;
             yield event;
             return;
           }
-          yield event;
-          if (event.type === "done") return;
+          if (event.type === "done") {
+            yield* held;
+            yield event;
+            return;
+          }
           // A warning (e.g. a dropped thinking block) reports on the request; it is not output.
-          if (event.type !== "warning") committed = true;
+          if (!committed && event.type !== "warning" && !isShown(event)) {
+            held.push(event);
+            continue;
+          }
+          if (isShown(event) && !committed) {
+            committed = true;
+            yield* held;
+            held = [];
+          }
+          yield event;
         }
       } catch (err) {
         // A stream function must not throw; if one does, treat it as an unknown, final failure.
@@ -92,6 +125,7 @@ export function withRetry(stream: StreamFn, options: RetryOptions = {}): StreamF
         return;
       }
       if (!retryable) {
+        yield* held;
         yield {
           type: "error",
           error: makeProviderError(ctx, "truncated", "the stream ended without its final event"),

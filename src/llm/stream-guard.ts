@@ -9,7 +9,8 @@ import type { AssistantMessage, AssistantPart } from "../kernel/messages.ts";
 import type { ModelRequest, StreamEvent, StreamFn } from "../kernel/stream.ts";
 import { makeProviderError } from "./errors.ts";
 
-/** Default idle limit between two events (and before the first one). */
+/** Default idle limit between two events (and before the first one). Silence is not retried
+ * (retry.ts), so this is also how long a silent provider can hold a run: about a minute. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 
 export interface StreamGuardOptions {
@@ -90,7 +91,10 @@ export function withStreamGuard(inner: StreamFn, options: StreamGuardOptions = {
           next.catch(() => {}); // The inner stream is abandoned; its late failure is of no interest.
           if (step.kind === "idle") {
             controller.abort();
-            yield fail("idle_timeout", `no data for ${idleMs} ms`);
+            yield fail(
+              "idle_timeout",
+              `no data for ${idleMs} ms (AGENT_IDLE_TIMEOUT_MS sets how long to wait for a silent provider)`,
+            );
           } else {
             yield fail("aborted", "");
           }

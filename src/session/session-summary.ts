@@ -1,13 +1,14 @@
 /**
  * What `agent sessions list`, `-c/--continue` and `--resume` need to know about a transcript without
  * loading it: its workspace, start time, runs (turns), total cost and last status. Reads the file in
- * chunks and parses only the root's session_start and session_end records.
+ * chunks and parses only the root's session_start and session_end records, with bounded memory
+ * (record-lines.ts).
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import type { AgentEvent, RunStatus } from "../kernel/events.ts";
 import { sessionsDir } from "../kernel/paths.ts";
+import { rootSessionRecords } from "./record-lines.ts";
 import { shortSessionId } from "./session-id.ts";
 import { type DirOption, parseRecord, sessionIds } from "./sessions.ts";
 
@@ -83,9 +84,7 @@ export function summarizeSession(id: string, path: string): SessionSummary {
       status: "incomplete",
       answerPreview: "",
     };
-    for (const line of lines(fd, stats.size)) {
-      // Only root start and end records matter; skip the parse of every other line.
-      if (!line.includes('"kind":"session_')) continue;
+    for (const line of rootSessionRecords(fd, stats.size)) {
       const event = parseRecord(line);
       if (event !== undefined && event.depth === 0) addToSummary(summary, event);
     }
@@ -112,25 +111,6 @@ function addToSummary(summary: SessionSummary, event: AgentEvent): void {
     summary.answerPreview = preview(event.data.answer);
     summary.costUsd += event.data.usage.find((r) => r.depth === 0)?.subtree.costUsd ?? 0;
   }
-}
-
-const CHUNK_BYTES = 256 * 1024;
-
-/** The file's lines, read a chunk at a time (a transcript can be large). */
-function* lines(fd: number, size: number): Generator<string> {
-  let carry = "";
-  const buffer = Buffer.alloc(CHUNK_BYTES);
-  // Keeps a character split across two chunks whole.
-  const decoder = new StringDecoder("utf8");
-  for (let position = 0; position < size; ) {
-    const read = readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
-    if (read <= 0) break;
-    position += read;
-    const parts = (carry + decoder.write(buffer.subarray(0, read))).split("\n");
-    carry = parts.pop() ?? "";
-    yield* parts;
-  }
-  if (carry !== "") yield carry;
 }
 
 function preview(answer: string): string {

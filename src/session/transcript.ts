@@ -1,5 +1,6 @@
 import {
   closeSync,
+  constants,
   existsSync,
   fstatSync,
   ftruncateSync,
@@ -15,6 +16,8 @@ import { sessionsDir } from "../kernel/paths.ts";
 import type { Redactor } from "../kernel/redact.ts";
 
 import { isSafeSessionId, newSessionId } from "./session-id.ts";
+import { lockSession, type SessionLock } from "./session-lock.ts";
+import { stateError } from "./state-error.ts";
 
 /** Options for {@link openTranscript}. */
 export interface TranscriptOptions {
@@ -41,31 +44,65 @@ export interface Transcript {
 }
 
 /**
- * Opens (creating when new) the transcript of a session. Every append is one `write(2)` of one line on a
- * file opened for appending, so a crash or Ctrl-C loses nothing already emitted.
+ * Opens the transcript of a session: a new one is created exclusively (two runs whose ids collide never
+ * share a file), an existing one is opened without following a symlink; both are locked to this process
+ * (session-lock.ts), so a concurrent `--resume` of the same session is refused. Every append is one
+ * `write(2)` of one line on the descriptor opened here, so a crash or Ctrl-C loses nothing already
+ * emitted, and renaming or replacing the path afterwards redirects nothing.
+ *
+ * A state directory that cannot be written (full, read-only, not a directory, no permission) is an
+ * AppError of kind "state" naming the path (exit 3), before the run or at the append that meets it;
+ * after such a failure every later append fails the same way, so the run ends on it.
  */
 export function openTranscript(options: TranscriptOptions): Transcript {
   const dir = options.dir ?? sessionsDir();
+  const resuming = options.sessionId !== undefined;
   const id = options.sessionId ?? options.newId ?? newSessionId();
   if (!isSafeSessionId(id)) throw new AppError("session", `invalid session id "${id}"`);
   const path = join(dir, `${id}.jsonl`);
-  if (options.sessionId !== undefined && !existsSync(path)) {
+  if (resuming && !existsSync(path)) {
     throw new AppError("session", `unknown session "${id}": no transcript at ${path}`, { file: path });
   }
-  let fd: number | undefined = openForAppend(dir, path);
-  const repairedTornLine = dropTornTail(fd);
+  makeDir(dir);
+  let lock: SessionLock | undefined;
+  try {
+    lock = lockSession(id, join(dir, `${id}.lock`));
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw stateError(error, `cannot lock session ${id}`, dir);
+  }
+  let fd: number | undefined;
+  let repairedTornLine = false;
+  try {
+    fd = resuming ? openExisting(path) : createExclusive(id, path);
+    repairedTornLine = dropTornTail(fd);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    lock.release();
+    if (error instanceof AppError) throw error;
+    throw stateError(error, "cannot write the session transcript", path);
+  }
   const { redactor } = options;
+  let failure: AppError | undefined;
 
   return {
     id,
     path,
     repairedTornLine,
     append(event) {
+      if (failure) throw failure;
       if (fd === undefined) throw new Error(`transcript ${id} is closed`);
       const line = `${JSON.stringify(redactor.redactValue(event))}\n`;
-      writeSync(fd, line);
+      try {
+        writeSync(fd, line);
+      } catch (error) {
+        failure = stateError(error, "cannot write the session transcript", path);
+        throw failure;
+      }
     },
     close() {
+      lock?.release();
+      lock = undefined;
       if (fd === undefined) return;
       closeSync(fd);
       fd = undefined;
@@ -73,22 +110,37 @@ export function openTranscript(options: TranscriptOptions): Transcript {
   };
 }
 
-/**
- * Creates the sessions directory and opens the transcript. A state directory that cannot be written
- * (not a directory, no permission, read-only file system) is a configuration error naming the path
- * (exit 3), raised before the run starts: a run never goes on without its transcript.
- */
-function openForAppend(dir: string, path: string): number {
+function makeDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return openSync(path, "a+", 0o600);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new AppError(
-      "config",
-      `cannot write session transcripts to ${dir} (${code}); set XDG_STATE_HOME to a writable directory`,
-      { file: dir },
+    throw stateError(error, "cannot write session transcripts", dir);
+  }
+}
+
+/** A new transcript: O_EXCL, so an id that collides with an existing file is an error, never a share. */
+function createExclusive(id: string, path: string): number {
+  try {
+    return openSync(
+      path,
+      constants.O_CREAT | constants.O_EXCL | constants.O_RDWR | constants.O_APPEND,
+      0o600,
     );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    throw new AppError("session", `a session named ${id} already exists at ${path}; start the run again`, {
+      file: path,
+    });
+  }
+}
+
+/** An existing transcript, appended to; a symlink in its place is refused (ELOOP), not followed. */
+function openExisting(path: string): number {
+  try {
+    return openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
+    throw new AppError("session", `${path} is a symbolic link, not a transcript`, { file: path });
   }
 }
 

@@ -2,7 +2,7 @@
  * Runs a grep search in a worker bounded by time and by the call's abort signal: on either, the worker is
  * terminated and the call returns at once, whatever the regular expression engine is doing.
  */
-import type { GrepReply, GrepRequest } from "./grep-search.ts";
+import type { GrepProgress, GrepReply, GrepRequest } from "./grep-search.ts";
 
 /** Where the compiled binary keeps its entrypoints: Bun's embedded filesystem, by path below src/. */
 const EMBEDDED_ROOT = "/$bunfs/root/";
@@ -24,11 +24,15 @@ export const GREP_TIME_LIMIT_MS = 30_000;
 
 export type SearchOutcome =
   | { kind: "done"; reply: GrepReply }
-  | { kind: "timeout" }
+  /** The time limit stopped it; `progress` is the last the worker reported. */
+  | { kind: "timeout"; progress: GrepProgress }
   | { kind: "aborted" }
   | { kind: "failed"; message: string };
 
-type WorkerAnswer = { ok: true; reply: GrepReply } | { ok: false; message: string };
+type WorkerAnswer =
+  | { ok: true; reply: GrepReply }
+  | { ok: false; message: string }
+  | { ok?: undefined; progress: GrepProgress };
 
 export function runSearch(
   request: GrepRequest,
@@ -38,6 +42,7 @@ export function runSearch(
   return new Promise((resolve) => {
     const worker = new Worker(workerUrl(import.meta.url));
     let settled = false;
+    let progress: GrepProgress = { listed: 0, searched: 0, matches: 0 };
     const finish = (outcome: SearchOutcome) => {
       if (settled) return;
       settled = true;
@@ -47,10 +52,14 @@ export function runSearch(
       resolve(outcome);
     };
     const onAbort = () => finish({ kind: "aborted" });
-    const timer = setTimeout(() => finish({ kind: "timeout" }), options.timeoutMs);
+    const timer = setTimeout(() => finish({ kind: "timeout", progress }), options.timeoutMs);
     options.signal.addEventListener("abort", onAbort, { once: true });
     worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
       const answer = event.data;
+      if (answer.ok === undefined) {
+        progress = answer.progress;
+        return;
+      }
       finish(answer.ok ? { kind: "done", reply: answer.reply } : { kind: "failed", message: answer.message });
     };
     worker.onerror = (event: ErrorEvent) => finish({ kind: "failed", message: event.message });

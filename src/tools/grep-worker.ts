@@ -13,7 +13,8 @@ declare const self: Worker;
 
 self.onmessage = async (event: MessageEvent<GrepRequest>) => {
   try {
-    self.postMessage({ ok: true, reply: await searchFiles(event.data) });
+    const reply = await searchFiles(event.data, (progress) => self.postMessage({ progress }));
+    self.postMessage({ ok: true, reply });
   } catch (error) {
     self.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) });
   }

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { definePrimitive } from "./define.ts";
 import { specialKind } from "./files.ts";
 import { GREP_TIME_LIMIT_MS, runSearch } from "./grep-runner.ts";
-import { compilePattern, GREP_MAX_MATCHES, type GrepReply } from "./grep-search.ts";
+import { compilePattern, GREP_MAX_MATCHES, type GrepProgress, type GrepReply } from "./grep-search.ts";
 import { readTarget } from "./policy-target.ts";
 import { listSome, plural } from "./truncate.ts";
 import type { ToolContext } from "./types.ts";
@@ -64,10 +64,7 @@ export const grepTool = definePrimitive<GrepArgs>({
       case "aborted":
         return stopped("aborted");
       case "timeout":
-        return stopped(
-          `stopped after ${(ctx.searchTimeoutMs ?? GREP_TIME_LIMIT_MS) / 1000} s without finishing; the pattern ` +
-            "may backtrack catastrophically (nested quantifiers such as (a+)+): simplify it or narrow path/glob",
-        );
+        return stopped(timeoutNote((ctx.searchTimeoutMs ?? GREP_TIME_LIMIT_MS) / 1000, outcome.progress));
       case "failed":
         throw new Error(outcome.message);
       case "done":
@@ -75,6 +72,19 @@ export const grepTool = definePrimitive<GrepArgs>({
     }
   },
 });
+
+/** What the time limit interrupted, in numbers: the listing of files, or the search (N of M files). */
+export function timeoutNote(seconds: number, progress: GrepProgress): string {
+  const limit = `the ${seconds} s time limit was reached`;
+  if (progress.total === undefined) {
+    return `${limit} while listing files (${progress.listed} found so far); narrow path or glob`;
+  }
+  const matches = `${progress.matches} ${plural(progress.matches, "match", "matches")} so far`;
+  return (
+    `${limit} after searching about ${progress.searched} of ${progress.total} ${plural(progress.total, "file")} ` +
+    `(${matches}); narrow path or glob (and simplify the pattern if it nests quantifiers such as (a+)+)`
+  );
+}
 
 function describe(args: GrepArgs, reply: GrepReply, ctx: ToolContext, base: string) {
   const rel = (abs: string) => ctx.workspace.relative(abs);

@@ -190,9 +190,19 @@ describe("through the fake server", () => {
     await collect(streamFor(server, "gemini")(makeRequest("gemini", "g", [{ role: "user", content: "x" }])));
   });
 
-  test("an idle stream before any output is retried", async () => {
+  // Silence is not retried by default (a silent provider must fail within one idle window, issue 22);
+  // a caller that asks for idle retries gets them.
+  test("an idle stream before any output is retried when idle retries are asked for", async () => {
+    // The SDK is imported on the first request; load it first so the short idle window measures the server.
+    server.enqueue({ text: "warm" });
+    await collect(
+      streamFor(server, "openai")(makeRequest("openai", "gpt-5-mini", [{ role: "user", content: "x" }])),
+    );
     server.enqueue({ text: "lost", hangAfterEvents: 0 }, { text: "second try" });
-    const stream = withRetry(streamFor(server, "openai", { idleTimeoutMs: 200 }), { sleep: async () => {} });
+    const stream = withRetry(streamFor(server, "openai", { idleTimeoutMs: 200 }), {
+      sleep: async () => {},
+      maxIdleRetries: 1,
+    });
     const result = await collect(
       stream(makeRequest("openai", "gpt-5-mini", [{ role: "user", content: "hi" }])),
     );

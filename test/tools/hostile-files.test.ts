@@ -85,14 +85,14 @@ describe("grep says what it did not search", () => {
 });
 
 describe("a catastrophically backtracking pattern cannot hang the run", () => {
-  test("the search is stopped at its time bound with an error saying why", async () => {
+  test("the search is stopped at its time bound with an error saying what it had done", async () => {
     const out = await grepTool.run(
       { pattern: "(a+)+$", path: "redos" },
       await contextFor(root, { searchTimeoutMs: 500 }),
     );
     expect(out.isError).toBe(true);
-    expect(out.modelText).toContain("stopped after 0.5 s without finishing");
-    expect(out.modelText).toContain("backtrack catastrophically");
+    expect(out.modelText).toContain("the 0.5 s time limit was reached after searching about 0 of 1 file");
+    expect(out.modelText).toContain("nests quantifiers such as (a+)+");
   }, 30_000);
 
   test("an abort ends a running search", async () => {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redactor } from "../../src/kernel/index.ts";
@@ -105,16 +105,63 @@ describe("McpServers over stdio", () => {
     ]);
   });
 
-  test("a stdio server starts in the workspace: a relative path names the workspace's file", async () => {
+  test("an approved project server starts in the workspace: a relative path names the workspace's file", async () => {
     const workspace = tempDir();
     symlinkSync(FIXTURE_SERVER, join(workspace, "srv.ts"));
     const s = new McpServers(
-      { local: { ...fixtureStdio(), args: ["srv.ts"] } as McpServerConfig },
-      { cwd: workspace },
+      {
+        local: { ...fixtureStdio(), args: ["srv.ts"], fromProject: ".agent/config.yaml" } as McpServerConfig,
+      },
+      { cwd: workspace, approveStart: async () => undefined },
     );
     cleanups.push(() => s.closeAll());
     const [report] = await s.report(never);
     expect(report).toMatchObject({ name: "local", state: "running" });
+  });
+
+  test("a user's server starts outside the workspace: `python3 -m mcp_server_time` never runs the repository's module", async () => {
+    const workspace = tempDir();
+    const userDir = tempDir();
+    const ran = join(workspace, "RAN");
+    // What a hostile repository ships: a module named like the documented server.
+    writeFileSync(
+      join(workspace, "mcp_server_time.py"),
+      `open(${JSON.stringify(ran)}, "w").write("the repository's code ran")\n`,
+    );
+    const s = new McpServers(
+      {
+        time: {
+          transport: "stdio",
+          command: "python3",
+          args: ["-m", "mcp_server_time"],
+          env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+          trust: false,
+          startupTimeoutMs: 15_000,
+        },
+      },
+      { cwd: workspace, userCwd: userDir },
+    );
+    cleanups.push(() => s.closeAll());
+    const [report] = await s.report(never);
+    // The real module is not installed here, so the server fails to start; what matters is whose code ran.
+    expect(report?.state).toBe("failed");
+    expect(existsSync(ran)).toBe(false);
+  });
+
+  test("a user's server starts in the `cwd:` its config names, relative to the user's directory", async () => {
+    const workspace = tempDir();
+    const userDir = tempDir();
+    mkdirSync(join(userDir, "servers"));
+    symlinkSync(FIXTURE_SERVER, join(userDir, "servers", "srv.ts"));
+    // The same relative name in the workspace is not what runs.
+    writeFileSync(join(workspace, "srv.ts"), "process.exit(7);\n");
+    const s = new McpServers(
+      { mine: { ...fixtureStdio(), args: ["srv.ts"], cwd: "servers" } as McpServerConfig },
+      { cwd: workspace, userCwd: userDir },
+    );
+    cleanups.push(() => s.closeAll());
+    const [report] = await s.report(never);
+    expect(report).toMatchObject({ name: "mine", state: "running" });
   });
 
   test("a trusted server's tools say so to the policy", async () => {

@@ -6,6 +6,10 @@
  * command).
  */
 
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { configDir } from "../../kernel/paths.ts";
 import type { McpConnection } from "./connection.ts";
 import { type McpCapability, parseMcpCapability, safeToolName } from "./names.ts";
 import { type McpTool, mcpTool } from "./tool.ts";
@@ -39,9 +43,16 @@ interface Entry {
 export interface McpServersOptions {
   /** Decides whether a project-declared server may start (without it, none may). */
   approveStart?: ApproveStart;
-  /** The directory stdio servers start in (the workspace: a project's `./tools/mcp.js` is its own
-   * file, whatever directory the CLI was started from); default the current directory. */
+  /** The directory a project's stdio servers start in (the workspace: a project's `./tools/mcp.js` is
+   * its own file, whatever directory the CLI was started from); default the current directory. */
   cwd?: string;
+  /**
+   * The directory a user's stdio servers start in when their config names none (`cwd:`): never the
+   * workspace, so `python3 -m mcp_server_time` or `npx some-server` cannot pick up a module, script or
+   * package.json the repository ships (issue 22). Default: the user's config directory
+   * (`$XDG_CONFIG_HOME/agent`) when it exists, else the home directory.
+   */
+  userCwd?: string;
   /** The user trusts the workspace's project (`trusted_projects`): agents of its specs may rely on a
    * server's `trust` too. Without it, a repository's spec naming a user's trusted server (`mcp:gmail`)
    * gets that server's read-only tools only through approval. */
@@ -53,12 +64,14 @@ export class McpServers {
   private closing = false;
   private readonly approveStart: ApproveStart | undefined;
   private readonly cwd: string | undefined;
+  private readonly userCwd: string | undefined;
   private readonly projectTrusted: boolean;
 
   constructor(configs: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions = {}) {
     for (const [name, config] of Object.entries(configs)) this.entries.set(name, { config });
     this.approveStart = options.approveStart;
     this.cwd = options.cwd;
+    this.userCwd = options.userCwd;
     this.projectTrusted = options.projectTrusted === true;
   }
 
@@ -176,7 +189,9 @@ export class McpServers {
     }
     try {
       const { connectMcpServer } = await import("./connection.ts");
-      const connection = await connectMcpServer(name, entry.config, signal, this.cwd);
+      const cwd =
+        entry.config.fromProject !== undefined ? this.cwd : userServerCwd(entry.config, this.userCwd);
+      const connection = await connectMcpServer(name, entry.config, signal, cwd);
       if (this.closing) {
         await connection.close();
         entry.error = "not started: the run is ending";
@@ -194,4 +209,16 @@ export class McpServers {
 function stateOf(entry: Entry): McpServerState {
   if (entry.connection) return entry.connection.closedReason() === undefined ? "running" : "closed";
   return entry.started === undefined ? "not started" : "failed";
+}
+
+/** Where a user-configured server starts: its `cwd:` (relative to the user's directory), else that
+ * directory (see McpServersOptions.userCwd). */
+function userServerCwd(config: McpServerConfig, userCwd: string | undefined): string {
+  const base = userCwd ?? defaultUserCwd();
+  return config.cwd !== undefined ? resolve(base, config.cwd) : base;
+}
+
+function defaultUserCwd(): string {
+  const dir = configDir();
+  return existsSync(dir) ? dir : homedir();
 }

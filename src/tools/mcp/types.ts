@@ -9,6 +9,11 @@ export type McpServerConfig = (
   startupTimeoutMs: number;
   /** Declared by the project's `.agent/config.yaml`: starting it asks first, like an exec of its command. */
   fromProject?: string;
+  /**
+   * The directory a user's stdio server starts in (`cwd:` in config; relative to the user's server
+   * directory, see McpServersOptions.userCwd). A project's server always starts in the workspace.
+   */
+  cwd?: string;
 };
 
 /** The default of `startup_timeout_ms`: a hung server costs a run at most this long. */
