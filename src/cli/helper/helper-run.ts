@@ -186,7 +186,12 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   if (client.replay) outcome.recordedCostUsd = client.replay.recordedCostUsd();
   const { code, message } = writeOutcome(
     outcome,
-    { json, streamed, tty: process.stdout.isTTY === true },
+    {
+      json,
+      streamed,
+      tty: process.stdout.isTTY === true,
+      ...(interrupts.by !== undefined ? { interruptedBy: interrupts.by } : {}),
+    },
     process.stdout,
     redactor,
   );

@@ -125,7 +125,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       renderer.dispose();
       throw new AppError("usage", mismatch);
     }
-    const exitCode = exitCodeFor(result);
+    const exitCode = exitCodeFor(result, interrupts.by);
     const next = resumeCommand("run", transcript.id, setup.workspace.root, env);
     const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
     await renderer.finish(
