@@ -218,7 +218,14 @@ test(
       mode: 0o755,
     });
     writeFileSync(join(sandbox.workspace, "check.py"), `open('${at("repo-hook-ran")}', 'a').write('repo')\n`);
-    writeUserConfig("hooks:\n  before_tool:\n    - command: ./check.sh\n    - command: python3 check.py\n");
+    // `python3 -m agent_check` must not import the repository's agent_check.py (the hook's cwd is the workspace).
+    writeFileSync(
+      join(sandbox.workspace, "agent_check.py"),
+      `open('${at("repo-hook-ran")}', 'a').write('module')\n`,
+    );
+    writeUserConfig(
+      "hooks:\n  before_tool:\n    - command: ./check.sh\n    - command: python3 check.py\n    - command: python3 -m agent_check\n",
+    );
     server.enqueue({ toolCalls: [{ name: "exec", args: { command: "rm -rf /" } }] }, { text: "Done." });
     // The call is then denied by the gate; the hooks ran before it, and only the user's scripts ran.
     const result = await runAgentIn(

@@ -29,6 +29,15 @@ const HOOK_OUTPUT_LIMIT = 16_000;
 
 type HookEventName = keyof HooksConfig;
 
+/**
+ * What a user hook's environment adds: Python does not put the working directory (the workspace) first on
+ * sys.path, so `python3 -m tool` in a user hook imports the installed module, never the repository's
+ * `tool.py`. PYTHONSAFEPATH (Python 3.11+): "Don't prepend a potentially unsafe path to sys.path": for
+ * `python -m module` the current working directory, for `python script.py` the script's directory
+ * (https://docs.python.org/3/using/cmdline.html#envvar-PYTHONSAFEPATH; cpython gh-57684, PR #31542).
+ */
+const USER_HOOK_ENV = { PYTHONSAFEPATH: "1" } as const;
+
 export function createHookRunner(options: HookRunnerOptions): ToolHooks {
   const run = (name: HookEventName, hook: HookSpec, event: Record<string, unknown>) =>
     runHook(name, hook, event, options);
@@ -95,7 +104,11 @@ async function runHook(
   const timeoutMs = hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const result = await runCommand(resolveHookCommand(hook.command, hook.dir), {
     cwd: options.cwd,
-    env: { ...minimalEnv(options.env ?? process.env), AGENT_SESSION_ID: options.sessionId },
+    env: {
+      ...minimalEnv(options.env ?? process.env),
+      AGENT_SESSION_ID: options.sessionId,
+      ...(hook.dir !== undefined ? USER_HOOK_ENV : {}),
+    },
     timeoutMs,
     signal: options.signal ?? new AbortController().signal,
     outputLimit: HOOK_OUTPUT_LIMIT,
