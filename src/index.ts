@@ -24,3 +24,4 @@ export {
   type Session,
   type SessionOptions,
 } from "./sdk/session.ts";
+export type { SandboxMode, SandboxSettings } from "./tools/sandbox-settings.ts";

@@ -83,6 +83,11 @@ function tooLarge(cap: number): string {
   return `larger than the ${cap} byte limit for config and spec files; refused`;
 }
 
+/** True when `path` is `root` or lies under it (both absolute, compared as written). */
+export function isPathInside(path: string, root: string): boolean {
+  return inside(path, root);
+}
+
 function inside(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));

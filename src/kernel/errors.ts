@@ -72,6 +72,8 @@ export const ExitCode = {
   /** An unexpected exception: a bug in agent, not a failure of the agent's work. EX_SOFTWARE, "internal software
    * error", in sysexits.h (https://man.archlinux.org/man/core/man-pages/sysexits.h.3head). */
   internal: 70,
+  /** SIGHUP (the terminal or SSH session closed): 128 + 1, what a shell reports for a process it hung up. */
+  hangup: 129,
   interrupted: 130,
   /** stdout was closed by its reader (`agent run -o stream-json | head -1`): 128 + SIGPIPE (13), what a
    * shell reports for a process killed by SIGPIPE. */

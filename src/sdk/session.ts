@@ -7,7 +7,9 @@ import { mergeHooks } from "../agents/hooks/hooks.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import { loadConfig } from "../cli/shared/config.ts";
 import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/shared/mcp-session.ts";
+import { type Notice, projectOverrideNotices } from "../cli/shared/project-notices.ts";
 import { loadProjectRules, projectHooks, trustsProject } from "../cli/shared/project-rules.ts";
+import { sandboxWorkspace } from "../cli/shared/sandbox-setup.ts";
 import { sessionToolsFor } from "../cli/shared/session-tools.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
@@ -15,6 +17,8 @@ import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 import { newSessionId } from "../session/session-id.ts";
 import { PRIMITIVE_NAMES } from "../tools/names.ts";
+import { chooseSandbox } from "../tools/sandbox.ts";
+import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { SwitchableApprover } from "./approver.ts";
 import { EventQueue } from "./event-queue.ts";
@@ -27,9 +31,12 @@ export type { ApproveFn, RunOptions, Session, SessionOptions } from "./types.ts"
 /** Creates a session. Throws AppError for config and spec problems (exit 3 in the CLI). */
 export async function createSession(options: SessionOptions = {}): Promise<Session> {
   const env = options.env ?? process.env;
-  const workspace = options.workspace ?? (await Workspace.open(options.cwd ?? process.cwd()));
   const config = options.config ?? (await loadConfig(env));
-  const specs = await sessionSpecs(options.specs, workspace.root, env);
+  const opened = options.workspace
+    ? { workspace: options.workspace }
+    : await sandboxedWorkspace(options.cwd ?? process.cwd(), { ...config.sandbox, ...options.sandbox }, env);
+  const workspace = opened.workspace;
+  const { specs, notices: specNotices } = await sessionSpecs(options.specs, workspace.root, env);
   const project = await loadProjectRules(workspace.root);
   // MCP servers and hooks: the user config's, and a trusted project's (servers ask before they start).
   const mcp = sessionMcpConfigs(config, project, workspace.root);
@@ -45,6 +52,8 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   const queue = new EventQueue();
   const emit = sessionEmit(options, redactor, queue, [
     ...(options.notices ?? []),
+    ...specNotices,
+    ...(opened.warning ? [{ code: "sandbox_unavailable", message: opened.warning }] : []),
     ...mcp.notices,
     ...(trusted.notice ? [{ message: trusted.notice, code: "hooks" }] : []),
   ]);
@@ -111,14 +120,32 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   };
 }
 
+/**
+ * The workspace at `cwd` with the sandbox the settings ask for, as `agent run` opens it
+ * (cli/shared/sandbox-setup.ts): unavailable is a warning, or a config error when required.
+ */
+async function sandboxedWorkspace(
+  cwd: string,
+  settings: SandboxSettings,
+  env: Record<string, string | undefined>,
+): Promise<{ workspace: Workspace; warning?: string }> {
+  const workspace = await Workspace.open(cwd);
+  return sandboxWorkspace(workspace, settings, await chooseSandbox(settings, workspace.roots, env));
+}
+
+/**
+ * The session's specs: the caller's, or built-in, user and project specs as `agent run` loads them, with
+ * the same `project_override` warning for each project spec that hides a user or built-in agent (a
+ * caller handing its own specs announces what it wants).
+ */
 async function sessionSpecs(
   given: Iterable<AgentSpec> | undefined,
   workspaceRoot: string,
   env: Record<string, string | undefined>,
-): Promise<ReadonlyMap<string, AgentSpec>> {
-  if (given) return new Map([...given].map((s) => [s.name, s]));
+): Promise<{ specs: ReadonlyMap<string, AgentSpec>; notices: Notice[] }> {
+  if (given) return { specs: new Map([...given].map((s) => [s.name, s])), notices: [] };
   const { loadSpecs, specAppError } = await import("../agents/spec/spec-loader.ts");
   const loaded = await loadSpecs({ workspaceRoot, env });
   if (loaded.errors.length > 0) throw specAppError(loaded.errors);
-  return loaded.specs;
+  return { specs: loaded.specs, notices: projectOverrideNotices(loaded) };
 }

@@ -16,6 +16,7 @@ import type {
   RunResult,
 } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
+import type { SandboxSettings } from "../tools/sandbox-settings.ts";
 import type { Workspace } from "../tools/workspace.ts";
 
 /** Decides one approval request: a callback, or an Approver. */
@@ -27,8 +28,13 @@ export type ApproveFn = (
 export interface SessionOptions {
   /** The workspace directory (default: the current directory). */
   cwd?: string;
-  /** An opened workspace (e.g. with a sandbox for exec and `verify:` commands); beats `cwd`. */
+  /** An opened workspace (e.g. with a sandbox for exec and `verify:` commands); beats `cwd`. A workspace
+   * handed in is used as it is: its sandbox (or none) is the caller's choice, and `sandbox` is ignored. */
   workspace?: Workspace;
+  /** The sandbox of exec and `verify:` commands, laid over config `sandbox:` (as `--sandbox` is): by
+   * default workspace-write under bubblewrap where it works, else unsandboxed with a `sandbox_unavailable`
+   * warning; with `required: true` (here or in config) createSession refuses (AppError "config") instead. */
+  sandbox?: SandboxSettings;
   /** Where keys, base URLs and config locations come from (default: `process.env`). */
   env?: Record<string, string | undefined>;
   /** The user config; read from `$XDG_CONFIG_HOME/agent/config.yaml` when absent. */

@@ -203,3 +203,40 @@ test(
   },
   TEST_TIMEOUT_MS,
 );
+
+test(
+  "a user hook `./check.sh` runs the script next to config.yaml, never the repository's ./check.sh",
+  async () => {
+    const hookDir = join(sandbox.configDir, "agent");
+    mkdirSync(hookDir, { recursive: true });
+    writeFileSync(join(hookDir, "check.sh"), `#!/bin/sh\necho user >> '${at("user-hook-ran")}'\n`, {
+      mode: 0o755,
+    });
+    writeFileSync(join(hookDir, "check.py"), `open('${at("user-py-ran")}', 'a').write('user')\n`);
+    // The hostile repository ships its own scripts under the same names.
+    writeFileSync(join(sandbox.workspace, "check.sh"), `#!/bin/sh\necho repo >> '${at("repo-hook-ran")}'\n`, {
+      mode: 0o755,
+    });
+    writeFileSync(join(sandbox.workspace, "check.py"), `open('${at("repo-hook-ran")}', 'a').write('repo')\n`);
+    // `python3 -m agent_check` must not import the repository's agent_check.py (the hook's cwd is the workspace).
+    writeFileSync(
+      join(sandbox.workspace, "agent_check.py"),
+      `open('${at("repo-hook-ran")}', 'a').write('module')\n`,
+    );
+    writeUserConfig(
+      "hooks:\n  before_tool:\n    - command: ./check.sh\n    - command: python3 check.py\n    - command: python3 -m agent_check\n",
+    );
+    server.enqueue({ toolCalls: [{ name: "exec", args: { command: "rm -rf /" } }] }, { text: "Done." });
+    // The call is then denied by the gate; the hooks ran before it, and only the user's scripts ran.
+    const result = await runAgentIn(
+      sandbox,
+      ["run", "--agent", "command-runner", "--on-ask", "deny", "--output", "json", "tidy up"],
+      anthropicEnv(sandbox, server),
+    );
+    expect(result.code).toBe(0);
+    expect(readFileSync(at("user-hook-ran"), "utf8")).toBe("user\n");
+    expect(readFileSync(at("user-py-ran"), "utf8")).toBe("user");
+    expect(existsSync(at("repo-hook-ran"))).toBe(false);
+  },
+  TEST_TIMEOUT_MS,
+);

@@ -1,6 +1,7 @@
 import { makeEvent } from "../../kernel/index.ts";
 import { minimalEnv } from "../../tools/exec-env.ts";
 import { runCommand } from "../../tools/run-command.ts";
+import { resolveHookCommand } from "./hook-command.ts";
 import { hookMatches } from "./hook-match.ts";
 import { readHookOutput } from "./hook-output.ts";
 import type {
@@ -16,7 +17,8 @@ import type {
  * Runs the session's hooks. The protocol follows Claude Code's hooks (PreToolUse/PostToolUse/Stop,
  * https://code.claude.com/docs/en/hooks: the event as JSON on stdin; exit 0 goes on, exit 2 blocks with
  * stderr as the reason the model sees, any other code is a non-blocking error). Each hook is a `bash -c`
- * command in the workspace with the exec primitive's machinery (own process group, descendants swept,
+ * command in the workspace (a user hook's program path resolved against its config's folder first,
+ * hook-command.ts) with the exec primitive's machinery (own process group, descendants swept,
  * minimal environment without keys, plus AGENT_SESSION_ID), ended at its timeout with a warning.
  */
 
@@ -26,6 +28,15 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 const HOOK_OUTPUT_LIMIT = 16_000;
 
 type HookEventName = keyof HooksConfig;
+
+/**
+ * What a user hook's environment adds: Python does not put the working directory (the workspace) first on
+ * sys.path, so `python3 -m tool` in a user hook imports the installed module, never the repository's
+ * `tool.py`. PYTHONSAFEPATH (Python 3.11+): "Don't prepend a potentially unsafe path to sys.path": for
+ * `python -m module` the current working directory, for `python script.py` the script's directory
+ * (https://docs.python.org/3/using/cmdline.html#envvar-PYTHONSAFEPATH; cpython gh-57684, PR #31542).
+ */
+const USER_HOOK_ENV = { PYTHONSAFEPATH: "1" } as const;
 
 export function createHookRunner(options: HookRunnerOptions): ToolHooks {
   const run = (name: HookEventName, hook: HookSpec, event: Record<string, unknown>) =>
@@ -91,9 +102,13 @@ async function runHook(
   options: HookRunnerOptions,
 ): Promise<HookVerdict> {
   const timeoutMs = hook.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-  const result = await runCommand(hook.command, {
+  const result = await runCommand(resolveHookCommand(hook.command, hook.dir), {
     cwd: options.cwd,
-    env: { ...minimalEnv(options.env ?? process.env), AGENT_SESSION_ID: options.sessionId },
+    env: {
+      ...minimalEnv(options.env ?? process.env),
+      AGENT_SESSION_ID: options.sessionId,
+      ...(hook.dir !== undefined ? USER_HOOK_ENV : {}),
+    },
     timeoutMs,
     signal: options.signal ?? new AbortController().signal,
     outputLimit: HOOK_OUTPUT_LIMIT,

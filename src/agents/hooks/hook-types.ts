@@ -8,6 +8,10 @@ export interface HookSpec {
   match?: string;
   command: string;
   timeoutMs?: number;
+  /** The folder of the config file that declared the hook (the user's config): a relative program path in
+   * `command` resolves against it, never the workspace (hook-command.ts). Absent for a trusted project's
+   * hooks, whose scripts are the project's own. */
+  dir?: string;
 }
 
 export interface HooksConfig {

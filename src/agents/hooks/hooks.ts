@@ -29,6 +29,16 @@ export function mergeHooks(lists: (HooksConfig | undefined)[]): HooksConfig | un
   return any ? merged : undefined;
 }
 
+/** The hooks of one config file, with `dir` (that file's folder) set on each; see hook-command.ts. */
+export function hooksDeclaredIn(hooks: HooksConfig, dir: string): HooksConfig {
+  const inDir = (list: HooksConfig["before_tool"]) => list.map((hook) => ({ ...hook, dir }));
+  return {
+    before_tool: inDir(hooks.before_tool),
+    after_tool: inDir(hooks.after_tool),
+    on_stop: inDir(hooks.on_stop),
+  };
+}
+
 /** The runner of `options.hooks`, with hook-runner.ts (and the process machinery) loaded only now. */
 export async function loadHookRunner(options: HookRunnerOptions): Promise<ToolHooks> {
   const { createHookRunner } = await import("./hook-runner.ts");

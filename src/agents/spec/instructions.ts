@@ -6,13 +6,16 @@ import { configDir, readConfigFileResult } from "../../kernel/index.ts";
 /**
  * Project instructions (docs/agent-specs.md "Project instructions"): AGENTS.md, or CLAUDE.md where a directory has
  * no AGENTS.md, from the repository root (the nearest directory holding `.git`; without one, the
- * directories below $HOME, or up to the filesystem root) down to the workspace, after the user's own
+ * directories below $HOME when the workspace is under it, else the workspace alone) down to the
+ * workspace, after the user's own
  * `$XDG_CONFIG_HOME/agent/AGENTS.md`. They go into every agent's system prompt as one delimited block,
  * user file first, then farthest to nearest (nearest last, so it has the last word), which keeps the
  * request prefix the same on every turn (prompt caching).
  *
  * Every file is read through the guarded config reader: a FIFO, device, directory, huge file or a
- * symlink out of the searched tree is refused with a warning; the run goes on without it.
+ * symlink out of the searched tree is refused with a warning; the run goes on without it. The tree is
+ * never bounded by `/`: in an unpacked tarball or a container's `/workspace` (no `.git`, outside HOME)
+ * an AGENTS.md linked to `~/.ssh/id_ed25519` would otherwise put the key into the system prompt.
  */
 
 /** Total size of the instructions block's file texts (bytes of UTF-8); docs/agent-specs.md "Project instructions". */
@@ -92,9 +95,11 @@ async function searchedDirectories(workspace: string, home: string): Promise<str
     if (parent === dir) break;
     dir = parent;
   }
-  // No repository: stop below $HOME when the workspace is under it (the user's file is the XDG one).
+  // No repository: stop below $HOME when the workspace is under it (the user's file is the XDG one); HOME
+  // itself as the workspace is searched alone. Outside HOME, the parents are nobody's we know: the
+  // workspace alone.
   const underHome = chain.indexOf(home);
-  const kept = underHome > 0 ? chain.slice(0, underHome) : chain;
+  const kept = underHome >= 0 ? chain.slice(0, Math.max(underHome, 1)) : [workspace];
   return kept.reverse();
 }
 

@@ -43,6 +43,8 @@ export interface OutputMode {
   streamed: boolean;
   /** stdout is a terminal: a printed answer is made terminal-safe; piped, it is the model's bytes exactly. */
   tty?: boolean;
+  /** The signal that interrupted the run, if one did (SIGHUP exits 129, not 130). */
+  interruptedBy?: NodeJS.Signals;
 }
 
 /**
@@ -58,7 +60,7 @@ export function writeOutcome(
   redactor: Redactor = Redactor.fromEnv(),
 ): { code: number; message: string } {
   const outcome = redactor.redactValue(raw);
-  const code = exitCodeFor(outcome);
+  const code = exitCodeFor(outcome, mode.interruptedBy);
   const printable = outcome.status === "success" || (outcome.status === "limit" && outcome.answer !== "");
   if (mode.json) {
     stdout.write(`${stringifyForTerminal(helperRecord(outcome, code))}\n`);

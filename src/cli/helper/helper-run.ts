@@ -30,7 +30,7 @@ import {
   taskFromStdin,
 } from "../shared/stdin-input.ts";
 import { stdoutPipe } from "../shared/stdout-pipe.ts";
-import { systemPromptFrom } from "../shared/system-flag.ts";
+import { readSystemFlags, systemPromptFrom } from "../shared/system-flag.ts";
 import { SINGLE_CALL_SYSTEM, singleCall } from "./helper-call.ts";
 import type { HelperFlags } from "./helper-flag-types.ts";
 import { chooseModelName, parseToolList } from "./helper-options.ts";
@@ -47,7 +47,7 @@ function budgetsOf(limits: RunLimits): Pick<RunLimits, "tokenBudget" | "costBudg
 /** Loads `--schema` (and Ajv) only when the flag is given: the plain helper must start fast. */
 async function loadSchema(value: string): Promise<OutputSchema | undefined> {
   const { loadSchemaFlag } = await import("../shared/schema-flag.ts");
-  return loadSchemaFlag(value);
+  return loadSchemaFlag(value, process.cwd());
 }
 
 /**
@@ -59,8 +59,9 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const redactor = Redactor.fromEnv(env);
   const tools = parseToolList(flags.tools);
   const json = flags.json === true || flags.output === "json";
-  const singleSystem = tools === undefined ? systemPromptFrom(flags, SINGLE_CALL_SYSTEM) : undefined;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before stdin or config is read
+  const systemTexts = await readSystemFlags(flags, process.cwd());
+  const singleSystem = tools === undefined ? systemPromptFrom(systemTexts, SINGLE_CALL_SYSTEM) : undefined;
   const outputSchema = flags.schema !== undefined ? await loadSchema(flags.schema) : undefined;
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
   if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
@@ -166,7 +167,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
                 process.stderr.write(`agent: ${terminalSafe(redactor.redact(line))}\n`),
             }
           : {}),
-        systemFlags: flags,
+        systemTexts,
         ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
         ...budgetsOf(limits),
@@ -186,7 +187,12 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   if (client.replay) outcome.recordedCostUsd = client.replay.recordedCostUsd();
   const { code, message } = writeOutcome(
     outcome,
-    { json, streamed, tty: process.stdout.isTTY === true },
+    {
+      json,
+      streamed,
+      tty: process.stdout.isTTY === true,
+      ...(interrupts.by !== undefined ? { interruptedBy: interrupts.by } : {}),
+    },
     process.stdout,
     redactor,
   );

@@ -22,7 +22,7 @@ import { Workspace } from "../../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../../ui/format.ts";
 import { sandboxWorkspace } from "../shared/sandbox-setup.ts";
 import { sessionToolsFor } from "../shared/session-tools.ts";
-import { type SystemFlags, systemPromptFrom } from "../shared/system-flag.ts";
+import { type SystemTexts, systemPromptFrom } from "../shared/system-flag.ts";
 import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 
@@ -35,7 +35,7 @@ export interface ToolsRunInput {
   rules?: readonly Rule[];
   prompt: string;
   /** `--system` / `--append-system`, applied to the loop's built-in prompt. */
-  systemFlags?: SystemFlags;
+  systemTexts?: SystemTexts;
   maxTurns?: number;
   timeoutMs?: number;
   signal: AbortSignal;
@@ -70,7 +70,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
   }
   const progress = input.progress;
   const hooks = input.hooks && (await helperHooks(input.hooks, workspace.root, input));
-  const system = input.systemFlags ? systemPromptFrom(input.systemFlags, HELPER_SYSTEM) : undefined;
+  const system = input.systemTexts ? systemPromptFrom(input.systemTexts, HELPER_SYSTEM) : undefined;
   const result = await runHelper({
     prompt: input.prompt,
     tools: input.tools,

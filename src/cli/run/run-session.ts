@@ -23,13 +23,15 @@ import {
   taskFromStdin,
 } from "../shared/stdin-input.ts";
 import { stdoutPipe } from "../shared/stdout-pipe.ts";
-import { systemPromptFrom } from "../shared/system-flag.ts";
+import { readSystemFlags, systemPromptFrom } from "../shared/system-flag.ts";
 import type { RunFlags } from "./run-flag-types.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
 export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
-  const outputSchema = await loadSchemaFlag(flags.schema);
+  const workspaceDir = flags.cwd ?? process.cwd();
+  const outputSchema = await loadSchemaFlag(flags.schema, workspaceDir);
+  const systemTexts = await readSystemFlags(flags, workspaceDir);
   const continuing = flags.continue === true || flags.resume !== undefined;
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !continuing });
   if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
@@ -43,7 +45,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
         );
   const setup = await setUpSession(flags, "run", goal);
   const { continued, redactor, env, session } = setup;
-  const systemPrompt = systemPromptFrom(flags, setup.spec.system_prompt);
+  const systemPrompt = systemPromptFrom(systemTexts, setup.spec.system_prompt);
   // `auto` is decided from the goal; the choice is one stderr line.
   const top = topModel(setup, goal);
   checkFitsContext(stdin.text, setup.client.info(setup.client.resolve(top.model ?? setup.spec.model).ref));
@@ -125,7 +127,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       renderer.dispose();
       throw new AppError("usage", mismatch);
     }
-    const exitCode = exitCodeFor(result);
+    const exitCode = exitCodeFor(result, interrupts.by);
     const next = resumeCommand("run", transcript.id, setup.workspace.root, env);
     const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
     await renderer.finish(

@@ -40,7 +40,8 @@
  * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,
  * field and what was expected. yaml and zod are imported only when the file exists.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { hooksDeclaredIn } from "../../agents/hooks/hooks.ts";
 import { configDir, readConfigFile } from "../../kernel/index.ts";
 import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 
@@ -59,5 +60,8 @@ export async function loadConfig(
   const text = await readConfigFile(file, { kind: "config" });
   if (text === undefined) return emptyConfig();
   const { parseConfigText } = await import("./config-parse.ts");
-  return parseConfigText(text, file);
+  const config = parseConfigText(text, file);
+  // The user's hooks name the user's scripts: `./check.sh` is next to config.yaml, not in the repository.
+  if (config.hooks) config.hooks = hooksDeclaredIn(config.hooks, dirname(file));
+  return config;
 }

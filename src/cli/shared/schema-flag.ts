@@ -1,22 +1,26 @@
 /**
  * `--schema FILE|JSON` (run and helper): inline JSON when the value starts with `{`, otherwise a file
- * holding the schema. Anything unusable is a usage error (exit 2) saying what is wrong.
+ * holding the schema, read through the guarded reader (flag-file.ts). Anything unusable is a usage error (exit 2) saying what is wrong.
  */
-import { readFile } from "node:fs/promises";
 import { compileOutputSchema, type OutputSchema, schemaName } from "../../agents/loop/output-schema.ts";
 import { AppError } from "../../kernel/index.ts";
+import { readFlagFile } from "./flag-file.ts";
 
-export async function loadSchemaFlag(value: string | undefined): Promise<OutputSchema | undefined> {
+/** `workspace` bounds symlinks: see flag-file.ts. */
+export async function loadSchemaFlag(
+  value: string | undefined,
+  workspace: string,
+): Promise<OutputSchema | undefined> {
   if (value === undefined) return undefined;
   const inline = value.trim().startsWith("{");
   let text = value;
   if (!inline) {
     try {
-      text = await readFile(value, "utf8");
+      text = await readFlagFile(value, `--schema ${value}`, workspace);
     } catch (error) {
       throw new AppError(
         "usage",
-        `--schema ${value}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass a JSON schema file or inline JSON starting with {`,
+        `${(error as Error).message}; pass a JSON schema file or inline JSON starting with {`,
       );
     }
   }

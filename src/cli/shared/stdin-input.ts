@@ -14,6 +14,14 @@ import { AppError } from "../../kernel/index.ts";
 /** How long a goal given as arguments waits for the first byte of a silent, never-closed stdin. */
 export const FIRST_BYTE_WAIT_MS = 3000;
 
+/**
+ * The most stdin read, whatever the model: 8 MiB, above what any catalog model can take (the largest
+ * window, 1,048,576 tokens, is about 3 MiB at the 3 bytes per token of {@link checkFitsContext}). Past it
+ * the read stops and the input is refused without reading the rest, so `yes | agent helper …` ends with a
+ * usage error instead of growing until the OOM killer.
+ */
+export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
+
 /** How much of the input is checked for binary content (NUL bytes, invalid UTF-8). */
 const SNIFF_BYTES = 1024;
 
@@ -37,20 +45,28 @@ export async function readPipedStdin(options: {
   waitForEof: boolean;
   stdin?: StdinLike;
   firstByteMs?: number;
+  /** Defaults to {@link MAX_STDIN_BYTES}. */
+  maxBytes?: number;
 }): Promise<StdinRead> {
   const stdin = options.stdin ?? process.stdin;
   if (stdin.isTTY) return { text: "", skipped: false };
   const bytes = await collect(
     stdin,
     options.waitForEof ? undefined : (options.firstByteMs ?? FIRST_BYTE_WAIT_MS),
+    options.maxBytes ?? MAX_STDIN_BYTES,
   );
   if (bytes === undefined) return { text: "", skipped: true };
   return { text: decodeStdin(bytes), skipped: false };
 }
 
-function collect(stdin: StdinLike, firstByteMs: number | undefined): Promise<Buffer | undefined> {
+function collect(
+  stdin: StdinLike,
+  firstByteMs: number | undefined,
+  maxBytes: number,
+): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let total = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const cleanup = () => {
       if (timer) clearTimeout(timer);
@@ -61,7 +77,18 @@ function collect(stdin: StdinLike, firstByteMs: number | undefined): Promise<Buf
     const onData = (chunk: Buffer | string) => {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      total += bytes.length;
+      if (total > maxBytes) {
+        // Stop reading now: the writer (e.g. `yes`) gets EPIPE once the pipe is closed, and nothing more is held.
+        cleanup();
+        chunks.length = 0;
+        stdin.pause();
+        if ("destroy" in stdin && typeof stdin.destroy === "function") stdin.destroy();
+        reject(new AppError("usage", tooLarge(maxBytes)));
+        return;
+      }
+      chunks.push(bytes);
     };
     const onEnd = () => {
       cleanup();
@@ -82,6 +109,11 @@ function collect(stdin: StdinLike, firstByteMs: number | undefined): Promise<Buf
       }, firstByteMs);
     }
   });
+}
+
+function tooLarge(maxBytes: number): string {
+  const mib = maxBytes / (1024 * 1024);
+  return `stdin is larger than ${mib} MiB, more than any model can read; refused without reading the rest. Pipe less (e.g. head, grep or a diff)`;
 }
 
 /** UTF-8 text of piped input; NUL bytes or invalid UTF-8 in the first KiB mean binary: usage error. */

@@ -54,6 +54,23 @@ describe("loadInstructions", () => {
     expect(found.files.map((f) => f.path)).toEqual([join(repo, "AGENTS.md")]);
   });
 
+  test("without a repository, HOME as the workspace is searched alone, never its parents", async () => {
+    rmSync(join(repo, ".git"), { recursive: true });
+    writeFileSync(join(dir, "AGENTS.md"), "above home");
+    writeFileSync(join(dir, "home", "AGENTS.md"), "home file");
+    const found = await loadInstructions({ workspaceRoot: join(dir, "home"), env });
+    expect(found.files.map((f) => f.path)).toEqual([join(dir, "home", "AGENTS.md")]);
+  });
+
+  test("without a repository and outside HOME, the workspace alone: a parent's file is not read", async () => {
+    const outside = join(dir, "tarball", "unpacked");
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(dir, "tarball", "AGENTS.md"), "parent file");
+    writeFileSync(join(outside, "AGENTS.md"), "own file");
+    const found = await loadInstructions({ workspaceRoot: outside, env });
+    expect(found.files.map((f) => f.path)).toEqual([join(outside, "AGENTS.md")]);
+  });
+
   test("a FIFO, a directory or a symlink out of the tree is a warning, and CLAUDE.md is not used instead", async () => {
     Bun.spawnSync(["mkfifo", join(app, "AGENTS.md")]);
     writeFileSync(join(app, "CLAUDE.md"), "fallback must not be read");

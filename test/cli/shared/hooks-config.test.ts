@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { loadConfig } from "../../../src/cli/shared/config.ts";
 import { AppError, ExitCode, exitCodeForAppError } from "../../../src/kernel/index.ts";
 
@@ -26,7 +26,7 @@ async function failure(text: string): Promise<AppError> {
   return error;
 }
 
-test("hooks are read with their match, command and timeout", async () => {
+test("hooks are read with their match, command, timeout and the config's folder (what ./x.sh resolves against)", async () => {
   writeFileSync(
     file,
     [
@@ -42,10 +42,11 @@ test("hooks are read with their match, command and timeout", async () => {
     ].join("\n"),
   );
   const config = await loadConfig(env);
+  const dir = dirname(file);
   expect(config.hooks).toEqual({
-    before_tool: [{ match: "exec:*", command: "./check.sh", timeoutMs: 5000 }],
-    after_tool: [{ match: "write_file:src/**", command: "./lint.sh" }],
-    on_stop: [{ command: "./notify.sh" }],
+    before_tool: [{ match: "exec:*", command: "./check.sh", timeoutMs: 5000, dir }],
+    after_tool: [{ match: "write_file:src/**", command: "./lint.sh", dir }],
+    on_stop: [{ command: "./notify.sh", dir }],
   });
   expect(config.trustedProjects).toEqual(["/home/me/app"]);
 });
