@@ -79,8 +79,9 @@ export class ProgressLines {
           formatCost(root.subtree.costUsd),
         );
       parts.push(`session ${run.sessionId}`);
-      // The run ends with the command that continues it, on its last line.
-      if (run.resumeCommand !== undefined) parts.push(`continue: ${run.resumeCommand} "…"`);
+      // The run ends with the command that continues it, on its last line: it works as printed (without a
+      // goal, a resumed run is told to continue where it left off: run-session.ts).
+      if (run.resumeCommand !== undefined) parts.push(`continue: ${run.resumeCommand}`);
       const text = `■ ${parts.join(" · ")}`;
       const clean = run.status === "success" && denials.length === 0;
       lines.push(
