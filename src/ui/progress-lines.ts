@@ -34,6 +34,8 @@ export interface ProgressOptions {
 export class ProgressLines {
   private readonly c: Palette;
   private readonly calls = new Map<string, string>();
+  /** Delegations (tool call ids) that started a sub-agent: their act lines show them. */
+  private readonly delegated = new Set<string>();
   private readonly requests = new Map<string, ApprovalRequest>();
   /** Reasoning streamed by each agent during its current model call. */
   private readonly reasoning = new Map<string, string>();
@@ -105,6 +107,7 @@ export class ProgressLines {
         if (!full || event.depth > 0) return undefined;
         return `${c.bold(`▸ ${event.name}`)} ${c.dim(`(${event.data.model})`)}: ${oneLine(event.data.goal)}`;
       case "act_start":
+        this.delegated.add(event.data.id);
         if (!full) return undefined;
         return `${pad}${c.cyan("▸")} ${event.name}: delegating to ${c.bold(event.data.childName)}: ${oneLine(event.data.goal)}`;
       case "act_end": {
@@ -115,12 +118,19 @@ export class ProgressLines {
         return `${pad}${mark} ${d.childName}: ${d.status} (${d.finishReason}) ${c.dim(oneLine(d.answer, 60))}`;
       }
       case "tool_start":
-        if (!shownAsTool(event.data)) return undefined;
+        if (!shownAsTool(event.data) && event.data.kind !== "agent") return undefined;
         this.calls.set(event.data.id, describeToolCall(event.data.tool, event.data.args));
         return undefined;
       case "tool_end": {
         const d = event.data;
-        if (!shownAsTool(d)) return undefined;
+        // A delegation shows by its act lines; one that failed before it started (bad arguments) has
+        // none, so its failure is a tool line of its own.
+        const delegated = d.kind === "agent" && this.delegated.delete(d.id);
+        const failedDelegation = d.kind === "agent" && d.isError && !delegated;
+        if (!shownAsTool(d) && !failedDelegation) {
+          this.calls.delete(d.id);
+          return undefined;
+        }
         const args = this.calls.get(d.id) ?? "";
         this.calls.delete(d.id);
         if (!full) return undefined;
