@@ -13,4 +13,3 @@ export * from "./terminal-text.ts";
 export * from "./tools.ts";
 export * from "./usage.ts";
 export * from "./whole-words.ts";
-export * from "./nearest-name.ts";

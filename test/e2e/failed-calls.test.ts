@@ -66,7 +66,7 @@ describe("failed tool calls", () => {
     expect(result.code).toBe(0);
     const [record] = parseJsonLines(result.stdout);
     expect(record?.stumbles).toBe(2);
-    const calls = record?.tool_calls as { tool: string; target: string; outcome: string }[];
+    const calls = record?.tool_calls as { agent: string; tool: string; target: string; outcome: string }[];
     expect(calls).toContainEqual({
       agent: "root",
       tool: "code-reader",

@@ -4,7 +4,7 @@
  * every error listed); errors in specs it never reaches are warnings on stderr. `mcp:` capabilities are
  * checked against `config.mcpServers` (the caller adds a trusted project's servers).
  */
-import { errorsForRun, modelNameCheck } from "../../agents/spec/spec-checks.ts";
+import { errorsForRun, modelNameCheck, type SpecError } from "../../agents/spec/spec-checks.ts";
 import {
   formatSpecError,
   loadSpecs,
