@@ -84,7 +84,7 @@ export async function setUpSession(
     env,
     config,
     specs: loaded.specs.values(),
-    rules: { allow: flags.allow, deny: flags.deny },
+    rules: { allow: flags.allow ?? [], deny: flags.deny ?? [] },
     onEvent: (event) => sink(event),
     onUnredactedEvent: (event) => tap?.(event),
     notices: [
