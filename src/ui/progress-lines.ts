@@ -73,6 +73,8 @@ export class ProgressLines {
     if (this.options.level === "full") {
       const root = run.usage.find((r) => r.depth === 0);
       const parts = [`${run.status} (${run.finishReason})`];
+      // The model that answered the root (after a fallback, the candidate that did).
+      if (root?.model) parts.push(root.model);
       if (denials.length > 0) parts.push(deniedText(denials.length));
       if (this.startedAt !== undefined) parts.push(formatDuration(now - this.startedAt));
       if (root)
