@@ -26,17 +26,30 @@ export function specialKind(info: KindFacts): string | null {
 
 /** The bytes of a regular file, or why they were not read. */
 export type RegularRead =
-  | { ok: true; bytes: Buffer }
+  | {
+      ok: true;
+      bytes: Buffer /** Set by a `head` read of a larger file: more than `bytes` were there. */;
+      size?: number;
+    }
   | { ok: false; why: "special"; kind: string }
   | { ok: false; why: "too-large"; size: number };
 
-/** Reads a regular file of at most `maxBytes`; a FIFO, socket or device is reported, never opened for a read that waits. */
-export async function readRegularFile(absPath: string, maxBytes: number): Promise<RegularRead> {
-  const before = checkRegular(await stat(absPath), maxBytes);
+/**
+ * Reads a regular file of at most `maxBytes`; a FIFO, socket or device is reported, never opened for a
+ * read that waits. With `head`, a larger file is not refused: its first `maxBytes` come back, with
+ * `size` (its length as read, at least `maxBytes + 1`) saying it was cut.
+ */
+export async function readRegularFile(
+  absPath: string,
+  maxBytes: number,
+  options: { head?: boolean } = {},
+): Promise<RegularRead> {
+  const limit = options.head ? Number.POSITIVE_INFINITY : maxBytes;
+  const before = checkRegular(await stat(absPath), limit);
   if (before !== null) return before;
   const handle = await open(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const after = checkRegular(await handle.stat(), maxBytes);
+    const after = checkRegular(await handle.stat(), limit);
     if (after !== null) return after;
     // Bounded even if the file grows after the fstat.
     const buffer = Buffer.alloc(maxBytes + 1);
@@ -46,7 +59,10 @@ export async function readRegularFile(absPath: string, maxBytes: number): Promis
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    if (length > maxBytes) return { ok: false, why: "too-large", size: length };
+    if (length > maxBytes) {
+      if (options.head) return { ok: true, bytes: buffer.subarray(0, maxBytes), size: length };
+      return { ok: false, why: "too-large", size: length };
+    }
     return { ok: true, bytes: buffer.subarray(0, length) };
   } finally {
     await handle.close();
