@@ -1,6 +1,7 @@
 import type { DenialInfo, EmitFn, ModelInfo, ModelRef, RunResult, StreamFn } from "../kernel/index.ts";
 import { deniedMessage, describeCall, evaluate, type Rule } from "../policy/index.ts";
 import type { Verdict } from "../policy/types.ts";
+import { isPrimitiveName } from "../tools/names.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { ToolHooks } from "./hooks/hooks.ts";
@@ -112,14 +113,23 @@ export function whitelistGate(tools: readonly string[], rules: readonly Rule[] =
         }
         return { allowed: true, verdict: { effect: "allow", reason: "helper --tools whitelist" } };
       }
-      const reason = "not in the helper's --tools list";
-      return {
-        allowed: false,
-        verdict: { effect: "deny", reason },
-        message: `DENIED: this action was not performed: ${call.tool} is not available in this helper run; available tools: ${tools.join(", ") || "(none)"}`,
-        denial: { decidedBy: "whitelist", reason, suggestedAllow: [] },
-      };
+      const { message, denial } = notListed(call.tool, tools);
+      return { allowed: false, verdict: { effect: "deny", reason: denial.reason }, message, denial };
     },
+    unavailable(tool) {
+      // A primitive the list left out is refused on purpose (a denial); any other name is a stumble.
+      if (!isPrimitiveName(tool) || allowed.has(tool)) return undefined;
+      return notListed(tool, tools);
+    },
+  };
+}
+
+/** The refusal of a tool `--tools` did not list: the model reads it, the denials list it. */
+function notListed(tool: string, tools: readonly string[]): { message: string; denial: DenialInfo } {
+  const reason = `not in the helper's --tools list (add ${tool} to --tools to allow it)`;
+  return {
+    message: `DENIED: this action was not performed: ${tool} is not available in this helper run; available tools: ${tools.join(", ") || "(none)"}. Nothing was run. Answer without it, and say it was not allowed.`,
+    denial: { decidedBy: "whitelist", reason, suggestedAllow: [] },
   };
 }
 

@@ -39,6 +39,11 @@ export interface ToolGate {
   >;
   /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
   child?(): ToolGate;
+  /**
+   * A call to a tool this run does not offer: a refusal (a denial) when the gate withholds it on purpose
+   * (`helper --tools` did not list `exec`), undefined when the name is simply unknown (a stumble).
+   */
+  unavailable?(tool: string): { message: string; denial: DenialInfo } | undefined;
 }
 
 /** The primitives offered for a list of capability names (src/tools/registry.ts toolDefinitionsFor). */

@@ -93,6 +93,8 @@ export function handleError(
   }
   if (error instanceof AppError) {
     stderr.write(`agent: ${oneLine(error.message)}\n`);
+    // A screen of help after the line (first-run.ts): stderr only; the JSON error keeps the one line.
+    if ("screen" in error && typeof error.screen === "string") stderr.write(`${error.screen}\n`);
     return report(error.kind, error.message, exitCodeForAppError(error.kind));
   }
   const message = error instanceof Error ? error.message : String(error);

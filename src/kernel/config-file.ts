@@ -21,6 +21,8 @@ export interface ConfigFileOptions {
   within?: string;
   /** Byte cap; defaults to CONFIG_FILE_CAP. */
   cap?: number;
+  /** A file over the cap gives its first `cap` bytes (marked `cut`) instead of being refused. */
+  head?: boolean;
 }
 
 /**
@@ -37,7 +39,10 @@ export function yamlAliasMessage(error: unknown): string {
 }
 
 /** The outcome of reading one file: its text, absent, or refused with a reason. */
-export type ConfigFileRead = { text: string } | { missing: true } | { refused: string };
+export type ConfigFileRead =
+  | { text: string /** With `head`: the file was longer than `cap`; `text` is its head. */; cut?: true }
+  | { missing: true }
+  | { refused: string };
 
 /** Reads a config or spec file safely; see the module comment. Never throws. */
 export async function readConfigFileResult(
@@ -62,8 +67,11 @@ export async function readConfigFileResult(
     if (!inside(real, root)) return { refused: `a symlink out of the workspace (to ${real}); refused` };
   }
   try {
-    const read = await readRegularFile(real, cap);
-    if (read.ok) return { text: read.bytes.toString("utf8") };
+    const read = await readRegularFile(real, cap, options.head ? { head: true } : {});
+    if (read.ok) {
+      const text = read.bytes.toString("utf8");
+      return read.size !== undefined ? { text, cut: true } : { text };
+    }
     if (read.why === "special") return { refused: `${read.kind}, not a regular file; refused` };
     return { refused: tooLarge(cap) };
   } catch (error) {

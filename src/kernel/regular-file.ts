@@ -27,27 +27,34 @@ export function specialKind(info: KindFacts & Partial<Pick<Stats, "isSymbolicLin
 
 /** The bytes of a regular file, or why they were not read. */
 export type RegularRead =
-  | { ok: true; bytes: Buffer }
+  | {
+      ok: true;
+      bytes: Buffer /** Set by a `head` read of a larger file: more than `bytes` were there. */;
+      size?: number;
+    }
   | { ok: false; why: "special"; kind: string }
   | { ok: false; why: "too-large"; size: number };
 
 /**
  * Reads a regular file of at most `maxBytes`; a FIFO, socket or device is reported, never opened for a read
  * that waits. With `noFollow`, a symlink in the last component is reported too (lstat, O_NOFOLLOW): the
- * file tools use it on a path they already resolved, where a symlink can only be a concurrent swap.
+ * file tools use it on a path they already resolved, where a symlink can only be a concurrent swap. With
+ * `head`, a larger file is not refused: its first `maxBytes` come back, with `size` (its length as read,
+ * at least `maxBytes + 1`) saying it was cut.
  */
 export async function readRegularFile(
   absPath: string,
   maxBytes: number,
-  options: { noFollow?: boolean } = {},
+  options: { noFollow?: boolean; head?: boolean } = {},
 ): Promise<RegularRead> {
-  const before = checkRegular(await (options.noFollow ? lstat : stat)(absPath), maxBytes);
+  const limit = options.head ? Number.POSITIVE_INFINITY : maxBytes;
+  const before = checkRegular(await (options.noFollow ? lstat : stat)(absPath), limit);
   if (before !== null) return before;
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0);
   const handle = await open(absPath, flags);
   try {
     const after = await handle.stat();
-    const refused = checkRegular(after, maxBytes);
+    const refused = checkRegular(after, limit);
     if (refused !== null) return refused;
     // Sized by the fstat (a buffer of the limit is 20 MiB zero-filled per read: it dominated a long
     // session's turns), grown while the file grows after the fstat, and bounded by the limit all the same.
@@ -63,8 +70,11 @@ export async function readRegularFile(
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
     }
-    if (length > maxBytes) return { ok: false, why: "too-large", size: length };
     // Only the bytes read are returned; the rest of the unzeroed buffer is never exposed.
+    if (length > maxBytes) {
+      if (options.head) return { ok: true, bytes: buffer.subarray(0, maxBytes), size: length };
+      return { ok: false, why: "too-large", size: length };
+    }
     return { ok: true, bytes: buffer.subarray(0, length) };
   } finally {
     await handle.close();

@@ -158,6 +158,9 @@ export type StreamEvent =
       usage: Usage;
       /** The model id the provider reports having used. */
       model: string;
+      /** Set by the fallback chain (src/llm/fallback.ts) when a later candidate than the requested model
+       * answered: that candidate (bills at its prices, and is the model a summary names). */
+      servedBy?: ModelRef;
     }
   | {
       type: "error";

@@ -49,7 +49,8 @@ export function withFallback(
             break;
           }
           emitted = true;
-          yield event;
+          // The answer of a later candidate says which one it was (the loop bills and names it).
+          yield i > 0 && event.type === "done" ? { ...event, servedBy: current } : event;
         }
       } catch (error) {
         // A stream function must not throw; if one does, end with a terminal error all the same.

@@ -1,3 +1,5 @@
+import type { ApprovalRequest } from "../kernel/approvals.ts";
+import { decidedByText } from "../kernel/decision-label.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import { totalTokens } from "../kernel/usage.ts";
 
@@ -17,8 +19,11 @@ export function formatSession(events: readonly AgentEvent[], options: FormatSess
   const detailed = options.detailed ?? true;
   const out: string[] = [];
   const start = events[0]?.time ?? 0;
+  // Approval requests by id: a decision names the call it decided.
+  const requests = new Map<string, ApprovalRequest>();
   for (const event of events) {
-    const line = describe(event, detailed);
+    if (event.kind === "approval_request") requests.set(event.data.request.id, event.data.request);
+    const line = describe(event, detailed, requests);
     if (line === undefined) continue;
     const stamp = event.kind === "session_start" ? "" : `+${formatOffset(event.time - start)} `;
     out.push(`${stamp}${"  ".repeat(event.depth)}${line}`);
@@ -26,7 +31,11 @@ export function formatSession(events: readonly AgentEvent[], options: FormatSess
   return `${out.join("\n")}\n`;
 }
 
-function describe(event: AgentEvent, detailed: boolean): string | undefined {
+function describe(
+  event: AgentEvent,
+  detailed: boolean,
+  requests: ReadonlyMap<string, ApprovalRequest>,
+): string | undefined {
   switch (event.kind) {
     case "session_start": {
       const d = event.data;
@@ -47,10 +56,18 @@ function describe(event: AgentEvent, detailed: boolean): string | undefined {
     case "approval_request":
       return `? ${event.data.request.agentName} asks for ${event.data.request.tool}: ${oneLine(event.data.request.preview)}`;
     case "approval_decision": {
+      // Labelled as the live progress line labelled it: the same `by …` (kernel/decision-label.ts).
       const d = event.data;
-      const by = d.rule ? `${d.source} ${d.rule}` : d.source;
-      const feedback = d.decision.kind === "deny_feedback" ? `: ${oneLine(d.decision.feedback)}` : "";
-      return `${d.decision.kind.startsWith("deny") ? "✗ denied" : "✓ approved"} (${d.decision.kind}, by ${by})${feedback}`;
+      const request = requests.get(d.id);
+      const what = request ? ` ${request.tool} ${oneLine(requestTarget(request.args))}`.trimEnd() : "";
+      const by = decidedByText(d);
+      if (d.decision.kind === "deny" || d.decision.kind === "deny_feedback") {
+        const feedback = d.decision.kind === "deny_feedback" ? `: ${oneLine(d.decision.feedback)}` : "";
+        return `✗ denied${what} (by ${by})${feedback}`;
+      }
+      const scope =
+        d.decision.kind === "session" ? `for this session${d.rule ? `, adds ${d.rule}` : ""}` : "once";
+      return `✓ approved${what} (${scope}, by ${by})`;
     }
     case "model_switch":
       return `↻ model ${event.data.from} → ${event.data.to} (${event.data.reason})`;
@@ -72,6 +89,15 @@ function describe(event: AgentEvent, detailed: boolean): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** What a call is about: its command, path, URL or goal (the first of them it has). */
+function requestTarget(args: Record<string, unknown>): string {
+  for (const key of ["command", "path", "url", "goal"]) {
+    const value = args[key];
+    if (typeof value === "string") return value;
+  }
+  return "";
 }
 
 function oneLine(text: string): string {

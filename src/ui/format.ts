@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from "../kernel/approvals.ts";
+import { decidedByText } from "../kernel/decision-label.ts";
 import type { EventDataMap } from "../kernel/events.ts";
 import type { Usage } from "../kernel/usage.ts";
 import { totalTokens } from "../kernel/usage.ts";
@@ -81,14 +82,11 @@ export function formatUsage(usage: Usage): string {
   return `${formatTokens(totalTokens(usage))} tokens (in ${formatTokens(usage.inputTokens)}, out ${formatTokens(usage.outputTokens)})`;
 }
 
-/** An approval decision as one line of text, for the plain renderer and the Ink history alike. */
-/** Who stood in for the user, as the decision line names it (never a flag the user did not give). */
-const FLAG_BY: Record<"on_ask" | "default" | "no_terminal", string> = {
-  on_ask: "--on-ask",
-  default: "default: no terminal to ask",
-  no_terminal: "no terminal to ask on",
-};
-
+/**
+ * An approval decision as one line of text, for the plain renderer and the Ink history alike; who stood
+ * in for the user is named as `agent sessions show` names it (kernel/decision-label.ts), never a flag
+ * the user did not give.
+ */
 export function describeDecision(
   data: EventDataMap["approval_decision"],
   request: ApprovalRequest | undefined,
@@ -100,14 +98,7 @@ export function describeDecision(
   const what = request
     ? `${request.tool} ${describeToolCall(request.tool, request.args)}`
     : (call ?? "the call");
-  const by =
-    data.source === "flag"
-      ? FLAG_BY[data.why ?? "on_ask"]
-      : data.source === "rule"
-        ? data.rule
-          ? `rule ${data.rule}`
-          : "policy"
-        : "user";
+  const by = decidedByText(data);
   if (denied) {
     const feedback = decision.kind === "deny_feedback" ? `: ${oneLine(decision.feedback, 60)}` : "";
     return { denied, text: `denied ${what} (by ${by})${feedback}` };

@@ -82,6 +82,8 @@ export class ProgressLines {
     if (this.options.level === "full") {
       const root = run.usage.find((r) => r.depth === 0);
       const parts = [`${run.status} (${run.finishReason})`];
+      // The model that answered the root (after a fallback, the candidate that did).
+      if (root?.model) parts.push(root.model);
       if (denials.length > 0) parts.push(deniedText(denials.length));
       if (this.startedAt !== undefined) parts.push(formatDuration(now - this.startedAt));
       if (root)
@@ -90,8 +92,9 @@ export class ProgressLines {
           formatCost(root.subtree.costUsd),
         );
       parts.push(`session ${run.sessionId}`);
-      // The run ends with the command that continues it, on its last line.
-      if (run.resumeCommand !== undefined) parts.push(`continue: ${run.resumeCommand} "…"`);
+      // The run ends with the command that continues it, on its last line: it works as printed (without a
+      // goal, a resumed run is told to continue where it left off: run-session.ts).
+      if (run.resumeCommand !== undefined) parts.push(`continue: ${run.resumeCommand}`);
       const text = `■ ${parts.join(" · ")}`;
       const clean = run.status === "success" && denials.length === 0;
       lines.push(

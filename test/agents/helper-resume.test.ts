@@ -67,8 +67,13 @@ test("a helper runs its whitelisted tools without asking and refuses every other
   expect(results[0]).toMatchObject({ toolName: "read_file", isError: false });
   expect(results[0]?.role === "tool" && results[0].content).toContain("the answer is 42");
   expect(results[1]).toMatchObject({ toolName: "write_file", isError: true });
-  expect(results[1]?.role === "tool" && results[1].content).toContain("Available tools: read_file");
+  expect(results[1]?.role === "tool" && results[1].content).toContain("available tools: read_file");
   expect(existsSync(path.join(workspace.root, "evil.txt"))).toBe(false);
+  // An unlisted primitive is a refusal the run reports, not the model's stumble.
+  expect(result.activity?.stumbles).toBe(0);
+  expect(result.activity?.denials).toMatchObject([
+    { tool: "write_file", target: "evil.txt", decidedBy: "whitelist" },
+  ]);
 });
 
 test("a helper whose whitelisted tool needs approval runs it: the whitelist is the approval", async () => {

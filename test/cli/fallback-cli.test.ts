@@ -116,6 +116,25 @@ describe("fallback when a model cannot serve the request", () => {
     expect(lines.at(-1)).toMatchObject({ type: "result", finish_reason: "stop", answer: "done" });
   });
 
+  test("run: after a fallback the summary and the usage name the model that answered (issue 21, item 11)", async () => {
+    fx.server.enqueue(RETIRED, { text: "done", protocol: "gemini" });
+    const text = await runAgent(["run", "say done"], { env: env(), cwd: fx.sandbox.home });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe("done\n");
+    const last = text.stderr.trimEnd().split("\n").at(-1) ?? "";
+    expect(last).toStartWith("■ success (stop) · gemini-3.8-flash · ");
+    expect(last).not.toContain("claude-retired-1");
+
+    fx.server.enqueue(RETIRED, { text: "done", protocol: "gemini" });
+    const json = await runAgent(["run", "--output", "json", "say done"], {
+      env: env(),
+      cwd: fx.sandbox.home,
+    });
+    expect(json.code).toBe(0);
+    const record = JSON.parse(json.stdout) as { usage: { agents: { agent: string; model: string }[] } };
+    expect(record.usage.agents[0]).toMatchObject({ agent: "root", model: "gemini-3.8-flash" });
+  });
+
   test("run --no-fallback ends with provider_error and exit 4", async () => {
     fx.server.enqueue(RETIRED);
     const before = fx.server.requests.length;

@@ -4,10 +4,11 @@
  * `--resume ID --cwd DIR` runs it there, and every run ends with the command that continues it.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import {
+  AGENT_BIN,
   anthropicEnv,
   type E2eSandbox,
   makeE2eSandbox,
@@ -129,13 +130,66 @@ describe("--resume and the workspace", () => {
   );
 
   test(
+    "the printed continue command works as printed: pasted into bash, it continues the session (issue 21, item 9)",
+    async () => {
+      server.enqueue({ text: "first answer" });
+      const first = await runIn(wsA, ["run", "remember the word teal"]);
+      expect(first.code).toBe(0);
+      const printed = /continue: (agent run --resume \S+)\n/.exec(first.stderr)?.[1];
+      if (printed === undefined) throw new Error(`no continue command in: ${first.stderr}`);
+      expect(printed).not.toContain("…");
+      server.enqueue({ text: "continued" });
+      // bash parses the line exactly as printed; `agent` is this checkout's bin/agent on PATH.
+      const bin = join(sandbox.dir, "bin");
+      mkdirSync(bin);
+      symlinkSync(AGENT_BIN, join(bin, "agent"));
+      const env = anthropicEnv(sandbox, server);
+      const pasted = Bun.spawn(["bash", "-c", printed], {
+        cwd: wsA,
+        env: { ...env, PATH: `${bin}:${env.PATH ?? ""}` },
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, code] = await Promise.all([
+        new Response(pasted.stdout as ReadableStream<Uint8Array>).text(),
+        pasted.exited,
+      ]);
+      expect(code).toBe(0);
+      expect(stdout).toBe("continued\n");
+      expect(sessionIds(sandbox)).toHaveLength(1);
+      expect(lastRequestText()).toContain("remember the word teal");
+      expect(lastRequestText()).toContain("Continue where you left off.");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "a run the provider refused (401) never started: no continue command, no resume_command",
+    async () => {
+      server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+      const text = await runIn(wsA, ["run", "hello"]);
+      expect(text.code).toBe(4);
+      expect(text.stderr).toContain("401");
+      expect(text.stderr).not.toContain("continue:");
+      server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+      const json = await runIn(wsA, ["run", "hello", "--output", "json"]);
+      expect(json.code).toBe(4);
+      const [record] = parseJsonLines(json.stdout);
+      expect(record).toMatchObject({ status: "error", exit_code: 4 });
+      expect(record).not.toHaveProperty("resume_command");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
     "every run ends with its continue command; --output json carries it as resume_command",
     async () => {
       server.enqueue({ text: "first" });
       const text = await runIn(wsA, ["run", "hello"]);
       const [id] = sessionIds(sandbox);
       const short = id?.slice(-6) ?? "";
-      expect(text.stderr).toContain(`continue: agent run --resume ${short} "…"`);
+      expect(text.stderr).toContain(`continue: agent run --resume ${short}\n`);
 
       server.enqueue({ text: "second" });
       const json = await runIn(wsA, ["run", "--output", "json", "--resume", short, "again"]);

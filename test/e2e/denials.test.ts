@@ -14,6 +14,7 @@ import {
   freshServerAndSandbox,
   parseJsonLines,
   runAgentIn,
+  sessionIds,
   toolResultsOf,
 } from "./support.ts";
 
@@ -123,6 +124,33 @@ describe("denials are reported", () => {
     const last = result.stderr.trimEnd().split("\n").at(-1) ?? "";
     expect(last).toContain("success (stop)");
     expect(last).toContain("2 actions denied, not done");
+  });
+
+  test("sessions show labels each decision as the live run did (issue 21, item 9)", async () => {
+    mkdirSync(join(sandbox.workspace, ".agent"));
+    writeFileSync(join(sandbox.workspace, ".agent", "config.yaml"), "rules:\n  deny: ['exec:python3 *']\n");
+    server.enqueue(...deniedTurns());
+    const live = await run(["run", "Create hello.py and run it"]);
+    expect(live.code).toBe(0);
+    const liveLines = live.stderr
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith("✗ denied"));
+    expect(liveLines).toHaveLength(2);
+    expect(liveLines[0]).toBe("✗ denied write_file hello.py (by default: no terminal to ask)");
+    expect(liveLines[1]).toEndWith("(by rule exec:python3 *)");
+    const [id] = sessionIds(sandbox);
+    const shown = await runAgentIn(
+      sandbox,
+      ["sessions", "show", id ?? "none"],
+      anthropicEnv(sandbox, server),
+    );
+    expect(shown.code).toBe(0);
+    // The same `by …` as live; the transcript names the call by its target.
+    expect(shown.stdout).toContain("✗ denied write_file hello.py (by default: no terminal to ask)");
+    // A rule decides without a prompt (no request to name the call): the label is the same all the same.
+    expect(shown.stdout).toMatch(/✗ denied.* \(by rule exec:python3 \*\)/);
+    expect(shown.stdout).not.toContain("by flag");
   });
 
   test("an explicit --on-ask deny and a deny rule are named as such", async () => {

@@ -93,3 +93,31 @@ test("a refused instructions file (a FIFO) is a warning; the run goes on without
   // The FIFO was refused, and CLAUDE.md beside it is not read in its place.
   expect(system).not.toContain("PKG: this package is ESM only");
 });
+
+test("an AGENTS.md over the size limit (2 MiB) contributes its head, cut at a line end, with a note (issue 21, item 11)", async () => {
+  // 2 MiB of numbered lines: over both the 32 KiB instructions limit and the reader's 1 MiB file limit.
+  const lines: string[] = [];
+  for (let i = 0, size = 0; size < 2 * 1024 * 1024; i++) {
+    const line = `RULE-${i}: keep functions small\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  const big = join(pkg, "AGENTS.md");
+  writeFileSync(big, lines.join(""));
+  server.enqueue({ text: "ok" });
+  const result = await spawnAgent(["run", "hi"], { env: anthropicEnv(sandbox, server), cwd: pkg }).done;
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: result.stderr });
+  const system = systemOf(server.requests[0]);
+  const block = system.slice(system.indexOf(`<instructions path="${big}">`));
+  const body = block.slice(block.indexOf(">\n") + 2, block.indexOf("\n</instructions>"));
+  // The head: from the first line, ending on a whole line.
+  expect(body.startsWith("RULE-0: keep functions small\n")).toBe(true);
+  expect(body.split("\n").at(-1)).toMatch(/^RULE-\d+: keep functions small$/);
+  expect(Buffer.byteLength(body)).toBeGreaterThan(16 * 1024);
+  expect(Buffer.byteLength(body)).toBeLessThanOrEqual(32 * 1024);
+  // The note in the prompt and the warning on stderr say it was cut; nothing says it was skipped.
+  expect(system).toContain(`${big}: cut to its first`);
+  expect(system).toContain("of more than 32768 bytes");
+  expect(result.stderr).toContain(`instructions file ${big}: cut to its first`);
+  expect(result.stderr).not.toContain("skipped");
+});

@@ -720,7 +720,36 @@ describe("specs a run does not use", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Hello.\n");
     expect(result.stderr).toContain(`agent: warning: ${join(dir, "x.yaml")}:4:`);
-    expect(result.stderr).toContain("(skipped: root does not reach it)");
+    // root lists agents:*, which would offer x: the warning does not claim root cannot reach it.
+    expect(result.stderr).toContain(
+      "(skipped: root's agents:* would offer agent x, but it is invalid; this run goes on without it)",
+    );
+    expect(result.stderr).not.toContain("does not reach");
+  });
+
+  test("a misspelt field in a project spec: run's warning names the nearest known field (issue 21, item 10)", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "helper.yaml");
+    writeFileSync(file, "name: helper\ndescription: typo\nsystem_prompt: hi\ncapabilites: [read_file]\n");
+    server.enqueue({ text: "Hello." });
+    const result = await run(["run", "hi"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Hello.\n");
+    expect(result.stderr).toContain(
+      `agent: warning: ${file}:4: capabilites: unknown field; did you mean "capabilities"?`,
+    );
+    expect(result.stderr).toContain("root's agents:* would offer agent helper");
+  });
+
+  test("a broken spec only a non-wildcard agent could reach: the warning says it is out of reach", async () => {
+    const dir = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "x.yaml"), "name: x\ndescription: broken\nsystem_prompt: hi\nmodle: fast\n");
+    server.enqueue({ text: "Hello." });
+    const result = await run(["run", "hi", "--agent", "code-reader"]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("(skipped: code-reader does not reach agent x)");
   });
 
   test("a new project agent is offered to the built-in root", async () => {

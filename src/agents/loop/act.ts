@@ -91,6 +91,11 @@ async function runCall(original: ToolCall, ctx: ActContext): Promise<CallResult>
   if (ctx.signal.aborted) return errorResult(original, ABORTED_RESULT, "aborted");
   const tool = ctx.tools.get(original.name);
   if (!tool) {
+    const withheld = ctx.gate.unavailable?.(original.name);
+    if (withheld) {
+      const { message, denial } = withheld;
+      return traced(original, ctx, async () => ({ ...errorResult(original, message, "denied"), denial }));
+    }
     const available = [...ctx.tools.keys()].join(", ") || "(none)";
     const text = `error: unknown tool "${original.name}". Available tools: ${available}. Call one of these, or answer without tools.`;
     return traced(original, ctx, async () => errorResult(original, text, "stumble"));

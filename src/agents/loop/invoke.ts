@@ -55,10 +55,25 @@ export interface InvokeContext {
 export const ABORTED_RESULT = "aborted: the run was interrupted before this tool call finished";
 
 export function errorResult(call: ToolCall, content: string, outcome: CallOutcome): CallResult {
+  const target = argumentTarget(call.arguments);
   return {
     message: { role: "tool", toolCallId: call.id, toolName: call.name, content, isError: true },
     outcome,
+    ...(target !== "" ? { target } : {}),
   };
+}
+
+/** The argument that names what a call is about, read from raw arguments (they may not have passed the
+ * tool's schema, or name no tool at all): so a stumble's record says what the model was after. */
+const TARGET_ARGS = ["command", "path", "file_path", "url", "goal", "pattern", "name"] as const;
+
+function argumentTarget(args: Record<string, unknown> | undefined): string {
+  if (args === null || typeof args !== "object") return "";
+  for (const key of TARGET_ARGS) {
+    const value = args[key];
+    if (typeof value === "string" && value.trim() !== "") return targetText([value]);
+  }
+  return "";
 }
 
 /** What a call adds for the user: its display, and for commands a summary and the last lines. */

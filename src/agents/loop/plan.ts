@@ -97,7 +97,10 @@ export async function plan(node: Node, turn: number): Promise<Planned> {
     ...node.shaper.request(),
   };
   const planned = await planTurn(request, options.stream, who, options.emit, turn);
-  node.shared.tracker.add(who.agent, planned.usage, info);
+  // After a fallback the answering model bills at its own prices and is the one the summary names.
+  const servedBy = planned.ok ? planned.servedBy : undefined;
+  node.shared.tracker.add(who.agent, planned.usage, servedBy ? options.modelInfo(servedBy) : info);
+  if (servedBy) node.shared.tracker.answeredBy(who.agent, servedBy.id);
   compactor.record(planned.usage);
   node.shared.log.turn(who.agent);
   if (!planned.ok) {

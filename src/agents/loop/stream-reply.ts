@@ -3,6 +3,7 @@ import {
   type AssistantMessage,
   type EmitFn,
   emptyUsage,
+  type ModelRef,
   type ModelRequest,
   makeEvent,
   type ProviderError,
@@ -15,7 +16,15 @@ import {
 
 /** What a model call gave: the reply, or the provider's error with any partial reply. */
 export type PlanOutcome =
-  | { ok: true; message: AssistantMessage; usage: Usage; stopReason: StopReason; model: string }
+  | {
+      ok: true;
+      message: AssistantMessage;
+      usage: Usage;
+      stopReason: StopReason;
+      model: string;
+      /** A later fallback candidate that answered instead of the requested model. */
+      servedBy?: ModelRef;
+    }
   | { ok: false; error: ProviderError; partial?: AssistantMessage; usage: Usage };
 
 /** One model call, its text deltas emitted as events; the reply or the provider's error. Never throws. */
@@ -54,6 +63,7 @@ export async function streamReply(
             usage: event.usage,
             stopReason: event.stopReason,
             model: event.model,
+            ...(event.servedBy ? { servedBy: event.servedBy } : {}),
           };
         case "error":
           return event.partial

@@ -159,7 +159,9 @@ async function act(node: Node, calls: ToolCall[]): Promise<NodeOutcome | undefin
     node.stop = stop;
     node.options.emit(makeEvent(node.who, "error", { message: stop, kind: "approval" }));
     const error = { kind: "approval" as const, message: stop };
-    return finishNode(node, { finishReason: "approval_needed", answer: node.bestAnswer, error });
+    // No answer: what the model said so far is a preamble ("Delegating the edit."), not a result, and
+    // stdout holds exactly the answer.
+    return finishNode(node, { finishReason: "approval_needed", answer: "", error });
   }
   judgeResults(results, node.who, node.options.emit, node.learn);
   watchForStall(node, calls, results);

@@ -63,6 +63,12 @@ export class UsageTracker {
     if (entry.parent) this.nodes.get(entry.parent)?.children.push(entry.agent);
   }
 
+  /** The model that answered `agent`'s latest call, when a fallback candidate did (reports name it). */
+  answeredBy(agent: string, model: string): void {
+    const node = this.nodes.get(agent);
+    if (node) node.model = model;
+  }
+
   /** Records one model call's usage for `agent` and every ancestor's subtree. */
   add(agent: string, usage: Usage, info: ModelInfo): void {
     const cost = costOf(usage, info);

@@ -164,9 +164,10 @@ export async function runVerifyCommands(commands: string[], options: VerifyOptio
 export function unverifiedFinish(failure: VerifyFailure, agentName: string, answer: string): Finish {
   switch (failure.kind) {
     case "approval_needed":
+      // The run stopped before its answer was checked: none is given (stdout holds exactly the answer).
       return {
         finishReason: "approval_needed",
-        answer,
+        answer: "",
         error: { kind: "approval", message: failure.message },
       };
     case "denied":

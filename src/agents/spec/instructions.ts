@@ -24,6 +24,13 @@ export const INSTRUCTIONS_CAP = 32 * 1024;
 /** The names looked for in each directory, in order of preference: the first present one is used. */
 export const INSTRUCTION_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 
+/** A file as read: its text (the head of it when `longer`: the file went on past the cap). */
+interface Found {
+  path: string;
+  text: string;
+  longer?: boolean;
+}
+
 /** One instructions file as it goes into the prompt. */
 export interface InstructionFile {
   path: string;
@@ -60,11 +67,19 @@ export async function loadInstructions(options: InstructionsOptions): Promise<Pr
   const dirs = await searchedDirectories(path.resolve(options.workspaceRoot), home);
   const top = dirs[0] ?? options.workspaceRoot;
   const warnings: string[] = [];
-  const found: { path: string; text: string }[] = [];
+  const found: Found[] = [];
+  const cap = options.cap ?? INSTRUCTIONS_CAP;
   const read = async (file: string, within?: string): Promise<"read" | "missing" | "refused"> => {
-    const result = await readConfigFileResult(file, within === undefined ? {} : { within });
+    // Only the head that can fit is read: a file over the limit contributes its first part, cut at a
+    // line end with a note, as Codex reads the first 32 KiB (project_doc_max_bytes,
+    // developers.openai.com/codex/guides/agents-md), instead of being skipped whole.
+    const result = await readConfigFileResult(file, {
+      cap,
+      head: true,
+      ...(within !== undefined ? { within } : {}),
+    });
     if ("text" in result) {
-      found.push({ path: file, text: result.text });
+      found.push({ path: file, text: result.text, ...(result.cut ? { longer: true } : {}) });
       return "read";
     }
     if ("refused" in result) {
@@ -79,7 +94,7 @@ export async function loadInstructions(options: InstructionsOptions): Promise<Pr
       if ((await read(path.join(dir, name), top)) !== "missing") break;
     }
   }
-  const files = capFiles(found, options.cap ?? INSTRUCTIONS_CAP);
+  const files = capFiles(found, cap);
   for (const f of files) if (f.cut) warnings.push(`instructions file ${f.path}: ${f.cut}`);
   const included = files.filter((f) => f.text !== "");
   return { files: included, block: instructionsBlock(files), warnings };
@@ -117,29 +132,43 @@ async function exists(file: string): Promise<boolean> {
  * farther, then the user's file); a file that does not fit whole is cut at the end, and a file with no
  * room left is left out. Order is kept.
  */
-function capFiles(found: { path: string; text: string }[], cap: number): InstructionFile[] {
+function capFiles(found: Found[], cap: number): InstructionFile[] {
   let left = cap;
-  const out: InstructionFile[] = found.map((f) => ({ ...f }));
+  const out: InstructionFile[] = found.map((f) => ({ path: f.path, text: f.text }));
   for (let i = out.length - 1; i >= 0; i--) {
     const file = out[i] as InstructionFile;
+    const longer = found[i]?.longer === true;
     const bytes = Buffer.byteLength(file.text);
-    if (bytes <= left) {
+    const size = longer ? `more than ${cap}` : `${bytes}`;
+    if (bytes <= left && !longer) {
       left -= bytes;
       continue;
     }
     if (left <= 0) {
-      file.cut = `left out (${bytes} bytes): the ${cap}-byte instructions limit was reached`;
+      file.cut = `left out (${size} bytes): the ${cap}-byte instructions limit was reached`;
       file.text = "";
       continue;
     }
-    file.text = Buffer.from(file.text)
-      .subarray(0, left)
-      .toString("utf8")
-      .replace(/\uFFFD$/, "");
-    file.cut = `cut to its first ${left} of ${bytes} bytes (the ${cap}-byte instructions limit)`;
+    file.text = headAtLineEnd(file.text, left, longer);
+    const kept = Buffer.byteLength(file.text);
+    file.cut = `cut to its first ${kept} of ${size} bytes (the ${cap}-byte instructions limit)`;
     left = 0;
   }
   return out;
+}
+
+/**
+ * The first `max` bytes of `text`, back to the last line end when there is one (no half line); `longer`:
+ * `text` is itself the head of a longer file, so its end is a cut too.
+ */
+function headAtLineEnd(text: string, max: number, longer: boolean): string {
+  const head = Buffer.from(text)
+    .subarray(0, max)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
+  if (Buffer.byteLength(text) <= max && !longer) return head;
+  const end = head.lastIndexOf("\n");
+  return end > 0 ? head.slice(0, end + 1) : head;
 }
 
 /** The delimited block for the system prompt; left-out and cut files are named in a note. */

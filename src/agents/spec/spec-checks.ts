@@ -127,12 +127,14 @@ export function expandAllAgents(
 /**
  * Splits spec errors for a run of `agent`: the errors of every agent it can reach through its
  * capabilities (`graph`: agent name -> capabilities, valid or not) are fatal; the rest are warnings.
+ * `offeredByWildcard` is true when an agent the run reaches lists `agents:*`, which would have offered
+ * the invalid specs too: the warning must not say they are out of reach.
  */
 export function errorsForRun(
   agent: string,
   errors: readonly SpecError[],
   graph: ReadonlyMap<string, readonly string[]>,
-): { fatal: SpecError[]; warnings: SpecError[] } {
+): { fatal: SpecError[]; warnings: SpecError[]; offeredByWildcard: boolean } {
   const reached = new Set<string>();
   const queue = [agent];
   while (queue.length > 0) {
@@ -142,5 +144,6 @@ export function errorsForRun(
     for (const cap of graph.get(next) ?? []) if (!isPrimitiveCapability(cap)) queue.push(cap);
   }
   const fatal = errors.filter((e) => e.agent === undefined || reached.has(e.agent));
-  return { fatal, warnings: errors.filter((e) => !fatal.includes(e)) };
+  const warnings = errors.filter((e) => !fatal.includes(e));
+  return { fatal, warnings, offeredByWildcard: reached.has(ALL_AGENTS) };
 }

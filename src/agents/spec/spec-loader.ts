@@ -18,6 +18,7 @@ import {
   type SpecScope,
 } from "./spec.ts";
 import {
+  ALL_AGENTS,
   capabilityErrors,
   expandAllAgents,
   type ModelCheck,
@@ -330,8 +331,10 @@ function resolveSpecs(
     }
   }
   for (const [name, spec] of specs) {
+    const wildcard = spec.capabilities.includes(ALL_AGENTS);
     spec.capabilities = expandAllAgents(name, spec.capabilities, specs.keys());
-    graph.set(name, spec.capabilities);
+    // The graph keeps `agents:*` so a run can tell an invalid spec the wildcard would have offered.
+    graph.set(name, wildcard ? [...spec.capabilities, ALL_AGENTS] : spec.capabilities);
   }
   return { specs, errors, files: outcomes.map((o) => o.file), shadowed, graph };
 }

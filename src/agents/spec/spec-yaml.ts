@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq, type Node } from "yaml";
 import type { z } from "zod";
+import { nearestName } from "../../kernel/nearest-name.ts";
 import { agentSpecSchema, CONSTRAINT_FIELDS } from "./spec.ts";
 import type { SpecError } from "./spec-checks.ts";
 
@@ -28,7 +29,7 @@ export function issueErrors(
         file,
         line: lineOf(locateKey(root, keyPath)?.range?.[0] ?? locate(root, segments).range?.[0]),
         field: fieldName(keyPath),
-        message: `unknown field; expected one of: ${knownFields(segments).join(", ")}`,
+        message: unknownFieldMessage(key, knownFields(segments)),
       };
     });
   }
@@ -36,6 +37,13 @@ export function issueErrors(
   const message =
     node === undefined ? `missing; expected ${expectation(issue)}` : `expected ${expectation(issue)}`;
   return [{ file, line: lineOf(locate(root, segments).range?.[0]), field: fieldName(segments), message }];
+}
+
+/** `unknown field; did you mean "capabilities"? expected one of: …` (the suggestion only when one is close). */
+function unknownFieldMessage(key: string, known: string[]): string {
+  const near = nearestName(key, known);
+  const hint = near !== undefined ? ` did you mean "${near}"?` : "";
+  return `unknown field;${hint} expected one of: ${known.join(", ")}`;
 }
 
 function knownFields(segments: (string | number)[]): string[] {

@@ -4,6 +4,7 @@
  */
 import { type Command, Option } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import { addExamplesAndExitCodes } from "../shared/help-text.ts";
 import { sandboxOptions } from "../shared/sandbox-flags.ts";
 import { cassetteOptions, outputOption } from "../shared/shared-flags.ts";
 import type { HelperFlags } from "./helper-flag-types.ts";
@@ -44,5 +45,19 @@ export const helperCommand: CommandModule = {
         const { helperMain } = await import("./helper-run.ts");
         await helperMain(prompt, flags);
       });
+    addExamplesAndExitCodes(command, [
+      [
+        'git diff | agent helper "write a one-line commit message"',
+        "one model call; stdout holds only the answer",
+      ],
+      [
+        'agent helper --tools read_file,grep "which file defines parseConfig?"',
+        "the model may use exactly those tools, never asking; any other is refused",
+      ],
+      [
+        'agent helper --json --schema \'{"type":"object","properties":{"ok":{"type":"boolean"}}}\' "is 7 prime?"',
+        "one JSON result object, its answer valid against the schema",
+      ],
+    ]);
   },
 };

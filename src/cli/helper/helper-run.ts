@@ -17,6 +17,7 @@ import {
 } from "../../kernel/index.ts";
 import { createModelClient } from "../../llm/client.ts";
 import { describeNotice } from "../../llm/notice-text.ts";
+import { denialLines } from "../../ui/progress-lines.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { loadConfig } from "../shared/config.ts";
 import { handleInterrupts } from "../shared/interrupts.ts";
@@ -196,5 +197,9 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     process.stdout,
     redactor,
   );
+  // Text mode says on stderr what was refused (JSON carries it as `denials`): an answer alone could claim
+  // a command ran that never did.
+  const denials = json ? [] : denialLines(outcome.activity?.denials ?? []);
+  if (denials.length > 0) process.stderr.write(`${terminalSafe(redactor.redact(denials.join("\n")))}\n`);
   if (code !== 0) throw new CliExit(code, message, json);
 }

@@ -6,6 +6,7 @@ import { AppError, Redactor } from "../../kernel/index.ts";
 import { catalogIds, catalogProvider } from "../../llm/catalog.ts";
 import { listEndpoints } from "../../llm/endpoints.ts";
 import { resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
+import { serverAnswers } from "../../llm/server-probe.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { type AgentConfig, configFile, loadConfig } from "../shared/config.ts";
 
@@ -18,7 +19,10 @@ export interface ModelsReport {
     /** Variables that may hold the key; `keyFound` is the one that did (a name, never a value). */
     keyVars: string[];
     keyFound: string | null;
+    /** A key was found; for a server that needs none (a local Ollama), it answered just now. */
     ready: boolean;
+    /** Servers without a key: whether one GET of its model list answered (null when not probed). */
+    answers: boolean | null;
     baseUrl: string | null;
     baseUrlVar: string | null;
   }[];
@@ -48,16 +52,30 @@ function knownModels(): Record<string, string[]> {
   return known;
 }
 
-/** Builds the report without printing it. */
-export function modelsReport(env: Record<string, string | undefined>, config: AgentConfig): ModelsReport {
+/**
+ * Builds the report without printing it. A server that needs no key (a local Ollama) is called ready
+ * only when it answers now (`probe`: one bounded GET each, in parallel; server-probe.ts).
+ */
+export async function modelsReport(
+  env: Record<string, string | undefined>,
+  config: AgentConfig,
+  probe: (baseUrl: string) => Promise<boolean> = serverAnswers,
+): Promise<ModelsReport> {
   const redactor = Redactor.fromEnv(env);
-  const providers = listEndpoints(env, config).map((e) => ({
+  const endpoints = listEndpoints(env, config);
+  const answers = await Promise.all(
+    endpoints.map((e) =>
+      e.keyVars.length === 0 && e.baseUrl !== undefined ? probe(e.baseUrl) : Promise.resolve(null),
+    ),
+  );
+  const providers = endpoints.map((e, i) => ({
     name: e.name,
     kind: e.compatible ? "openai-compatible" : e.kind,
     compatible: e.compatible,
     keyVars: e.keyVars,
     keyFound: e.keyVar ?? null,
-    ready: e.ready,
+    ready: e.ready && answers[i] !== false,
+    answers: answers[i] ?? null,
     baseUrl: e.baseUrl ? redactor.redact(e.baseUrl) : null,
     baseUrlVar: e.baseUrlVar ?? null,
   }));
@@ -94,7 +112,8 @@ export function formatModelsReport(report: ModelsReport): string {
   for (const p of report.providers) {
     let key: string;
     if (p.keyFound) key = `${p.keyFound} found`;
-    else if (p.keyVars.length === 0) key = "no key needed";
+    else if (p.keyVars.length === 0)
+      key = p.answers === false ? "no key needed; not answering" : "no key needed; answering";
     else key = `${p.keyVars.join(" or ")} not set`;
     const base = p.baseUrl
       ? `; base URL ${p.baseUrl}${p.baseUrlVar ? ` (${p.baseUrlVar})` : ""}`
@@ -135,6 +154,6 @@ export async function runModels(flags: { json?: boolean; check?: boolean }): Pro
     if (check.exitCode !== 0) throw new CliExit(check.exitCode);
     return;
   }
-  const report = modelsReport(process.env, config);
+  const report = await modelsReport(process.env, config);
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatModelsReport(report));
 }

@@ -1,6 +1,7 @@
 /** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
 import { type Command, Option } from "commander";
 import { CliExit, type CommandModule } from "../shared/command-module.ts";
+import { addExamplesAndExitCodes } from "../shared/help-text.ts";
 import { addSessionOptions } from "../shared/session-options.ts";
 import { outputOption } from "../shared/shared-flags.ts";
 import type { RunFlags } from "./run-flag-types.ts";
@@ -31,5 +32,16 @@ export const runCommand: CommandModule = {
         // The renderer has printed the result (the JSON object in JSON mode).
         if (code !== 0) throw new CliExit(code, "", true);
       });
+    addExamplesAndExitCodes(command, [
+      [
+        'agent run "add a farewell(name) function to greet.js"',
+        "plan, delegate and act here; asks before writes and commands on a terminal",
+      ],
+      [
+        "agent run \"fix the failing test\" --allow 'edit_file:src/**' --allow 'exec:npm test' -o json",
+        "in CI: those edits and that command run, anything else is denied (listed in denials)",
+      ],
+      ["agent run --resume ab12cd", "continue a session where it left off (the id ends every run)"],
+    ]);
   },
 };

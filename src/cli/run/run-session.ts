@@ -74,8 +74,12 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   });
   // The session's events arrive redacted (stderr and stdout end up in CI logs too): the transcript first,
   // synchronously, then the renderer.
+  // Whether the session holds a model's reply: a run that never got one (401, no model answered) has
+  // nothing to continue, so no resume hint.
+  let answered = continued !== undefined;
   setup.setSink((event) => {
     transcript.append(event);
+    if (event.kind === "message" && event.data.message.role === "assistant") answered = true;
     renderer.onEvent(event);
   });
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
@@ -128,14 +132,14 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       throw new AppError("usage", mismatch);
     }
     const exitCode = exitCodeFor(result, interrupts.by);
-    const next = resumeCommand("run", transcript.id, setup.workspace.root, env);
+    const next = answered ? resumeCommand("run", transcript.id, setup.workspace.root, env) : undefined;
     const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
     await renderer.finish(
       redactor.redactValue({
         ...result,
         sessionId: transcript.id,
         exitCode,
-        resumeCommand: next,
+        ...(next !== undefined ? { resumeCommand: next } : {}),
         ...recorded,
       }),
     );

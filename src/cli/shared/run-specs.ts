@@ -4,7 +4,7 @@
  * every error listed); errors in specs it never reaches are warnings on stderr. `mcp:` capabilities are
  * checked against `config.mcpServers` (the caller adds a trusted project's servers).
  */
-import { errorsForRun, modelNameCheck } from "../../agents/spec/spec-checks.ts";
+import { errorsForRun, modelNameCheck, type SpecError } from "../../agents/spec/spec-checks.ts";
 import {
   formatSpecError,
   loadSpecs,
@@ -26,10 +26,20 @@ export async function loadRunSpecs(
     checkModel: modelNameCheck(env, config),
     mcpServers: Object.keys(config.mcpServers),
   });
-  const { fatal, warnings } = errorsForRun(agentName, loaded.errors, loaded.graph);
+  const { fatal, warnings, offeredByWildcard } = errorsForRun(agentName, loaded.errors, loaded.graph);
   if (fatal.length > 0) throw specAppError(fatal);
   for (const warning of warnings) {
-    stderr.write(`agent: warning: ${formatSpecError(warning)} (skipped: ${agentName} does not reach it)\n`);
+    stderr.write(
+      `agent: warning: ${formatSpecError(warning)} (${skippedBecause(warning, agentName, offeredByWildcard)})\n`,
+    );
   }
   return loaded;
+}
+
+/** Why an invalid spec is left out of the run, without claiming it is out of reach when `agents:*` would offer it. */
+function skippedBecause(warning: SpecError, agentName: string, offeredByWildcard: boolean): string {
+  const which = warning.agent !== undefined ? `agent ${warning.agent}` : "this spec";
+  if (offeredByWildcard)
+    return `skipped: ${agentName}'s agents:* would offer ${which}, but it is invalid; this run goes on without it`;
+  return `skipped: ${agentName} does not reach ${which}`;
 }

@@ -3,7 +3,7 @@ import { type Command, Option } from "commander";
 import { type SandboxFlags, sandboxOptions } from "./sandbox-flags.ts";
 import { type CassetteFlags, cassetteOptions } from "./shared-flags.ts";
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /** Declares the shared options on a command; their parsed shape is SessionFlags (below). */
 export function addSessionOptions(command: Command): Command {
@@ -23,8 +23,9 @@ export function addSessionOptions(command: Command): Command {
     .option("--timeout <seconds>", "wall-clock limit of each run of the top agent")
     .option("--max-budget-usd <usd>", "cost budget of each run in US dollars (exit 5 when spent)")
     .option("--max-tokens <n>", "token budget of each run: input, output and cache tokens (exit 5)")
-    .option("--allow <rule>", "allow rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
-    .option("--deny <rule>", "deny rule TOOL or TOOL:PATTERN (repeatable)", collect, [])
+    // No default value: commander would print `(default: [])`; session-setup.ts reads a missing list as none.
+    .option("--allow <rule>", "allow rule TOOL or TOOL:PATTERN (repeatable)", collect)
+    .option("--deny <rule>", "deny rule TOOL or TOOL:PATTERN (repeatable)", collect)
     .option("-c, --continue", "continue the most recent session of this workspace")
     .option(
       "--resume <id>",
@@ -47,8 +48,8 @@ export interface SessionFlags extends SandboxFlags, CassetteFlags {
   timeout?: string;
   maxBudgetUsd?: string;
   maxTokens?: string;
-  allow: string[];
-  deny: string[];
+  allow?: string[];
+  deny?: string[];
   resume?: string;
   /** `-c/--continue`: the latest session of this workspace. */
   continue?: boolean;

@@ -84,7 +84,7 @@ export async function setUpSession(
     env,
     config,
     specs: loaded.specs.values(),
-    rules: { allow: flags.allow, deny: flags.deny },
+    rules: { allow: flags.allow ?? [], deny: flags.deny ?? [] },
     onEvent: (event) => sink(event),
     onUnredactedEvent: (event) => tap?.(event),
     notices: [
@@ -101,7 +101,13 @@ export async function setUpSession(
   // Resolve the top agent's model now, so a missing key fails before a transcript is created (exit 3);
   // `auto` is decided per goal (topModel), here from the first one when it is known.
   const override = flags.model ?? flags.tier;
-  session.client.resolve(decideAuto(override ?? spec.model, firstGoal).name);
+  try {
+    session.client.resolve(decideAuto(override ?? spec.model, firstGoal).name);
+  } catch (error) {
+    // No key anywhere: the first-run screen instead of one line (first-run.ts).
+    const { firstRunError } = await import("./first-run.ts");
+    throw await firstRunError(error, env, config);
+  }
 
   return {
     session,

@@ -39,7 +39,7 @@ export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
       <Text color={color} bold>
         {`■ ${run.status} (${run.finishReason})${denied} in ${formatDuration(elapsedMs)} · session ${run.sessionId}`}
       </Text>
-      {run.resumeCommand !== undefined ? <Text dimColor>{`continue: ${run.resumeCommand} "…"`}</Text> : null}
+      {run.resumeCommand !== undefined ? <Text dimColor>{`continue: ${run.resumeCommand}`}</Text> : null}
       {run.usage.map((report) => (
         <Text key={report.agent}>
           {"  ".repeat(report.depth + 1)}

@@ -108,6 +108,24 @@ describe("agent agents with project specs", () => {
     expect(result.stderr).toContain(`${file}:5: constraints.max_turns: expected a number`);
   });
 
+  test("validate: a misspelt field names the nearest known one (issue 21, item 10)", async () => {
+    const file = projectSpec(
+      "typo.yaml",
+      "name: typo\ndescription: misspelt\nsystem_prompt: hi\ncapabilites: [read_file]\n",
+    );
+    const result = await agents(["validate"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`${file}:4: capabilites: unknown field; did you mean "capabilities"?`);
+  });
+
+  test("validate: a field far from every known one gets no suggestion", async () => {
+    projectSpec("odd.yaml", "name: odd\ndescription: odd\nsystem_prompt: hi\nzzz: 1\n");
+    const result = await agents(["validate"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("zzz: unknown field; expected one of:");
+    expect(result.stderr).not.toContain("did you mean");
+  });
+
   test("every error is reported, not just the first", async () => {
     const bad = projectSpec("bad.yaml", BROKEN);
     const worse = projectSpec(

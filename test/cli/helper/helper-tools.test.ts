@@ -59,7 +59,51 @@ describe("agent helper --tools", () => {
     expect(existsSync(join(cwd, "evil.txt"))).toBe(false);
     const second = JSON.stringify(fx.server.requests[before + 1]?.body);
     expect(second).toContain("write_file");
-    expect(second).toContain("Available tools: read_file");
+    expect(second).toContain("DENIED: this action was not performed: write_file is not available");
+    expect(second).toContain("available tools: read_file");
+  });
+
+  test("--json: an unlisted primitive (exec) is a whitelist denial, not a stumble (issue 21, item 3)", async () => {
+    fx.server.enqueue(
+      { toolCalls: [{ name: "exec", args: { command: "echo hi" } }] },
+      { text: "I was not allowed to run echo hi." },
+    );
+    const before = fx.server.requests.length;
+    const result = await helper(["--json", "--tools", "read_file,write_file", "run echo hi"]);
+    expect(result.code).toBe(0);
+    const out = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(out.stumbles).toBe(0);
+    expect(out.denials).toEqual([
+      {
+        agent: "root",
+        agent_name: "helper",
+        tool: "exec",
+        target: "echo hi",
+        decided_by: "whitelist",
+        reason: "not in the helper's --tools list (add exec to --tools to allow it)",
+        suggested_allow: [],
+      },
+    ]);
+    expect(out.tool_calls).toEqual([{ agent: "root", tool: "exec", target: "echo hi", outcome: "denied" }]);
+    // The model is told it was refused.
+    const second = JSON.stringify(fx.server.requests[before + 1]?.body);
+    expect(second).toContain(
+      "DENIED: this action was not performed: exec is not available in this helper run",
+    );
+  });
+
+  test("text mode: the refused call is listed on stderr after the answer", async () => {
+    fx.server.enqueue(
+      { toolCalls: [{ name: "exec", args: { command: "echo hi" } }] },
+      { text: "I was not allowed to run echo hi." },
+    );
+    const result = await helper(["--tools", "read_file,write_file", "run echo hi"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("I was not allowed to run echo hi.\n");
+    expect(result.stderr).toContain("✗ 1 action denied (not performed):");
+    expect(result.stderr).toContain(
+      "helper (root): exec echo hi: not in the helper's --tools list (add exec to --tools to allow it)",
+    );
   });
 
   test("unknown tool names: exit 2 listing the valid primitives, no model call", async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../../src/llm/resolve.ts";
 import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
@@ -56,6 +56,53 @@ describe("agent models", () => {
     const good = report.tiers.find((t: { tier: string }) => t.tier === "good");
     expect(good.model).toBeNull();
     expect(good.reason).toContain("ANTHROPIC_API_KEY");
+  });
+});
+
+/** A port nothing listens on: one a server just gave up. */
+async function closedPort(): Promise<number> {
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+  const port = server.port as number;
+  await server.stop(true);
+  return port;
+}
+
+describe("agent models: a local Ollama is ready only when it answers (issue 21, item 8)", () => {
+  // The built-in ollama endpoint (no config entry replacing it).
+  beforeEach(() => rmSync(join(sandbox.configDir, "agent"), { recursive: true, force: true }));
+
+  test("nothing listens at OLLAMA_HOST: ollama is unavailable, not answering", async () => {
+    const port = await closedPort();
+    const env = sandbox.env({ OLLAMA_HOST: `127.0.0.1:${port}` });
+    const text = await runAgent(["models"], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      / {2}ollama {5}unavailable no key needed; not answering; base URL http:\/\/127\.0\.0\.1:\d+\/v1/,
+    );
+    const json = await runAgent(["models", "--json"], { env });
+    const ollama = JSON.parse(json.stdout).providers.find((p: { name: string }) => p.name === "ollama");
+    expect(ollama).toMatchObject({ ready: false, answers: false });
+  });
+
+  test("a server answering GET /v1/models at OLLAMA_HOST: ollama is ready", async () => {
+    const paths: string[] = [];
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch(request) {
+        paths.push(new URL(request.url).pathname);
+        return Response.json({ object: "list", data: [{ id: "llama3.2", object: "model" }] });
+      },
+    });
+    try {
+      const env = sandbox.env({ OLLAMA_HOST: `127.0.0.1:${server.port}` });
+      const text = await runAgent(["models"], { env });
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(/ {2}ollama {5}ready {7}no key needed; answering/);
+      expect(paths).toEqual(["/v1/models"]);
+    } finally {
+      await server.stop(true);
+    }
   });
 });
 
