@@ -95,6 +95,9 @@ export async function plan(node: Node, turn: number): Promise<Planned> {
     ...(node.raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
     ...reasoningEffortFor(spec.reasoning_effort ?? model.reasoningEffort),
     ...node.shaper.request(),
+    // One prompt-cache key per session and agent (OpenAI `prompt_cache_key`, set by the Responses adapter):
+    // an agent's turns share a growing prefix, a sub-agent's prefix differs, so each gets its own key.
+    ...(node.shared.sessionId ? { cacheKey: `${node.shared.sessionId}:${who.agent}` } : {}),
   };
   const planned = await planTurn(request, options.stream, who, options.emit, turn);
   node.shared.tracker.add(who.agent, planned.usage, info);
