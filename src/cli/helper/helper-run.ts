@@ -126,6 +126,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         onDelta: (delta) => {
           if (streamed) show(words.push(delta));
         },
+        onWarning: (message) =>
+          process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`),
         ...(singleSystem !== undefined ? { system: singleSystem } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
         ...budgetsOf(limits),
