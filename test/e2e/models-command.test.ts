@@ -7,6 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { unlistedCatalogModels } from "../../src/llm/catalog/check.ts";
+import { catalogEntries } from "../../src/llm/catalog.ts";
 import { aliasNames } from "../../src/llm/resolve.ts";
 import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 import { type E2eSandbox, freshServerAndSandbox, runAgentIn } from "./support.ts";
@@ -95,6 +97,32 @@ describe("agent models --refresh", () => {
     expect(result.code).toBe(4);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("model catalog not refreshed (HTTP 503");
+  });
+});
+
+describe("agent models --check", () => {
+  test("flags a catalog model the provider no longer lists", async () => {
+    // Every live Anthropic model of the catalog (all of them are unlisted against an empty list) but one.
+    const live = unlistedCatalogModels(catalogEntries(), "anthropic", [], new Date()).map((m) => m.id);
+    expect(live).toContain("claude-opus-5-5");
+    server.serveModels(
+      "anthropic",
+      live.filter((id) => id !== "claude-opus-5-5"),
+    );
+    const env = sandbox.env({
+      ANTHROPIC_API_KEY: "sk-ant-test-models-00000001",
+      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+    });
+    const result = await runAgentIn(sandbox, ["models", "--check"], env);
+    expect(result.stdout).toContain("UNLISTED    claude-opus-5-5: in the catalog");
+    expect(result.stdout).toContain("1 catalog model(s) not listed by their provider");
+    expect(result.stdout.match(/UNLISTED/g)).toHaveLength(1);
+    const json = await runAgentIn(sandbox, ["models", "--check", "--json"], env);
+    const check = JSON.parse(json.stdout) as {
+      providers: { provider: string; unlisted: { id: string }[] }[];
+    };
+    const anthropic = check.providers.find((p) => p.provider === "anthropic");
+    expect(anthropic?.unlisted.map((u) => u.id)).toEqual(["claude-opus-5-5"]);
   });
 });
 
