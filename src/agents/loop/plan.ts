@@ -95,6 +95,11 @@ export async function plan(node: Node, turn: number): Promise<Planned> {
     ...(node.raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),
     ...reasoningEffortFor(spec.reasoning_effort ?? model.reasoningEffort),
     ...node.shaper.request(),
+    // One prompt-cache key per session and agent (OpenAI `prompt_cache_key`, "used by OpenAI to cache
+    // responses for similar requests to optimize your cache hit rates": platform.openai.com/docs/api-reference/
+    // responses/create#responses_create-prompt_cache_key, as quoted in Azure's ResponseObject.PromptCacheKey
+    // reference). An agent's turns share a growing prefix; a sub-agent's prefix differs, so it gets its own.
+    ...(node.shared.sessionId ? { cacheKey: `${node.shared.sessionId}:${who.agent}` } : {}),
   };
   const planned = await planTurn(request, options.stream, who, options.emit, turn);
   // After a fallback the answering model bills at its own prices and is the one the summary names.

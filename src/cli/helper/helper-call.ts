@@ -35,6 +35,8 @@ export interface HelperCallInput {
   maxOutputTokens?: number;
   /** Answer text as it arrives. */
   onDelta: (delta: string) => void;
+  /** A stream warning (model_retiring, reasoning_dropped, ...): one line for stderr. */
+  onWarning?: (message: string) => void;
   /** `--schema`: sent natively, and the answer checked (re-asked once when it does not match). */
   schema?: OutputSchema;
   /** Why the usage so far exceeds a budget, checked before every request after the first. */
@@ -84,6 +86,8 @@ async function attempt(
     if (event.type === "text_delta") {
       answer += event.delta;
       input.onDelta(event.delta);
+    } else if (event.type === "warning") {
+      input.onWarning?.(event.message);
     } else if (event.type === "done") {
       return {
         ok: true,
@@ -195,6 +199,8 @@ export interface SingleCallInput {
   /** Wall-clock limit of the call (`--timeout`). */
   timeoutMs?: number;
   onDelta: (delta: string) => void;
+  /** A stream warning, one line for stderr. */
+  onWarning?: (message: string) => void;
   /** The model a fallback switched to, if any (the answer came from it). */
   fellBackTo: () => ModelRef | undefined;
   schema?: OutputSchema;
@@ -249,6 +255,7 @@ export async function singleCall(input: SingleCallInput): Promise<HelperOutcome>
       signal: controller.signal,
       maxOutputTokens: input.client.info(input.ref).maxOutputTokens,
       onDelta: input.onDelta,
+      ...(input.onWarning ? { onWarning: input.onWarning } : {}),
       ...(input.schema ? { schema: input.schema } : {}),
       ...budgetGuard(input),
     });

@@ -3,6 +3,7 @@
  * stdout holds only the answer. The work lives in helper-run.ts (`helperMain`).
  */
 import { type Command, Option } from "commander";
+import { ALIAS_LINES } from "../../llm/catalog/tiers.ts";
 import type { CommandModule } from "../shared/command-module.ts";
 import { addExamplesAndExitCodes } from "../shared/help-text.ts";
 import { sandboxOptions } from "../shared/sandbox-flags.ts";
@@ -22,7 +23,12 @@ export const helperCommand: CommandModule = {
           .choices(["fast", "good", "best", "smart", "auto"])
           .default("fast"),
       )
-      .option("-m, --model <model>", "a model: tier, provider:model or model id (overrides --tier)")
+      .option(
+        "-m, --model <model>",
+        // The alias names (aliasNames() in src/llm/resolve.ts), read from the small tiers module so that
+        // registering the command loads no catalog.
+        `a model: tier, alias (${Object.keys(ALIAS_LINES).join(", ")}), provider:model or model id (overrides --tier)`,
+      )
       .option("-s, --system <text>", "replace the built-in system prompt (@FILE reads a file)")
       .option("--append-system <text>", "add to the built-in system prompt (@FILE reads a file)")
       .option(

@@ -106,6 +106,12 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   // Resolve now: an unplaceable name is a usage error (2) and a missing key a config error (3).
   const resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
   checkFitsContext(stdinText, client.info(resolved.ref));
+  // models.refresh: auto starts a background catalog refresh here (never awaited on the hot path; a replay
+  // makes no network request); it is given at most 2 s at the end of the run (config-refresh.ts).
+  const autoRefresh =
+    config.modelsRefresh === "auto" && flags.replay === undefined
+      ? (await import("../shared/config-refresh.ts")).startAutoRefresh(config, env)
+      : undefined;
 
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   // A schema'd answer is checked before it is printed, so it is never streamed.
@@ -128,6 +134,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         onDelta: (delta) => {
           if (streamed) show(words.push(delta));
         },
+        onWarning: (message) =>
+          process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`),
         ...(singleSystem !== undefined ? { system: singleSystem } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
         ...budgetsOf(limits),
@@ -182,6 +190,9 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     show(words.end());
     process.stdout.write(screen.end());
   }
+  await autoRefresh?.settle((note) =>
+    process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(note))}\n`),
+  );
   // A strict replay that met a request unlike the recorded one is a usage error (exit 2).
   const mismatch = client.replay?.mismatch();
   if (mismatch !== undefined) throw new AppError("usage", mismatch);

@@ -2,10 +2,16 @@
  * `agent models --check`: asks every provider with a key which models it serves now (src/llm/model-list.ts)
  * and flags each tier default or configured model it no longer serves (or, for Anthropic, has deprecated).
  *
- * Exit codes: 0 every checked model is served (deprecations are warnings) or no key is set; 1 a model is
- * not served; 4 a provider's model list could not be read.
+ * It also lists the catalog's live models the provider no longer lists (unlistedCatalogModels): a
+ * warning that the catalog (snapshot, refresh or an override) is out of date, not a failure by itself.
+ *
+ * Exit codes: 0 every checked model is served (deprecations and unlisted catalog models are warnings) or
+ * no key is set; 1 a tier default or configured model is not served; 4 a provider's model list could not
+ * be read.
  */
 import { ExitCode } from "../../kernel/index.ts";
+import { type UnlistedModel, unlistedCatalogModels } from "../../llm/catalog/check.ts";
+import { catalogEntries } from "../../llm/catalog.ts";
 import { type Endpoint, findEndpoint, keyVarsText, listEndpoints } from "../../llm/endpoints.ts";
 import { type LiveModel, listLiveModels } from "../../llm/model-list.ts";
 import { DEFAULT_TIER_MODELS, detectProvider, TIERS } from "../../llm/resolve.ts";
@@ -28,6 +34,8 @@ export interface ProviderCheck {
   /** Why the list failed, or which variables to set. */
   detail?: string;
   models: CheckedModel[];
+  /** Catalog models of this provider it does not list (native providers only). */
+  unlisted: UnlistedModel[];
 }
 
 export interface ModelsCheck {
@@ -96,6 +104,7 @@ export async function checkModels(
             served: 0,
             detail: `${keyVarsText(endpoint)} not set`,
             models: [],
+            unlisted: [],
           };
         }
         const listed = await listLiveModels(endpoint);
@@ -106,11 +115,27 @@ export async function checkModels(
             served: 0,
             detail: listed.error.message,
             models: [],
+            unlisted: [],
           };
         }
         const live = new Map(listed.models.map((m) => [m.id, m]));
         const models = [...roles].map(([id, r]) => judge(id, r, live));
-        return { provider: endpoint.name, state: "checked", served: listed.models.length, models };
+        // Only the provider's own API speaks for the catalog's models; a compatible server lists its own.
+        const unlisted = endpoint.compatible
+          ? []
+          : unlistedCatalogModels(
+              catalogEntries(),
+              endpoint.kind,
+              listed.models.filter((m) => m.lifecycle !== "retired").map((m) => m.id),
+              new Date(),
+            );
+        return {
+          provider: endpoint.name,
+          state: "checked",
+          served: listed.models.length,
+          models,
+          unlisted,
+        };
       }),
   );
   let exitCode: number = ExitCode.done;
@@ -142,11 +167,19 @@ export function formatModelsCheck(check: ModelsCheck): string {
         const retires = m.retiresAt ? `; retires ${m.retiresAt}` : "";
         lines.push(`  ${STATUS_TEXT[m.status]}  ${m.id.padEnd(width)}  ${m.roles.join(", ")}${retires}`);
       }
+      for (const u of p.unlisted) lines.push(`  UNLISTED    ${u.id}: ${u.note}`);
     }
   }
   const flagged = check.providers.flatMap((p) => p.models.filter((m) => m.status === "not_served"));
   if (flagged.length > 0) {
     lines.push("", `${flagged.length} model(s) not served: update models: in config.yaml or upgrade agent.`);
+  }
+  const unlisted = check.providers.reduce((n, p) => n + p.unlisted.length, 0);
+  if (unlisted > 0) {
+    lines.push(
+      "",
+      `${unlisted} catalog model(s) not listed by their provider: agent models --refresh, or upgrade agent.`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -12,7 +12,12 @@ export const modelsCommand: CommandModule = {
         "--check",
         "ask each provider with a key which models it serves and flag tier defaults or configured models it no longer serves",
       )
-      .action(async (flags: { json?: boolean; check?: boolean }) => {
+      .option(
+        "--refresh",
+        "download the model catalog (models.dev api.json, or AGENT_MODELS_URL) into the cache; exit 4 if it fails",
+      )
+      .option("--all", "also list deprecated and shut-down models")
+      .action(async (flags: { json?: boolean; check?: boolean; refresh?: boolean; all?: boolean }) => {
         const { runModels } = await import("./models-run.ts");
         await runModels(flags);
       });

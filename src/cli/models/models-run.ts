@@ -2,13 +2,14 @@
  * `agent models`: for the current environment, which key variables were found (names only, never
  * values), what each tier resolves to and why, config overrides and openai-compatible providers.
  */
-import { AppError, Redactor } from "../../kernel/index.ts";
-import { catalogIds, catalogProvider } from "../../llm/catalog.ts";
+import { AppError, type ProviderKind, Redactor } from "../../kernel/index.ts";
+import { type CatalogEntry, catalogEntries, catalogSource } from "../../llm/catalog.ts";
 import { listEndpoints } from "../../llm/endpoints.ts";
-import { resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
+import { explainTiers, resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
 import { serverAnswers } from "../../llm/server-probe.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { type AgentConfig, configFile, loadConfig } from "../shared/config.ts";
+import { formatTierExplanations, type TierExplanation, tierExplanations } from "./models-tiers.ts";
 
 export interface ModelsReport {
   config: { file: string; found: boolean };
@@ -35,32 +36,46 @@ export interface ModelsReport {
     source: "default" | "config" | null;
   }[];
   overrides: Partial<Record<Tier, string[]>>;
-  /** The catalog's known models per provider (prices and context windows known; any other id works too). */
+  /** Where the catalog's models.dev data came from (snapshot commit or refresh URL) and its date. */
+  catalog: { source: string; date: string };
+  /** Each tier's candidates per provider by the catalog's rules, and why. */
+  tierRules: TierExplanation[];
+  /** True when no native provider has a key, so tierRules covers every provider. */
+  tierRulesForAll: boolean;
+  /** The catalog's known models per provider (prices and context windows known; any other id works too);
+   * deprecated and shut-down models only with `--all`. */
   known: Record<string, string[]>;
 }
 
+/** Deprecated by its provider, or past its shutdown day. */
+function retired(entry: CatalogEntry, now: Date): boolean {
+  if (entry.status === "deprecated") return true;
+  return entry.retires !== undefined && Date.parse(`${entry.retires}T00:00:00Z`) <= now.getTime();
+}
+
 /** The catalog's model ids grouped by provider, in catalog order. */
-function knownModels(): Record<string, string[]> {
+function knownModels(all: boolean, now: Date): Record<string, string[]> {
   const known: Record<string, string[]> = {};
-  for (const id of catalogIds()) {
-    const provider = catalogProvider(id);
-    if (!provider) continue;
-    const ids = known[provider] ?? [];
-    ids.push(id);
-    known[provider] = ids;
+  for (const entry of catalogEntries()) {
+    if (!all && retired(entry, now)) continue;
+    const ids = known[entry.provider] ?? [];
+    ids.push(entry.id);
+    known[entry.provider] = ids;
   }
   return known;
 }
 
 /**
  * Builds the report without printing it. A server that needs no key (a local Ollama) is called ready
- * only when it answers now (`probe`: one bounded GET each, in parallel; server-probe.ts).
+ * only when it answers now (`options.probe`: one bounded GET each, in parallel; server-probe.ts).
  */
 export async function modelsReport(
   env: Record<string, string | undefined>,
   config: AgentConfig,
-  probe: (baseUrl: string) => Promise<boolean> = serverAnswers,
+  options: { all?: boolean; now?: Date; probe?: (baseUrl: string) => Promise<boolean> } = {},
 ): Promise<ModelsReport> {
+  const probe = options.probe ?? serverAnswers;
+  const now = options.now ?? new Date();
   const redactor = Redactor.fromEnv(env);
   const endpoints = listEndpoints(env, config);
   const answers = await Promise.all(
@@ -95,12 +110,21 @@ export async function modelsReport(
       return { tier, model: null, provider: null, reason: error.message, fallbacks: [], source: null };
     }
   });
+  const keyed = [
+    ...new Set(endpoints.filter((e) => e.ready && !e.compatible).map((e) => e.kind as ProviderKind)),
+  ];
+  const forAll = keyed.length === 0;
+  const shown: ProviderKind[] = forAll ? ["anthropic", "openai", "gemini"] : keyed;
+  const pinned = new Set(tiers.filter((t) => t.source === "config").map((t) => t.tier as string));
   return {
     config: { file: config.file ?? configFile(env), found: config.file !== undefined },
     providers,
     tiers,
     overrides: config.models,
-    known: knownModels(),
+    catalog: catalogSource(),
+    tierRules: tierExplanations(explainTiers(now), shown, pinned),
+    tierRulesForAll: forAll,
+    known: knownModels(options.all === true, now),
   };
 }
 
@@ -132,21 +156,39 @@ export function formatModelsReport(report: ModelsReport): string {
     const fallbacks = t.fallbacks.length > 0 ? `; then ${t.fallbacks.join(", ")}` : "";
     lines.push(`  ${t.tier.padEnd(5)} ${t.provider}:${t.model}  ${t.reason}${fallbacks}`);
   }
+  lines.push("", ...formatTierExplanations(report.tierRules, report.tierRulesForAll));
   const overrides = Object.entries(report.overrides);
   lines.push("", overrides.length > 0 ? "Config overrides:" : "Config overrides: none");
   for (const [tier, list] of overrides) lines.push(`  models.${tier}: ${(list ?? []).join(", ")}`);
   lines.push(
     "",
-    "Known models (catalog: context window and prices; other ids work with conservative defaults):",
+    `Catalog: ${report.catalog.source}, ${report.catalog.date} (agent models --refresh fetches a newer one)`,
+    "Known models (catalog: context window and prices; other ids work with conservative defaults;",
+    "  deprecated and shut-down models are listed with --all):",
   );
   for (const [provider, ids] of Object.entries(report.known))
     lines.push(`  ${provider.padEnd(10)} ${ids.join(", ")}`);
   return `${lines.join("\n")}\n`;
 }
 
-/** Runs `agent models` (with `--check`, the live check of models-check.ts, which sets the exit code). */
-export async function runModels(flags: { json?: boolean; check?: boolean }): Promise<void> {
+export interface ModelsFlags {
+  json?: boolean;
+  check?: boolean;
+  refresh?: boolean;
+  all?: boolean;
+}
+
+/**
+ * Runs `agent models`: with `--refresh`, downloads the catalog first (models-refresh.ts; exit 4 when it
+ * fails); with `--check`, the live check of models-check.ts, which sets the exit code.
+ */
+export async function runModels(flags: ModelsFlags): Promise<void> {
   const config = await loadConfig(process.env);
+  if (flags.refresh) {
+    const { refreshModels } = await import("./models-refresh.ts");
+    await refreshModels(process.env);
+    if (!flags.check) return;
+  }
   if (flags.check) {
     const { checkModels, formatModelsCheck } = await import("./models-check.ts");
     const check = await checkModels(process.env, config);
@@ -154,6 +196,6 @@ export async function runModels(flags: { json?: boolean; check?: boolean }): Pro
     if (check.exitCode !== 0) throw new CliExit(check.exitCode);
     return;
   }
-  const report = await modelsReport(process.env, config);
+  const report = await modelsReport(process.env, config, { all: flags.all === true });
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatModelsReport(report));
 }

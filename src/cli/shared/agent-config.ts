@@ -10,6 +10,8 @@ export interface AgentConfig extends ModelsConfig {
   /** The file it came from; absent when there was none. */
   file?: string;
   models: Partial<Record<"fast" | "good" | "best", string[]>>;
+  /** `models.refresh: auto`: refresh the model catalog in the background at most daily (config-refresh.ts). */
+  modelsRefresh?: "auto";
   providers: NonNullable<ModelsConfig["providers"]>;
   rules: { allow: string[]; ask: string[]; deny: string[] };
   mcpServers: Record<string, McpServerConfig>;

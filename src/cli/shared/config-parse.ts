@@ -82,7 +82,8 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
   if (first === "hooks") return "match, command or timeout_ms";
   if (first === "mcp_servers") return "command, args, env, url, headers, trust or startup_timeout_ms";
-  if (first === "models" || first === "reasoning_effort") return "fast, good or best";
+  if (first === "models") return "fast, good, best or refresh";
+  if (first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd, max_tokens or compact_threshold";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
@@ -102,6 +103,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
     const list = toList(raw.models?.[tier]);
     if (list) config.models[tier] = list;
   }
+  if (raw.models?.refresh === "auto") config.modelsRefresh = "auto";
   for (const tier of ["fast", "good", "best"] as const) {
     const effort = raw.reasoning_effort?.[tier];
     if (effort !== undefined) {

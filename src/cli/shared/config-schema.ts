@@ -96,7 +96,13 @@ const hookList = z.array(hook, {
 
 export const configSchema = z.strictObject({
   models: z
-    .strictObject({ fast: modelList.optional(), good: modelList.optional(), best: modelList.optional() })
+    .strictObject({
+      fast: modelList.optional(),
+      good: modelList.optional(),
+      best: modelList.optional(),
+      // auto: refresh the model catalog in the background at most daily (config-refresh.ts); off by default.
+      refresh: z.enum(["auto", "off"], { error: "expected refresh: auto or off" }).optional(),
+    })
     .optional(),
   reasoning_effort: z
     .strictObject({ fast: effort.optional(), good: effort.optional(), best: effort.optional() })

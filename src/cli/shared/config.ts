@@ -4,6 +4,7 @@
  *   models:            # tier overrides; each a model name or an ordered list (first with credentials wins)
  *     fast: claude-haiku-5-5
  *     best: [anthropic:claude-opus-5-5, openai:gpt-6-astra]
+ *     refresh: auto    # refresh the model catalog in the background when the cache is over a day old (default off)
  *   reasoning_effort:  # per tier: none | minimal | low | medium | high | xhigh | max (mapped per model)
  *     best: high
  *   providers:         # openai-compatible servers, used as `<name>:<model>`

@@ -24,6 +24,8 @@ export interface RefreshOptions {
   timeoutMs?: number;
   /** The day recorded as the data's date (default today, UTC). */
   now?: Date;
+  /** False: leave this process's catalog as it is (a background refresh serves the next run). Default true. */
+  reset?: boolean;
 }
 
 /** api.json is a few megabytes; anything far past that is not models.dev. */
@@ -90,7 +92,7 @@ export async function refreshCatalog(
       note: `model catalog not refreshed (cannot write ${path}: ${(error as Error).message})`,
     };
   }
-  resetCatalog();
+  if (options.reset !== false) resetCatalog();
   return {
     ok: true,
     path,

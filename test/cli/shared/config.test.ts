@@ -127,7 +127,7 @@ providers:
   fsat: claude-haiku-5-5
 `);
     expect(error.details).toMatchObject({ line: 4, field: "models.fsat" });
-    expect(error.message).toContain("expected fast, good or best");
+    expect(error.message).toContain("expected fast, good, best or refresh");
   });
 
   test("a missing required field points at its parent", async () => {

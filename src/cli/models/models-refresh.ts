@@ -1,0 +1,21 @@
+/**
+ * `agent models --refresh`: downloads the models.dev catalog (AGENT_MODELS_URL, else
+ * https://models.dev/api.json) into $XDG_CACHE_HOME/agent/models.json through refreshCatalog().
+ *
+ * Prints `refreshed N models from <url> → <path>` on stdout. A failed download or a bad answer leaves the
+ * previous cache and the snapshot in place, prints refreshCatalog's one-line note on stderr and exits 4
+ * (a provider-like failure: the catalog's server, not the user's input).
+ */
+import { ExitCode } from "../../kernel/index.ts";
+import { DEFAULT_MODELS_URL, refreshCatalog } from "../../llm/catalog/refresh.ts";
+import { CliExit } from "../shared/command-module.ts";
+
+export async function refreshModels(env: Record<string, string | undefined>): Promise<void> {
+  const url = env.AGENT_MODELS_URL && env.AGENT_MODELS_URL !== "" ? env.AGENT_MODELS_URL : DEFAULT_MODELS_URL;
+  const result = await refreshCatalog(url, { env });
+  if (!result.ok) {
+    process.stderr.write(`agent: ${result.note}\n`);
+    throw new CliExit(ExitCode.provider);
+  }
+  process.stdout.write(`refreshed ${result.models} models from ${result.source} → ${result.path}\n`);
+}
