@@ -44,10 +44,10 @@ export interface StallEntry {
  * One detector per run.
  */
 export class StallDetector {
-  /** Every step of the run so far. */
-  private readonly everSeen = new Set<string>();
-  /** Steps since the workspace last changed. */
-  private sinceChange = new Set<string>();
+  /** Every step of the run so far, as its hash (see {@link stepHash}). */
+  private readonly everSeen = new Set<bigint>();
+  /** Steps since the workspace last changed, as hashes. */
+  private sinceChange = new Set<bigint>();
   private lastResult: string | undefined;
   private sameResults = 0;
 
@@ -55,7 +55,7 @@ export class StallDetector {
   repeatedCall(entries: StallEntry[]): ToolCall | undefined {
     let repeated: ToolCall | undefined;
     for (const { call, result, mutated } of entries) {
-      const step = `${call.name}\u0000${canonicalArgs(call.arguments)}\u0000${result}`;
+      const step = stepHash(call, result);
       if (this.sinceChange.has(step)) repeated ??= call;
       else if (mutated && !this.everSeen.has(step)) this.sinceChange = new Set();
       this.sinceChange.add(step);
@@ -78,6 +78,16 @@ export class StallDetector {
     }
     return stalled;
   }
+}
+
+/**
+ * A step as a 64-bit Wyhash of its tool, key-sorted arguments and result: the detector keeps one
+ * bigint per step instead of every result's text, so its memory no longer grows with what tools return
+ * over a long run. `Bun.hash` is Wyhash returning a bigint (bun.sh/reference/globals/bun/hash); a false
+ * repeat needs a 64-bit collision among one run's steps.
+ */
+function stepHash(call: ToolCall, result: string): bigint {
+  return Bun.hash(`${call.name}\u0000${canonicalArgs(call.arguments)}\u0000${result}`);
 }
 
 /** Measures message sizes for the token estimate, remembering each message (one meter per run). */

@@ -205,6 +205,14 @@ describe("stall detector across responses", () => {
     expect(d.repeatedCall([write("8", "c", false), read("9", "a")])?.id).toBe("8");
     expect(d.repeatedCall([exec("10", "ls")])?.id).toBe("10");
   });
+  test("two different large results of the same call are not a stall; the same large result again is", () => {
+    const d = new StallDetector();
+    // Results that differ only past the first megabyte: the step is told apart by all of its text.
+    const big = (tail: string) => `${"x".repeat(1_000_000)}${tail}`;
+    expect(d.repeatedCall([read("1", "a", big("first"))])).toBeUndefined();
+    expect(d.repeatedCall([read("2", "a", big("second"))])).toBeUndefined();
+    expect(d.repeatedCall([read("3", "a", big("first"))])?.id).toBe("3");
+  });
   test("two writes alternating forever are a stall: a write seen before changes nothing", () => {
     const d = new StallDetector();
     expect(d.repeatedCall([write("1", "a")])).toBeUndefined();
