@@ -90,9 +90,18 @@ function stepHash(call: ToolCall, result: string): bigint {
   return Bun.hash(`${call.name}\u0000${canonicalArgs(call.arguments)}\u0000${result}`);
 }
 
-/** Measures message sizes for the token estimate, remembering each message (one meter per run). */
+/**
+ * Measures message sizes for the token estimate, remembering each message (one meter per run), and the
+ * running total of the last history it measured: a history is only appended to between compactions, so
+ * the next call compares message identities up to the first difference (a pointer check per message)
+ * and measures only what follows it. A history rewritten anywhere (compaction, eliding) is measured again
+ * from its first changed message, so the total is always that of the array passed in.
+ */
 export class ContextMeter {
   private readonly sizes = new WeakMap<Message, number>();
+  /** The messages of the last history measured, and `prefix[i]`: the chars of its first i messages. */
+  private seen: Message[] = [];
+  private prefix: number[] = [0];
 
   chars(m: Message): number {
     let n = this.sizes.get(m);
@@ -101,6 +110,23 @@ export class ContextMeter {
       this.sizes.set(m, n);
     }
     return n;
+  }
+
+  /** The chars of every message of `messages`. */
+  total(messages: readonly Message[]): number {
+    const shared = Math.min(messages.length, this.seen.length);
+    let same = 0;
+    while (same < shared && messages[same] === this.seen[same]) same++;
+    this.seen.length = same;
+    this.prefix.length = same + 1;
+    let chars = this.prefix[same] as number;
+    for (let i = same; i < messages.length; i++) {
+      const m = messages[i] as Message;
+      chars += this.chars(m);
+      this.seen.push(m);
+      this.prefix.push(chars);
+    }
+    return chars;
   }
 }
 
@@ -111,8 +137,7 @@ export function estimateTokens(
   tools: ToolDefinition[],
   meter: ContextMeter = new ContextMeter(),
 ): number {
-  let chars = system.length + JSON.stringify(tools).length;
-  for (const m of messages) chars += meter.chars(m);
+  const chars = system.length + JSON.stringify(tools).length + meter.total(messages);
   return Math.ceil(chars / 4);
 }
 
