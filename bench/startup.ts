@@ -10,7 +10,11 @@
  * The binary is built with the package's build command (`bun run build`) when it is missing or older than any file
  * under src/ (or always with --rebuild).
  *
- *   bun bench/startup.ts [--runs 20] [--warmup 3] [--rebuild]
+ *   bun bench/startup.ts [--runs 20] [--warmup 3] [--rebuild] [--baseline OTHER_BINARY]
+ *
+ * Runs go in rounds (each target once per round), so load from other processes falls on every target
+ * alike. `--baseline` adds another build's compiled helper and --version to the same rounds (e.g. main's
+ * binary before a change). CPU ms is the child's user + system time, which other load moves least.
  *
  * Targets: compiled helper under 60 ms, under 80 MiB and within 3x the floor (median over median, same
  * run). Exits 1 when the compiled helper misses one.
@@ -34,6 +38,8 @@ function flag(name: string, fallback: number): number {
 }
 
 const RUNS = flag("--runs", 20);
+const baselineAt = process.argv.indexOf("--baseline");
+const BASELINE = baselineAt >= 0 ? process.argv[baselineAt + 1] : undefined;
 const WARMUP = flag("--warmup", 3);
 
 function newestMtime(dir: string): number {
@@ -61,6 +67,8 @@ async function ensureBinary(): Promise<void> {
 interface Sample {
   ms: number;
   rssBytes: number;
+  /** User + system CPU time of the child. */
+  cpuMs: number;
 }
 
 interface Target {
@@ -95,12 +103,20 @@ async function main(): Promise<void> {
     { name: "helper compiled", cmd: [BINARY, "helper", "say hi"], callsModel: true },
     { name: "--version compiled", cmd: [BINARY, "--version"], callsModel: false },
   ];
+  if (BASELINE !== undefined) {
+    const other = resolve(BASELINE);
+    if (!existsSync(other)) throw new Error(`--baseline ${BASELINE}: no such binary`);
+    targets.push(
+      { name: "helper compiled (baseline)", cmd: [other, "helper", "say hi"], callsModel: true },
+      { name: "--version compiled (baseline)", cmd: [other, "--version"], callsModel: false },
+    );
+  }
 
-  const results: { target: Target; ms: number; mib: number; minMs: number }[] = [];
+  const results: { target: Target; ms: number; mib: number; minMs: number; cpuMs: number }[] = [];
+  const samples = new Map<Target, Sample[]>(targets.map((t) => [t, []]));
   try {
-    for (const target of targets) {
-      const samples: Sample[] = [];
-      for (let i = 0; i < WARMUP + RUNS; i++) {
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      for (const target of targets) {
         if (target.callsModel) server.enqueue({ text: "hi" });
         const start = performance.now();
         const proc = Bun.spawn(target.cmd, {
@@ -119,13 +135,19 @@ async function main(): Promise<void> {
         if (code !== 0 || (target.callsModel && stdout !== "hi\n")) {
           throw new Error(`${target.name} failed (exit ${code}): ${stderr.trim() || stdout.trim()}`);
         }
-        if (i >= WARMUP) samples.push({ ms, rssBytes: proc.resourceUsage()?.maxRSS ?? 0 });
+        const usage = proc.resourceUsage();
+        const cpuMs = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1000 : 0;
+        if (i >= WARMUP) samples.get(target)?.push({ ms, rssBytes: usage?.maxRSS ?? 0, cpuMs });
       }
+    }
+    for (const target of targets) {
+      const taken = samples.get(target) ?? [];
       results.push({
         target,
-        ms: median(samples.map((s) => s.ms)),
-        minMs: Math.min(...samples.map((s) => s.ms)),
-        mib: Math.max(...samples.map((s) => s.rssBytes)) / 1024 / 1024,
+        ms: median(taken.map((s) => s.ms)),
+        minMs: Math.min(...taken.map((s) => s.ms)),
+        mib: Math.max(...taken.map((s) => s.rssBytes)) / 1024 / 1024,
+        cpuMs: median(taken.map((s) => s.cpuMs)),
       });
     }
   } finally {
@@ -135,12 +157,14 @@ async function main(): Promise<void> {
 
   const floor = results[0]!;
   const rows = [
-    ["target", "median ms", "min ms", "× floor", "peak MiB", "× floor"],
+    ["target", "median ms", "min ms", "× floor", "CPU ms", "× floor", "peak MiB", "× floor"],
     ...results.map((r) => [
       r.target.name,
       r.ms.toFixed(1),
       r.minMs.toFixed(1),
       (r.ms / floor.ms).toFixed(1),
+      r.cpuMs.toFixed(1),
+      (r.cpuMs / floor.cpuMs).toFixed(1),
       r.mib.toFixed(1),
       (r.mib / floor.mib).toFixed(1),
     ]),
@@ -149,7 +173,7 @@ async function main(): Promise<void> {
   const line = (row: string[]) =>
     row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join("  ");
   console.log(
-    `startup: ${RUNS} runs after ${WARMUP} warm-up, fake server with zero latency, Bun ${Bun.version}`,
+    `startup: ${RUNS} rounds after ${WARMUP} warm-up, fake server with zero latency, Bun ${Bun.version}`,
   );
   console.log(line(rows[0]!));
   for (const row of rows.slice(1)) console.log(line(row));

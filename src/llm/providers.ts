@@ -5,10 +5,6 @@
 import type { ProviderKind } from "../kernel/messages.ts";
 import type { StreamFn, WireProtocol } from "../kernel/stream.ts";
 import type { AdapterOptions } from "./adapter.ts";
-import { anthropicStream } from "./anthropic.ts";
-import { geminiStream } from "./gemini.ts";
-import { openaiStream } from "./openai.ts";
-import { openaiResponsesStream } from "./openai-responses.ts";
 import { withStreamGuard } from "./stream-guard.ts";
 
 /** One provider instance: which wire protocol, its name, key and endpoint. */
@@ -36,19 +32,32 @@ export function wireProtocol(config: Pick<ProviderConfig, "kind" | "compatible">
   return config.compatible ? "openai-chat" : "openai-responses";
 }
 
-/** The stream function of a provider instance: its wire adapter behind the stream guard. The SDK is
- * imported only when the first request runs. */
+/** Each wire adapter's module, imported on the first request of a provider that speaks it: a run that
+ * talks to one provider loads one adapter (and, inside it, one SDK). */
+const ADAPTERS: Record<WireProtocol, () => Promise<(options: AdapterOptions) => StreamFn>> = {
+  "anthropic-messages": async () => (await import("./anthropic.ts")).anthropicStream,
+  "openai-responses": async () => (await import("./openai-responses.ts")).openaiResponsesStream,
+  "openai-chat": async () => (await import("./openai.ts")).openaiStream,
+  gemini: async () => (await import("./gemini.ts")).geminiStream,
+};
+
+/** A stream function whose adapter is created on its first request (the import is our own bundled
+ * module; a failure there would be a broken build, which the stream guard reports as an error event). */
+function lazyAdapter(protocol: WireProtocol, options: AdapterOptions): StreamFn {
+  let adapter: Promise<StreamFn> | undefined;
+  return async function* (request) {
+    adapter ??= ADAPTERS[protocol]().then((make) => make(options));
+    yield* (await adapter)(request);
+  };
+}
+
+/** The stream function of a provider instance: its wire adapter behind the stream guard. The adapter
+ * and its SDK are imported only when the first request runs. */
 export function createProviderStream(config: ProviderConfig): StreamFn {
   const options: AdapterOptions = { name: config.name, apiKey: config.apiKey };
   if (config.baseUrl !== undefined) options.baseUrl = config.baseUrl;
   if (config.sendReasoningContent) options.sendReasoningContent = true;
-  const adapters: Record<WireProtocol, (o: AdapterOptions) => StreamFn> = {
-    "anthropic-messages": anthropicStream,
-    "openai-responses": openaiResponsesStream,
-    "openai-chat": openaiStream,
-    gemini: geminiStream,
-  };
-  const adapter = adapters[wireProtocol(config)](options);
+  const adapter = lazyAdapter(wireProtocol(config), options);
   const guard: { idleTimeoutMs?: number; providerName: string } = { providerName: config.name };
   if (config.idleTimeoutMs !== undefined) guard.idleTimeoutMs = config.idleTimeoutMs;
   return withStreamGuard(adapter, guard);

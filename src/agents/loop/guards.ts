@@ -44,10 +44,10 @@ export interface StallEntry {
  * One detector per run.
  */
 export class StallDetector {
-  /** Every step of the run so far. */
-  private readonly everSeen = new Set<string>();
-  /** Steps since the workspace last changed. */
-  private sinceChange = new Set<string>();
+  /** Every step of the run so far, as its hash (see {@link stepHash}). */
+  private readonly everSeen = new Set<bigint>();
+  /** Steps since the workspace last changed, as hashes. */
+  private sinceChange = new Set<bigint>();
   private lastResult: string | undefined;
   private sameResults = 0;
 
@@ -55,7 +55,7 @@ export class StallDetector {
   repeatedCall(entries: StallEntry[]): ToolCall | undefined {
     let repeated: ToolCall | undefined;
     for (const { call, result, mutated } of entries) {
-      const step = `${call.name}\u0000${canonicalArgs(call.arguments)}\u0000${result}`;
+      const step = stepHash(call, result);
       if (this.sinceChange.has(step)) repeated ??= call;
       else if (mutated && !this.everSeen.has(step)) this.sinceChange = new Set();
       this.sinceChange.add(step);
@@ -80,9 +80,28 @@ export class StallDetector {
   }
 }
 
-/** Measures message sizes for the token estimate, remembering each message (one meter per run). */
+/**
+ * A step as a 64-bit Wyhash of its tool, key-sorted arguments and result: the detector keeps one
+ * bigint per step instead of every result's text, so its memory no longer grows with what tools return
+ * over a long run. `Bun.hash` is Wyhash returning a bigint (bun.sh/reference/globals/bun/hash); a false
+ * repeat needs a 64-bit collision among one run's steps.
+ */
+function stepHash(call: ToolCall, result: string): bigint {
+  return Bun.hash(`${call.name}\u0000${canonicalArgs(call.arguments)}\u0000${result}`);
+}
+
+/**
+ * Measures message sizes for the token estimate, remembering each message (one meter per run), and the
+ * running total of the last history it measured: a history is only appended to between compactions, so
+ * the next call compares message identities up to the first difference (a pointer check per message)
+ * and measures only what follows it. A history rewritten anywhere (compaction, eliding) is measured again
+ * from its first changed message, so the total is always that of the array passed in.
+ */
 export class ContextMeter {
   private readonly sizes = new WeakMap<Message, number>();
+  /** The messages of the last history measured, and `prefix[i]`: the chars of its first i messages. */
+  private seen: Message[] = [];
+  private prefix: number[] = [0];
 
   chars(m: Message): number {
     let n = this.sizes.get(m);
@@ -91,6 +110,23 @@ export class ContextMeter {
       this.sizes.set(m, n);
     }
     return n;
+  }
+
+  /** The chars of every message of `messages`. */
+  total(messages: readonly Message[]): number {
+    const shared = Math.min(messages.length, this.seen.length);
+    let same = 0;
+    while (same < shared && messages[same] === this.seen[same]) same++;
+    this.seen.length = same;
+    this.prefix.length = same + 1;
+    let chars = this.prefix[same] as number;
+    for (let i = same; i < messages.length; i++) {
+      const m = messages[i] as Message;
+      chars += this.chars(m);
+      this.seen.push(m);
+      this.prefix.push(chars);
+    }
+    return chars;
   }
 }
 
@@ -101,8 +137,7 @@ export function estimateTokens(
   tools: ToolDefinition[],
   meter: ContextMeter = new ContextMeter(),
 ): number {
-  let chars = system.length + JSON.stringify(tools).length;
-  for (const m of messages) chars += meter.chars(m);
+  const chars = system.length + JSON.stringify(tools).length + meter.total(messages);
   return Math.ceil(chars / 4);
 }
 

@@ -5,7 +5,6 @@
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
 import type { OutputSchema } from "../../agents/loop/output-schema.ts";
-import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import type { RunLimits } from "../../agents/types.ts";
 import {
   AppError,
@@ -74,7 +73,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   );
   // With no arguments, piped stdin is the task itself, so the classifier reads it as the prompt.
   const argText = taskFromStdin(args) ? "" : args.join(" ").trim();
-  const choice = chooseModelName({
+  const choice = await chooseModelName({
     tier: flags.tier,
     prompt: argText || stdinText,
     stdinLength: argText ? stdinText.length : 0,
@@ -83,6 +82,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   });
   if (choice.auto) {
     const flag = flags.model !== undefined ? "--model" : "--tier";
+    const { describeTierChoice } = await import("../../agents/loop/tier-classifier.ts");
     process.stderr.write(`agent: ${describeTierChoice(choice.auto, flag)}\n`);
   }
 

@@ -2,14 +2,42 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import {
+  ContextMeter,
   canonicalArgs,
   dropStaleThinking,
   elideOldToolResults,
+  estimateTokens,
   StallDetector,
 } from "../../../src/agents/loop/guards.ts";
 import { detectTextToolCalls, repairToolCall } from "../../../src/agents/loop/tool-call-repair.ts";
 import type { Message } from "../../../src/kernel/index.ts";
 import { assertNoOrphans, type Harness, harness, spec } from "../harness.ts";
+
+describe("token estimate with a running total", () => {
+  const result = (n: number, size: number): Message => ({
+    role: "tool",
+    toolCallId: `c${n}`,
+    toolName: "read_file",
+    content: "y".repeat(size),
+    isError: false,
+  });
+  test("one meter across appends, a rewritten middle and a shorter history gives what a fresh meter gives", () => {
+    const meter = new ContextMeter();
+    const fresh = (messages: Message[]) => estimateTokens("sys", messages, [], new ContextMeter());
+    const history: Message[] = [{ role: "user", content: "goal" }];
+    for (let n = 1; n <= 20; n++) {
+      history.push(result(n, 100 * n));
+      expect(estimateTokens("sys", history, [], meter)).toBe(fresh(history));
+    }
+    // Eliding replaces a message in the middle with a shorter one (a new object).
+    history[5] = result(5, 3);
+    expect(estimateTokens("sys", history, [], meter)).toBe(fresh(history));
+    // Compaction replaces the whole history with a shorter one.
+    const compacted: Message[] = [{ role: "user", content: "summary" }, result(99, 50)];
+    expect(estimateTokens("sys", compacted, [], meter)).toBe(fresh(compacted));
+    expect(estimateTokens("sys", history, [], meter)).toBe(fresh(history));
+  });
+});
 
 describe("context eliding", () => {
   const big = "x".repeat(4000);
@@ -204,6 +232,14 @@ describe("stall detector across responses", () => {
     expect(d.repeatedCall([child("7")])?.id).toBe("7");
     expect(d.repeatedCall([write("8", "c", false), read("9", "a")])?.id).toBe("8");
     expect(d.repeatedCall([exec("10", "ls")])?.id).toBe("10");
+  });
+  test("two different large results of the same call are not a stall; the same large result again is", () => {
+    const d = new StallDetector();
+    // Results that differ only past the first megabyte: the step is told apart by all of its text.
+    const big = (tail: string) => `${"x".repeat(1_000_000)}${tail}`;
+    expect(d.repeatedCall([read("1", "a", big("first"))])).toBeUndefined();
+    expect(d.repeatedCall([read("2", "a", big("second"))])).toBeUndefined();
+    expect(d.repeatedCall([read("3", "a", big("first"))])?.id).toBe("3");
   });
   test("two writes alternating forever are a stall: a write seen before changes nothing", () => {
     const d = new StallDetector();
