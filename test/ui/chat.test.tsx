@@ -74,6 +74,8 @@ describe("chat input editing", () => {
   test("Backspace deletes; Esc keeps the draft", () => {
     expect(keys([["abc"], ["", { backspace: true }]]).state.text).toBe("ab");
     expect(keys([["abc"], ["", { escape: true }]]).state.text).toBe("abc");
+    // Esc then a quickly typed key arrive as one Alt+key: the key is typed, not lost.
+    expect(keys([["abc"], [" ", { meta: true }], ["d"]]).state.text).toBe("abc d");
   });
 
   test("Up and Down walk this session's inputs and come back to the text being written", () => {

@@ -83,7 +83,10 @@ function applyOtherKey(
   if (key.backspace || key.delete) return edit(state.text.slice(0, -1));
   if (key.upArrow || key.downArrow)
     return { state: walkHistory(state, key.upArrow ? -1 : 1), outcome: undefined };
-  if (key.ctrl || key.meta || key.tab || input === "") return { state, outcome: undefined };
+  // Alt+key (meta) with printable text is typed as the text: a terminal sends Esc then a quickly typed
+  // key as one sequence ("\x1b a"), which Ink reports as meta, and Esc must not swallow what follows.
+  if (key.ctrl || key.tab || input === "" || (key.meta && !/^[^\p{Cc}]+$/u.test(input)))
+    return { state, outcome: undefined };
   // Typed text, possibly a whole chunk ("hello\r" when typed quickly, or a paste): line ends inside it
   // are newlines; one at its very end is Enter.
   const enter = /\r$/.test(input) && !/\r\n$/.test(input);
