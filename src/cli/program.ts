@@ -36,17 +36,21 @@ export function createProgram(): Command {
   return program;
 }
 
+/** The hidden `agent run` flag `-p` becomes (run-command.ts). */
+const PRINT_MODE = "--print-mode";
+
 /**
  * Shorthands people type, rewritten before commander parses: `agent -p "goal" ...` and
  * `agent "fix the tests" ...` (a first word that is no command and contains a space) are
- * `agent run "goal" ...`. Anything else is left alone, so a misspelt command still gets commander's
+ * `agent run "goal" ...` (`-p` with `--print-mode`: no approval prompt, no terminal UI). Anything else is left alone, so a misspelt command still gets commander's
  * "unknown command" with its suggestion.
  */
 export function expandShorthands(args: readonly string[], commandNames: readonly string[]): string[] {
   const [first, ...rest] = args;
   if (first === undefined) return [];
-  if (first === "-p" || first === "--print") return ["run", ...rest];
-  if (first.startsWith("--print=")) return ["run", first.slice("--print=".length), ...rest];
+  // `-p` never prompts (as `claude -p`): `--print-mode` makes the run behave as without a terminal.
+  if (first === "-p" || first === "--print") return ["run", PRINT_MODE, ...rest];
+  if (first.startsWith("--print=")) return ["run", PRINT_MODE, first.slice("--print=".length), ...rest];
   if (!first.startsWith("-") && /\s/.test(first.trim()) && !commandNames.includes(first))
     return ["run", ...args];
   return [...args];

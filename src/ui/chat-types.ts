@@ -1,6 +1,7 @@
 import type { Approver } from "../kernel/approvals.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import type { Usage } from "../kernel/usage.ts";
+import type { InterruptKeyName } from "./renderer-types.ts";
 import type { FinishedRun } from "./result.ts";
 import type { ChatCommand } from "./slash-commands.ts";
 
@@ -37,7 +38,7 @@ export interface ChatUi {
   turnEnded(run: FinishedRun): void;
   /** Prints a line of slash-command output (`ok: false` for an error). */
   note(text: string, ok?: boolean): void;
-  /** `/clear`: a fresh status line (no tokens, cost or time; `model` when given). */
+  /** `/clear`: a cleared screen and a fresh status line (no tokens, cost or time; `model` when given). */
   reset?(model?: string): void;
   /** Releases the terminal. */
   close(): Promise<void>;
@@ -49,9 +50,19 @@ export interface ChatUiOptions {
   /** Prices a model call for the live status line. */
   costOf?: (model: string, usage: Usage) => number;
   /** Ctrl-C while a turn runs (or while its approval prompt waits). */
-  onInterrupt: () => void;
+  onInterrupt: (key?: InterruptKeyName) => void;
   /** The opening screen: model, workspace and the keys; printed once when the view opens. */
   welcome?: ChatWelcomeInfo;
   /** The `/` commands (skills included) the input box lists as the user types `/`. */
   commands?: readonly ChatCommand[];
+  /** The earlier conversation a continued chat (`-c`) shows as scrollback under the opening screen. */
+  earlier?: readonly EarlierMessage[];
+  /** Earlier inputs Up/Down recall before this chat's own (a continued session's messages). */
+  history?: readonly string[];
+}
+
+/** A message of an earlier conversation, as the chat shows it again. */
+export interface EarlierMessage {
+  role: "user" | "assistant";
+  text: string;
 }

@@ -4,7 +4,14 @@
  */
 import type { ChatUi, ChatUiOptions } from "./chat-types.ts";
 
-export type { ChatCommand, ChatInput, ChatUi, ChatUiOptions, ChatWelcomeInfo } from "./chat-types.ts";
+export type {
+  ChatCommand,
+  ChatInput,
+  ChatUi,
+  ChatUiOptions,
+  ChatWelcomeInfo,
+  EarlierMessage,
+} from "./chat-types.ts";
 
 /** Mounts the chat's Ink view. Call only with a TTY on stdin and stdout. */
 export async function openChatUi(options: ChatUiOptions): Promise<ChatUi> {

@@ -27,3 +27,6 @@ export interface Renderer {
   /** Releases the terminal without a result (e.g. a usage error after the renderer was created). */
   dispose(): void;
 }
+
+/** The key that asked to interrupt: Esc interrupts only; a second Ctrl-C may force the way out. */
+export type InterruptKeyName = "escape" | "ctrl-c";

@@ -5,7 +5,7 @@
 import type { Redactor } from "../kernel/redact.ts";
 import type { Usage } from "../kernel/usage.ts";
 import { colorsEnabled } from "./ansi.ts";
-import type { OutputMode, Renderer, RendererKind, TextSink } from "./renderer-types.ts";
+import type { InterruptKeyName, OutputMode, Renderer, RendererKind, TextSink } from "./renderer-types.ts";
 
 export type { OutputMode, Renderer, RendererKind, TextSink } from "./renderer-types.ts";
 export type { FinishedRun } from "./result.ts";
@@ -28,7 +28,7 @@ export interface RendererOptions {
   /** Include `text_delta` lines in stream-json (default true). */
   includeTextDeltas?: boolean;
   /** Called when the user presses Ctrl-C while the Ink prompt holds raw mode (default: raise SIGINT). */
-  onInterrupt?: () => void;
+  onInterrupt?: (key?: InterruptKeyName) => void;
   /** Milliseconds between Ink state flushes (default 50). */
   flushMs?: number;
 }

@@ -8,13 +8,13 @@ describe("expandShorthands", () => {
   const cases: [string[], string[]][] = [
     [
       ["-p", "fix it"],
-      ["run", "fix it"],
+      ["run", "--print-mode", "fix it"],
     ],
     [
       ["--print", "fix it", "-o", "json"],
-      ["run", "fix it", "-o", "json"],
+      ["run", "--print-mode", "fix it", "-o", "json"],
     ],
-    [["--print=fix it"], ["run", "fix it"]],
+    [["--print=fix it"], ["run", "--print-mode", "fix it"]],
     [
       ["fix the tests", "--on-ask", "deny"],
       ["run", "fix the tests", "--on-ask", "deny"],

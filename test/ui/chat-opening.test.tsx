@@ -53,8 +53,8 @@ describe("the opening screen", () => {
     const frame = lastFrame() ?? "";
     expect(frame).toContain("model anthropic:claude-haiku-5-5 (tier fast · /model to change)");
     expect(frame).toContain("workspace ~/greeter");
-    expect(frame).toContain("/help · Esc to interrupt · Ctrl-C to quit");
-    expect(CHAT_HINT).toBe("/help · Esc to interrupt · Ctrl-C to quit");
+    expect(frame).toContain("/help · Esc interrupts · Ctrl-C twice quits");
+    expect(CHAT_HINT).toBe("/help · Esc interrupts · Ctrl-C twice quits");
   });
 
   test("a continued chat says how many earlier messages it has; a path outside home is shown whole", () => {

@@ -71,9 +71,11 @@ describe("chat input editing", () => {
     expect(pasted.state.text).toBe("one\ntwo");
   });
 
-  test("Backspace deletes; Esc clears", () => {
+  test("Backspace deletes; Esc keeps the draft", () => {
     expect(keys([["abc"], ["", { backspace: true }]]).state.text).toBe("ab");
-    expect(keys([["abc"], ["", { escape: true }]]).state.text).toBe("");
+    expect(keys([["abc"], ["", { escape: true }]]).state.text).toBe("abc");
+    // Esc then a quickly typed key arrive as one Alt+key: the key is typed, not lost.
+    expect(keys([["abc"], [" ", { meta: true }], ["d"]]).state.text).toBe("abc d");
   });
 
   test("Up and Down walk this session's inputs and come back to the text being written", () => {
@@ -99,9 +101,23 @@ describe("chat input editing", () => {
     expect(back.state.text).toBe("draft");
   });
 
-  test("Ctrl-C clears the text, and quits on an empty box; Ctrl-D quits only on an empty box", () => {
+  test("Ctrl-C clears the text; on an empty box it asks for a second one; Ctrl-D quits only on an empty box", () => {
     expect(keys([["abc"], ["c", { ctrl: true }]])).toMatchObject({ state: { text: "" }, outcomes: [] });
-    expect(keys([["c", { ctrl: true }]]).outcomes).toEqual([{ kind: "quit" }]);
+    const once = keys([["c", { ctrl: true }]]);
+    expect(once.outcomes).toEqual([]);
+    expect(once.state.quitArmed).toBe(true);
+    expect(keys([["c", { ctrl: true }]], once.state).outcomes).toEqual([{ kind: "quit" }]);
+    // Any other key in between disarms it.
+    expect(keys([["x"], ["", { backspace: true }], ["c", { ctrl: true }]], once.state).outcomes).toEqual([]);
+    expect(
+      keys(
+        [
+          ["c", { ctrl: true }],
+          ["c", { ctrl: true }],
+        ],
+        emptyInput(["a"]),
+      ).outcomes,
+    ).toEqual([{ kind: "quit" }]);
     expect(keys([["abc"], ["d", { ctrl: true }]]).outcomes).toEqual([]);
     expect(keys([["d", { ctrl: true }]]).outcomes).toEqual([{ kind: "quit" }]);
   });
@@ -206,19 +222,23 @@ describe("the chat view", () => {
     expect(frame).toMatch(/■ success \(stop\)/);
   });
 
-  test("Esc at an approval prompt denies the call", async () => {
+  test("Esc at an approval prompt denies the call and interrupts the turn", async () => {
     const decisions: ApprovalDecision[] = [];
+    let interrupts = 0;
     const { stdin, lastFrame } = render(
       <ApprovalPrompt
         request={approvalRequest("r1")}
         colors={false}
         onDecision={(d) => decisions.push(d)}
-        onInterrupt={() => {}}
+        onInterrupt={() => {
+          interrupts += 1;
+        }}
       />,
     );
     await until(() => (lastFrame() ?? "").includes("y yes once"), "the prompt");
     stdin.write("\u001b");
-    await until(() => decisions.length === 1, "the decision");
+    await until(() => decisions.length === 1 && interrupts === 1, "the decision and the interrupt");
     expect(decisions).toEqual([{ kind: "deny" }]);
+    expect(interrupts).toBe(1);
   });
 });

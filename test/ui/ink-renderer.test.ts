@@ -19,7 +19,8 @@ describe("Ink renderer", () => {
     expect(renderer.kind).toBe("ink");
     for (const event of sampleRun()) renderer.onEvent(event);
     await tick();
-    expect(stdin.rawModes).toEqual([]); // no prompt, no raw mode
+    // Raw mode while the run goes on: Esc (and Ctrl-C) arrive as keys that interrupt it.
+    expect(stdin.rawModes).toEqual([true]);
 
     const decision = renderer.approver.decide(approvalRequest("r1"), new AbortController().signal);
     await tick();
@@ -35,5 +36,30 @@ describe("Ink renderer", () => {
     expect(text).toContain("session s-1");
     renderer.onEvent(sampleRun()[0]!); // after finish: ignored, no throw
     renderer.dispose();
+  });
+});
+
+describe("Ink renderer keys", () => {
+  test("Esc while the run goes on interrupts through onInterrupt; so does Ctrl-C", async () => {
+    const stdout = new FakeTtyOut();
+    const stdin = new FakeTtyIn();
+    const keys: (string | undefined)[] = [];
+    const renderer = createInkRenderer({
+      colors: false,
+      stdout: stdout.asStream(),
+      stdin: stdin.asStream(),
+      stderr: new FakeTtyOut().asStream(),
+      patchConsole: false,
+      flushMs: 5,
+      onInterrupt: (key) => keys.push(key),
+    });
+    for (const event of sampleRun()) renderer.onEvent(event);
+    await tick();
+    stdin.press("\u001b");
+    await tick();
+    stdin.press("\u0003");
+    await tick();
+    expect(keys).toEqual(["escape", "ctrl-c"]);
+    await renderer.finish(finishedRun());
   });
 });

@@ -1,4 +1,5 @@
 /** The chat's slash commands: what a line starting with `/name` asks for. Pure; chat-session.ts acts. */
+import type { ChatCommand } from "../../ui/slash-commands.ts";
 
 /** Commands without an argument. */
 type SimpleName = "help" | "clear" | "cost" | "compact" | "quit";
@@ -30,14 +31,26 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
   return { name: "unknown", text: `/${match[1]}` };
 }
 
+/** The commands as data: `/help` prints them and the input box lists them as the user types `/`. */
+export const CHAT_COMMANDS: readonly ChatCommand[] = [
+  { name: "help", description: "this list" },
+  {
+    name: "clear",
+    description: "start a new conversation (a new session); clears the screen and status line",
+  },
+  {
+    name: "model",
+    description: "show the model, or /model fast|good|best|auto|<id> for the next messages",
+  },
+  { name: "cost", description: "tokens and cost of this chat so far" },
+  { name: "compact", description: "summarise the older part of the conversation" },
+  { name: "quit", description: "leave (also Ctrl-D on an empty input, or Ctrl-C twice)" },
+];
+
 /** What `/help` prints: the commands, then the keys. */
 export const CHAT_HELP: readonly string[] = [
-  "/help             this list",
-  "/clear            start a new conversation (a new session)",
-  "/model [MODEL]    show the model, or use MODEL (tier, provider:model or id) for the next messages",
-  "/cost             tokens and cost of this chat so far",
-  "/compact          summarise the older part of the conversation",
-  "/quit             leave (also Ctrl-D on an empty input)",
-  "keys: Enter send · \\ then Enter, Ctrl-J or Alt+Enter newline · ↑/↓ earlier inputs · Esc clear the input",
-  "      Ctrl-C interrupt the running turn (on an empty input: quit) · Esc at an approval prompt: no",
+  ...CHAT_COMMANDS.map((c) => `/${c.name.padEnd(17)}${c.description}`),
+  "keys: Enter send · \\ then Enter, Ctrl-J or Alt+Enter newline · ↑/↓ earlier inputs",
+  "      Esc interrupt the running turn (at an approval prompt: no, and interrupt)",
+  "      Ctrl-C clear the input (on an empty input: press again to quit) · during a turn: interrupt",
 ];

@@ -20,8 +20,9 @@ import {
 } from "../../kernel/index.ts";
 import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { openTranscript, type Transcript } from "../../session/transcript.ts";
-import { type ChatUi, openChatUi } from "../../ui/chat.ts";
+import { type ChatUi, type ChatWelcomeInfo, openChatUi } from "../../ui/chat.ts";
 import { formatCost, formatUsage } from "../../ui/format.ts";
+import { unknownCommandText } from "../../ui/slash-commands.ts";
 import { exitCodeFor } from "../shared/exit-code.ts";
 import { resumeCommand, shortIdOf } from "../shared/session-continue.ts";
 import {
@@ -31,7 +32,9 @@ import {
   setUpSession,
   topModel,
 } from "../shared/session-setup.ts";
-import { CHAT_HELP, parseSlashCommand, type SlashCommand } from "./chat-commands.ts";
+import { CHAT_COMMANDS, CHAT_HELP, parseSlashCommand, type SlashCommand } from "./chat-commands.ts";
+import { closeInterruptedTurn, earlierInputs, earlierMessages } from "./chat-history.ts";
+import { isSmallTalk, SMALL_TALK_TIER } from "./chat-tier.ts";
 
 /** The conversation a chat is on: its transcript, messages so far and the model for the next turn. */
 interface Conversation {
@@ -61,10 +64,13 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     messages: [...(continued?.point.messages ?? [])],
     resumed: continued !== undefined,
   };
+  // A continued session that ended on an interrupted message: the next one must reach the model on its own.
+  closeInterruptedTurn(convo.messages);
   let turn: AbortController | undefined;
-  const interrupt = (): void => {
+  const interrupt = (key?: "escape" | "ctrl-c"): void => {
     if (turn === undefined) return;
     if (turn.signal.aborted) {
+      if (key === "escape") return; // Esc interrupts; only a second Ctrl-C leaves
       // A second Ctrl-C while the turn is still winding down: leave now (the transcript holds what was done).
       void ui.close().finally(() => {
         convo.transcript.close();
@@ -72,18 +78,27 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       });
       return;
     }
-    emit(makeEvent(who, "warning", { message: "interrupting (Ctrl-C again quits)", code: "interrupted" }));
+    emit(
+      makeEvent(who, "warning", {
+        message: "interrupting (Ctrl-C again quits the chat)",
+        code: "interrupted",
+      }),
+    );
     turn.abort(new Error("interrupted by the user"));
   };
   const ui: ChatUi = await openChatUi({
     colors: !env.NO_COLOR,
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
     onInterrupt: interrupt,
+    welcome: welcomeOf(setup, continued !== undefined ? convo.messages.length : undefined),
+    commands: CHAT_COMMANDS,
+    earlier: earlierMessages(convo.messages),
+    history: earlierInputs(convo.messages),
   });
   // The view holds raw mode, so Ctrl-C arrives as a key. A signal from elsewhere (SIGTERM, kill -INT)
   // interrupts a running turn the same way, and between turns ends the chat.
   const onSignal = (): void => {
-    if (turn !== undefined) interrupt();
+    if (turn !== undefined) interrupt("ctrl-c");
     else void ui.close();
   };
   process.on("SIGINT", onSignal);
@@ -125,7 +140,12 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         await runCommand(command, { setup, convo, ui, totals, emit });
         continue;
       }
-      const top = topModel(setup, input.text, convo.model ?? setup.override);
+      const chosen = convo.model ?? setup.override;
+      // Nothing chose the model and the message is small talk: the fast tier answers (chat-tier.ts).
+      const smallTalk = chosen === undefined && isSmallTalk(input.text);
+      if (smallTalk)
+        ui.note(`tier ${SMALL_TALK_TIER} for a short message without code or files (/model to choose)`);
+      const top = topModel(setup, input.text, smallTalk ? SMALL_TALK_TIER : chosen);
       if (top.auto) {
         const from =
           convo.model !== undefined
@@ -146,6 +166,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       });
       turn = undefined;
       convo.resumed = true;
+      if (result.status === "interrupted") closeInterruptedTurn(convo.messages);
       addTotals(totals, result);
       const exitCode = exitCodeFor(result);
       ui.turnEnded(redactor.redactValue({ ...result, sessionId: convo.transcript.id, exitCode }));
@@ -202,6 +223,7 @@ async function runCommand(
       convo.transcript = openTranscript({ redactor: setup.redactor });
       convo.messages = [];
       convo.resumed = false;
+      ui.reset?.(welcomeOf(setup).model);
       ui.note(`new conversation · session ${shortIdOf(convo.transcript.id, sessionsDir(setup.env))}`);
       return;
     }
@@ -252,9 +274,34 @@ async function runCommand(
       return;
     }
     case "unknown":
-      ui.note(`unknown command ${command.text} (/help lists them)`, false);
+      ui.note(unknownCommandText(command.text, CHAT_COMMANDS), false);
       return;
     case "quit":
       return;
   }
+}
+
+/** The tiers a model name can be (the opening screen says "tier T · /model to change"). */
+const TIERS = new Set(["fast", "good", "best", "smart", "auto"]);
+
+/** What the opening screen says: the model the next message runs on, the workspace, earlier messages. */
+function welcomeOf(setup: SessionSetup, resumed?: number): ChatWelcomeInfo {
+  const name = setup.override ?? setup.spec.model;
+  const tier = TIERS.has(name.trim().toLowerCase()) ? name.trim().toLowerCase() : undefined;
+  let model = name;
+  if (tier !== "auto") {
+    try {
+      const { ref } = setup.client.resolve(name);
+      model = `${ref.providerName}:${ref.id}`;
+    } catch {
+      // Not resolvable now (no key for its provider): the first message reports it; show the name.
+    }
+  } else model = "auto (a tier chosen for each message)";
+  return {
+    model,
+    workspace: setup.workspace.root,
+    ...(tier !== undefined ? { tier } : {}),
+    ...(resumed !== undefined ? { resumed } : {}),
+    ...(setup.env.HOME !== undefined ? { home: setup.env.HOME } : {}),
+  };
 }

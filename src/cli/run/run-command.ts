@@ -26,6 +26,8 @@ export const runCommand: CommandModule = {
           "how to decide approvals without a terminal (default deny)",
         ).choices(["deny", "fail", "allow"]),
       )
+      // `agent -p` adds it (program.ts): the run behaves as without a terminal, so nothing prompts.
+      .addOption(new Option("--print-mode").hideHelp())
       .action(async (goal: string[], flags: RunFlags) => {
         const { runSession } = await import("./run-session.ts");
         const code = await runSession(goal, flags);

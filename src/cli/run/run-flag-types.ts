@@ -7,4 +7,6 @@ export interface RunFlags extends SessionFlags, SystemFlags {
   schema?: string;
   output: OutputFormat;
   onAsk?: "deny" | "fail" | "allow";
+  /** `agent -p`: behave as without a terminal (plain output, `--on-ask` decides approvals). */
+  printMode?: boolean;
 }

@@ -63,9 +63,11 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     redactor,
     ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
   });
+  // `agent -p` never prompts: it runs as without a terminal on stdin (plain progress, --on-ask decides).
+  const stdinIsTTY = process.stdin.isTTY === true && flags.printMode !== true;
   const renderer = await chooseRenderer({
     output: flags.output,
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdinIsTTY,
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     noColor: Boolean(env.NO_COLOR),
@@ -87,7 +89,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const onAsk = flags.onAsk ?? setup.config.defaults.onAsk;
   const why = flagReason({
     explicit: onAsk !== undefined,
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdinIsTTY,
     stdoutIsTTY: process.stdout.isTTY === true,
   });
   session.setApprover(interactive ?? flagApprover(onAsk ?? "deny", why));
@@ -103,10 +105,22 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
           code: "interrupted",
         }),
       ),
+    // A second Ctrl-C: leave now, but with the end a run shows (status, session, the resume line) in
+    // place of the live frame, so no spinner stays frozen on the screen. The transcript holds what was done.
     onForce: () => {
       transcript.close();
-      renderer.dispose();
-      process.exit(130);
+      const forced = renderer.finish({
+        status: "interrupted",
+        finishReason: "aborted",
+        answer: "",
+        usage: [],
+        sessionId: transcript.id,
+        exitCode: ExitCode.interrupted,
+        resumeCommand: resumeCommand("run", transcript.id, setup.workspace.root, env),
+      });
+      // A renderer that cannot finish (a stuck terminal) must not keep the process: exit regardless soon.
+      const bound = new Promise((resolve) => setTimeout(resolve, 2000).unref());
+      void Promise.race([forced, bound]).finally(() => process.exit(ExitCode.interrupted));
     },
   });
   try {

@@ -1,5 +1,6 @@
-import { Box, useWindowSize } from "ink";
+import { Box, useInput, useWindowSize } from "ink";
 import { useSyncExternalStore } from "react";
+import type { InterruptKeyName } from "../renderer-types.ts";
 import type { InkApprover } from "./ink-approver.ts";
 import { LiveArea, useNow } from "./live-area.tsx";
 import type { HistoryItem } from "./state.ts";
@@ -15,7 +16,7 @@ export interface AppProps {
   colors: boolean;
   /** Show live cost (a pricing function is known). */
   showCost: boolean;
-  onInterrupt: () => void;
+  onInterrupt: (key?: InterruptKeyName) => void;
   /** Test hook, see HistoryLine. */
   onHistoryRender?: (item: HistoryItem) => void;
 }
@@ -52,6 +53,7 @@ export function App({ store, approver, colors, showCost, onInterrupt, onHistoryR
         />
       ) : (
         <>
+          {state.approvals.length > 0 ? null : <InterruptKey onInterrupt={onInterrupt} />}
           <LiveArea agents={state.agents} colors={colors} columns={columns} now={now} />
           <StatusLine
             model={state.model}
@@ -64,4 +66,16 @@ export function App({ store, approver, colors, showCost, onInterrupt, onHistoryR
       )}
     </Box>
   );
+}
+
+/**
+ * Esc or Ctrl-C while the run goes on (the approval prompt handles its own). Mounting it holds raw mode, so
+ * Ctrl-C arrives here as a key rather than as SIGINT from the terminal; onInterrupt raises the same signal.
+ */
+function InterruptKey({ onInterrupt }: { onInterrupt: (key?: InterruptKeyName) => void }) {
+  useInput((input, key) => {
+    if (key.escape) onInterrupt("escape");
+    else if (key.ctrl && input === "c") onInterrupt("ctrl-c");
+  });
+  return null;
 }

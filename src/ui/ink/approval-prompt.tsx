@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import type { ApprovalDecision, ApprovalRequest } from "../../kernel/approvals.ts";
 import { shellWord } from "../../policy/shell-quote.ts";
 import { displayArgs } from "../format.ts";
+import type { InterruptKeyName } from "../renderer-types.ts";
 import { DiffPreview } from "./diff-preview.tsx";
 import { tone } from "./theme.ts";
 
@@ -12,8 +13,8 @@ export interface ApprovalPromptProps {
   colors: boolean;
   /** Called once with the user's decision. */
   onDecision: (decision: ApprovalDecision) => void;
-  /** Ctrl-C while the prompt holds raw mode. */
-  onInterrupt: () => void;
+  /** Ctrl-C while the prompt holds raw mode, and Esc after it denied. */
+  onInterrupt: (key?: InterruptKeyName) => void;
   /** Requests waiting behind this one. */
   queued?: number;
 }
@@ -23,7 +24,8 @@ const DIFF_TOOLS = new Set(["write_file", "edit_file", "apply_patch"]);
 /**
  * Asks about one tool call: names the agent and tool, shows the arguments, a colored diff for file edits
  * or the command for exec. Keys: y yes once, a yes for this session (shows the rule it adds), n no,
- * f no with feedback (a line of text, Enter sends, Esc goes back); Esc (outside feedback) denies.
+ * f no with feedback (a line of text, Enter sends, Esc goes back); Esc (outside feedback) denies and
+ * interrupts the turn.
  */
 export function ApprovalPrompt({
   request,
@@ -64,7 +66,7 @@ export function ApprovalPrompt({
 
   useInput((input, key) => {
     if (key.ctrl && input === "c") {
-      onInterrupt();
+      onInterrupt("ctrl-c");
       return;
     }
     if (modeNow.current === "feedback") {
@@ -77,9 +79,11 @@ export function ApprovalPrompt({
     // Keys typed quickly arrive as one chunk ("fuse let"): f starts the feedback with the rest. y, a and n
     // decide only as a key of their own, so pasted text never approves anything.
     const choice = input.toLowerCase();
-    // Esc cancels the pending prompt: the call is denied.
-    if (key.escape) decide({ kind: "deny" });
-    else if (choice === "y") decide({ kind: "once" });
+    // Esc denies the call and interrupts the turn (DESIGN "Approvals"; Claude Code's Esc stops the turn).
+    if (key.escape) {
+      decide({ kind: "deny" });
+      onInterrupt("escape");
+    } else if (choice === "y") decide({ kind: "once" });
     else if (choice === "a") decide({ kind: "session" });
     else if (choice === "n") decide({ kind: "deny" });
     else if (choice.startsWith("f") && !key.ctrl && !key.meta) {

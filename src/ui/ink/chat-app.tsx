@@ -1,5 +1,6 @@
 import { Box, useInput, useWindowSize } from "ink";
 import { useSyncExternalStore } from "react";
+import type { InterruptKeyName } from "../renderer-types.ts";
 import type { ChatCommand } from "../slash-commands.ts";
 import type { ChatController } from "./chat-controller.ts";
 import { ChatInput } from "./chat-input.tsx";
@@ -16,8 +17,8 @@ export interface ChatAppProps {
   approver: InkApprover;
   colors: boolean;
   showCost: boolean;
-  /** Ctrl-C while a turn runs. */
-  onInterrupt: () => void;
+  /** Esc or Ctrl-C while a turn runs (and Esc at its approval prompt, after denying). */
+  onInterrupt: (key?: InterruptKeyName) => void;
   /** The `/` commands the input box lists as the user types. */
   commands?: readonly ChatCommand[];
 }
@@ -77,10 +78,11 @@ export function ChatApp({
   );
 }
 
-/** Ctrl-C while a turn runs (the approval prompt handles its own). */
-function InterruptKey({ onInterrupt }: { onInterrupt: () => void }) {
+/** Esc or Ctrl-C while a turn runs (the approval prompt handles its own). */
+function InterruptKey({ onInterrupt }: { onInterrupt: (key?: InterruptKeyName) => void }) {
   useInput((input, key) => {
-    if (key.ctrl && input === "c") onInterrupt();
+    if (key.escape) onInterrupt("escape");
+    else if (key.ctrl && input === "c") onInterrupt("ctrl-c");
   });
   return null;
 }

@@ -5,12 +5,16 @@ import type { ChatInput } from "../chat-types.ts";
  * input box answers. Components read it with useSyncExternalStore.
  */
 export class ChatController {
-  /** Earlier inputs of this session, for Up/Down. */
-  readonly history: string[] = [];
+  /** Earlier inputs (a continued session's, then this chat's), for Up/Down. */
+  readonly history: string[];
   /** Counts the requests for input: a new input box for each. */
   round = 0;
   private waiting: ((input: ChatInput) => void) | undefined;
   private readonly listeners = new Set<() => void>();
+
+  constructor(earlier: readonly string[] = []) {
+    this.history = [...earlier];
+  }
 
   readonly subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);

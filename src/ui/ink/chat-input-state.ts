@@ -2,7 +2,9 @@
  * The chat input box's editing, as a pure function of the key pressed (Ink's useInput calls it; tests call
  * it directly). Deliberately small: typing appends, Backspace deletes, Enter sends; a newline is `\` then
  * Enter, Ctrl-J or Alt+Enter (terminals do not tell Shift+Enter from Enter); Up/Down walk this session's
- * earlier inputs; Esc clears; Ctrl-C clears (or quits when empty); Ctrl-D on an empty box quits.
+ * earlier inputs; Esc leaves the draft alone (it interrupts a running turn, not the text being written);
+ * Ctrl-C clears a non-empty box, and on an empty one asks for a second Ctrl-C before quitting ("Press
+ * Ctrl-C again to exit", as Claude Code does; any other key disarms it); Ctrl-D on an empty box quits.
  *
  * The keys follow the peers: `\` + Enter is Claude Code's "quick escape" for a line break
  * (https://code.claude.com/docs/en/terminal-config, "Line breaks"); Ctrl+J and Alt+Enter are Gemini CLI's
@@ -33,6 +35,8 @@ export interface InputState {
   index: number;
   /** The text being written, kept while Up/Down show history entries. */
   draft: string;
+  /** Ctrl-C was pressed on an empty box: the next Ctrl-C quits (the box shows "Press Ctrl-C again to exit"). */
+  quitArmed?: boolean;
 }
 
 /** What a key did besides editing: send the text, or leave the chat. */
@@ -48,15 +52,28 @@ export function applyInputKey(
   input: string,
   key: InputKey,
 ): { state: InputState; outcome: InputOutcome } {
-  const edit = (text: string): { state: InputState; outcome: InputOutcome } => ({
-    state: { ...state, text, index: state.history.length, draft: text },
-    outcome: undefined,
-  });
   if (key.ctrl && input === "c") {
-    return state.text === "" ? { state, outcome: { kind: "quit" } } : edit("");
+    if (state.text !== "") return editText(state, "");
+    if (state.quitArmed === true) return { state, outcome: { kind: "quit" } };
+    return { state: { ...state, quitArmed: true }, outcome: undefined };
   }
+  return applyOtherKey(state.quitArmed === true ? { ...state, quitArmed: false } : state, input, key);
+}
+
+/** Sets the text being written (leaving the history position). */
+function editText(state: InputState, text: string): { state: InputState; outcome: InputOutcome } {
+  return { state: { ...state, text, index: state.history.length, draft: text }, outcome: undefined };
+}
+
+/** Every key but Ctrl-C. */
+function applyOtherKey(
+  state: InputState,
+  input: string,
+  key: InputKey,
+): { state: InputState; outcome: InputOutcome } {
+  const edit = (text: string) => editText(state, text);
   if (key.ctrl && input === "d") return { state, outcome: state.text === "" ? { kind: "quit" } : undefined };
-  if (key.escape) return edit("");
+  if (key.escape) return { state, outcome: undefined };
   if ((key.ctrl && input === "j") || input === "\n") return edit(`${state.text}\n`);
   if (key.return) {
     if (key.meta) return edit(`${state.text}\n`);
@@ -66,7 +83,10 @@ export function applyInputKey(
   if (key.backspace || key.delete) return edit(state.text.slice(0, -1));
   if (key.upArrow || key.downArrow)
     return { state: walkHistory(state, key.upArrow ? -1 : 1), outcome: undefined };
-  if (key.ctrl || key.meta || key.tab || input === "") return { state, outcome: undefined };
+  // Alt+key (meta) with printable text is typed as the text: a terminal sends Esc then a quickly typed
+  // key as one sequence ("\x1b a"), which Ink reports as meta, and Esc must not swallow what follows.
+  if (key.ctrl || key.tab || input === "" || (key.meta && !/^[^\p{Cc}]+$/u.test(input)))
+    return { state, outcome: undefined };
   // Typed text, possibly a whole chunk ("hello\r" when typed quickly, or a paste): line ends inside it
   // are newlines; one at its very end is Enter.
   const enter = /\r$/.test(input) && !/\r\n$/.test(input);

@@ -51,7 +51,13 @@ export function ChatInput({ colors, history, commands = [], columns = 80, onInpu
             {i === lines.length - 1 ? <Text inverse> </Text> : null}
           </Text>
         ))}
-        <Text dimColor>Enter send · \ Enter or Ctrl-J newline · ↑↓ history · /help · Ctrl-D quit</Text>
+        {state.quitArmed === true ? (
+          <Text color={tone(colors, "yellow")}>Press Ctrl-C again to exit</Text>
+        ) : (
+          <Text dimColor>
+            Enter send · \ Enter or Ctrl-J newline · ↑↓ history · /help · Ctrl-C twice quits
+          </Text>
+        )}
       </Box>
       {commands.length > 0 ? (
         <SlashCommandList input={state.text} commands={commands} colors={colors} columns={columns} />

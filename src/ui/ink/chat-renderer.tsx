@@ -9,6 +9,7 @@ import type { FinishedRun } from "../result.ts";
 import { ChatApp } from "./chat-app.tsx";
 import { ChatController } from "./chat-controller.ts";
 import { InkApprover } from "./ink-approver.ts";
+import { CLEAR_SCREEN_AND_SCROLLBACK } from "./resize-guard.ts";
 import { UiStore } from "./store.ts";
 
 /** Options of {@link createInkChat}: the chat's, plus streams for tests. */
@@ -28,7 +29,7 @@ export interface InkChat extends ChatUi {
 export function createInkChat(options: InkChatOptions): InkChat {
   const store = new UiStore({ flushMs: options.flushMs, costOf: options.costOf });
   const approver = new InkApprover(store);
-  const chat = new ChatController();
+  const chat = new ChatController(options.history);
   const instance = render(
     <ChatApp
       store={store}
@@ -49,10 +50,11 @@ export function createInkChat(options: InkChatOptions): InkChat {
     },
   );
   let closed = false;
-  if (options.welcome) {
-    store.dispatch({ type: "welcome", info: options.welcome });
-    store.flush();
-  }
+  if (options.welcome) store.dispatch({ type: "welcome", info: options.welcome });
+  if (options.earlier && options.earlier.length > 0)
+    store.dispatch({ type: "earlier", messages: options.earlier });
+  store.flush();
+  const stdout = options.stdout ?? process.stdout;
   return {
     store,
     chat,
@@ -70,6 +72,10 @@ export function createInkChat(options: InkChatOptions): InkChat {
       store.flush();
     },
     reset(model?: string) {
+      // The screen and scrollback go (as the resize guard clears them) and the history starts empty.
+      store.flush();
+      stdout.write(CLEAR_SCREEN_AND_SCROLLBACK);
+      store.clearHistory();
       store.dispatch({ type: "reset", ...(model !== undefined ? { model } : {}) });
       store.flush();
     },

@@ -3,7 +3,7 @@ import type { ChatWelcomeInfo } from "../chat-types.ts";
 import { tone } from "./theme.ts";
 
 /** The hint line every chat opens with. */
-export const CHAT_HINT = "/help · Esc to interrupt · Ctrl-C to quit";
+export const CHAT_HINT = "/help · Esc interrupts · Ctrl-C twice quits";
 
 /** Props of {@link ChatWelcome}. */
 export interface ChatWelcomeProps extends ChatWelcomeInfo {

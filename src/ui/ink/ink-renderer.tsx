@@ -4,7 +4,7 @@
  */
 import { render } from "ink";
 import type { AgentEvent } from "../../kernel/events.ts";
-import type { Renderer } from "../renderer-types.ts";
+import type { InterruptKeyName, Renderer } from "../renderer-types.ts";
 import type { FinishedRun } from "../result.ts";
 import { App } from "./app.tsx";
 import { InkApprover } from "./ink-approver.ts";
@@ -17,7 +17,7 @@ export interface InkRendererOptions {
   colors: boolean;
   costOf?: CostFn;
   /** Ctrl-C pressed while the approval prompt holds raw mode (default: raise SIGINT on this process). */
-  onInterrupt?: () => void;
+  onInterrupt?: (key?: InterruptKeyName) => void;
   flushMs?: number;
   /** Default process.stdin / stdout / stderr (tests and the benchmark pass fakes). */
   stdin?: NodeJS.ReadStream;
@@ -41,7 +41,16 @@ export interface InkRenderer extends Renderer {
 export function createInkRenderer(options: InkRendererOptions): InkRenderer {
   const store = new UiStore({ flushMs: options.flushMs, costOf: options.costOf });
   const approver = new InkApprover(store);
-  const onInterrupt = options.onInterrupt ?? (() => process.kill(process.pid, "SIGINT"));
+  // Each key becomes SIGINT, so the run's own handler (cli/shared/interrupts.ts) counts it: the first
+  // interrupts, a second forces. Esc only ever interrupts: after the first signal it sends none.
+  let signalled = false;
+  const onInterrupt =
+    options.onInterrupt ??
+    ((key?: InterruptKeyName) => {
+      if (key === "escape" && signalled) return;
+      signalled = true;
+      process.kill(process.pid, "SIGINT");
+    });
   // Live frames on a terminal: a narrowing resize redraws everything (see resize-guard.ts).
   const stdout = options.stdout ?? process.stdout;
   const unguard = inkInteractive(stdout, options.interactive)

@@ -5,7 +5,7 @@
 import type { ApprovalRequest } from "../../kernel/approvals.ts";
 import type { AgentEvent } from "../../kernel/events.ts";
 import type { Usage } from "../../kernel/usage.ts";
-import type { ChatWelcomeInfo } from "../chat-types.ts";
+import type { ChatWelcomeInfo, EarlierMessage } from "../chat-types.ts";
 import type { CollapsedDiff, TrackedCall } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
 
@@ -126,5 +126,7 @@ export type UiAction =
   | { type: "note"; text: string; ok?: boolean }
   /** The chat's opening screen, first in the history. */
   | { type: "welcome"; info: ChatWelcomeInfo }
+  /** A continued chat's earlier conversation, shown again as scrollback. */
+  | { type: "earlier"; messages: readonly EarlierMessage[] }
   /** `/clear`: the status line starts over (no tokens, cost or time), with `model` when given. */
   | { type: "reset"; model?: string };

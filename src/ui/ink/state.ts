@@ -8,7 +8,7 @@ import type { AgentEvent } from "../../kernel/events.ts";
 import { emptyUsage } from "../../kernel/usage.ts";
 import type { FinishedRun } from "../result.ts";
 import { applyEvent, endTurn } from "./apply-event.ts";
-import { flushGroups, pushItem } from "./history-groups.ts";
+import { flushGroups, pushItem, pushItems } from "./history-groups.ts";
 import type { CostFn, UiAction, UiState } from "./state-types.ts";
 
 export { STREAM_TAIL_CHARS } from "./apply-event.ts";
@@ -105,6 +105,17 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
       return;
     case "welcome":
       pushItem(draft, fresh, { kind: "welcome", depth: 0, agentName: "", text: "", welcome: action.info });
+      return;
+    case "earlier":
+      pushItems(
+        draft,
+        fresh,
+        action.messages.map((m) =>
+          m.role === "user"
+            ? { kind: "goal", depth: 0, agentName: "you", text: m.text }
+            : { kind: "message", depth: 0, agentName: "root", text: m.text },
+        ),
+      );
       return;
     case "reset":
       draft.usage = emptyUsage();

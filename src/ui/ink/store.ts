@@ -122,6 +122,14 @@ export class UiStore {
   }
 
   /** Called by the view once <Static> has printed a generation, so the next items start a new one. */
+  /** `/clear`: the screen was cleared; a new, empty history generation (nothing is printed again). */
+  clearHistory(): void {
+    this.flush();
+    this.replayItems = [];
+    this.state = { ...this.state, history: [], historyGeneration: this.state.historyGeneration + 1 };
+    for (const listener of this.listeners) listener();
+  }
+
   markPrinted(generation: number): void {
     this.printedGeneration = Math.max(this.printedGeneration, generation);
   }

@@ -1,5 +1,6 @@
 import { Static, useWindowSize } from "ink";
 import { useLayoutEffect } from "react";
+import type { InterruptKeyName } from "../renderer-types.ts";
 import { ApprovalPrompt } from "./approval-prompt.tsx";
 import { HistoryLine } from "./history-line.tsx";
 import type { InkApprover } from "./ink-approver.ts";
@@ -12,7 +13,7 @@ export interface TranscriptViewProps {
   state: UiState;
   approver: InkApprover;
   colors: boolean;
-  onInterrupt: () => void;
+  onInterrupt: (key?: InterruptKeyName) => void;
   /** Test hook, see HistoryLine. */
   onHistoryRender?: (item: HistoryItem) => void;
 }
