@@ -3,10 +3,7 @@
  * testable without Ink. Finished items go to `history` (shown once through <Static>); the live part
  * (active agents, running tools, streaming text) stays bounded whatever the length of the run.
  */
-import type { ApprovalRequest } from "../../kernel/approvals.ts";
-import type { AgentEvent } from "../../kernel/events.ts";
 import { emptyUsage } from "../../kernel/usage.ts";
-import type { FinishedRun } from "../result.ts";
 import { applyEvent, endTurn } from "./apply-event.ts";
 import { flushGroups, pushItem, pushItems } from "./history-groups.ts";
 import type { CostFn, UiAction, UiState } from "./state-types.ts";
