@@ -126,9 +126,9 @@ describe("agent models --check", () => {
   });
 });
 
-describe("agent helper --help", () => {
-  test("-m lists the aliases", async () => {
-    const result = await runAgentIn(sandbox, ["helper", "--help"], keys());
+describe("--help of helper, run and chat", () => {
+  test.each(["helper", "run", "chat"])("agent %s --help: -m lists the aliases", async (command) => {
+    const result = await runAgentIn(sandbox, [command, "--help"], keys());
     expect(result.code).toBe(0);
     const help = result.stdout.replace(/\s+/g, " ");
     expect(aliasNames()).toContain("sonnet");

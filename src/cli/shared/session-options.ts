@@ -1,5 +1,6 @@
 /** The options `agent run` and `agent chat` share (cheap to import: commander only). */
 import { type Command, Option } from "commander";
+import { ALIAS_LINES } from "../../llm/catalog/tiers.ts";
 import { type SandboxFlags, sandboxOptions } from "./sandbox-flags.ts";
 import { type CassetteFlags, cassetteOptions } from "./shared-flags.ts";
 
@@ -17,7 +18,7 @@ export function addSessionOptions(command: Command): Command {
     )
     .option(
       "-m, --model <model>",
-      "model for the top agent: tier (fast|good|best|auto), provider:model or id (overrides --tier)",
+      `model for the top agent: tier (fast|good|best|auto), alias (${Object.keys(ALIAS_LINES).join(", ")}), provider:model or id (overrides --tier)`,
     )
     .option("--max-turns <n>", "most model turns of the top agent (per message in a chat)")
     .option("--timeout <seconds>", "wall-clock limit of each run of the top agent")
