@@ -1,16 +1,11 @@
 import { makeEvent, type ToolCall, type ToolDefinition } from "../../kernel/index.ts";
 import type { Tool } from "../../tools/types.ts";
-import {
-  ABORTED_RESULT,
-  type CallResult,
-  errorResult,
-  type InvokeContext,
-  invoke,
-  traced,
-} from "./invoke.ts";
+import { ABORTED_RESULT, type CallResult, errorResult, invoke, traced } from "./invoke.ts";
+import { type ActContext, append, finishNode, type Node, type NodeOutcome } from "./node.ts";
 import { repairToolCall } from "./tool-call-repair.ts";
 
 export { ABORTED_RESULT, type CallOutcome, type CallResult } from "./invoke.ts";
+export type { ActContext } from "./node.ts";
 
 /**
  * Act: runs one response's tool calls, each through the one pipeline (invoke.ts). Concurrent tools
@@ -18,10 +13,24 @@ export { ABORTED_RESULT, type CallOutcome, type CallResult } from "./invoke.ts";
  * and runs alone; results come back in the model's order.
  */
 
-export interface ActContext extends InvokeContext {
-  /** Every tool offered, by the name the model calls: the registry of this run. */
-  tools: ReadonlyMap<string, Tool>;
-  concurrency: number;
+/**
+ * Act: every call of the turn through the pipeline, results appended in the model's order. When a call
+ * says the session must stop (`--on-ask fail`), `end` is the run's outcome.
+ */
+export async function act(
+  node: Node,
+  calls: ToolCall[],
+): Promise<{ results: CallResult[]; end?: Promise<NodeOutcome> }> {
+  const { results, stop } = await actOnCalls(calls, node.act as ActContext);
+  for (const r of results) append(node, r.message);
+  node.shared.log.results(node.who, results);
+  if (stop === undefined) return { results };
+  node.stop = stop;
+  node.options.emit(makeEvent(node.who, "error", { message: stop, kind: "approval" }));
+  const error = { kind: "approval" as const, message: stop };
+  // No answer: what the model said so far is a preamble ("Delegating the edit."), not a result, and
+  // stdout holds exactly the answer.
+  return { results, end: finishNode(node, { finishReason: "approval_needed", answer: "", error }) };
 }
 
 /**

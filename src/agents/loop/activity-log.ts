@@ -5,7 +5,7 @@ import type {
   ToolCallOutcome,
   ToolCallRecord,
 } from "../../kernel/index.ts";
-import type { CallOutcome, CallResult } from "./act.ts";
+import type { CallOutcome, CallResult } from "./invoke.ts";
 
 /**
  * What every agent of a session did, kept by agent id (one log per session, passed down like the

@@ -1,4 +1,6 @@
-import type { Message } from "../../kernel/index.ts";
+import { type Message, type ModelRef, makeEvent } from "../../kernel/index.ts";
+import { StallDetector } from "./guards.ts";
+import { append, type Node } from "./node.ts";
 
 /**
  * Escalation of a stalled run: once, to the next tier, continuing the same conversation (the stalled
@@ -28,4 +30,29 @@ export function withoutReasoning(messages: readonly Message[]): Message[] {
       ? { ...message, parts: message.parts.filter((part) => part.type !== "reasoning") }
       : message,
   );
+}
+
+/** A stalled root continues once on the next tier, its conversation kept; false when it cannot. */
+export function escalate(node: Node, turn: number): boolean {
+  const next = node.escalateTo;
+  node.escalateTo = undefined;
+  if (next === undefined || node.run.signal.aborted) return false;
+  let ref: ModelRef;
+  try {
+    ref = node.options.resolveModel(next);
+  } catch {
+    return false;
+  }
+  const reason = `stalled: escalating once to ${next}, with the conversation so far`;
+  node.options.emit(
+    makeEvent(node.who, "model_switch", { from: (node.model as ModelRef).id, to: ref.id, reason }),
+  );
+  node.model = ref;
+  node.info = node.options.modelInfo(ref);
+  node.messages.splice(0, node.messages.length, ...withoutReasoning(node.messages));
+  append(node, { role: "user", content: escalationNote(node.options.goal) });
+  node.stall = new StallDetector();
+  node.nudged = false;
+  node.turnBase = turn;
+  return true;
 }

@@ -8,7 +8,7 @@ import {
   makeEvent,
   type ToolCall,
 } from "../../kernel/index.ts";
-import { ABORTED_RESULT } from "./act.ts";
+import { ABORTED_RESULT } from "./invoke.ts";
 import { detectTextToolCalls } from "./tool-call-repair.ts";
 
 /** Small operations on an agent's message history that keep it valid for every provider. */

@@ -8,16 +8,23 @@ import {
 } from "../../kernel/index.ts";
 import type { Tool } from "../../tools/types.ts";
 import type { RunAgentOptions, RunLimits } from "../types.ts";
-import type { ActContext } from "./act.ts";
 import type { Compactor } from "./compaction.ts";
 import { type Finish, statusFor } from "./finish.ts";
 import type { ContextMeter, StallDetector } from "./guards.ts";
+import type { InvokeContext } from "./invoke.ts";
 import type { LearnRecorder } from "./learn.ts";
 import type { AnswerShaper } from "./output-schema.ts";
 import type { runSignal, SessionShared } from "./session-shared.ts";
 import type { StopHandler } from "./stop-reasons.ts";
 
 /** The state of one agent run, and how a run ends (turns.ts holds the phases in between). */
+
+/** What the Act phase needs (act.ts): the invoke pipeline's context, the registry and the concurrency. */
+export interface ActContext extends InvokeContext {
+  /** Every tool offered, by the name the model calls: the registry of this run. */
+  tools: ReadonlyMap<string, Tool>;
+  concurrency: number;
+}
 
 /** One agent run in progress. */
 export interface Node {
