@@ -6,6 +6,7 @@
 import { mergeHooks } from "../agents/hooks/hooks.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import { loadConfig } from "../cli/shared/config.ts";
+import { idleTimeoutOption } from "../cli/shared/idle-timeout.ts";
 import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/shared/mcp-session.ts";
 import { loadProjectRules, projectHooks, trustsProject } from "../cli/shared/project-rules.ts";
 import { sessionToolsFor } from "../cli/shared/session-tools.ts";
@@ -58,6 +59,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     ...(options.record !== undefined ? { record: options.record } : {}),
     ...(options.replay !== undefined ? { replay: options.replay } : {}),
     ...(options.replayLoose ? { replayLoose: true } : {}),
+    ...idleTimeoutOption(config, env),
   });
   const approver = new SwitchableApprover(options.approve);
   const gate = new ApprovalGate({ rules, approver, emit });

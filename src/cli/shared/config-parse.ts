@@ -84,7 +84,8 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (first === "mcp_servers") return "command, args, env, url, headers, trust or startup_timeout_ms";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
-  if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd, max_tokens or compact_threshold";
+  if (first === "defaults")
+    return "agent, on_ask, fallback, max_budget_usd, max_tokens, compact_threshold or provider_idle_timeout_ms";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   if (first === "sandbox") return "mode, network or required";
   return "a known field";
@@ -143,6 +144,8 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.max_tokens !== undefined) config.defaults.maxTokens = raw.defaults.max_tokens;
   if (raw.defaults?.compact_threshold !== undefined)
     config.defaults.compactThreshold = raw.defaults.compact_threshold;
+  if (raw.defaults?.provider_idle_timeout_ms !== undefined)
+    config.defaults.providerIdleTimeoutMs = raw.defaults.provider_idle_timeout_ms;
   if (raw.sandbox) config.sandbox = { ...raw.sandbox };
   return config;
 }

@@ -154,6 +154,12 @@ export const configSchema = z.strictObject({
         .int({ error: "expected max_tokens: a positive whole number of tokens" })
         .positive({ error: "expected max_tokens: a positive whole number of tokens" })
         .optional(),
+      // How long a provider may stay silent before the request fails with idle_timeout (src/llm/client.ts).
+      provider_idle_timeout_ms: z
+        .number({ error: "expected provider_idle_timeout_ms: a positive whole number of milliseconds" })
+        .int({ error: "expected provider_idle_timeout_ms: a positive whole number of milliseconds" })
+        .positive({ error: "expected provider_idle_timeout_ms: a positive whole number of milliseconds" })
+        .optional(),
     })
     .optional(),
   sandbox: z
