@@ -66,6 +66,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   const mcpServers = await createMcpServers(mcp.servers, gate, root, {
     root: workspace.root,
     projectTrusted: trustsProject(config.trustedProjects, workspace.root),
+    ...(config.file !== undefined ? { configFile: config.file } : {}),
   });
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";

@@ -81,7 +81,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
     return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults or sandbox";
   if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
   if (first === "hooks") return "match, command or timeout_ms";
-  if (first === "mcp_servers") return "command, args, env, url, headers, trust or startup_timeout_ms";
+  if (first === "mcp_servers") return "command, args, env, cwd, url, headers, trust or startup_timeout_ms";
   if (first === "models" || first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
   if (first === "defaults")
@@ -131,6 +131,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
             command: server.command ?? "",
             args: server.args ?? [],
             env: server.env ?? {},
+            ...(server.cwd !== undefined ? { cwd: server.cwd } : {}),
             ...common,
           };
   }
