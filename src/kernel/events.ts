@@ -37,7 +37,7 @@ export interface RunResult {
   /** Per-agent usage and cost, root first, each with its subtree roll-up. */
   usage: AgentUsageReport[];
   error?: {
-    kind: ProviderErrorKind | "config" | "tool" | "approval" | "internal" | "schema";
+    kind: ProviderErrorKind | "config" | "state" | "tool" | "approval" | "internal" | "schema";
     message: string;
   };
   /** What the agent and its sub-agents did: tool calls, denials, turns, stumbles, elided context. */

@@ -93,7 +93,7 @@ export function withStreamGuard(inner: StreamFn, options: StreamGuardOptions = {
             controller.abort();
             yield fail(
               "idle_timeout",
-              `no data for ${idleMs} ms (AGENT_IDLE_TIMEOUT_MS sets how long to wait for a silent provider)`,
+              `no data for ${idleMs} ms (AGENT_IDLE_TIMEOUT_MS or config defaults.provider_idle_timeout_ms sets how long to wait for a silent provider)`,
             );
           } else {
             yield fail("aborted", "");

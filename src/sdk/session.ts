@@ -6,6 +6,7 @@
 import { mergeHooks } from "../agents/hooks/hooks.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import { loadConfig } from "../cli/shared/config.ts";
+import { idleTimeoutOption } from "../cli/shared/idle-timeout.ts";
 import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/shared/mcp-session.ts";
 import { type Notice, projectOverrideNotices } from "../cli/shared/project-notices.ts";
 import { loadProjectRules, projectHooks, trustsProject } from "../cli/shared/project-rules.ts";
@@ -67,12 +68,14 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     ...(options.record !== undefined ? { record: options.record } : {}),
     ...(options.replay !== undefined ? { replay: options.replay } : {}),
     ...(options.replayLoose ? { replayLoose: true } : {}),
+    ...idleTimeoutOption(config, env),
   });
   const approver = new SwitchableApprover(options.approve);
   const gate = new ApprovalGate({ rules, approver, emit });
   const mcpServers = await createMcpServers(mcp.servers, gate, root, {
     root: workspace.root,
     projectTrusted: trustsProject(config.trustedProjects, workspace.root),
+    ...(config.file !== undefined ? { configFile: config.file } : {}),
   });
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";

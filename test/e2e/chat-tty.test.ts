@@ -13,7 +13,9 @@ import {
   onlyTranscriptText,
   runAgentIn,
   sessionIds,
+  spawnAgent,
   transcriptRecords,
+  waitFor,
 } from "./support.ts";
 import { startTerminal, TEST_TIMEOUT_MS, tmux } from "./tmux.ts";
 
@@ -259,3 +261,43 @@ test("`agent chat` without a terminal exits 2 and points to agent run", async ()
     sandbox.cleanup();
   }
 });
+
+test(
+  "`agent chat -c` on a session another run holds: one line naming the process, exit 2, no stack trace",
+  async () => {
+    const sandbox = makeE2eSandbox();
+    const env = anthropicEnv(sandbox, server);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holder: ReturnType<typeof spawnAgent> | undefined;
+    let run: ReturnType<typeof startTerminal> | undefined;
+    try {
+      server.enqueue({ text: "first answer" });
+      expect((await runAgentIn(sandbox, ["run", "first goal"], env)).code).toBe(0);
+      const [id] = sessionIds(sandbox);
+      server.enqueue({ text: "held answer", holdUntil: held });
+      const before = server.requests.length;
+      holder = spawnAgent(["run", "-c", "keep going"], { env, cwd: sandbox.workspace });
+      // The holder has the transcript open (and the session's lock) once its model request arrives.
+      await waitFor(() => server.requests.length > before, "the holding run's model request");
+      run = startTerminal(["chat", "-c"], { server, sandbox });
+      const screen = await run.waitForScreen(/EXIT=\d+/, "chat -c to end");
+      expect(await run.exitStatus()).toBe(2);
+      expect(screen).toContain(`session ${id} is in use by process ${holder.proc.pid}`);
+      expect(screen).not.toMatch(/^\s+at /m);
+      expect(server.requests.length - before).toBe(1);
+      release();
+      expect((await holder.done).code).toBe(0);
+    } finally {
+      release();
+      await holder?.done;
+      if (run) {
+        tmux("kill-session", "-t", run.name);
+      }
+      sandbox.cleanup();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);

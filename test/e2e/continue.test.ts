@@ -16,6 +16,7 @@ import {
   type RunOutput,
   sessionIds,
   spawnAgent,
+  waitFor,
 } from "./support.ts";
 
 /** Each test spawns two or three runs one after another: a bound well above that, for a loaded machine. */
@@ -198,5 +199,48 @@ describe("--resume and the workspace", () => {
       expect(record).toMatchObject({ session_id: id, resume_command: `agent run --resume ${short}` });
     },
     TEST_TIMEOUT_MS,
+  );
+});
+
+describe("a session in use", () => {
+  test(
+    "a second --resume of a session another run holds is refused: exit 2, naming the process; the first ends well",
+    async () => {
+      const id = await sessionIn(wsA, "first goal", "first answer");
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      server.enqueue({ text: "held answer", holdUntil: held });
+      const before = server.requests.length;
+      const holder = spawnAgent(["run", "--resume", id, "keep going"], {
+        env: anthropicEnv(sandbox, server),
+        cwd: wsA,
+      });
+      // The holder has opened the transcript (and taken the lock) once its model request arrives.
+      await waitFor(() => server.requests.length > before, "the holding run's model request");
+      const refused = await runIn(wsA, ["run", "--resume", id, "--output", "json", "me too"]);
+      release();
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`session ${id} is in use by process ${holder.proc.pid}`);
+      expect(refused.stderr).not.toMatch(/\n\s+at /); // one line, no stack trace
+      const json = JSON.parse(refused.stdout) as {
+        status?: string;
+        error?: { kind?: string };
+        exit_code?: number;
+      };
+      expect(json).toMatchObject({ status: "error", error: { kind: "session" }, exit_code: 2 });
+      // No request from the refused run: only the holder's.
+      expect(server.requests.length - before).toBe(1);
+      const first = await holder.done;
+      expect(first.code).toBe(0);
+      expect(first.stdout).toBe("held answer\n");
+      // Once the holder ended, the session can be resumed again.
+      server.enqueue({ text: "third answer" });
+      const again = await runIn(wsA, ["run", "--resume", id, "and again"]);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toBe("third answer\n");
+    },
+    TEST_TIMEOUT_MS * 2, // four runs, one of them held
   );
 });

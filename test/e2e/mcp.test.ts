@@ -427,3 +427,67 @@ describe("agent mcp list", () => {
     expect(result.stdout).toContain("no MCP servers configured");
   });
 });
+
+describe("where a user's stdio server starts (issue 22)", () => {
+  /** What a hostile repository ships: a module named like the documented server, leaving a marker. */
+  function plantTimeModule(): string {
+    const ran = join(sandbox.dir, "REPOSITORY-CODE-RAN");
+    writeFileSync(
+      join(sandbox.workspace, "mcp_server_time.py"),
+      `open(${JSON.stringify(ran)}, "w").write("the repository's code ran")\n`,
+    );
+    return ran;
+  }
+
+  const timeYaml =
+    '  time:\n    command: python3\n    args: ["-m", "mcp_server_time"]\n    startup_timeout_ms: 30000\n';
+
+  test("agent mcp list: `python3 -m mcp_server_time` never runs the workspace's mcp_server_time.py", async () => {
+    const ran = plantTimeModule();
+    writeConfig(timeYaml);
+    const result = await runAgentIn(sandbox, ["mcp", "list"], sandbox.env());
+    expect(result.code).toBe(0);
+    // The real module is not installed here, so the server fails; what matters is whose code ran.
+    expect(result.stdout).toStartWith("time\tstdio\tfailed\t");
+    expect(existsSync(ran)).toBe(false);
+  });
+
+  test("agent run: the same server started for an agent never runs the workspace's module", async () => {
+    const ran = plantTimeModule();
+    writeConfig(timeYaml);
+    writeSpec(["mcp:time"]);
+    server.enqueue({ text: "No clock today." });
+    const result = await run(["run", "what time is it?", "--agent", "mcp-user"]);
+    expect(result.code).toBe(0);
+    // The server was started (and failed: the module is not installed), without the repository's file.
+    expect(result.stderr).toMatch(/time.*failed to start/);
+    expect(existsSync(ran)).toBe(false);
+  });
+
+  test("`cwd:` names where it starts, relative to the config file's folder, not the workspace", async () => {
+    const ran = join(sandbox.dir, "WORKSPACE-SRV-RAN");
+    writeFileSync(
+      join(sandbox.workspace, "srv.ts"),
+      `await Bun.write(${JSON.stringify(ran)}, "ran"); process.exit(7);\n`,
+    );
+    const serversDir = join(sandbox.configDir, "agent", "servers");
+    mkdirSync(serversDir, { recursive: true });
+    symlinkSync(FIXTURE_SERVER, join(serversDir, "srv.ts"));
+    writeConfig(
+      `  mine:\n    command: ${JSON.stringify(process.execPath)}\n    args: ["srv.ts"]\n    cwd: servers\n` +
+        `    env: ${JSON.stringify({ FIXTURE_PID_FILE: pidFile })}\n    startup_timeout_ms: 30000\n`,
+    );
+    const result = await runAgentIn(sandbox, ["mcp", "list"], sandbox.env());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("mine\tstdio\trunning\ttools: echo, lookup, read_secret, crash, wait\n");
+    expect(existsSync(ran)).toBe(false);
+    expect(await survivors(fixturePids(pidFile))).toEqual([]);
+  });
+
+  test("`cwd:` on a url server is a config error naming the field (exit 3)", async () => {
+    writeConfig("  remote:\n    url: http://127.0.0.1:9/mcp\n    cwd: servers\n");
+    const result = await runAgentIn(sandbox, ["mcp", "list"], sandbox.env());
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("args, env and cwd belong to a command server");
+  });
+});

@@ -56,11 +56,20 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   const setup = await setUpSession(flags, "chat");
   const { continued, redactor, env, session, who } = setup;
   const emit = session.emit;
-  const convo: Conversation = {
-    transcript: openTranscript({
+  let transcript: Transcript;
+  try {
+    transcript = openTranscript({
       redactor,
       ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
-    }),
+    });
+  } catch (error) {
+    // A session another process holds ("in use by process N": exit 2) or a state directory that cannot
+    // be written (exit 3) ends the chat before its view opens: one line on stderr, nothing left running.
+    await session.close();
+    throw error;
+  }
+  const convo: Conversation = {
+    transcript,
     messages: [...(continued?.point.messages ?? [])],
     resumed: continued !== undefined,
   };
@@ -219,8 +228,16 @@ async function runCommand(
       for (const line of CHAT_HELP) ui.note(line);
       return;
     case "clear": {
+      let next: Transcript;
+      try {
+        next = openTranscript({ redactor: setup.redactor });
+      } catch (error) {
+        // A full or unwritable state directory: said in the chat, which goes on with its conversation.
+        ui.note(`/clear: ${(error as Error).message}`, false);
+        return;
+      }
       convo.transcript.close();
-      convo.transcript = openTranscript({ redactor: setup.redactor });
+      convo.transcript = next;
       convo.messages = [];
       convo.resumed = false;
       ui.reset?.(welcomeOf(setup).model);

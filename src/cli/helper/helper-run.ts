@@ -19,6 +19,7 @@ import { describeNotice } from "../../llm/notice-text.ts";
 import { denialLines } from "../../ui/progress-lines.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { loadConfig } from "../shared/config.ts";
+import { idleTimeoutOption } from "../shared/idle-timeout.ts";
 import { handleInterrupts } from "../shared/interrupts.ts";
 import { parseLimitFlags } from "../shared/limit-flags.ts";
 import { sandboxSettings } from "../shared/sandbox-flags.ts";
@@ -102,6 +103,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
     ...(flags.replayLoose ? { replayLoose: true } : {}),
+    ...idleTimeoutOption(config, env),
   });
   // Resolve now: an unplaceable name is a usage error (2) and a missing key a config error (3).
   const resolved = client.resolve(choice.name, { nameErrorKind: "usage" });

@@ -6,7 +6,7 @@
 import { Redactor, terminalLine, terminalSafeValue } from "../../kernel/index.ts";
 import { loadConfig } from "../shared/config.ts";
 import { handleInterrupts } from "../shared/interrupts.ts";
-import { mcpSecrets, sessionMcpConfigs } from "../shared/mcp-session.ts";
+import { mcpSecrets, sessionMcpConfigs, userServersCwd } from "../shared/mcp-session.ts";
 import { loadProjectRules } from "../shared/project-rules.ts";
 
 export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promise<void> {
@@ -15,7 +15,7 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
   const { servers, notices } = sessionMcpConfigs(config, await loadProjectRules(cwd), cwd);
   const { McpServers } = await import("../../tools/mcp/servers.ts");
   const user = Object.keys(servers).filter((name) => servers[name]?.fromProject === undefined);
-  const manager = new McpServers(servers, { cwd });
+  const manager = new McpServers(servers, { cwd, ...userServersCwd(config.file) });
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   try {
     const started = await manager.report(interrupts.signal, user);

@@ -25,6 +25,8 @@ export interface AgentConfig extends ModelsConfig {
     compactThreshold?: number;
     maxBudgetUsd?: number;
     maxTokens?: number;
+    /** How long a silent provider is waited for (ms); AGENT_IDLE_TIMEOUT_MS overrides it (idle-timeout.ts). */
+    providerIdleTimeoutMs?: number;
   };
   /** Commands run around tool calls and at the end of a run (src/agents/hooks/hooks.ts). */
   hooks?: HooksConfig;

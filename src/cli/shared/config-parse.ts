@@ -81,11 +81,12 @@ function expectedKeys(path: readonly PropertyKey[]): string {
     return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults or sandbox";
   if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
   if (first === "hooks") return "match, command or timeout_ms";
-  if (first === "mcp_servers") return "command, args, env, url, headers, trust or startup_timeout_ms";
+  if (first === "mcp_servers") return "command, args, env, cwd, url, headers, trust or startup_timeout_ms";
   if (first === "models") return "fast, good, best or refresh";
   if (first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
-  if (first === "defaults") return "agent, on_ask, fallback, max_budget_usd, max_tokens or compact_threshold";
+  if (first === "defaults")
+    return "agent, on_ask, fallback, max_budget_usd, max_tokens, compact_threshold or provider_idle_timeout_ms";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   if (first === "sandbox") return "mode, network or required";
   return "a known field";
@@ -132,6 +133,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
             command: server.command ?? "",
             args: server.args ?? [],
             env: server.env ?? {},
+            ...(server.cwd !== undefined ? { cwd: server.cwd } : {}),
             ...common,
           };
   }
@@ -145,6 +147,8 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.max_tokens !== undefined) config.defaults.maxTokens = raw.defaults.max_tokens;
   if (raw.defaults?.compact_threshold !== undefined)
     config.defaults.compactThreshold = raw.defaults.compact_threshold;
+  if (raw.defaults?.provider_idle_timeout_ms !== undefined)
+    config.defaults.providerIdleTimeoutMs = raw.defaults.provider_idle_timeout_ms;
   if (raw.sandbox) config.sandbox = { ...raw.sandbox };
   return config;
 }

@@ -43,6 +43,11 @@ const mcpServer = z
     command: z.string().min(1, { error: "expected command: the program that runs the server" }).optional(),
     args: z.array(z.string(), { error: "expected args: a list of strings" }).optional(),
     env: stringMap("env").optional(),
+    // Where a stdio server starts: absolute, or relative to the config file's folder (never the workspace).
+    cwd: z
+      .string({ error: "expected cwd: a directory, absolute or relative to the config file's folder" })
+      .min(1, { error: "expected cwd: a directory, absolute or relative to the config file's folder" })
+      .optional(),
     url: z.url({ error: "expected url: an http(s) URL such as http://127.0.0.1:3000/mcp" }).optional(),
     headers: stringMap("headers").optional(),
     trust: z.boolean({ error: "expected trust: true or false" }).optional(),
@@ -58,8 +63,14 @@ const mcpServer = z
         code: "custom",
         message: "expected either command (a stdio server) or url (HTTP), not both",
       });
-    } else if (server.url !== undefined && (server.args !== undefined || server.env !== undefined)) {
-      ctx.addIssue({ code: "custom", message: "args and env belong to a command server, not a url one" });
+    } else if (
+      server.url !== undefined &&
+      (server.args !== undefined || server.env !== undefined || server.cwd !== undefined)
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        message: "args, env and cwd belong to a command server, not a url one",
+      });
     } else if (server.command !== undefined && server.headers !== undefined) {
       ctx.addIssue({ code: "custom", message: "headers belong to a url server, not a command one" });
     }
@@ -159,6 +170,12 @@ export const configSchema = z.strictObject({
         .number({ error: "expected max_tokens: a positive whole number of tokens" })
         .int({ error: "expected max_tokens: a positive whole number of tokens" })
         .positive({ error: "expected max_tokens: a positive whole number of tokens" })
+        .optional(),
+      // How long a provider may stay silent before the request fails with idle_timeout (src/llm/client.ts).
+      provider_idle_timeout_ms: z
+        .number({ error: "expected provider_idle_timeout_ms: a positive whole number of milliseconds" })
+        .int({ error: "expected provider_idle_timeout_ms: a positive whole number of milliseconds" })
+        .positive({ error: "expected provider_idle_timeout_ms: a positive whole number of milliseconds" })
         .optional(),
     })
     .optional(),

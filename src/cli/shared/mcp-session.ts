@@ -4,6 +4,7 @@
  * allows it, asked like an exec of its command (or a fetch of its URL). Nothing here starts a server or
  * loads the MCP SDK: servers start when an agent that names them runs (src/tools/mcp/servers.ts).
  */
+import { dirname } from "node:path";
 import { type AgentIdentity, looksSecret } from "../../kernel/index.ts";
 import type { ApprovalGate } from "../../policy/gate.ts";
 import { quoteWord } from "../../policy/shell-word.ts";
@@ -61,13 +62,14 @@ export function startTarget(config: McpServerConfig): { tool: "exec" | "fetch"; 
   return { tool: "exec", target: words.join(" ") };
 }
 
-/** The session's servers (undefined when none is declared), started in the workspace, with project
- * servers approved by `gate`; `projectTrusted` says whether the user config trusts the workspace. */
+/** The session's servers (undefined when none is declared), with project servers approved by `gate` and
+ * started in the workspace, user servers started outside it (userServersCwd); `projectTrusted` says
+ * whether the user config trusts the workspace. */
 export async function createMcpServers(
   servers: Record<string, McpServerConfig>,
   gate: ApprovalGate,
   who: AgentIdentity,
-  workspace: { root: string; projectTrusted: boolean },
+  workspace: { root: string; projectTrusted: boolean; configFile?: string },
 ): Promise<McpServers | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
   const { McpServers } = await import("../../tools/mcp/servers.ts");
@@ -92,6 +94,16 @@ export async function createMcpServers(
   return new McpServers(servers, {
     approveStart,
     cwd: workspace.root,
+    ...userServersCwd(workspace.configFile),
     projectTrusted: workspace.projectTrusted,
   });
+}
+
+/**
+ * Where the user's stdio servers start, and what their `cwd:` is relative to: the folder of the config
+ * file that declares them, never the workspace (so `python3 -m mcp_server_time` cannot run a repository's
+ * `mcp_server_time.py`). Without a config file there are no user servers; McpServers' default then holds.
+ */
+export function userServersCwd(configFile: string | undefined): { userCwd?: string } {
+  return configFile !== undefined ? { userCwd: dirname(configFile) } : {};
 }

@@ -76,6 +76,10 @@ describe("internal errors", () => {
   test("a model that cannot be resolved mid-run is a configuration error (3)", () => {
     expect(exitCodeFor({ status: "error", finishReason: "error", error: { kind: "config" } })).toBe(3);
   });
+
+  test("a state directory that cannot be written, met mid-run, is exit 3 (kind state), not 70", () => {
+    expect(exitCodeFor({ status: "error", finishReason: "error", error: { kind: "state" } })).toBe(3);
+  });
 });
 
 describe("state directory", () => {
