@@ -7,7 +7,7 @@ import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import { AppError, ExitCode, makeEvent } from "../../kernel/index.ts";
 import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { flagApprover, flagReason } from "../../policy/approvers.ts";
-import { openTranscript } from "../../session/transcript.ts";
+import { openTranscript, type Transcript } from "../../session/transcript.ts";
 import { chooseRenderer } from "../../ui/renderer.ts";
 import { exitCodeFor } from "../shared/exit-code.ts";
 import { handleInterrupts } from "../shared/interrupts.ts";
@@ -59,10 +59,18 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
   }
 
-  const transcript = openTranscript({
-    redactor,
-    ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
-  });
+  // A session another process holds (exit 2) or a state directory that cannot be written (exit 3) ends
+  // the run before it starts, with the session's MCP servers and sandbox probe closed first.
+  let transcript: Transcript;
+  try {
+    transcript = openTranscript({
+      redactor,
+      ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
+    });
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
   // `agent -p` never prompts: it runs as without a terminal on stdin (plain progress, --on-ask decides).
   const stdinIsTTY = process.stdin.isTTY === true && flags.printMode !== true;
   const renderer = await chooseRenderer({
