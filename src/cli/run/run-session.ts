@@ -84,8 +84,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   });
   // The session's events arrive redacted (stderr and stdout end up in CI logs too): the transcript first,
   // synchronously, then the renderer.
-  // Whether the session holds a model's reply: a run that never got one (401, no model answered) has
-  // nothing to continue, so no resume hint.
+  // Whether the session holds a model's reply: a run that failed before getting one (401, no model
+  // answered) has nothing to continue, so no resume hint; an interrupted one keeps its goal to resume.
   let answered = continued !== undefined;
   setup.setSink((event) => {
     transcript.append(event);
@@ -154,7 +154,8 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       throw new AppError("usage", mismatch);
     }
     const exitCode = exitCodeFor(result, interrupts.by);
-    const next = answered ? resumeCommand("run", transcript.id, setup.workspace.root, env) : undefined;
+    const resumable = answered || exitCode === ExitCode.interrupted || exitCode === ExitCode.hangup;
+    const next = resumable ? resumeCommand("run", transcript.id, setup.workspace.root, env) : undefined;
     const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
     await renderer.finish(
       redactor.redactValue({
