@@ -11,6 +11,7 @@ import {
   AppError,
   addUsage,
   type EmitFn,
+  ExitCode,
   emptyUsage,
   type Message,
   makeEvent,
@@ -112,6 +113,16 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // A closed terminal or SSH session (SIGHUP) ends the chat: the running turn is interrupted, the
+  // transcript closed and the session's processes stopped, exit 129; nothing more is written to the gone
+  // terminal.
+  let hungUp = false;
+  const onHangup = (): void => {
+    hungUp = true;
+    if (turn !== undefined && !turn.signal.aborted) turn.abort();
+    void ui.close();
+  };
+  process.on("SIGHUP", onHangup);
 
   setup.setSink(
     (event: AgentEvent) => {
@@ -140,6 +151,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   try {
     let first: string | undefined = words.join(" ").trim() || undefined;
     for (;;) {
+      if (hungUp) break;
       const input = first !== undefined ? { kind: "message" as const, text: first } : await ui.nextInput();
       first = undefined;
       if (input.kind === "quit") break;
@@ -183,10 +195,12 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onHangup);
     await session.close();
     convo.transcript.close();
     await ui.close();
   }
+  if (hungUp) return ExitCode.hangup;
   if (convo.resumed) {
     process.stderr.write(
       `continue: ${resumeCommand("chat", convo.transcript.id, setup.workspace.root, env)}\n`,
