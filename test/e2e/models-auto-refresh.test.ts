@@ -59,6 +59,18 @@ describe("models.refresh: auto", () => {
     expect(data.models.map((m) => m.id)).toContain("gpt-7-nova");
   });
 
+  test("agent run refreshes a stale cache in the background too", async () => {
+    server.serveCatalog(readFileSync(join(import.meta.dir, "../fixtures/models-dev/api.json"), "utf8"));
+    const cache = staleCache();
+    config("models:\n  refresh: auto\n");
+    server.enqueue({ protocol: "openai-responses", text: "hi" });
+    const result = await runAgentIn(sandbox, ["run", "-m", "openai:gpt-6-luna", "say hi"], env());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("hi\n");
+    const data = JSON.parse(readFileSync(cache, "utf8")) as { source: string; models: { id: string }[] };
+    expect(data.models.map((m) => m.id)).toContain("gpt-7-nova");
+  });
+
   test("without the setting nothing is fetched", async () => {
     server.serveCatalog(readFileSync(join(import.meta.dir, "../fixtures/models-dev/api.json"), "utf8"));
     const cache = staleCache();

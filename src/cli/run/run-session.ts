@@ -44,6 +44,12 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
           'no goal: agent run "what to do", or pipe it on stdin (agent run --help)',
         );
   const setup = await setUpSession(flags, "run", goal);
+  // models.refresh: auto starts a background catalog refresh (never awaited on the hot path; a replay makes
+  // no network request); it is given at most 2 s at the end of the run (config-refresh.ts).
+  const autoRefresh =
+    setup.config.modelsRefresh === "auto" && flags.replay === undefined
+      ? (await import("../shared/config-refresh.ts")).startAutoRefresh(setup.config, setup.env)
+      : undefined;
   const { continued, redactor, env, session } = setup;
   const systemPrompt = systemPromptFrom(systemTexts, setup.spec.system_prompt);
   // `auto` is decided from the goal; the choice is one stderr line.
@@ -157,6 +163,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     const resumable = answered || exitCode === ExitCode.interrupted || exitCode === ExitCode.hangup;
     const next = resumable ? resumeCommand("run", transcript.id, setup.workspace.root, env) : undefined;
     const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
+    await autoRefresh?.settle((note) => process.stderr.write(`agent: warning: ${note}\n`));
     await renderer.finish(
       redactor.redactValue({
         ...result,
