@@ -630,6 +630,13 @@ describe("--tier auto and --model auto", () => {
     expect(result.requests[0]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0] ?? "");
   });
 
+  test("--tier smart is best, as agent helper takes it", async () => {
+    server.enqueue({ text: "Done." });
+    const result = await run(["run", "Design the billing service", "--tier", "smart"]);
+    expect(result.code).toBe(0);
+    expect(result.requests[0]?.model).toBe(DEFAULT_TIER_MODELS.best.anthropic[0] ?? "");
+  });
+
   test("--model auto on a simple goal chooses fast and says so", async () => {
     server.enqueue({ text: "Bonjour." });
     const result = await run(["run", "Translate hello to French", "--model", "auto"]);

@@ -106,7 +106,13 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     ...idleTimeoutOption(config, env),
   });
   // Resolve now: an unplaceable name is a usage error (2) and a missing key a config error (3).
-  const resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
+  let resolved: ReturnType<typeof client.resolve>;
+  try {
+    resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
+  } catch (error) {
+    // No key anywhere: the first-run screen on stderr, as `agent run` shows it (first-run.ts).
+    throw await (await import("../shared/first-run.ts")).firstRunError(error, env, config);
+  }
   checkFitsContext(stdinText, client.info(resolved.ref));
   // models.refresh: auto starts a background catalog refresh here (never awaited on the hot path; a replay
   // makes no network request); it is given at most 2 s at the end of the run (config-refresh.ts).

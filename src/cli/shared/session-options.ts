@@ -14,7 +14,7 @@ export function addSessionOptions(command: Command): Command {
       new Option(
         "--tier <tier>",
         "model tier of the top agent (auto: chosen from the goal or message)",
-      ).choices(["fast", "good", "best", "auto"]),
+      ).choices(["fast", "good", "best", "smart", "auto"]),
     )
     .option(
       "-m, --model <model>",
