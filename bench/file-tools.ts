@@ -8,11 +8,11 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Redactor } from "../src/kernel/index.ts";
-import { editFileTool } from "../src/tools/edit-file.ts";
-import { readFileTool } from "../src/tools/read-file.ts";
+import { editFileTool } from "../src/tools/files/edit-file.ts";
+import { readFileTool } from "../src/tools/files/read-file.ts";
+import { writeFileTool } from "../src/tools/files/write-file.ts";
 import type { ToolContext } from "../src/tools/types.ts";
 import { Workspace } from "../src/tools/workspace.ts";
-import { writeFileTool } from "../src/tools/write-file.ts";
 
 const RUNS = 300;
 

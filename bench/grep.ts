@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GREP_TIME_LIMIT_MS, runSearch } from "../src/tools/grep-runner.ts";
+import { GREP_TIME_LIMIT_MS, runSearch } from "../src/tools/search/grep-runner.ts";
 
 const FILES = Number(process.argv[2] ?? 200_000);
 const PER_FOLDER = 1000;

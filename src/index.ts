@@ -24,4 +24,4 @@ export {
   type Session,
   type SessionOptions,
 } from "./sdk/session.ts";
-export type { SandboxMode, SandboxSettings } from "./tools/sandbox-settings.ts";
+export type { SandboxMode, SandboxSettings } from "./tools/exec/sandbox-settings.ts";

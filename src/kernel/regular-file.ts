@@ -3,7 +3,7 @@
  * waits, never a read without bound. The path is checked with stat before it is opened, opened with
  * O_NONBLOCK (a FIFO swapped in after the check cannot block the open), checked again on the open
  * descriptor (fstat), and read for at most `maxBytes + 1` bytes. Used by the file primitives
- * (src/tools/files.ts) and by the config/spec reader (config-file.ts).
+ * (src/tools/files/files.ts) and by the config/spec reader (config-file.ts).
  */
 import { constants, type Stats } from "node:fs";
 import { lstat, open, stat } from "node:fs/promises";

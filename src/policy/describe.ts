@@ -1,4 +1,4 @@
-import { parsePatch } from "../tools/apply-patch-parser.ts";
+import { parsePatch } from "../tools/files/apply-patch-parser.ts";
 
 /**
  * What a tool call does, in words, as an approval prompt and an `--on-ask fail` error name it:

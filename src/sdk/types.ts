@@ -16,7 +16,7 @@ import type {
   RunResult,
 } from "../kernel/index.ts";
 import type { ModelClient } from "../llm/client.ts";
-import type { SandboxSettings } from "../tools/sandbox-settings.ts";
+import type { SandboxSettings } from "../tools/exec/sandbox-settings.ts";
 import type { Workspace } from "../tools/workspace.ts";
 
 /** Decides one approval request: a callback, or an Approver. */

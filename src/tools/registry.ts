@@ -6,16 +6,16 @@
  */
 
 import type { ModelFamily, ToolDefinition } from "../kernel/index.ts";
-import { applyPatchTool } from "./apply-patch.ts";
-import { editFileTool } from "./edit-file.ts";
-import { execTool } from "./exec.ts";
-import { createFetchTool, type FetchToolOptions } from "./fetch.ts";
-import { globTool } from "./glob.ts";
-import { grepTool } from "./grep.ts";
+import { execTool } from "./exec/exec.ts";
+import { createFetchTool, type FetchToolOptions } from "./fetch/fetch.ts";
+import { applyPatchTool } from "./files/apply-patch.ts";
+import { editFileTool } from "./files/edit-file.ts";
+import { readFileTool } from "./files/read-file.ts";
+import { writeFileTool } from "./files/write-file.ts";
 import type { PrimitiveName } from "./names.ts";
-import { readFileTool } from "./read-file.ts";
+import { globTool } from "./search/glob.ts";
+import { grepTool } from "./search/grep.ts";
 import type { Primitive } from "./types.ts";
-import { writeFileTool } from "./write-file.ts";
 
 export { isPrimitiveName } from "./names.ts";
 

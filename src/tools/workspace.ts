@@ -6,8 +6,8 @@
 
 import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { ExecSandbox } from "./exec-sandbox.ts";
-import { userFiles } from "./user-files.ts";
+import type { ExecSandbox } from "./exec/exec-sandbox.ts";
+import { userFiles } from "./exec/user-files.ts";
 
 /** A path the model asked for that lies outside the workspace or cannot be resolved. */
 export class WorkspaceError extends Error {

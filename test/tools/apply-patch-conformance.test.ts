@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { cp, readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { applyPatchTool } from "../../src/tools/apply-patch.ts";
+import { applyPatchTool } from "../../src/tools/files/apply-patch.ts";
 import { cleanup, contextFor, tempDir } from "./helpers.ts";
 
 const CORPUS = resolve(import.meta.dir, "../../../shared/conformance/apply-patch");

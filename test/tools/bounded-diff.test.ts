@@ -6,8 +6,8 @@
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { editFileTool } from "../../src/tools/edit-file.ts";
-import { writeFileTool } from "../../src/tools/write-file.ts";
+import { editFileTool } from "../../src/tools/files/edit-file.ts";
+import { writeFileTool } from "../../src/tools/files/write-file.ts";
 import { cleanup, contextFor, tempDir } from "./helpers.ts";
 
 const dirs: string[] = [];

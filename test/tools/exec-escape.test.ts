@@ -2,13 +2,13 @@
  * Processes an exec call starts do not outlive it, including those that leave its process group: a
  * `setsid` child, a double fork (`( setsid ... & )`), `nohup ... &`. Written from the attacker's side: the
  * commands are what a prompt-injected model would run to leave something behind. Linux (/proc) only: the
- * sweep that finds them reads /proc/<pid>/environ (src/tools/process-sweep.ts).
+ * sweep that finds them reads /proc/<pid>/environ (src/tools/exec/process-sweep.ts).
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { execTool } from "../../src/tools/exec.ts";
+import { execTool } from "../../src/tools/exec/exec.ts";
 import { cleanup, contextFor, goneSoon, isAlive, tempDir } from "./helpers.ts";
 
 const root = await tempDir("agent-exec-escape-");

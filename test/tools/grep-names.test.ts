@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { globTool } from "../../src/tools/glob.ts";
-import { grepTool, timeoutNote } from "../../src/tools/grep.ts";
+import { globTool } from "../../src/tools/search/glob.ts";
+import { grepTool, timeoutNote } from "../../src/tools/search/grep.ts";
 import { cleanup, contextFor, tempDir } from "./helpers.ts";
 
 let root: string;

@@ -8,7 +8,7 @@ import type { ToolsFor } from "../../src/agents/types.ts";
 import { fetchOriginsAllowedByRules, sessionToolsFor } from "../../src/cli/shared/session-tools.ts";
 import { flagApprover, type OnAsk } from "../../src/policy/approvers.ts";
 import { buildRuleSet } from "../../src/policy/rules.ts";
-import { createFetchTool } from "../../src/tools/fetch.ts";
+import { createFetchTool } from "../../src/tools/fetch/fetch.ts";
 import { createPrimitives, toolDefinitionsFor } from "../../src/tools/registry.ts";
 import { type Harness, harness, spec, toolResultsIn } from "../agents/harness.ts";
 

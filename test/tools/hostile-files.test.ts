@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { applyPatchTool } from "../../src/tools/apply-patch.ts";
-import { globTool } from "../../src/tools/glob.ts";
-import { grepTool } from "../../src/tools/grep.ts";
-import { workerUrl } from "../../src/tools/grep-runner.ts";
-import { GREP_MAX_FILE_BYTES } from "../../src/tools/grep-search.ts";
-import { readFileTool } from "../../src/tools/read-file.ts";
-import { writeFileTool } from "../../src/tools/write-file.ts";
+import { applyPatchTool } from "../../src/tools/files/apply-patch.ts";
+import { readFileTool } from "../../src/tools/files/read-file.ts";
+import { writeFileTool } from "../../src/tools/files/write-file.ts";
+import { globTool } from "../../src/tools/search/glob.ts";
+import { grepTool } from "../../src/tools/search/grep.ts";
+import { workerUrl } from "../../src/tools/search/grep-runner.ts";
+import { GREP_MAX_FILE_BYTES } from "../../src/tools/search/grep-search.ts";
 import { cleanup, contextFor, tempDir } from "./helpers.ts";
 
 let root: string;
@@ -110,8 +110,8 @@ describe("a catastrophically backtracking pattern cannot hang the run", () => {
 
 describe("the grep worker is always our own module", () => {
   test("from source it sits next to the runner; in a compiled binary under the embedded root, never in the workspace", () => {
-    expect(workerUrl("file:///work/agent/src/tools/grep-runner.ts").href).toBe(
-      "file:///work/agent/src/tools/grep-worker.ts",
+    expect(workerUrl("file:///work/agent/src/tools/search/grep-runner.ts").href).toBe(
+      "file:///work/agent/src/tools/search/grep-worker.ts",
     );
     expect(workerUrl("file:///$bunfs/root/chunk-1atg9ar0.js").href).toBe(
       "file:///$bunfs/root/tools/grep-worker.ts",

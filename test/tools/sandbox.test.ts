@@ -1,5 +1,5 @@
 /**
- * Sandboxed exec (src/tools/sandbox.ts): what a command under bubblewrap can and cannot do, seen from the
+ * Sandboxed exec (src/tools/exec/sandbox.ts): what a command under bubblewrap can and cannot do, seen from the
  * host. Where bwrap is installed (CI installs it: .ci/run refuses to test without it) every enforcement test
  * runs; where it is not, the one test that can run here asserts the unavailable path instead, so nothing is
  * ever skipped silently. The choice itself (missing binary, refused namespaces, off, not Linux) is tested
@@ -14,9 +14,9 @@ import { type makeEvent, Redactor } from "../../src/kernel/index.ts";
 import { flagApprover } from "../../src/policy/approvers.ts";
 import { ApprovalGate } from "../../src/policy/gate.ts";
 import { buildRuleSet } from "../../src/policy/rules.ts";
-import { execTool } from "../../src/tools/exec.ts";
-import { runCommand } from "../../src/tools/run-command.ts";
-import { chooseSandbox, ISOLATIONS, type SandboxSettings } from "../../src/tools/sandbox.ts";
+import { execTool } from "../../src/tools/exec/exec.ts";
+import { runCommand } from "../../src/tools/exec/run-command.ts";
+import { chooseSandbox, ISOLATIONS, type SandboxSettings } from "../../src/tools/exec/sandbox.ts";
 import { MODEL_TEXT_LIMIT } from "../../src/tools/truncate.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
 import { binWithOnly, cleanup, contextFor, goneSoon, outsideTmpDir, tempDir } from "./helpers.ts";

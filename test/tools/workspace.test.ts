@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { editFileTool } from "../../src/tools/edit-file.ts";
-import { readFileTool } from "../../src/tools/read-file.ts";
+import { editFileTool } from "../../src/tools/files/edit-file.ts";
+import { readFileTool } from "../../src/tools/files/read-file.ts";
+import { writeFileTool } from "../../src/tools/files/write-file.ts";
 import { Workspace, WorkspaceError } from "../../src/tools/workspace.ts";
-import { writeFileTool } from "../../src/tools/write-file.ts";
 import { cleanup, contextFor, tempDir } from "./helpers.ts";
 
 // Layout: <base>/p is the workspace; <base>/p-evil and <base>/outside sit beside it.

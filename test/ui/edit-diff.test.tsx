@@ -10,7 +10,7 @@ import { editor } from "./fixtures.ts";
 
 afterEach(() => cleanup());
 
-/** What edit_file's display is: a unified diff (src/tools/diff.ts). */
+/** What edit_file's display is: a unified diff (src/tools/files/diff.ts). */
 const DIFF = [
   "--- a/src/x.ts",
   "+++ b/src/x.ts",

@@ -1,6 +1,6 @@
 import { makeEvent } from "../../kernel/index.ts";
-import { minimalEnv } from "../../tools/exec-env.ts";
-import { runCommand } from "../../tools/run-command.ts";
+import { minimalEnv } from "../../tools/exec/exec-env.ts";
+import { runCommand } from "../../tools/exec/run-command.ts";
 import { resolveHookCommand } from "./hook-command.ts";
 import { hookMatches } from "./hook-match.ts";
 import { readHookOutput } from "./hook-output.ts";

@@ -1,6 +1,6 @@
 import { type AgentIdentity, type EmitFn, makeEvent, type ToolCall } from "../../kernel/index.ts";
-import { minimalEnv } from "../../tools/exec-env.ts";
-import { type CommandResult, runCommand } from "../../tools/run-command.ts";
+import { minimalEnv } from "../../tools/exec/exec-env.ts";
+import { type CommandResult, runCommand } from "../../tools/exec/run-command.ts";
 import type { Tool } from "../../tools/types.ts";
 import { specOrigin } from "../spec/spec.ts";
 import { escalate } from "./escalation.ts";

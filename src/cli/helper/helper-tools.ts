@@ -15,8 +15,8 @@ import {
 } from "../../kernel/index.ts";
 import { type ModelClient, modelDeps } from "../../llm/client.ts";
 import type { Rule } from "../../policy/index.ts";
-import { chooseSandbox } from "../../tools/sandbox.ts";
-import type { SandboxSettings } from "../../tools/sandbox-settings.ts";
+import { chooseSandbox } from "../../tools/exec/sandbox.ts";
+import type { SandboxSettings } from "../../tools/exec/sandbox-settings.ts";
 import type { PrimitiveName } from "../../tools/types.ts";
 import { Workspace } from "../../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../../ui/format.ts";

@@ -32,7 +32,7 @@
  *     max_budget_usd: 0.50   # budget of each run unless --max-budget-usd says otherwise
  *     max_tokens: 200000     # token budget of each run unless --max-tokens says otherwise
  *     compact_threshold: 0.8   # share of the context window that triggers compaction (0 < x <= 1)
- *   sandbox:           # exec and verify: commands under bubblewrap (Linux); see src/tools/sandbox.ts
+ *   sandbox:           # exec and verify: commands under bubblewrap (Linux); see src/tools/exec/sandbox.ts
  *     mode: workspace-write   # off | workspace-write | read-only (default: workspace-write where bwrap works)
  *     network: false          # true: sandboxed commands may reach the network
  *     required: false         # true: refuse to run (exit 3) when the sandbox is unavailable

@@ -1,12 +1,12 @@
 /**
- * The sandbox a run's exec and `verify:` commands get (src/tools/sandbox.ts), from config `sandbox:` and
+ * The sandbox a run's exec and `verify:` commands get (src/tools/exec/sandbox.ts), from config `sandbox:` and
  * the `--sandbox MODE` / `--sandbox-network` flags (flags win). When it is wanted but unavailable (no bwrap,
  * namespaces refused, not Linux) the run goes on unsandboxed with one warning, or, with `required: true`,
  * refuses with a config error (exit 3). An explicit `--sandbox off` is the user's choice and never refused.
  * Loaded only by the commands that run exec (the flags themselves live in sandbox-flags.ts).
  */
 import { AppError } from "../../kernel/index.ts";
-import type { SandboxChoice, SandboxSettings } from "../../tools/sandbox.ts";
+import type { SandboxChoice, SandboxSettings } from "../../tools/exec/sandbox.ts";
 import type { Workspace } from "../../tools/workspace.ts";
 
 /**

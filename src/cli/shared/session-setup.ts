@@ -18,7 +18,7 @@ import {
 } from "../../kernel/index.ts";
 import type { ModelClient } from "../../llm/client.ts";
 import { createSession, type Session } from "../../sdk/session.ts";
-import { chooseSandbox } from "../../tools/sandbox.ts";
+import { chooseSandbox } from "../../tools/exec/sandbox.ts";
 import { Workspace } from "../../tools/workspace.ts";
 import { type AgentConfig, loadConfig } from "./config.ts";
 import { parseLimitFlags } from "./limit-flags.ts";

@@ -18,7 +18,7 @@ import {
   type Tool as McpToolInfo,
 } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../../package.json" with { type: "json" };
-import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../process-sweep.ts";
+import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../exec/process-sweep.ts";
 import type { McpServerConfig } from "./types.ts";
 
 export type { CallToolResult, McpToolInfo };

@@ -1,5 +1,5 @@
 /**
- * `agent helper --tools exec` runs exec in the same sandbox as `agent run` (src/tools/sandbox.ts): with
+ * `agent helper --tools exec` runs exec in the same sandbox as `agent run` (src/tools/exec/sandbox.ts): with
  * `--sandbox read-only` a write in the cwd fails; without bwrap on PATH one warning line goes to stderr and
  * the answer still comes; `--tools` without exec never looks for bwrap.
  */

@@ -2,8 +2,8 @@
 
 import { StringDecoder } from "node:string_decoder";
 import { z } from "zod";
-import { lastLines, stripEscapeSequences } from "../kernel/index.ts";
-import { definePrimitive } from "./define.ts";
+import { lastLines, stripEscapeSequences } from "../../kernel/index.ts";
+import { definePrimitive } from "../define.ts";
 import { minimalEnv } from "./exec-env.ts";
 import { runCommand } from "./run-command.ts";
 

@@ -10,13 +10,13 @@ const EMBEDDED_ROOT = "/$bunfs/root/";
 /**
  * The worker module's URL seen from `moduleUrl` (this module's import.meta.url): next to this file when
  * running from source; in a binary from `bun run build` (which lists grep-worker.ts as an entrypoint), at
- * tools/grep-worker.ts under the embedded root, since this code sits in a chunk at the root itself. Never a
+ * tools/search/grep-worker.ts under the embedded root, since this code sits in a chunk at the root itself. Never a
  * path relative to the working directory: that would load a workspace's file.
  */
 export function workerUrl(moduleUrl: string): URL {
   const at = moduleUrl.indexOf(EMBEDDED_ROOT);
   if (at < 0) return new URL("./grep-worker.ts", moduleUrl);
-  return new URL("tools/grep-worker.ts", moduleUrl.slice(0, at + EMBEDDED_ROOT.length));
+  return new URL("tools/search/grep-worker.ts", moduleUrl.slice(0, at + EMBEDDED_ROOT.length));
 }
 
 /** How long one grep search may run by default. */

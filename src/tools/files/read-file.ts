@@ -1,10 +1,10 @@
 /** read_file {path, offset?, limit?}: a text file with line numbers, a window of lines at a time. */
 
 import { z } from "zod";
-import { definePrimitive } from "./define.ts";
+import { definePrimitive } from "../define.ts";
+import { readTarget } from "../policy-target.ts";
+import { cutLine, plural } from "../truncate.ts";
 import { readTextFile } from "./files.ts";
-import { readTarget } from "./policy-target.ts";
-import { cutLine, plural } from "./truncate.ts";
 
 /** Lines returned when the model gives no limit. */
 export const DEFAULT_READ_LIMIT = 2_000;

@@ -30,10 +30,10 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { isWithin } from "../workspace.ts";
 import type { ExecSandbox } from "./exec-sandbox.ts";
 import type { SandboxSettings } from "./sandbox-settings.ts";
 import { userFiles } from "./user-files.ts";
-import { isWithin } from "./workspace.ts";
 
 export type { ExecSandbox } from "./exec-sandbox.ts";
 export { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from "./sandbox-settings.ts";

@@ -6,15 +6,15 @@
 
 import { rmdirSync } from "node:fs";
 import { z } from "zod";
+import { definePrimitive } from "../define.ts";
+import { changeTarget } from "../policy-target.ts";
+import type { Workspace } from "../workspace.ts";
 import description from "./apply-patch.txt" with { type: "text" };
 import { applyChunks } from "./apply-patch-match.ts";
 import { type PatchHunk, parsePatch, patchPaths } from "./apply-patch-parser.ts";
 import { readFileBytes, removeFile, writeFileAtomic } from "./atomic-write.ts";
-import { definePrimitive } from "./define.ts";
 import { unifiedDiff } from "./diff.ts";
 import { FileError, readTextFile, specialKind, statOrNull } from "./files.ts";
-import { changeTarget } from "./policy-target.ts";
-import type { Workspace } from "./workspace.ts";
 
 /** What a patch does to one file. `null` means absent (created from nothing, or deleted). */
 export interface FileChange {

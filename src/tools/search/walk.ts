@@ -3,7 +3,7 @@
 import type { Dirent, Stats } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { specialKind } from "./files.ts";
+import { specialKind } from "../files/files.ts";
 
 /** Folders never descended into unless a pattern names them. */
 export const SKIPPED_DIRS: readonly string[] = [".git", "node_modules"];

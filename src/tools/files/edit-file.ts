@@ -1,12 +1,12 @@
 /** edit_file {path, old_string, new_string, replace_all?}: exact string replacement; the display is a diff. */
 
 import { z } from "zod";
+import { definePrimitive } from "../define.ts";
+import { pathTarget } from "../policy-target.ts";
+import type { ToolContext } from "../types.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
-import { definePrimitive } from "./define.ts";
 import { unifiedDiff } from "./diff.ts";
 import { readTextFile } from "./files.ts";
-import { pathTarget } from "./policy-target.ts";
-import type { ToolContext } from "./types.ts";
 
 const schema = z.object({
   path: z.string().min(1).describe("File to edit, relative to the workspace or absolute."),

@@ -6,13 +6,13 @@
 
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { definePrimitive } from "./define.ts";
-import { specialKind } from "./files.ts";
+import { definePrimitive } from "../define.ts";
+import { specialKind } from "../files/files.ts";
+import { readTarget } from "../policy-target.ts";
+import { listSome, plural } from "../truncate.ts";
+import type { ToolContext } from "../types.ts";
 import { GREP_TIME_LIMIT_MS, runSearch } from "./grep-runner.ts";
 import { compilePattern, GREP_MAX_MATCHES, type GrepProgress, type GrepReply } from "./grep-search.ts";
-import { readTarget } from "./policy-target.ts";
-import { listSome, plural } from "./truncate.ts";
-import type { ToolContext } from "./types.ts";
 import { skipListFor } from "./walk.ts";
 
 export { GREP_MAX_MATCHES } from "./grep-search.ts";

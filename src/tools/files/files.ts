@@ -8,10 +8,10 @@
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { readRegularFile, specialKind } from "../kernel/regular-file.ts";
+import { readRegularFile, specialKind } from "../../kernel/regular-file.ts";
+import type { Workspace } from "../workspace.ts";
 import { FileError } from "./file-error.ts";
 import { code, openPinnedDir } from "./pinned-dir.ts";
-import type { Workspace } from "./workspace.ts";
 
 /** Files larger than this are refused by read/edit (the model cannot use them whole anyway). */
 export const MAX_TEXT_FILE_BYTES = 20 * 1024 * 1024;
@@ -26,7 +26,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-export type { RegularRead } from "../kernel/regular-file.ts";
+export type { RegularRead } from "../../kernel/regular-file.ts";
 export { readRegularFile, specialKind };
 
 /**

@@ -4,8 +4,8 @@
  * files it did not search (too large, binary is silent, FIFOs and devices) reported, never opened.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { looksBinary, specialKind } from "./files.ts";
-import { cutLine } from "./truncate.ts";
+import { looksBinary, specialKind } from "../files/files.ts";
+import { cutLine } from "../truncate.ts";
 import { type WalkedFile, walkFiles } from "./walk.ts";
 
 /** Matching lines returned at most. */

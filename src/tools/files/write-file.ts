@@ -1,12 +1,12 @@
 /** write_file {path, content}: creates or replaces a whole file (parents created); the display is a diff. */
 
 import { z } from "zod";
+import { definePrimitive } from "../define.ts";
+import { pathTarget } from "../policy-target.ts";
+import { countLines, plural } from "../truncate.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
-import { definePrimitive } from "./define.ts";
 import { unifiedDiff } from "./diff.ts";
 import { readTextIfExists, statOrNull } from "./files.ts";
-import { pathTarget } from "./policy-target.ts";
-import { countLines, plural } from "./truncate.ts";
 
 const schema = z.object({
   path: z.string().min(1).describe("File to write, relative to the workspace or absolute."),

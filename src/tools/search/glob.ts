@@ -2,9 +2,9 @@
 
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { definePrimitive } from "./define.ts";
-import { readTarget } from "./policy-target.ts";
-import { listSome, plural } from "./truncate.ts";
+import { definePrimitive } from "../define.ts";
+import { readTarget } from "../policy-target.ts";
+import { listSome, plural } from "../truncate.ts";
 import { skipListFor, walkFiles } from "./walk.ts";
 
 /** Paths returned at most. */

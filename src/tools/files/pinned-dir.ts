@@ -16,8 +16,8 @@
  */
 import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { isWithin, type Workspace } from "../workspace.ts";
 import { FileError } from "./file-error.ts";
-import { isWithin, type Workspace } from "./workspace.ts";
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const HAS_PROC_FD = process.platform === "linux";

@@ -6,10 +6,10 @@
 
 import { isIP } from "node:net";
 import { z } from "zod";
-import { definePrimitive } from "./define.ts";
+import { definePrimitive } from "../define.ts";
+import type { Primitive, ToolContext } from "../types.ts";
 import { htmlToText } from "./html-text.ts";
 import { checkHost, type LookupAll } from "./net-guard.ts";
-import type { Primitive, ToolContext } from "./types.ts";
 
 export const MAX_REDIRECTS = 5;
 /** Bytes of a response body read at most. */
