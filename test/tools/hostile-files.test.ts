@@ -114,7 +114,7 @@ describe("the grep worker is always our own module", () => {
       "file:///work/agent/src/tools/search/grep-worker.ts",
     );
     expect(workerUrl("file:///$bunfs/root/chunk-1atg9ar0.js").href).toBe(
-      "file:///$bunfs/root/tools/grep-worker.ts",
+      "file:///$bunfs/root/tools/search/grep-worker.ts",
     );
   });
 });
