@@ -120,8 +120,14 @@ export function startTerminal(args: string[], options: TerminalOptions): Termina
       return Number(/EXIT=(\d+)/.exec(text)?.[1]);
     },
     close: () => {
-      tmux("kill-session", "-t", name);
-      sandbox.cleanup();
+      try {
+        tmux("kill-session", "-t", name);
+      } catch (error) {
+        // The session (and its private tmux server) may be gone already: nothing left to close.
+        if (!String(error).includes("no server running")) throw error;
+      } finally {
+        sandbox.cleanup();
+      }
     },
   };
 }
