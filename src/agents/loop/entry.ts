@@ -3,6 +3,7 @@ import { toolDefinitionsFor } from "../../tools/registry.ts";
 import { MODEL_TEXT_LIMIT } from "../../tools/truncate.ts";
 import type { Tool } from "../../tools/types.ts";
 import { systemPromptWith } from "../spec/instructions.ts";
+import { catalogBlock, modelInvocable, skillsFor } from "../spec/skills/catalog.ts";
 import { type AgentSpec, type LoadedSpec, mcpCapabilities, primitiveCapabilities } from "../spec/spec.ts";
 import type { RunAgentOptions } from "../types.ts";
 import { RunLog } from "./activity-log.ts";
@@ -14,6 +15,8 @@ import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { errorText, type Node, type NodeOutcome, nodeFail, startSession } from "./node.ts";
 import { AnswerShaper } from "./output-schema.ts";
 import { runSignal, type SessionShared } from "./session-shared.ts";
+import { activate, restoreActivations } from "./skill-activation.ts";
+import { skillTool } from "./skill-tool.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import { type DelegationContext, subAgentDefinitions, subAgentTool } from "./sub-agents.ts";
 import { decideAuto } from "./tier-classifier.ts";
@@ -56,6 +59,7 @@ export function childRunOptions(
     outputSchema: _o,
     escalate: _e,
     compactFirst: _c,
+    activateSkill: _s,
     limits,
     ...deps
   } = parent;
@@ -121,7 +125,10 @@ function newNode(
     run,
     limits,
     now,
-    system: systemPromptWith(spec.system_prompt, options.instructions, spec.instructions === false),
+    system: withSkillCatalog(
+      systemPromptWith(spec.system_prompt, options.instructions, spec.instructions === false),
+      options,
+    ),
     learn: new LearnRecorder(who, emit, learnTo, shared.sessionId, now),
     messages: options.history ? repairHistory(options.history) : [],
     bestAnswer: "",
@@ -186,6 +193,13 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
   if (who.depth === 0) startSession(node);
   const problem = buildTools(node);
   if (problem) return nodeFail(node, problem, "config");
+  // The user's `/name args`: the goal already holds the skill's body (session-run.ts); its folder and grants
+  // apply from the first turn.
+  const invoked =
+    who.depth === 0 && options.activateSkill
+      ? options.skills?.set.skills.get(options.activateSkill)
+      : undefined;
+  if (invoked) activate(node, invoked, "user");
   // MCP tools: their servers start now, the first time an agent naming them runs (a failure is a warning).
   if (options.mcp) {
     const warn = (message: string) => options.emit(makeEvent(who, "warning", { message, code: "mcp" }));
@@ -235,6 +249,8 @@ function buildTools(node: Node): string | undefined {
     for (const d of agents.definitions)
       node.tools.set(d.name, subAgentTool(d, delegation) as unknown as Tool);
   for (const [name, tool] of primitives) node.tools.set(name, tool);
+  const skill = skillTool(node, delegation);
+  if (skill) node.tools.set(skill.name, skill as unknown as Tool);
   node.act = {
     who,
     emit: options.emit,
@@ -248,5 +264,12 @@ function buildTools(node: Node): string | undefined {
     tools: node.tools,
     concurrency: node.limits.concurrency ?? 4,
   };
+  restoreActivations(node);
   return undefined;
+}
+
+/** The system prompt with the skills catalog, when the spec allows skills and any is model-invocable. */
+function withSkillCatalog(system: string, options: RunAgentOptions): string {
+  const block = catalogBlock(modelInvocable(skillsFor(options.skills?.set, options.spec.skills)));
+  return block === "" ? system : `${system}\n\n${block}`;
 }

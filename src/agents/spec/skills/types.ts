@@ -53,3 +53,24 @@ export interface SkillSet {
 export function formatSkillProblem(p: SkillProblem): string {
   return `${p.file}:${p.line}: ${p.field ? `${p.field}: ` : ""}${p.message}`;
 }
+
+/** What activations left behind for one agent's conversation: carried across a chat's runs for the root. */
+export interface ActivationState {
+  /** Skills whose body is already in the conversation (each is loaded once). */
+  activated: Set<string>;
+  /** Activated skills' folders, readable (read only) by the agent and its children. */
+  readRoots: string[];
+  /** Allow rules activated skills granted (skill-grants.ts), for the agent and its children. */
+  grants: string[];
+}
+
+/** A session's skills and the root conversation's activations (a new session, or `/clear`, starts over). */
+export interface SkillSession {
+  set: SkillSet;
+  root: ActivationState;
+}
+
+/** A fresh activation state. */
+export function newActivationState(): ActivationState {
+  return { activated: new Set(), readRoots: [], grants: [] };
+}
