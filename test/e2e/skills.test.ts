@@ -93,6 +93,21 @@ describe("skills end to end", () => {
     expect(lines.find((l) => l.type === "skill_activated")).toMatchObject({ skill: "greet", by: "user" });
   });
 
+  test('agent helper "/greet Ada" sends the skill\'s body with the arguments', async () => {
+    writeSkill(
+      projectSkills(),
+      "greet",
+      "description: Greets a person by name.\n",
+      "Say hello to $0 warmly.",
+    );
+    server.enqueue({ text: "Hello Ada." });
+    const result = await runAgentIn(sandbox, ["helper", "/greet Ada"], anthropicEnv(sandbox, server));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Hello Ada.\n");
+    expect(JSON.stringify(bodyOf(0).messages)).toContain("Say hello to Ada warmly.");
+    expect(result.stderr).toContain(`skill greet (project ${join(projectSkills(), "greet", "SKILL.md")})`);
+  });
+
   test("a legacy command file works as /name", async () => {
     mkdirSync(join(sandbox.workspace, ".claude", "commands"), { recursive: true });
     writeFileSync(

@@ -36,6 +36,7 @@ import { SINGLE_CALL_SYSTEM, singleCall } from "./helper-call.ts";
 import type { HelperFlags } from "./helper-flag-types.ts";
 import { chooseModelName, parseToolList } from "./helper-options.ts";
 import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
+import { helperSkillTask } from "./helper-skill.ts";
 
 /** The budgets of a run, only those set. */
 function budgetsOf(limits: RunLimits): Pick<RunLimits, "tokenBudget" | "costBudgetUsd"> {
@@ -67,8 +68,11 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
   if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
   const stdinText = stdin.text;
+  const skillTask = await helperSkillTask(args.join(" "), process.cwd(), env, (line) =>
+    process.stderr.write(`agent: ${terminalSafe(line)}\n`),
+  );
   const prompt = joinTask(
-    args,
+    skillTask !== undefined ? [skillTask] : args,
     stdinText,
     "no prompt: pass it as arguments or pipe it on stdin (agent helper --help)",
   );
