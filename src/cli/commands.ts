@@ -11,6 +11,7 @@ import { modelsCommand } from "./models/models-command.ts";
 import { runCommand } from "./run/run-command.ts";
 import { sessionsCommand } from "./sessions/sessions-command.ts";
 import type { CommandModule } from "./shared/command-module.ts";
+import { skillsCommand } from "./skills/skills-command.ts";
 
 /** Every command, in help order. */
 export const COMMANDS: readonly CommandModule[] = [
@@ -20,5 +21,6 @@ export const COMMANDS: readonly CommandModule[] = [
   agentsCommand,
   modelsCommand,
   mcpCommand,
+  skillsCommand,
   sessionsCommand,
 ];

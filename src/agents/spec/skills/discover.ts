@@ -45,7 +45,7 @@ export async function readSkillSources(sources: readonly SkillSource[]): Promise
 async function readSource(source: SkillSource): Promise<SkillFileResult[]> {
   let entries: string[];
   try {
-    entries = (await readdir(source.dir)).sort();
+    entries = source.only !== undefined ? [source.only] : (await readdir(source.dir)).sort();
   } catch {
     return [];
   }

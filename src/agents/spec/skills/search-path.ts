@@ -19,6 +19,8 @@ export interface SkillSource {
   layout: "skills" | "commands";
   /** Real paths every file must lie inside. */
   within: string;
+  /** Read only this entry of `dir` (`agent skills validate PATH` of one skill folder). */
+  only?: string;
 }
 
 type Env = Record<string, string | undefined>;

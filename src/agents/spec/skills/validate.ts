@@ -104,6 +104,7 @@ export function parseSkillFile(text: string, file: string, folder: string, scope
   )
     add("metadata", "expected a mapping of string keys to string values");
   const options = commonOptions(fields, add);
+  problems.sort((a, b) => a.line - b.line);
   if (usableName === undefined || description === undefined) return { problems };
   const skill: Skill = {
     name: usableName,
@@ -149,6 +150,7 @@ export function parseCommandFile(text: string, file: string, scope: SkillScope):
   if (description === undefined || description === "")
     add("description", "expected a description or a non-empty body");
   const options = commonOptions(fields, add);
+  problems.sort((a, b) => a.line - b.line);
   if (!/^[^\s/\\]+$/.test(name) || !description) return { problems };
   const skill: Skill = {
     name,
