@@ -216,7 +216,7 @@ async function sourcesAt(target: string): Promise<SkillSource[] | string> {
         dir: path.dirname(folder),
         scope: "user",
         layout: "skills",
-        within: real,
+        within: path.dirname(real),
         only: path.basename(folder),
       },
     ];

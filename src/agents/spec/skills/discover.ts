@@ -1,6 +1,13 @@
+import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { isPathInside, readConfigFileResult } from "../../../kernel/index.ts";
+import {
+  CONFIG_FILE_CAP,
+  isPathInside,
+  readConfigFileResult,
+  regularRefusal,
+} from "../../../kernel/index.ts";
+import { readRegularFileSync } from "../../../kernel/regular-file.ts";
 import {
   existingSources,
   type SkillSearchOptions,
@@ -43,63 +50,110 @@ export async function readSkillSources(sources: readonly SkillSource[]): Promise
 }
 
 async function readSource(source: SkillSource): Promise<SkillFileResult[]> {
-  let entries: string[];
+  const within = await realpath(source.within).catch(() => source.within);
+  let realDir: string;
+  let entries: Dirent[];
   try {
-    entries = source.only !== undefined ? [source.only] : (await readdir(source.dir)).sort();
+    realDir = await realpath(source.dir);
+    entries = await readdir(realDir, { withFileTypes: true });
   } catch {
     return [];
   }
-  const within = await realpath(source.within).catch(() => source.within);
+  if (!isPathInside(realDir, within))
+    return [
+      {
+        file: source.dir,
+        scope: source.scope,
+        problems: [],
+        refused: `a symlink out of ${within} (to ${realDir}); refused`,
+      },
+    ];
+  if (source.only !== undefined) entries = entries.filter((e) => e.name === source.only);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // An entry that is itself no symlink lies inside the (real) folder: read directly; a symlink
+  // takes the guarded reader's full checks.
+  const at = (entry: Dirent) => ({
+    shown: path.join(source.dir, entry.name),
+    real: path.join(realDir, entry.name),
+  });
   if (source.layout === "commands") {
-    const files = entries.filter((e) => e.toLowerCase().endsWith(".md")).map((e) => path.join(source.dir, e));
+    const files = entries.filter((e) => e.name.toLowerCase().endsWith(".md") && !e.isDirectory());
     return Promise.all(
-      files.map((file) =>
-        readOne(file, within, source.scope, (text) => parseCommandFile(text, file, source.scope)),
-      ),
+      files.map((entry) => {
+        const { shown, real } = at(entry);
+        const parse = (text: string) => parseCommandFile(text, shown, source.scope);
+        return readOne(shown, entry.isFile() ? real : undefined, within, source.scope, parse);
+      }),
     );
   }
   const results = await Promise.all(
-    entries.map((entry) => readFolder(path.join(source.dir, entry), within, source.scope)),
+    entries
+      .filter((e) => e.isDirectory() || e.isSymbolicLink())
+      .map((entry) => {
+        const { shown, real } = at(entry);
+        return readFolder(shown, entry.isDirectory() ? real : undefined, within, source.scope);
+      }),
   );
   return results.filter((r): r is SkillFileResult => r !== undefined);
 }
 
-/** A skill folder's SKILL.md (or skill.md, which the reference parser also accepts). */
+/** A skill folder's SKILL.md (or skill.md, which the reference parser also accepts). `real`: its known real path. */
 async function readFolder(
   folder: string,
+  real: string | undefined,
   within: string,
   scope: SkillScope,
 ): Promise<SkillFileResult | undefined> {
-  let realFolder: string;
-  try {
-    realFolder = await realpath(folder);
-    if (!(await stat(realFolder)).isDirectory()) return undefined;
-  } catch {
-    return undefined;
+  let realFolder = real;
+  if (realFolder === undefined) {
+    try {
+      realFolder = await realpath(folder);
+      if (!(await stat(realFolder)).isDirectory()) return undefined;
+    } catch {
+      return undefined;
+    }
+    if (!isPathInside(realFolder, within))
+      return {
+        file: folder,
+        scope,
+        problems: [],
+        refused: `a symlink out of ${within} (to ${realFolder}); refused`,
+      };
   }
-  if (!isPathInside(realFolder, within))
-    return {
-      file: folder,
-      scope,
-      problems: [],
-      refused: `a symlink out of ${within} (to ${realFolder}); refused`,
-    };
+  const knownFolder = realFolder;
   for (const name of ["SKILL.md", "skill.md"]) {
     const file = path.join(folder, name);
-    const result = await readOne(file, within, scope, (text) =>
-      parseSkillFile(text, file, realFolder, scope),
-    );
+    const parse = (text: string) => parseSkillFile(text, file, knownFolder, scope);
+    const result = await readOne(file, path.join(knownFolder, name), within, scope, parse);
     if (result.refused !== "missing") return result;
   }
   return undefined;
 }
 
+/**
+ * Reads one file. `direct`: a path whose folder is known to be real and inside the root, read as a regular
+ * file without following a symlink (regular-file.ts: lstat, non-blocking open, fstat, bounded read); a
+ * symlink there, or any other path, goes through the guarded config reader (realpath inside the root).
+ */
 async function readOne(
   file: string,
+  direct: string | undefined,
   within: string,
   scope: SkillScope,
   parse: (text: string) => SkillParse,
 ): Promise<SkillFileResult> {
+  if (direct !== undefined) {
+    try {
+      // Synchronous: a small regular file (or a refusal) in a few microseconds; bench/skills.ts.
+      const read = readRegularFileSync(direct, CONFIG_FILE_CAP, { noFollow: true });
+      if (read.ok) return { file, scope, ...parse(read.bytes.toString("utf8")) };
+      if (!(read.why === "special" && read.kind === "a symbolic link"))
+        return { file, scope, problems: [], refused: regularRefusal(read, CONFIG_FILE_CAP) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT")
+        return { file, scope, problems: [], refused: "missing" };
+    }
+  }
   const read = await readConfigFileResult(file, { within });
   if ("missing" in read) return { file, scope, problems: [], refused: "missing" };
   if ("refused" in read) return { file, scope, problems: [], refused: read.refused };
