@@ -8,9 +8,9 @@
  *
  *   bun bench/skills.ts [--runs 15] [--warmup 2] [--baseline /path/to/other/bin/agent] [--no-process]
  *
- * Targets: discovery of 200 skills under 20 ms in process (median CPU time: the wall time on a shared,
- * loaded machine moves with others' load), and the 200-skill run within 20 ms of the empty one (median
- * over median). Exits 1 when one is missed. Without a skill folder the discovery
+ * Targets: discovery of 200 skills under 20 ms in process, and the 200-skill run within 20 ms of the
+ * empty one, both as median CPU time (the process's user + system; the wall time on a shared, loaded
+ * machine moves with others' load, so it is shown but not judged). Exits 1 when one is missed. Without a skill folder the discovery
  * modules are never imported (src/sdk/session-skills.ts), so start-up stays as it was: compare the empty
  * workspace's run with --baseline (main's bin/agent).
  */
@@ -114,7 +114,7 @@ if (!process.argv.includes("--no-process")) {
       ? [{ name: "baseline agent run, no skill folder", cmd: [BASELINE, "run", "hi"], cwd: empty }]
       : []),
   ];
-  const taken = new Map<string, number[]>(targets.map((t) => [t.name, []]));
+  const taken = new Map<string, { ms: number; cpuMs: number }[]>(targets.map((t) => [t.name, []]));
   for (let round = 0; round < WARMUP + RUNS; round++) {
     for (const target of targets) {
       server.enqueue({ text: "hi" });
@@ -129,16 +129,17 @@ if (!process.argv.includes("--no-process")) {
       const ms = performance.now() - start;
       if (code !== 0)
         throw new Error(`${target.name} exited ${code}: ${await new Response(proc.stderr).text()}`);
-      if (round >= WARMUP) taken.get(target.name)?.push(ms);
+      const usage = proc.resourceUsage();
+      const cpuMs = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000 : Number.NaN;
+      if (round >= WARMUP) taken.get(target.name)?.push({ ms, cpuMs });
     }
   }
   await server.close();
-  for (const target of targets) {
-    const list = taken.get(target.name) ?? [];
-    results.push([target.name, median(list).toFixed(1), Math.min(...list).toFixed(1), ""]);
-  }
-  const added = median(taken.get(targets[0]!.name) ?? []) - median(taken.get(targets[1]!.name) ?? []);
-  results.push([`added by ${SKILLS} skills (whole process)`, added.toFixed(1), "", ""]);
+  for (const target of targets) results.push(row(target.name, taken.get(target.name) ?? []));
+  // The child's CPU time: what the skills cost the run itself, whatever else loads the machine.
+  const cpuOf = (name: string) => median((taken.get(name) ?? []).map((t) => t.cpuMs));
+  const added = cpuOf(targets[0]!.name) - cpuOf(targets[1]!.name);
+  results.push([`added by ${SKILLS} skills (whole process, CPU)`, "", "", added.toFixed(1)]);
   if (added >= TARGET_MS) failed = true;
 }
 
@@ -146,6 +147,6 @@ rmSync(dir, { recursive: true, force: true });
 const widths = results[0]!.map((_, c) => Math.max(...results.map((r) => (r[c] ?? "").length)));
 for (const row of results) console.log(row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join("  "));
 console.log(
-  `targets: discovery of ${SKILLS} skills < ${TARGET_MS} ms CPU; whole-process difference < ${TARGET_MS} ms${failed ? "  MISSED" : "  met"}`,
+  `targets: discovery of ${SKILLS} skills < ${TARGET_MS} ms CPU; whole-process CPU difference < ${TARGET_MS} ms${failed ? "  MISSED" : "  met"}`,
 );
 process.exit(failed ? 1 : 0);

@@ -78,6 +78,28 @@ describe("skills end to end", () => {
     expect(String(activated?.path)).toEndWith(join(".agents", "skills", "greet", "SKILL.md"));
   });
 
+  test("a skill loads once per conversation; a spec's skills: list narrows the catalog", async () => {
+    writeSkill(projectSkills(), "greet", "description: Greets.\n", "Say hello.");
+    writeSkill(projectSkills(), "other", "description: Other.\n", "Other.");
+    const agents = join(sandbox.workspace, ".agent", "agents");
+    mkdirSync(agents, { recursive: true });
+    writeFileSync(
+      join(agents, "greeter.yaml"),
+      "name: greeter\ndescription: Greets.\ncapabilities: [read_file]\nskills: [greet]\nsystem_prompt: Greet.\n",
+    );
+    server.enqueue(
+      { toolCalls: [{ name: "skill", args: { name: "greet" } }] },
+      { toolCalls: [{ name: "skill", args: { name: "greet" } }] },
+      { text: "Hello." },
+    );
+    const result = await run(["run", "greet", "--agent", "greeter"]);
+    expect(result.code).toBe(0);
+    expect(systemOf(0)).toContain("<name>greet</name>");
+    expect(systemOf(0)).not.toContain("<name>other</name>");
+    expect(toolResultsOf(server.requests[2]).at(-1)).toContain("already loaded in this conversation");
+    expect(parseJsonLines(result.stdout).filter((l) => l.type === "skill_activated").length).toBe(1);
+  });
+
   test('agent run "/greet Ada" activates the skill: its body with the arguments is the goal', async () => {
     writeSkill(
       projectSkills(),
