@@ -154,7 +154,7 @@ export function parseCommandFile(text: string, file: string, scope: SkillScope):
   if (!/^[^\s/\\]+$/.test(name) || !description) return { problems };
   const skill: Skill = {
     name,
-    description: description.slice(0, MAX_DESCRIPTION_LENGTH),
+    description: [...description].slice(0, MAX_DESCRIPTION_LENGTH).join(""),
     file,
     scope,
     body,
@@ -187,7 +187,8 @@ function checkDescription(fields: Frontmatter["fields"], add: Add): string | und
       "description",
       `expected at most ${MAX_DESCRIPTION_LENGTH} characters (it has ${length(entry.value)})`,
     );
-  return entry.value.trim();
+  // A longer description is reported above and loaded cut: a repository's text never grows every prompt.
+  return [...entry.value.trim()].slice(0, MAX_DESCRIPTION_LENGTH).join("");
 }
 
 /** The options every skill and command file may set. */

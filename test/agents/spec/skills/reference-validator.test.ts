@@ -140,3 +140,10 @@ describe("the reference parser's refusals (skills-ref parser.py parse_frontmatte
 function skill2(): string {
   return "---\nname: x\ndescription: d\ncolour: red\n---\nbody\n";
 }
+
+test("a description over 1024 characters is reported and loaded cut to 1024 (a repository cannot grow every prompt)", () => {
+  const text = `---\nname: x\ndescription: ${"y".repeat(5000)}\n---\nbody\n`;
+  const { skill, problems } = parseSkillFile(text, "/s/x/SKILL.md", "/s/x", "project");
+  expect(problems[0]?.field).toBe("description");
+  expect(skill?.description.length).toBe(1024);
+});
