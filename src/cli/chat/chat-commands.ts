@@ -77,3 +77,14 @@ export function isSkillLine(line: string, skills: readonly { name: string }[]): 
   const name = /^\/(\S+)/.exec(line.trim())?.[1];
   return name !== undefined && skills.some((s) => s.name === name.normalize("NFKC"));
 }
+
+/** What `/help` adds for the skills (those a command's name does not hide): one line each. */
+export function skillHelp(
+  skills: readonly { name: string; description: string; argumentHint?: string }[],
+): string[] {
+  const builtIn = new Set(CHAT_COMMANDS.map((c) => c.name));
+  const shown = skills.filter((s) => !builtIn.has(s.name));
+  if (shown.length === 0) return [];
+  const usage = (s: (typeof shown)[number]) => `/${s.name}${s.argumentHint ? ` ${s.argumentHint}` : ""}`;
+  return ["skills (docs/skills.md):", ...shown.map((s) => `${usage(s).padEnd(17)} ${s.description}`)];
+}

@@ -39,6 +39,7 @@ import {
   isSkillLine,
   parseSlashCommand,
   type SlashCommand,
+  skillHelp,
 } from "./chat-commands.ts";
 import { closeInterruptedTurn, earlierInputs, earlierMessages } from "./chat-history.ts";
 import { isSmallTalk, SMALL_TALK_TIER } from "./chat-tier.ts";
@@ -249,6 +250,7 @@ async function runCommand(
   switch (command.name) {
     case "help":
       for (const line of CHAT_HELP) ui.note(line);
+      for (const line of skillHelp(setup.session.skills)) ui.note(line);
       return;
     case "clear": {
       let next: Transcript;
