@@ -23,3 +23,9 @@ test("anthropics/skills: frontend-design, mcp-builder, skill-creator, webapp-tes
     expect(skill.body.length).toBeGreaterThan(100);
   }
 });
+
+test("the example skill in examples/skills validates without problems", async () => {
+  const dir = path.resolve(import.meta.dir, "../../../../examples/skills");
+  const results = await readSkillSources([{ dir, scope: "user", layout: "skills", within: dir }]);
+  expect(results.map((r) => [r.skill?.name, r.problems])).toEqual([["changelog-entry", []]]);
+});
