@@ -15,8 +15,6 @@ import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { errorText, type Node, type NodeOutcome, nodeFail, startSession } from "./node.ts";
 import { AnswerShaper } from "./output-schema.ts";
 import { runSignal, type SessionShared } from "./session-shared.ts";
-import { activate, restoreActivations } from "./skill-activation.ts";
-import { skillTool } from "./skill-tool.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import { type DelegationContext, subAgentDefinitions, subAgentTool } from "./sub-agents.ts";
 import { decideAuto } from "./tier-classifier.ts";
@@ -191,7 +189,9 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
     costBudgetUsd: node.limits.costBudgetUsd ?? spec.constraints.max_cost_usd,
   });
   if (who.depth === 0) startSession(node);
-  const problem = buildTools(node);
+  // The skill tool and activations load only in a session that has skills (a folder exists).
+  const skills = options.skills ? await import("./skill-tool.ts") : undefined;
+  const problem = buildTools(node, skills);
   if (problem) return nodeFail(node, problem, "config");
   // The user's `/name args`: the goal already holds the skill's body (session-run.ts); its folder and grants
   // apply from the first turn.
@@ -199,7 +199,7 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
     who.depth === 0 && options.activateSkill
       ? options.skills?.set.skills.get(options.activateSkill)
       : undefined;
-  if (invoked) activate(node, invoked, "user");
+  if (invoked) skills?.activate(node, invoked, "user");
   // MCP tools: their servers start now, the first time an agent naming them runs (a failure is a warning).
   if (options.mcp) {
     const warn = (message: string) => options.emit(makeEvent(who, "warning", { message, code: "mcp" }));
@@ -213,7 +213,7 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
 }
 
 /** The run's registry: its sub-agents (while depth allows), then its primitives. A problem's message. */
-function buildTools(node: Node): string | undefined {
+function buildTools(node: Node, skills?: typeof import("./skill-tool.ts")): string | undefined {
   const { options, who, depthBound } = node;
   const { spec } = options;
   const toolsFor = options.toolsFor ?? toolDefinitionsFor;
@@ -249,7 +249,7 @@ function buildTools(node: Node): string | undefined {
     for (const d of agents.definitions)
       node.tools.set(d.name, subAgentTool(d, delegation) as unknown as Tool);
   for (const [name, tool] of primitives) node.tools.set(name, tool);
-  const skill = skillTool(node, delegation);
+  const skill = skills?.skillTool(node, delegation);
   if (skill) node.tools.set(skill.name, skill as unknown as Tool);
   node.act = {
     who,
@@ -264,7 +264,7 @@ function buildTools(node: Node): string | undefined {
     tools: node.tools,
     concurrency: node.limits.concurrency ?? 4,
   };
-  restoreActivations(node);
+  skills?.restoreActivations(node);
   return undefined;
 }
 

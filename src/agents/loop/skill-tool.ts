@@ -5,6 +5,9 @@ import type { Skill } from "../spec/skills/types.ts";
 import { type AgentSpec, DEFAULT_CONSTRAINTS, primitiveCapabilities } from "../spec/spec.ts";
 import type { Node } from "./node.ts";
 import { activate, activatedText, modelSkills } from "./skill-activation.ts";
+
+export { activate, restoreActivations } from "./skill-activation.ts";
+
 import { childIdentity, type DelegationContext, delegationResult } from "./sub-agents.ts";
 
 /**
