@@ -6,9 +6,11 @@ import type { Skill } from "./types.ts";
  * user lists the project in `trusted_projects`, and never `exec` (a repository cannot approve its own
  * commands); nothing lifts a deny rule (the gate adds these as allow rules, below deny and ask).
  *
- * Entries are Claude Code's names (code.claude.com/docs/en/settings "Tools available to Claude": Read,
- * Write, Edit, MultiEdit, Grep, Glob, Bash, WebFetch; `Bash(git diff:*)` a command prefix; `mcp__S__T`) or
- * agent's own rules (`read_file`, `exec:git status`, `mcp:server/tool`).
+ * Entries are Claude Code's tool names (Read, Write, Edit, MultiEdit, Grep, Glob, Bash, WebFetch;
+ * `Bash(git diff:*)` a command prefix; `mcp__server__tool`), as skills write them (the field tables of
+ * skill references, e.g. skills.sh outfitter-dev/agents/claude-skills "allowed-tools: Read Grep Glob
+ * Bash(git diff *)"), space- or comma-separated, or agent's own rules (`read_file`, `exec:git status`,
+ * `mcp:server/tool`).
  */
 
 const CLAUDE_TOOLS: Record<string, string> = {

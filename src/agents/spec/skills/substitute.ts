@@ -1,6 +1,7 @@
 /**
- * The substitutions in a skill's body when it is activated, as Claude Code documents them
- * (code.claude.com/docs/en/skills "Available string substitutions"): `$ARGUMENTS` is the whole argument
+ * The substitutions in a skill's body when it is activated, as Claude Code makes them (its skills page,
+ * code.claude.com/docs/en/skills; the list as references restate it: claude-with-skills.vercel.app
+ * /reference/substitution-variables, khaderz.com claude-code-series "argument substitution"): `$ARGUMENTS` is the whole argument
  * string; `$ARGUMENTS[N]` and `$N` the N-th argument (0-based, shell-style quoting respected, empty when
  * absent); `${CLAUDE_SKILL_DIR}` (and our own `${SKILL_DIR}`) the skill's folder. A body that does not
  * mention `$ARGUMENTS` gets `ARGUMENTS: <value>` appended when arguments were given. One pass: text that

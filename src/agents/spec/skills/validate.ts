@@ -8,10 +8,11 @@ import type { Skill, SkillProblem, SkillScope } from "./types.ts";
  * skills-ref/src/skills_ref/validator.py, Apache-2.0): `name` 1-64 characters after NFKC normalisation,
  * lowercase letters and digits (Unicode letters allowed, as the reference accepts `技能`) and hyphens, no
  * leading, trailing or doubled hyphen, equal to its folder's name; `description` 1-1024 characters;
- * `compatibility` at most 500; no field outside the specification. Claude Code's documented extensions
- * (code.claude.com/docs/en/skills "Frontmatter reference": argument-hint, disable-model-invocation,
- * user-invocable, context, agent, model, effort, hooks) are accepted too, so the skills people already
- * have are not reported for them; agent honours the first four.
+ * `compatibility` at most 500; no field outside the specification. Claude Code's extensions
+ * (code.claude.com/docs/en/skills, as quoted in github.com/anthropics/claude-code issue 56494 and the
+ * field tables of skill authors' references: argument-hint, disable-model-invocation, user-invocable,
+ * context, agent, model, effort, hooks) are accepted too, so the skills people already have are not
+ * reported for them; agent honours the first four.
  */
 
 export const MAX_NAME_LENGTH = 64;
