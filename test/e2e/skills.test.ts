@@ -244,6 +244,23 @@ describe("skills end to end", () => {
     expect(toolResultsOf(server.requests[3]).at(-1)).toContain("RULE-ONE: tabs");
   });
 
+  test("a continued session (-c) keeps its activated skill's folder readable", async () => {
+    const dir = writeSkill(userSkills(), "guide", "description: Style guide.\n", "Read references/rules.md.");
+    mkdirSync(join(dir, "references"));
+    const resource = join(dir, "references", "rules.md");
+    writeFileSync(resource, "RULE-TWO: spaces\n");
+    server.enqueue(
+      { text: "Loaded." },
+      { toolCalls: [{ name: "read_file", args: { path: resource } }] },
+      { text: "Spaces." },
+    );
+    const first = await run(["run", "/guide", "--agent", "code-editor"]);
+    expect(first.code).toBe(0);
+    const second = await run(["run", "-c", "what does the rule say?", "--agent", "code-editor"]);
+    expect(second.code).toBe(0);
+    expect(toolResultsOf(server.requests[2]).at(-1)).toContain("RULE-TWO: spaces");
+  });
+
   test("a 2 MB SKILL.md and a FIFO SKILL.md are refused with warnings; the run goes on", async () => {
     writeSkill(projectSkills(), "huge", `description: big\nx: "${"a".repeat(2 * 1024 * 1024)}"\n`, "x");
     mkdirSync(join(projectSkills(), "pipe"));

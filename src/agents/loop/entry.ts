@@ -264,6 +264,7 @@ function buildTools(node: Node, skills?: typeof import("./skill-tool.ts")): stri
     tools: node.tools,
     concurrency: node.limits.concurrency ?? 4,
   };
+  skills?.activationsFromHistory(node);
   skills?.restoreActivations(node);
   return undefined;
 }

@@ -39,6 +39,32 @@ export function restoreActivations(node: Node): void {
   if (state.grants.length > 0) grant(node, state.grants);
 }
 
+/**
+ * A continued conversation (`-c`, `--resume`) whose history already holds skills' bodies: they count as
+ * loaded (once per conversation), and their folders and grants apply again, under today's trust.
+ */
+export function activationsFromHistory(node: Node): void {
+  const set = node.options.skills?.set;
+  if (!set || node.who.depth !== 0) return;
+  const state = activationState(node);
+  for (const message of node.options.history ?? []) {
+    // Only the skill tool's results and the goals `/name` made (userSkillGoal): text that a file or stdin
+    // brought into a goal never activates anything.
+    const fromTool = message.role === "tool" && message.toolName === "skill" && !message.isError;
+    const fromUser = message.role === "user" && USER_SKILL_GOAL.test(message.content);
+    if (!fromTool && !fromUser) continue;
+    const name = /<skill name="([^"]+)" path="/.exec(message.content)?.[1];
+    const skill = name !== undefined ? set.skills.get(name) : undefined;
+    if (!skill || state.activated.has(skill.name)) continue;
+    state.activated.add(skill.name);
+    if (skill.dir !== undefined) state.readRoots.push(skill.dir);
+    state.grants.push(...skillGrants(skill, set.projectTrusted).rules);
+  }
+}
+
+/** How a goal that `/name` made starts, as the first message (`Goal: `) or a continued one (`New goal: `). */
+const USER_SKILL_GOAL = /^(?:New goal|Goal): The user ran the skill command \//;
+
 /** Activates `skill` for this agent (once per conversation); false when it was already active. */
 export function activate(node: Node, skill: Skill, by: "model" | "user"): boolean {
   const state = activationState(node);

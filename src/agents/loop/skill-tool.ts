@@ -6,7 +6,7 @@ import { type AgentSpec, DEFAULT_CONSTRAINTS, primitiveCapabilities } from "../s
 import type { Node } from "./node.ts";
 import { activate, activatedText, modelSkills } from "./skill-activation.ts";
 
-export { activate, restoreActivations } from "./skill-activation.ts";
+export { activate, activationsFromHistory, restoreActivations } from "./skill-activation.ts";
 
 import { childIdentity, type DelegationContext, delegationResult } from "./sub-agents.ts";
 
