@@ -40,7 +40,9 @@ const left = server.pending();
 await server.close();
 rmSync(home, { recursive: true, force: true });
 if (left !== 0) {
-  process.stderr.write(`record.ts: ${left} scripted turns were not asked for; the cassettes are not what was scripted\n`);
+  process.stderr.write(
+    `record.ts: ${left} scripted turns were not asked for; the cassettes are not what was scripted\n`,
+  );
   process.exit(1);
 }
 // 1 is expected: the rename task fails by design.

@@ -15,12 +15,18 @@ export const SCRIPTED_TURNS: Record<string, FakeTurn[]> = {
     { toolCalls: [{ name: "read_file", args: { path: "calc.sh" } }], ...usage(1000, 30) },
     {
       toolCalls: [
-        { name: "edit_file", args: { path: "calc.sh", old_string: "$(($1 - $2))", new_string: "$(($1 + $2))" } },
+        {
+          name: "edit_file",
+          args: { path: "calc.sh", old_string: "$(($1 - $2))", new_string: "$(($1 + $2))" },
+        },
       ],
       ...usage(1100, 60),
     },
     { toolCalls: [{ name: "exec", args: { command: "sh test.sh" } }], ...usage(1200, 30) },
-    { text: "add in calc.sh subtracted instead of adding; it now adds, and `sh test.sh` prints ok.", ...usage(1300, 40) },
+    {
+      text: "add in calc.sh subtracted instead of adding; it now adds, and `sh test.sh` prints ok.",
+      ...usage(1300, 40),
+    },
   ],
   "add-cli-flag": [
     { toolCalls: [{ name: "read_file", args: { path: "greet.sh" } }], ...usage(800, 30) },
@@ -37,7 +43,10 @@ export const SCRIPTED_TURNS: Record<string, FakeTurn[]> = {
       ],
       ...usage(900, 160),
     },
-    { text: "greet.sh takes --shout before the name and prints the greeting in capitals.", ...usage(1000, 30) },
+    {
+      text: "greet.sh takes --shout before the name and prints the greeting in capitals.",
+      ...usage(1000, 30),
+    },
   ],
   "rename-across-files": [
     { toolCalls: [{ name: "grep", args: { pattern: "get_usr_name" } }], ...usage(800, 30) },
@@ -45,11 +54,21 @@ export const SCRIPTED_TURNS: Record<string, FakeTurn[]> = {
       toolCalls: [
         {
           name: "edit_file",
-          args: { path: "lib/names.sh", old_string: "get_usr_name", new_string: "get_user_name", replace_all: true },
+          args: {
+            path: "lib/names.sh",
+            old_string: "get_usr_name",
+            new_string: "get_user_name",
+            replace_all: true,
+          },
         },
         {
           name: "edit_file",
-          args: { path: "bin/report.sh", old_string: "get_usr_name", new_string: "get_user_name", replace_all: true },
+          args: {
+            path: "bin/report.sh",
+            old_string: "get_usr_name",
+            new_string: "get_user_name",
+            replace_all: true,
+          },
         },
       ],
       ...usage(950, 120),

@@ -18,7 +18,7 @@ export function reportTable(report: EvalReport): string {
   if (failed.length > 0) {
     out.push("");
     for (const task of failed)
-      for (const failure of task.failures) out.push(`${task.id}: ${oneLine(failure)}`);
+      for (const failure of task.failures) out.push(`${oneLine(task.id)}: ${oneLine(failure)}`);
   }
   return `${out.join("\n")}\n`;
 }
