@@ -21,6 +21,8 @@ export function createProgram(): Command {
     .usage('[command] [options]   (agent "goal" and agent -p "goal" are agent run "goal")')
     .option("-p, --print <goal...>", 'run the goal once and print the answer: the same as `agent run "goal"`')
     .exitOverride()
+    // A command's options belong to it: `agent eval merge a.json -o json` is merge's -o, not eval's.
+    .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (text) => process.stdout.write(text),

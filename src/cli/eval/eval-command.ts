@@ -28,6 +28,8 @@ export const evalCommand: CommandModule = {
         "run a task suite: each task in a fresh workspace copy, then its checks; report per task and in total",
       )
       .argument("<suite>", "the suite file (YAML, docs/eval.md)")
+      // `merge` has its own -o and --junit: without this, the ones after `merge` would be eval's.
+      .enablePositionalOptions()
       .option("-j, --jobs <n>", "tasks run at once", String(availableParallelism()))
       .addOption(outputFormats())
       .option("--junit <file>", "also write the report as JUnit XML")
