@@ -127,7 +127,7 @@ describe("agent eval examples/eval/suite.yaml --replay", () => {
         agent(["eval", SUITE, "--replay", CASSETTES, "--shard", shard, "-o", "json", "-j", "1"]),
       ),
     );
-    shards.forEach((shard, i) => writeFileSync(files[i] as string, shard.stdout));
+    for (const [i, shard] of shards.entries()) writeFileSync(files[i] as string, shard.stdout);
     const [one, two] = shards.map((shard) => parseReport(shard.stdout));
     expect(one?.tasks.map((task) => task.id)).toEqual([
       "fix-failing-test",
