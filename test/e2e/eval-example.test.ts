@@ -4,7 +4,7 @@
  * merge to the whole, --compare against an earlier report, the fixtures left untouched, and a bad
  * suite's FILE:LINE: field errors with exit 3.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
@@ -22,6 +22,9 @@ const EXPECTED = {
   "explain-function": true,
   "refuse-destructive": true,
 };
+
+// Each test starts several agent processes; on a loaded machine that takes a while (waits end at events).
+setDefaultTimeout(120_000);
 
 let sandbox: Sandbox;
 beforeAll(() => {

@@ -4,11 +4,14 @@
  * is held by the server until all four first requests have arrived, which can only happen when the four
  * runs are in flight together. One task's workspace is a git ref (a tag behind the repository's HEAD).
  */
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EvalReport } from "../../src/cli/eval/eval-report.ts";
 import { anthropicEnv, freshServerAndSandbox, spawnAgent, toolResultsOf, waitFor } from "./support.ts";
+
+// Each test starts several agent processes; on a loaded machine that takes a while (waits end at events).
+setDefaultTimeout(120_000);
 
 const fixture = freshServerAndSandbox();
 const IDS = ["t1", "t2", "t3", "t4"];
@@ -57,6 +60,7 @@ function writeSuite(root: string): string {
 }
 
 test("-j 4 runs four tasks at once without their workspaces or transcripts mixing", async () => {
+  // Four processes start at once on a shared machine: the wait below is bounded generously (it ends at the event).
   const { server, sandbox } = fixture;
   const suite = writeSuite(sandbox.dir);
   let release = () => {};
@@ -73,7 +77,7 @@ test("-j 4 runs four tasks at once without their workspaces or transcripts mixin
   });
   try {
     // No first turn is answered before all four runs have asked for theirs.
-    await waitFor(() => server.requests.length >= 4, "the first request of all four tasks");
+    await waitFor(() => server.requests.length >= 4, "the first request of all four tasks", 60_000);
     expect(server.requests).toHaveLength(4);
   } finally {
     release();
@@ -109,4 +113,41 @@ test("-j 4 runs four tasks at once without their workspaces or transcripts mixin
     expect(text).toContain(`(task ${task.id})`);
     for (const other of IDS.filter((x) => x !== task.id)) expect(text).not.toContain(`(task ${other})`);
   }
+});
+
+test("checks run in the task's sandbox with the minimal environment: no key, the answer readable, nothing written outside", async () => {
+  const { server, sandbox } = fixture;
+  mkdirSync(join(sandbox.dir, "fixture"));
+  const outside = "/etc/agent-eval-check-escape";
+  const suite = join(sandbox.dir, "suite.yaml");
+  writeFileSync(
+    suite,
+    [
+      "tasks:",
+      "  - id: sandboxed",
+      "    goal: Say hi.",
+      "    model: anthropic:claude-haiku-5-5",
+      "    workspace: fixture",
+      "    checks:",
+      "      - name: no key\n        run: '[ -z \"$ANTHROPIC_API_KEY\" ]'",
+      "      - name: answer readable\n        run: 'grep -qx Hi. \"$AGENT_EVAL_ANSWER\"'",
+      "      - name: workspace writable\n        run: touch made-by-check",
+      `      - name: outside read-only\n        run: '! touch ${outside}'`,
+      "",
+    ].join("\n"),
+  );
+  server.enqueue({ text: "Hi." });
+  const run = await spawnAgent(["eval", suite, "-o", "json", "--out", join(sandbox.dir, "out")], {
+    env: anthropicEnv(sandbox, server),
+    cwd: sandbox.dir,
+  }).done;
+  const report = JSON.parse(run.stdout) as EvalReport;
+  expect(report.tasks[0]?.checks.map((check) => [check.name, check.passed])).toEqual([
+    ["no key", true],
+    ["answer readable", true],
+    ["workspace writable", true],
+    ["outside read-only", true],
+  ]);
+  expect(run.code).toBe(0);
+  expect(Bun.file(outside).size).toBe(0);
 });

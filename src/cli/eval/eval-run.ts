@@ -52,6 +52,7 @@ export async function runSuite(suite: Suite, options: EvalRunOptions): Promise<E
       cassette: cassetteFor(task, options),
       keepWorkspace: options.keepWorkspaces,
       env: options.env,
+      warn: options.progress,
     });
     options.progress(progressLine(report));
     return report;

@@ -1,9 +1,11 @@
 /**
- * Runs a task's checks after its run: each is `sh -c COMMAND` in the task's workspace copy, in its own
- * process group so a timeout kills everything it started. A check passes when it exits 0 within its
+ * Runs a task's checks after its run: each is its command through the task's check shell
+ * (check-sandbox.ts: bash in the sandbox, or `sh -c`) in the task's workspace copy, in its own process
+ * group so a timeout kills everything it started. A check passes when it exits 0 within its
  * timeout. The last lines of its output are kept for the report (and the JUnit failure text).
  */
 import { spawn } from "node:child_process";
+import type { CheckShell } from "./check-sandbox.ts";
 import type { TaskCheck } from "./suite-task.ts";
 
 /** Characters of a check's output kept in the report. */
@@ -23,18 +25,14 @@ export interface CheckResult {
 export async function runChecks(
   checks: readonly TaskCheck[],
   cwd: string,
-  env: Record<string, string | undefined>,
+  shell: CheckShell,
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  for (const check of checks) results.push(await runCheck(check, cwd, env));
+  for (const check of checks) results.push(await runCheck(check, cwd, shell));
   return results;
 }
 
-function runCheck(
-  check: TaskCheck,
-  cwd: string,
-  env: Record<string, string | undefined>,
-): Promise<CheckResult> {
+function runCheck(check: TaskCheck, cwd: string, shell: CheckShell): Promise<CheckResult> {
   const started = performance.now();
   return new Promise((resolve) => {
     let output = "";
@@ -42,9 +40,10 @@ function runCheck(
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString("utf8")).slice(-OUTPUT_KEPT);
     };
-    const child = spawn("sh", ["-c", check.run], {
+    const { file, args } = shell.command(check.run);
+    const child = spawn(file, args, {
       cwd,
-      env,
+      env: shell.env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });

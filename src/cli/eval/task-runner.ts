@@ -13,6 +13,7 @@ import {
   runArguments,
   transcriptPath,
 } from "./agent-process.ts";
+import { checkShell } from "./check-sandbox.ts";
 import type { TaskReport } from "./eval-report.ts";
 import type { SuiteTask } from "./suite-task.ts";
 import { runChecks } from "./task-checks.ts";
@@ -26,6 +27,8 @@ export interface TaskRunOptions {
   cassette: CassetteChoice;
   keepWorkspace: boolean;
   env: Record<string, string | undefined>;
+  /** A line on stderr (e.g. the sandbox is unavailable for the checks). */
+  warn: (line: string) => void;
 }
 
 export async function runTask(task: SuiteTask, index: number, options: TaskRunOptions): Promise<TaskReport> {
@@ -51,12 +54,14 @@ export async function runTask(task: SuiteTask, index: number, options: TaskRunOp
     const resultFile = join(taskDir, "result.json");
     writeFileSync(answerFile, answer);
     writeFileSync(resultFile, run.result ? `${JSON.stringify(run.result, null, 2)}\n` : run.stdout);
-    const checks = await runChecks(task.checks, workspace.path, {
-      ...options.env,
+    const shell = await checkShell(task.sandbox, workspace.path, taskDir, options.env, {
       AGENT_EVAL_TASK: task.id,
       AGENT_EVAL_ANSWER: answerFile,
       AGENT_EVAL_RESULT: resultFile,
     });
+    if (shell.unavailable && task.checks.length > 0)
+      options.warn(`${task.id}: checks run unsandboxed: ${shell.unavailable}`);
+    const checks = await runChecks(task.checks, workspace.path, shell);
     const failures = taskFailures(task.expect, run, answer, checks);
     const result = run.result ?? {};
     const usage = result.usage ?? {};
