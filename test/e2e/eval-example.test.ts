@@ -56,18 +56,8 @@ describe("agent eval examples/eval/suite.yaml --replay", () => {
 
   test("replays offline with the expected pass/fail per task; JSON report and valid JUnit", async () => {
     const junit = join(sandbox.dir, "junit.xml");
-    const run = await agent([
-      "eval",
-      SUITE,
-      "--replay",
-      CASSETTES,
-      "-o",
-      "json",
-      "--junit",
-      junit,
-      "-j",
-      "2",
-    ]);
+    // `--replay` alone: the cassettes/ folder beside the suite.
+    const run = await agent(["eval", SUITE, "--replay", "-o", "json", "--junit", junit, "-j", "2"]);
     expect(run.code).toBe(1);
     whole = parseReport(run.stdout);
     expect(whole).toMatchObject({ type: "eval_report", schema_version: 1, mode: "replay", name: "example" });

@@ -5,7 +5,8 @@
  * runs are in flight together. One task's workspace is a git ref (a tag behind the repository's HEAD).
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EvalReport } from "../../src/cli/eval/eval-report.ts";
 import { anthropicEnv, freshServerAndSandbox, spawnAgent, toolResultsOf, waitFor } from "./support.ts";
@@ -150,4 +151,38 @@ test("checks run in the task's sandbox with the minimal environment: no key, the
   ]);
   expect(run.code).toBe(0);
   expect(Bun.file(outside).size).toBe(0);
+});
+
+test("SIGTERM stops the running task (its run ends interrupted), starts no other, removes the workspace and exits 130", async () => {
+  const { server, sandbox } = fixture;
+  mkdirSync(join(sandbox.dir, "fixture"));
+  const suite = join(sandbox.dir, "suite.yaml");
+  const tasks = ["sigterm-first", "sigterm-second"].map((id) =>
+    [`  - id: ${id}`, "    goal: Wait.", "    workspace: fixture"].join("\n"),
+  );
+  writeFileSync(
+    suite,
+    ["defaults:", "  model: anthropic:claude-haiku-5-5", "tasks:", ...tasks, ""].join("\n"),
+  );
+  // The first task's model never answers: the run is in flight until the signal.
+  server.enqueue({ holdUntil: new Promise(() => {}) });
+  const run = spawnAgent(["eval", suite, "-j", "1", "--out", join(sandbox.dir, "out")], {
+    env: anthropicEnv(sandbox, server),
+    cwd: sandbox.dir,
+  });
+  await waitFor(() => server.requests.length === 1, "the first task's model request", 60_000);
+  const workspaces = () => readdirSync(tmpdir()).filter((name) => name.startsWith("agent-eval-sigterm-"));
+  expect(workspaces()).toHaveLength(1);
+  run.proc.kill("SIGTERM");
+  const result = await run.done;
+  expect(result.code).toBe(130);
+  expect(result.stderr).toContain("✗ sigterm-first");
+  expect(result.stderr).toContain("agent: interrupted: 1 of the suite's tasks ran");
+  expect(result.stderr).not.toContain("sigterm-second");
+  expect(server.requests).toHaveLength(1);
+  expect(workspaces()).toEqual([]);
+  const runResult = JSON.parse(
+    readFileSync(join(sandbox.dir, "out", "sigterm-first", "result.json"), "utf8"),
+  );
+  expect(runResult).toMatchObject({ status: "interrupted", exit_code: 130 });
 });

@@ -63,7 +63,13 @@ export function runArguments(task: SuiteTask, workspace: string, cassette: Casse
 /** Runs the task's agent; `stateHome` becomes its XDG_STATE_HOME (created here). Never rejects. */
 export function runAgentProcess(
   args: string[],
-  options: { cwd: string; stateHome: string; env: Record<string, string | undefined> },
+  options: {
+    cwd: string;
+    stateHome: string;
+    env: Record<string, string | undefined>;
+    /** Aborting sends the run SIGTERM: it ends as an interrupted run (exit 130) and writes its result. */
+    signal?: AbortSignal;
+  },
 ): Promise<AgentRunOutcome> {
   mkdirSync(options.stateHome, { recursive: true });
   const [program, ...prefix] = agentCommand();
@@ -75,6 +81,9 @@ export function runAgentProcess(
       env: { ...options.env, XDG_STATE_HOME: options.stateHome },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    const stop = () => child.kill("SIGTERM");
+    if (options.signal?.aborted) stop();
+    options.signal?.addEventListener("abort", stop, { once: true });
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString("utf8");
     });
@@ -85,6 +94,7 @@ export function runAgentProcess(
       done({ exitCode: 70, stdout, stderrTail: `cannot start agent: ${error.message}` }),
     );
     child.on("close", (code, signal) => {
+      options.signal?.removeEventListener("abort", stop);
       const exitCode = code ?? (signal === "SIGINT" ? 130 : 70);
       const result = lastJsonObject(stdout);
       done({ exitCode, stdout, stderrTail: stderr, ...(result ? { result } : {}) });

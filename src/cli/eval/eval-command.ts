@@ -33,8 +33,14 @@ export const evalCommand: CommandModule = {
       .option("-j, --jobs <n>", "tasks run at once", String(availableParallelism()))
       .addOption(outputFormats())
       .option("--junit <file>", "also write the report as JUnit XML")
-      .option("--record <dir>", "record each task's model exchanges to DIR/TASK.cassette.jsonl")
-      .option("--replay <dir>", "replay each task from DIR/TASK.cassette.jsonl (offline, no key)")
+      .option(
+        "--record [dir]",
+        "record each task's model exchanges to DIR/TASK.cassette.jsonl (default DIR: cassettes/ beside the suite)",
+      )
+      .option(
+        "--replay [dir]",
+        "replay each task from DIR/TASK.cassette.jsonl, offline with no key (default DIR: cassettes/ beside the suite)",
+      )
       .option("--compare <report>", "print the difference with an earlier `-o json` report")
       .option("--shard <i/n>", "run only shard i of n (tasks i, i+n, ... in suite order)")
       .option(
@@ -61,7 +67,7 @@ export const evalCommand: CommandModule = {
       [
         "",
         "Examples:",
-        "  $ agent eval examples/eval/suite.yaml --replay examples/eval/cassettes",
+        "  $ agent eval examples/eval/suite.yaml --replay",
         "      replay the example suite offline: no key, no network",
         "  $ agent eval suite.yaml -o json --junit junit.xml > report.json",
         "      run live; a JSON report on stdout and JUnit XML for the CI's test view",

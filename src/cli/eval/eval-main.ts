@@ -5,9 +5,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ExitCode, stateDir } from "../../kernel/index.ts";
 import { CliExit } from "../shared/command-module.ts";
+import { handleInterrupts } from "../shared/interrupts.ts";
 import type { EvalReport } from "./eval-report.ts";
 import { runSuite } from "./eval-run.ts";
 import { parseShard } from "./eval-shard.ts";
@@ -22,8 +23,9 @@ export interface EvalFlags {
   jobs: string;
   output: "table" | "json";
   junit?: string;
-  record?: string;
-  replay?: string;
+  /** `--record` alone is true: the suite's cassettes/ folder. */
+  record?: string | true;
+  replay?: string | true;
   compare?: string;
   shard?: string;
   out?: string;
@@ -54,16 +56,33 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
     );
   }
   const outDir = resolve(flags.out ?? join(stateDir(), "evals", runName()));
-  const report = await runSuite(loaded.suite, {
-    jobs,
-    outDir,
-    ...(flags.record ? { record: flags.record } : {}),
-    ...(flags.replay ? { replay: flags.replay } : {}),
-    ...(shard ? { shard } : {}),
-    keepWorkspaces: flags.keepWorkspaces === true,
-    env: process.env,
-    progress: (line) => process.stderr.write(`${line}\n`),
+  const cassettes = (dir: string | true) => (dir === true ? join(dirname(file), "cassettes") : dir);
+  // The first Ctrl-C or SIGTERM stops the running tasks (each run ends as interrupted) and starts no more.
+  const interrupts = handleInterrupts({
+    onFirst: () => {},
+    onForce: () => process.exit(ExitCode.interrupted),
   });
+  let report: EvalReport;
+  try {
+    report = await runSuite(loaded.suite, {
+      jobs,
+      outDir,
+      ...(flags.record ? { record: cassettes(flags.record) } : {}),
+      ...(flags.replay ? { replay: cassettes(flags.replay) } : {}),
+      ...(shard ? { shard } : {}),
+      keepWorkspaces: flags.keepWorkspaces === true,
+      env: process.env,
+      signal: interrupts.signal,
+      progress: (line) => process.stderr.write(`${line}\n`),
+    });
+  } finally {
+    interrupts.dispose();
+  }
+  if (interrupts.interrupted)
+    throw new CliExit(
+      interrupts.by === "SIGHUP" ? ExitCode.hangup : ExitCode.interrupted,
+      `interrupted: ${report.tasks.length} of the suite's tasks ran; task results and transcripts: ${outDir}`,
+    );
   const comparison = old && flags.compare ? compareReports(old, report, flags.compare) : undefined;
   if (flags.output === "json") {
     process.stdout.write(`${JSON.stringify(comparison ? { ...report, comparison } : report)}\n`);

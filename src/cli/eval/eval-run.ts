@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ExitCode } from "../../kernel/index.ts";
+import { ExitCode, terminalSafe } from "../../kernel/index.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { EVAL_SCHEMA_VERSION, type EvalReport, type TaskReport, totalsOf } from "./eval-report.ts";
 import { inShard, type Shard } from "./eval-shard.ts";
@@ -21,6 +21,8 @@ export interface EvalRunOptions {
   shard?: Shard;
   keepWorkspaces: boolean;
   env: Record<string, string | undefined>;
+  /** Aborted by Ctrl-C or SIGTERM: running tasks are stopped, the rest never start. */
+  signal?: AbortSignal;
   /** A line per finished task (stderr). */
   progress: (line: string) => void;
 }
@@ -46,13 +48,14 @@ export async function runSuite(suite: Suite, options: EvalRunOptions): Promise<E
   if (options.record) mkdirSync(options.record, { recursive: true });
   const startedAt = new Date();
   const started = performance.now();
-  const reports = await inParallel(selected, options.jobs, async ({ task, index }) => {
+  const reports = await inParallel(selected, options.jobs, options.signal, async ({ task, index }) => {
     const report = await runTask(task, index, {
       outDir: options.outDir,
       cassette: cassetteFor(task, options),
       keepWorkspace: options.keepWorkspaces,
       env: options.env,
       warn: options.progress,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     options.progress(progressLine(report));
     return report;
@@ -80,25 +83,30 @@ function cassetteFor(task: SuiteTask, options: EvalRunOptions): { record?: strin
 
 function progressLine(task: TaskReport): string {
   const mark = task.passed ? "✓" : "✗";
-  const why = task.passed ? "" : `: ${task.failures[0] ?? "failed"}`;
+  // A failure can quote the model or a check: one terminal-safe line.
+  const why = task.passed ? "" : `: ${terminalSafe(task.failures[0] ?? "failed").replace(/\s*\n\s*/g, " ")}`;
   return `${mark} ${task.id} (${task.turns} turns, ${(task.duration_ms / 1000).toFixed(1)} s)${why}`;
 }
 
-/** Maps `items` with at most `limit` calls of `work` running at once; results keep the items' order. */
+/**
+ * Maps `items` with at most `limit` calls of `work` running at once; results keep the items' order.
+ * Once `signal` is aborted no further item starts (the results hold only those that ran).
+ */
 async function inParallel<T, R>(
   items: readonly T[],
   limit: number,
+  signal: AbortSignal | undefined,
   work: (item: T) => Promise<R>,
 ): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results: R[] = [];
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !signal?.aborted) {
       const at = next;
       next += 1;
       results[at] = await work(items[at] as T);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
+  return results.filter((result) => result !== undefined);
 }

@@ -27,6 +27,8 @@ export interface TaskRunOptions {
   cassette: CassetteChoice;
   keepWorkspace: boolean;
   env: Record<string, string | undefined>;
+  /** Set by Ctrl-C or SIGTERM: the running agent is stopped, and checks are skipped. */
+  signal?: AbortSignal;
   /** A line on stderr (e.g. the sandbox is unavailable for the checks). */
   warn: (line: string) => void;
 }
@@ -48,6 +50,7 @@ export async function runTask(task: SuiteTask, index: number, options: TaskRunOp
       cwd: workspace.path,
       stateHome,
       env: options.env,
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     const answer = answerText(run);
     const answerFile = join(taskDir, "answer.txt");
@@ -61,7 +64,7 @@ export async function runTask(task: SuiteTask, index: number, options: TaskRunOp
     });
     if (shell.unavailable && task.checks.length > 0)
       options.warn(`${task.id}: checks run unsandboxed: ${shell.unavailable}`);
-    const checks = await runChecks(task.checks, workspace.path, shell);
+    const checks = options.signal?.aborted ? [] : await runChecks(task.checks, workspace.path, shell);
     const failures = taskFailures(task.expect, run, answer, checks);
     const result = run.result ?? {};
     const usage = result.usage ?? {};
