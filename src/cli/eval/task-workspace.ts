@@ -1,9 +1,11 @@
 /**
  * A task's fresh workspace: a copy of its fixture folder, or a clone of its git repository checked out at
  * the ref, in a new temp directory. The fixture itself is never the workspace, so a run cannot change it
- * and two tasks never share one. Symlinks are copied as links (never followed out of the fixture); a
- * FIFO, socket or device in a fixture is refused by the copy (Node's fs.cp: ERR_FS_CP_FIFO_PIPE,
- * ERR_FS_CP_SOCKET, ERR_FS_CP_UNKNOWN) instead of being opened.
+ * and two tasks never share one. Symlinks are copied as links (`verbatimSymlinks: true`, Node fs docs:
+ * "When true, path resolution for symlinks will be skipped"; never followed out of the fixture); a FIFO,
+ * socket or device in a fixture is refused by the copy (Node lib/internal/fs/cp: ERR_FS_CP_FIFO_PIPE,
+ * ERR_FS_CP_SOCKET, ERR_FS_CP_UNKNOWN; Bun: "Cannot copy a FIFO pipe", test/cli/eval/task-workspace.test.ts)
+ * instead of being opened.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
