@@ -74,7 +74,14 @@ function runCheck(check: TaskCheck, cwd: string, shell: CheckShell): Promise<Che
       });
     };
     child.on("error", (error) => finish(null, error));
-    child.on("close", (code) => finish(code));
+    // The check's result is its shell's exit; a background process it left holding the output pipes
+    // would delay "close" until the timeout, so the group is killed at exit and "close" then follows.
+    let exitCode: number | null = null;
+    child.on("exit", (code) => {
+      exitCode = code;
+      killGroup(child.pid);
+    });
+    child.on("close", () => finish(exitCode));
   });
 }
 
