@@ -45,11 +45,28 @@ function copyFolder(from: string, to: string): void {
   }
 }
 
-/** `git clone` of a local repository, then a detached checkout of the commit the ref names there. */
+/**
+ * `git clone` of a local repository, then a detached checkout of the commit the ref names. The ref is
+ * resolved in the clone (a tag or commit as it is, a branch as `origin/BRANCH`), so no git command runs
+ * with the source repository's own config (a hostile repository can set config that runs programs).
+ */
 function checkoutRef(repo: string, ref: string, to: string): void {
-  const commit = git(["-C", repo, "rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
   git(["clone", "--quiet", "--no-checkout", "--", repo, to]);
+  const commit = [ref, `refs/remotes/origin/${ref}`]
+    .map((name) =>
+      tryGit(["-C", to, "rev-parse", "--verify", "--quiet", "--end-of-options", `${name}^{commit}`]),
+    )
+    .find((sha) => sha !== undefined);
+  if (commit === undefined) throw new WorkspaceError(`git ref ${ref} names no commit in ${repo}`);
   git(["-C", to, "checkout", "--quiet", "--detach", commit]);
+}
+
+function tryGit(args: string[]): string | undefined {
+  try {
+    return git(args);
+  } catch {
+    return undefined;
+  }
 }
 
 function git(args: string[]): string {
