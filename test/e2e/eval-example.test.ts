@@ -218,7 +218,14 @@ describe("agent eval errors", () => {
     );
     const run = await agent(["eval", suite, "-o", "json"]);
     expect(run.code).toBe(3);
-    expect(run.stdout).toBe("");
+    // -o json: one error object on stdout, as `agent run -o json` prints.
+    expect(JSON.parse(run.stdout)).toEqual({
+      type: "result",
+      schema_version: 2,
+      status: "error",
+      error: { kind: "spec", message: `the suite ${suite} is invalid (3 problems)` },
+      exit_code: 3,
+    });
     expect(run.stderr.trimEnd().split("\n")).toEqual([
       `${suite}:5: tasks[0].max_turn: unknown field; did you mean "max_turns"? expected one of: id, goal, workspace, checks, expect, schema, agent, model, max_turns, max_budget_usd, max_tokens, timeout, check_timeout, sandbox, allow, deny, on_ask`,
       `${suite}:6: tasks[1].goal: missing; expected a string`,

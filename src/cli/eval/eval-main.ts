@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ExitCode, stateDir } from "../../kernel/index.ts";
+import { AppError, ExitCode, stateDir } from "../../kernel/index.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { handleInterrupts } from "../shared/interrupts.ts";
 import type { EvalReport } from "./eval-report.ts";
@@ -50,10 +50,9 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
   if ("errors" in loaded) {
     for (const error of loaded.errors) process.stderr.write(`${formatSuiteError(error)}\n`);
     const count = loaded.errors.length;
-    throw new CliExit(
-      ExitCode.config,
-      `the suite ${file} is invalid (${count} problem${count === 1 ? "" : "s"})`,
-    );
+    throw new AppError("spec", `the suite ${file} is invalid (${count} problem${count === 1 ? "" : "s"})`, {
+      file,
+    });
   }
   const outDir = resolve(flags.out ?? join(stateDir(), "evals", runName()));
   const cassettes = (dir: string | true) => (dir === true ? join(dirname(file), "cassettes") : dir);
