@@ -58,7 +58,8 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
   const cassettes = (dir: string | true) => (dir === true ? join(dirname(file), "cassettes") : dir);
   // The first Ctrl-C or SIGTERM stops the running tasks (each run ends as interrupted) and starts no more.
   const interrupts = handleInterrupts({
-    onFirst: () => {},
+    onFirst: () =>
+      process.stderr.write("agent: stopping the running tasks (a second signal quits at once)\n"),
     onForce: () => process.exit(ExitCode.interrupted),
   });
   let report: EvalReport;

@@ -45,7 +45,16 @@ export async function runSuite(suite: Suite, options: EvalRunOptions): Promise<E
         `--replay ${replay}: no cassette for ${missing.map(({ task }) => `${task.id} (${cassetteFile(replay, task.id)})`).join(", ")}; record them with --record ${replay}`,
       );
   }
-  if (options.record) mkdirSync(options.record, { recursive: true });
+  if (options.record) {
+    try {
+      mkdirSync(options.record, { recursive: true });
+    } catch (error) {
+      throw new CliExit(
+        ExitCode.usage,
+        `--record ${options.record}: cannot create the folder: ${(error as Error).message}`,
+      );
+    }
+  }
   const startedAt = new Date();
   const started = performance.now();
   const reports = await inParallel(selected, options.jobs, options.signal, async ({ task, index }) => {
