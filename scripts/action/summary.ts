@@ -66,8 +66,9 @@ function usageTable(result: ActionResult): string | undefined {
 
 /** One denial as a list item: what was refused, by whom, why, and the rule that would let it through. */
 function denialItem(d: DenialRow): string {
+  // `decided_by` is `rule` when a rule decided (then named), else e.g. `on_ask`, `default`, a hook.
   const decided =
-    d.rule === undefined ? escapeText(d.decided_by) : `${escapeText(d.decided_by)} rule ${codeSpan(d.rule)}`;
+    d.rule === undefined ? escapeText(d.decided_by) : `${escapeText(d.decided_by)} ${codeSpan(d.rule)}`;
   const allow =
     d.suggested_allow.length > 0
       ? `To allow it: ${d.suggested_allow.map((rule) => codeSpan(allowFlag(rule))).join(" ")}`
