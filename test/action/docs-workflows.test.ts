@@ -47,7 +47,8 @@ describe("the documented workflows", () => {
 
   test("actionlint is really checking: an untrusted value in a script is reported", async () => {
     const bad =
-      "on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.event.pull_request.title }}\n";
+      "on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo $" +
+      "{{ github.event.pull_request.title }}\n";
     const problems = await runLint(bad, "bad.yml");
     expect(problems.map((p) => p.kind)).toEqual(["expression"]);
   });
