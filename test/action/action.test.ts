@@ -7,6 +7,7 @@
  * with its rule.
  */
 import { describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { marked } from "marked";
@@ -52,6 +53,19 @@ describe("the GitHub Action", () => {
     server.enqueue({ text: "All tests pass.", usage: { input: 1200, output: 300 } });
     const run = await runAction({ prompt: "Check the tests", "output-file": "out/result.json" });
     expect(run.failed).toBe(false);
+    // The cache key's hash is bun.lock's sha256; the install was skipped on the (stand-in) cache hit.
+    const lock = createHash("sha256")
+      .update(readFileSync(join(ACTION_PATH, "bun.lock")))
+      .digest("hex");
+    expect(run.steps.find((s) => s.step.id === "lock")?.outputs).toEqual({ hash: lock });
+    expect(run.steps.map((s) => s.conclusion)).toEqual([
+      "success",
+      "success",
+      "success",
+      "skipped",
+      "skipped",
+      "success",
+    ]);
     const result = JSON.parse(readFileSync(join(sandbox.workspace, "out", "result.json"), "utf8"));
     expect(result).toMatchObject({ type: "result", status: "success", finish_reason: "stop", exit_code: 0 });
     expect(result.usage.cost_usd).toBeGreaterThan(0);

@@ -42,6 +42,8 @@ export function readAction(path: string): ActionMetadata {
 
 export interface StepRun {
   step: ActionStep;
+  /** What the step wrote to its GITHUB_OUTPUT (empty for skipped steps). */
+  outputs: Record<string, string>;
   conclusion: "success" | "failure" | "skipped";
   exitCode?: number;
   stdout: string;
@@ -169,7 +171,7 @@ export async function runCompositeAction(options: RunOptions): Promise<Composite
   for (const step of action.runs.steps) {
     const condition = step.if === undefined ? true : evaluate(step.if.replace(/^\$\{\{|\}\}$/g, ""), context);
     if (failed || condition !== true) {
-      runs.push({ step, conclusion: "skipped", stdout: "", stderr: "" });
+      runs.push({ step, conclusion: "skipped", outputs: {}, stdout: "", stderr: "" });
       continue;
     }
     if (step.uses !== undefined) {
@@ -177,7 +179,7 @@ export async function runCompositeAction(options: RunOptions): Promise<Composite
       const outputs = options.uses[name];
       if (outputs === undefined) throw new Error(`composite-runner: no stand-in for ${step.uses}`);
       if (step.id) steps[step.id] = { outputs };
-      runs.push({ step, conclusion: "success", stdout: "", stderr: "" });
+      runs.push({ step, conclusion: "success", outputs, stdout: "", stderr: "" });
       continue;
     }
     const outputFile = join(temp, `output-${runs.length}`);
@@ -201,11 +203,19 @@ export async function runCompositeAction(options: RunOptions): Promise<Composite
       ? interpolate(step["working-directory"], context)
       : options.workspace;
     const result = await runShell(step.run ?? "", cwd, stepEnv, temp);
-    if (step.id) steps[step.id] = { outputs: parseOutputFile(readFileSync(outputFile, "utf8")) };
+    const outputs = parseOutputFile(readFileSync(outputFile, "utf8"));
+    if (step.id) steps[step.id] = { outputs };
     summary += readFileSync(summaryFile, "utf8");
     const conclusion = result.code === 0 ? "success" : "failure";
     if (conclusion === "failure") failed = true;
-    runs.push({ step, conclusion, exitCode: result.code, stdout: result.stdout, stderr: result.stderr });
+    runs.push({
+      step,
+      conclusion,
+      outputs,
+      exitCode: result.code,
+      stdout: result.stdout,
+      stderr: result.stderr,
+    });
   }
   const outputs: Record<string, string> = {};
   for (const [name, spec] of Object.entries(action.outputs)) outputs[name] = interpolate(spec.value, context);
