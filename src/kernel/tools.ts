@@ -29,3 +29,10 @@ export interface ToolOutput {
   /** The last lines of a command's output, shown under its summary (exec). */
   tail?: string[];
 }
+
+/** A running tool's progress, as the tool reports it (an MCP server's notifications/progress). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}

@@ -50,7 +50,9 @@ export function mcpTool(
       const gone = connection.closedReason();
       if (gone !== undefined) return errorOutput(`${name} cannot run: ${gone}`);
       try {
-        return outputOf(await connection.call(info.name, args, ctx.signal));
+        const progress = ctx.onProgress;
+        const options = { signal: ctx.signal, ...(progress ? { onProgress: progress } : {}) };
+        return outputOf(await connection.call(info.name, args, options));
       } catch (error) {
         const why = connection.closedReason() ?? (error instanceof Error ? error.message : String(error));
         return errorOutput(`${name} failed: ${why}`);

@@ -1,0 +1,113 @@
+/**
+ * MCP tool calls at run time against the real `@modelcontextprotocol/server-everything` over stdio,
+ * watched from the server's side by a pass-through tap (test/support/mcp-stdio-tap.ts): every call
+ * carries a progress token, progress resets `tool_timeout_ms`, and aborting the run cancels only the
+ * call in flight, never `initialize`.
+ */
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ToolProgress } from "../../src/kernel/index.ts";
+import { McpServers } from "../../src/tools/mcp/servers.ts";
+import type { ToolContext } from "../../src/tools/types.ts";
+import { Workspace } from "../../src/tools/workspace.ts";
+import { everythingStdio, sentMessages } from "../support/mcp-everything.ts";
+
+setDefaultTimeout(90_000);
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "agent-mcp-rt-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function startEverything(log: string, extra = {}, signal = new AbortController().signal) {
+  const servers = new McpServers({ everything: everythingStdio(log, extra) });
+  cleanups.push(() => servers.closeAll());
+  const warnings: string[] = [];
+  const tools = await servers.toolsFor(["mcp:everything"], (w) => warnings.push(w), signal);
+  return { servers, tools, warnings };
+}
+
+async function context(signal: AbortSignal, onProgress?: (p: ToolProgress) => void): Promise<ToolContext> {
+  return {
+    workspace: await Workspace.open(tempDir()),
+    signal,
+    ...(onProgress ? { onProgress } : {}),
+  };
+}
+
+describe("long-running MCP tools", () => {
+  test("a call carries a progress token, reports progress, and outlives tool_timeout_ms while progress comes", async () => {
+    const log = join(tempDir(), "sent.jsonl");
+    // Six half-second steps: 3 s in all, past the 2 s tool timeout, which each progress report restarts.
+    const { tools, warnings } = await startEverything(log, { toolTimeoutMs: 2_000 });
+    expect(warnings).toEqual([]);
+    const tool = tools.get("mcp__everything__trigger-long-running-operation");
+    expect(tool).toBeDefined();
+    const reports: ToolProgress[] = [];
+    const out = await tool!.run(
+      { duration: 3, steps: 6 },
+      await context(new AbortController().signal, (p) => reports.push(p)),
+    );
+    expect(out.isError).toBe(false);
+    expect(out.modelText).toContain("Long running operation completed");
+    // The SDK handles notifications a microtask after they arrive and the result at once, so the last
+    // report can land after the result: five or six of them, in order.
+    expect(reports.map((r) => r.progress)).toEqual([1, 2, 3, 4, 5, 6].slice(0, reports.length));
+    expect(reports.length).toBeGreaterThanOrEqual(5);
+    expect(reports.every((r) => r.total === 6)).toBe(true);
+    const call = sentMessages(log).find((m) => m.method === "tools/call");
+    expect((call?.params?._meta as { progressToken?: unknown })?.progressToken).toBe(call?.id);
+  });
+
+  test("without progress, a call past tool_timeout_ms fails with a timeout the model can read", async () => {
+    const log = join(tempDir(), "sent.jsonl");
+    const { tools } = await startEverything(log, { toolTimeoutMs: 1_000 });
+    // One 5 s step: no progress before the 1 s timeout.
+    const out = await tools
+      .get("mcp__everything__trigger-long-running-operation")!
+      .run({ duration: 5, steps: 1 }, await context(new AbortController().signal));
+    expect(out.isError).toBe(true);
+    expect(out.modelText).toContain("Request timed out");
+  });
+});
+
+describe("cancellation", () => {
+  test("aborting the run cancels only the call in flight: one notifications/cancelled, never initialize", async () => {
+    const log = join(tempDir(), "sent.jsonl");
+    // One run signal for the start, a finished call and the call in flight, as in a real run.
+    const run = new AbortController();
+    const { servers, tools } = await startEverything(log, {}, run.signal);
+    const echo = await tools.get("mcp__everything__echo")!.run({ message: "hi" }, await context(run.signal));
+    expect(echo.modelText).toContain("hi");
+    let started!: () => void;
+    const firstProgress = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const pending = tools
+      .get("mcp__everything__trigger-long-running-operation")!
+      .run({ duration: 60, steps: 60 }, await context(run.signal, () => started()));
+    await firstProgress;
+    run.abort(new Error("interrupted"));
+    const out = await pending;
+    expect(out.isError).toBe(true);
+    // Closing ends the tap's input: everything the client sent is in the log once it has.
+    await servers.closeAll();
+    const sent = sentMessages(log);
+    const cancelled = sent.filter((m) => m.method === "notifications/cancelled");
+    const call = sent.find(
+      (m) => m.method === "tools/call" && m.params?.name === "trigger-long-running-operation",
+    );
+    const initialize = sent.find((m) => m.method === "initialize");
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]?.params?.requestId).toBe(call?.id);
+    expect(cancelled[0]?.params?.requestId).not.toBe(initialize?.id);
+  });
+});
