@@ -10,9 +10,10 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { configDir } from "../../kernel/paths.ts";
-import type { McpConnection } from "./connection.ts";
+import type { McpConnection, McpToolInfo } from "./connection.ts";
 import { type McpCapability, parseMcpCapability, safeToolName } from "./names.ts";
 import { type McpTool, mcpTool } from "./tool.ts";
+import { limitTools } from "./tool-limits.ts";
 import type { McpServerConfig, McpServerState } from "./types.ts";
 
 /** Decides whether a project-declared server may start: undefined to start it, else why not. */
@@ -36,6 +37,10 @@ interface Entry {
   config: McpServerConfig;
   started?: Promise<McpConnection | undefined>;
   connection?: McpConnection;
+  /** The tools the model may be offered: the server's, as config and the caps leave them. */
+  tools?: McpToolInfo[];
+  /** What the caps and config took away, warned once by the call that started the server. */
+  limitWarnings?: string[];
   error?: string;
 }
 
@@ -103,6 +108,7 @@ export class McpServers {
       if (firstTime) {
         void started.then((c) => {
           if (!c) warn(`MCP server ${server}: ${entry.error}; the run goes on without its tools`);
+          for (const message of entry.limitWarnings ?? []) warn(message);
         });
       }
     }
@@ -117,9 +123,10 @@ export class McpServers {
       }
       const connection = await starting.get(cap.server);
       if (!connection) continue;
-      const infos = connection.tools.filter((t) => cap.tool === undefined || t.name === cap.tool);
+      const offered = entry.tools ?? [];
+      const infos = offered.filter((t) => cap.tool === undefined || t.name === cap.tool);
       if (cap.tool !== undefined && infos.length === 0) {
-        const known = connection.tools.map((t) => t.name).join(", ") || "(none)";
+        const known = offered.map((t) => t.name).join(", ") || "(none)";
         warn(`MCP server ${cap.server} has no tool ${cap.tool} (it has ${known})`);
       }
       for (const info of infos) {
@@ -149,7 +156,7 @@ export class McpServers {
         name,
         transport: entry.config.transport,
         state: stateOf(entry),
-        tools: connection?.tools.map((t) => t.name) ?? [],
+        tools: entry.tools?.map((t) => t.name) ?? [],
       };
       if (entry.error !== undefined) report.error = entry.error;
       if (connection?.pid !== undefined) report.pid = connection.pid;
@@ -197,6 +204,9 @@ export class McpServers {
         entry.error = "not started: the run is ending";
         return undefined;
       }
+      const limited = limitTools(name, connection.tools, entry.config.limits);
+      entry.tools = limited.tools;
+      entry.limitWarnings = limited.warnings;
       entry.connection = connection;
       return connection;
     } catch (error) {
