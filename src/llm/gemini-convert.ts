@@ -17,7 +17,15 @@ function partsOf(message: Message): { role: "user" | "model"; parts: Part[] } {
     case "tool": {
       const response = message.isError ? { error: message.content } : { output: message.content };
       const id = message.toolCallId.startsWith(GENERATED_ID_PREFIX) ? {} : { id: message.toolCallId };
-      return { role: "user", parts: [{ functionResponse: { ...id, name: message.toolName, response } }] };
+      // Images go in the response's own `parts` as inline data (FunctionResponse.parts:
+      // FunctionResponsePart.inlineData, @google/genai genai.d.ts; "multimodal function responses").
+      const images = message.images?.length
+        ? { parts: message.images.map((i) => ({ inlineData: { mimeType: i.mediaType, data: i.data } })) }
+        : {};
+      return {
+        role: "user",
+        parts: [{ functionResponse: { ...id, name: message.toolName, response, ...images } }],
+      };
     }
     case "assistant": {
       const parts: Part[] = [];

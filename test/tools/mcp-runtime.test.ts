@@ -8,8 +8,9 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ToolProgress } from "../../src/kernel/index.ts";
+import { Redactor, type ToolProgress } from "../../src/kernel/index.ts";
 import { McpServers } from "../../src/tools/mcp/servers.ts";
+import { finishOutput, IMAGE_LIMIT } from "../../src/tools/tool-output.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
 import { everythingStdio, sentMessages } from "../support/mcp-everything.ts";
@@ -110,4 +111,54 @@ describe("cancellation", () => {
     expect(cancelled[0]?.params?.requestId).toBe(call?.id);
     expect(cancelled[0]?.params?.requestId).not.toBe(initialize?.id);
   });
+});
+
+describe("rich results", () => {
+  test("an image reaches the output as an image part; the user sees one line", async () => {
+    const { tools } = await startEverything(join(tempDir(), "sent.jsonl"));
+    const out = await tools
+      .get("mcp__everything__get-tiny-image")!
+      .run({}, await context(new AbortController().signal));
+    expect(out.isError).toBe(false);
+    expect(out.images).toHaveLength(1);
+    expect(out.images?.[0]?.mediaType).toBe("image/png");
+    expect(out.images?.[0]?.data.startsWith("iVBORw0KGgo")).toBe(true);
+    expect(out.modelText).toBe(
+      "Here's the image you requested:\n[image 1: image/png, attached]\nThe image above is the MCP logo.",
+    );
+    expect(out.display).toBe("Here's the image you requested: (+1 image)");
+  });
+
+  test("a text resource is inline, a blob resource and resource links are described references", async () => {
+    const { tools } = await startEverything(join(tempDir(), "sent.jsonl"));
+    const ctx = await context(new AbortController().signal);
+    const text = await tools
+      .get("mcp__everything__get-resource-reference")!
+      .run({ resourceType: "Text", resourceId: 1 }, ctx);
+    expect(text.modelText).not.toContain("[resource");
+    const blob = await tools
+      .get("mcp__everything__get-resource-reference")!
+      .run({ resourceType: "Blob", resourceId: 1 }, ctx);
+    expect(blob.modelText).toContain(
+      "[resource demo://resource/dynamic/blob/1 (text/plain, 57 bytes): binary content not shown]",
+    );
+    const links = await tools.get("mcp__everything__get-resource-links")!.run({ count: 2 }, ctx);
+    expect(links.modelText).toContain(
+      "[resource link Text Resource 2: demo://resource/dynamic/text/2 (text/plain; Resource 2: plaintext resource)]",
+    );
+  });
+});
+
+test("images past the limit of one result become a note; the text keeps its limit", () => {
+  const big = { type: "image" as const, mediaType: "image/png" as const, data: "A".repeat(IMAGE_LIMIT - 10) };
+  const small = { type: "image" as const, mediaType: "image/png" as const, data: "B".repeat(100) };
+  const out = finishOutput(
+    { modelText: "shots", display: "shots", isError: false, images: [big, small, small] },
+    new Redactor([]),
+  );
+  expect(out.images).toEqual([big]);
+  expect(out.modelText).toBe(
+    "shots\n[image image/png of 1 KB not shown: past the limit of images in one result]\n" +
+      "[image image/png of 1 KB not shown: past the limit of images in one result]",
+  );
 });

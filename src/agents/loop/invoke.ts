@@ -190,7 +190,14 @@ function runResult(
   const content = added.length > 0 ? `${output.modelText}\n\n${added.join("\n")}` : output.modelText;
   const outcome: CallOutcome = ctx.signal.aborted ? "aborted" : output.isError ? "tool_error" : "ok";
   return {
-    message: { role: "tool", toolCallId: call.id, toolName: call.name, content, isError: output.isError },
+    message: {
+      role: "tool",
+      toolCallId: call.id,
+      toolName: call.name,
+      content,
+      isError: output.isError,
+      ...(output.images !== undefined ? { images: output.images } : {}),
+    },
     outcome,
     display: output.display,
     ...(output.summary !== undefined ? { summary: output.summary } : {}),
