@@ -8,7 +8,9 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Redactor, type ToolProgress } from "../../src/kernel/index.ts";
+import type { McpClientHandlers } from "../../src/tools/mcp/client-requests.ts";
 import { McpServers } from "../../src/tools/mcp/servers.ts";
 import { finishOutput, IMAGE_LIMIT } from "../../src/tools/tool-output.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
@@ -161,4 +163,58 @@ test("images past the limit of one result become a note; the text keeps its limi
     "shots\n[image image/png of 1 KB not shown: past the limit of images in one result]\n" +
       "[image image/png of 1 KB not shown: past the limit of images in one result]",
   );
+});
+
+describe("client capabilities", () => {
+  async function startWith(handlers: McpClientHandlers, log = join(tempDir(), "sent.jsonl")) {
+    const servers = new McpServers({ everything: everythingStdio(log) }, { handlers });
+    cleanups.push(() => servers.closeAll());
+    const warnings: string[] = [];
+    const tools = await servers.toolsFor(
+      ["mcp:everything"],
+      (w) => warnings.push(w),
+      new AbortController().signal,
+    );
+    return { servers, tools, log };
+  }
+
+  test("initialize announces roots (listChanged) and form elicitation, and no sampling unless configured", async () => {
+    const { servers, log } = await startWith({ roots: () => ["/work/a"] });
+    await servers.closeAll();
+    const init = sentMessages(log).find((m) => m.method === "initialize");
+    expect((init?.params as { capabilities?: unknown }).capabilities).toEqual({
+      roots: { listChanged: true },
+      elicitation: { form: { applyDefaults: true } },
+    });
+  });
+
+  test("the server lists the workspace roots, and hears when they change", async () => {
+    let roots = [tempDir()];
+    const { servers, tools, log } = await startWith({ roots: () => roots });
+    const ctx = await context(new AbortController().signal);
+    const listed = await tools.get("mcp__everything__get-roots-list")!.run({}, ctx);
+    expect(listed.modelText).toContain(pathToFileURL(roots[0]!).href);
+    roots = [tempDir()];
+    await servers.rootsChanged();
+    await servers.closeAll();
+    expect(sentMessages(log).filter((m) => m.method === "notifications/roots/list_changed")).toHaveLength(1);
+  });
+
+  test("an elicitation nobody can answer is declined at once: the server sees a decline", async () => {
+    const { tools } = await startWith({ roots: () => [] });
+    const out = await tools
+      .get("mcp__everything__trigger-elicitation-request")!
+      .run({}, await context(new AbortController().signal));
+    expect(out.modelText).toContain("User declined to provide the requested information.");
+  });
+
+  test("server instructions are offered for the system prompt of the agent naming the server", async () => {
+    const { servers } = await startWith({ roots: () => [] });
+    const notes = servers.instructionsFor(["mcp:everything", "read_file"]);
+    expect(notes?.startsWith("Instructions from MCP server everything (the server's own words):\n")).toBe(
+      true,
+    );
+    expect(notes?.length).toBeLessThanOrEqual(2048 + 200);
+    expect(servers.instructionsFor(["read_file"])).toBeUndefined();
+  });
 });

@@ -96,6 +96,8 @@ export async function createMcpServers(
     cwd: workspace.root,
     ...userServersCwd(workspace.configFile),
     projectTrusted: workspace.projectTrusted,
+    // The workspace is the one root; elicitation is declined (no form prompt yet), sampling not offered.
+    handlers: { roots: () => [workspace.root] },
   });
 }
 

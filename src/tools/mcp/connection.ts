@@ -20,6 +20,7 @@ import {
 import pkg from "../../../package.json" with { type: "json" };
 import type { ToolProgress } from "../../kernel/index.ts";
 import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../exec/process-sweep.ts";
+import { clientCapabilities, type McpClientHandlers, registerClientHandlers } from "./client-requests.ts";
 import { inFlight, unlessAborted } from "./request-scope.ts";
 import { DEFAULT_TOOL_TIMEOUT_MS, type McpServerConfig } from "./types.ts";
 
@@ -44,6 +45,8 @@ export interface McpConnection {
   /** Why the connection ended, once it has (the process exited, the server hung up). */
   closedReason(): string | undefined;
   call(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult>;
+  /** Tells the server the roots changed (`notifications/roots/list_changed`). */
+  rootsChanged(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,8 +57,13 @@ export async function connectMcpServer(
   config: McpServerConfig,
   signal: AbortSignal,
   cwd?: string,
+  handlers: McpClientHandlers = { roots: () => [] },
 ): Promise<McpConnection> {
-  const client = new Client({ name: "agent", version: pkg.version });
+  const client = new Client(
+    { name: "agent", version: pkg.version },
+    { capabilities: clientCapabilities(config, handlers) },
+  );
+  registerClientHandlers(client, name, config, handlers);
   let stderr = "";
   let closed: string | undefined;
   let marker: string | undefined;
@@ -109,6 +117,7 @@ export async function connectMcpServer(
       ...(pid !== undefined ? { pid } : {}),
       closedReason: () => closed,
       call: (tool, args, options) => callTool(client, config, tool, args, options),
+      rootsChanged: () => client.sendRootsListChanged(),
       close: cleanup,
     };
   } catch (error) {
