@@ -182,7 +182,7 @@ describe("client capabilities", () => {
     const { servers, log } = await startWith({ roots: () => ["/work/a"] });
     await servers.closeAll();
     const init = sentMessages(log).find((m) => m.method === "initialize");
-    expect((init?.params as { capabilities?: unknown }).capabilities).toEqual({
+    expect((init?.params as { capabilities?: unknown } | undefined)?.capabilities).toEqual({
       roots: { listChanged: true },
       elicitation: { form: { applyDefaults: true } },
     });
