@@ -171,7 +171,7 @@ const IMAGE_WIRES: {
       const result = messages
         .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
         .find((b) => b.type === "tool_result");
-      return (result?.content as { type: string; source?: { media_type: string } }[]).find(
+      return ((result?.content ?? []) as { type: string; source?: { media_type: string } }[]).find(
         (b) => b.type === "image",
       )?.source?.media_type;
     },
@@ -307,8 +307,69 @@ test("a 1 MB tool description is capped, with a warning naming server and tool",
   expect(result.stderr).toContain(
     "MCP server fixture: tool verbose's description is 1048576 characters; cut to 2048 (max_description_chars)",
   );
-  const tools = (server.requests[first]?.body as { tools: { name: string; description: string }[] }).tools;
+  const body = server.requests[first]?.body as
+    | { tools?: { name: string; description: string }[] }
+    | undefined;
+  const tools = body?.tools ?? [];
   const verbose = tools.find((t) => t.name === "mcp__fixture__verbose");
   expect(verbose?.description.length).toBeLessThan(2100);
   expect(JSON.stringify(server.requests[first]?.body).length).toBeLessThan(20_000);
+});
+
+describe("sampling", () => {
+  test("with sampling: true and an allow rule, a server's request runs on the fast tier and its answer returns", async () => {
+    writeConfig(stdioYaml("    sampling: true\n"));
+    writeSpec(["mcp:everything/trigger-sampling-request"]);
+    server.enqueue(
+      {
+        toolCalls: [{ name: "mcp__everything__trigger-sampling-request", args: { prompt: "name a colour" } }],
+      },
+      { text: "Teal." },
+      { text: "The server heard teal." },
+    );
+    const first = server.requests.length;
+    const result = await runAgentIn(
+      sandbox,
+      [
+        "run",
+        "sample",
+        "--agent",
+        "mcp-user",
+        "--allow",
+        "mcp:everything/trigger-sampling-request",
+        "--allow",
+        "mcp:everything/sampling",
+      ],
+      anthropicEnv(sandbox, server),
+    );
+    expect(result.code).toBe(0);
+    const [, sampling, last] = server.requests.slice(first);
+    const body = sampling?.body as {
+      system?: { text: string }[];
+      tools?: unknown[];
+      messages: { content: unknown }[];
+    };
+    expect(body.system?.[0]?.text).toBe("You are a helpful test server.");
+    expect(body.tools).toBeUndefined();
+    expect(JSON.stringify(body.messages)).toContain("name a colour");
+    expect(JSON.stringify(last?.body)).toContain("Teal.");
+  });
+
+  test("without an allow rule (no terminal to ask), the request is refused and the server reads why", async () => {
+    writeConfig(stdioYaml("    sampling: true\n"));
+    writeSpec(["mcp:everything/trigger-sampling-request"]);
+    server.enqueue(
+      { toolCalls: [{ name: "mcp__everything__trigger-sampling-request", args: { prompt: "x" } }] },
+      { text: "Refused." },
+    );
+    const first = server.requests.length;
+    const result = await runAgentIn(
+      sandbox,
+      ["run", "sample", "--agent", "mcp-user", "--allow", "mcp:everything/trigger-sampling-request"],
+      anthropicEnv(sandbox, server),
+    );
+    expect(result.code).toBe(0);
+    expect(server.requests.slice(first)).toHaveLength(2);
+    expect(JSON.stringify(server.requests[first + 1]?.body)).toContain("sampling declined");
+  });
 });
