@@ -373,3 +373,27 @@ describe("sampling", () => {
     expect(JSON.stringify(server.requests[first + 1]?.body)).toContain("sampling declined");
   });
 });
+
+test("the server's instructions are in the system prompt of the agent naming it, the same on every turn", async () => {
+  writeConfig(stdioYaml());
+  writeSpec(["mcp:everything/echo"]);
+  server.enqueue(
+    { toolCalls: [{ name: "mcp__everything__echo", args: { message: "one" } }] },
+    { text: "Done." },
+  );
+  const first = server.requests.length;
+  const result = await runAgentIn(
+    sandbox,
+    ["run", "echo", "--agent", "mcp-user", "--allow", "mcp:everything/echo"],
+    anthropicEnv(sandbox, server),
+  );
+  expect(result.code).toBe(0);
+  const systems = server.requests
+    .slice(first)
+    .map((r) => (r.body as { system?: { text: string }[] }).system?.[0]?.text ?? "");
+  expect(systems).toHaveLength(2);
+  expect(systems[0]).toContain(
+    "Use the tools.\n\nInstructions from MCP server everything (the server's own words):\n",
+  );
+  expect(systems[1]).toBe(systems[0] as string);
+});
