@@ -137,4 +137,52 @@ describe("images in tool results", () => {
       functionResponse: { id: "call_2", response: { output: "a's text" } },
     });
   });
+
+  test("gemini 2.x: no image in the functionResponse (it refuses them); a note says it was left out", async () => {
+    const body = (await send("gemini", "gemini-2.5-flash")) as {
+      contents: { role: string; parts: Record<string, unknown>[] }[];
+    };
+    const responses = body.contents[2]?.parts ?? [];
+    expect(responses).toHaveLength(2);
+    expect(responses[0]).toEqual({
+      functionResponse: {
+        id: "call_1",
+        name: "mcp__ui__screenshot",
+        response: {
+          output:
+            "the screen\n[image 1: image/png, attached]\n[1 image(s) left out: this model takes no images in a function response]",
+        },
+      },
+    });
+  });
+
+  test("the fake refuses what Gemini 2.x refuses: parts inside a functionResponse", async () => {
+    const contents = [
+      { role: "user", parts: [{ text: "look" }] },
+      { role: "model", parts: [{ functionCall: { name: "shot", args: {} } }] },
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              name: "shot",
+              response: { output: "x" },
+              parts: [{ inlineData: { mimeType: "image/png", data: PNG } }],
+            },
+          },
+        ],
+      },
+    ];
+    const url = `${server.geminiBaseUrl}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`;
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-goog-api-key": "test" },
+      body: JSON.stringify({ contents }),
+    });
+    expect(response.status).toBe(400);
+    const error = ((await response.json()) as { error: { message: string } }).error.message;
+    expect(error).toStartWith(
+      "Unable to submit request because `function_response.parts` is not supported for this model.",
+    );
+  });
 });
