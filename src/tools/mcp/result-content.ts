@@ -5,7 +5,12 @@
  * (the model cannot fetch it, but can name it); structured content as JSON when no text says it; what
  * the user sees stays a one-line summary.
  */
-import { type ImagePart, isImageMediaType, type ToolOutput } from "../../kernel/index.ts";
+import {
+  type ImageMediaType,
+  type ImagePart,
+  isImageMediaType,
+  type ToolOutput,
+} from "../../kernel/index.ts";
 import type { CallToolResult } from "./connection.ts";
 
 type Part = CallToolResult["content"][number];
@@ -37,14 +42,35 @@ export function outputOf(result: CallToolResult): ToolOutput {
   };
 }
 
-/** An image part, or an image-typed blob resource, the model can take. */
+/** An image part, or an image-typed blob resource, the model can take: its bytes must be base64 of a
+ * PNG, JPEG, GIF or WebP file (the type is read from the bytes, not taken from the server). A server's
+ * bad image would otherwise fail every later request that re-sends it. */
 function imageOf(part: Part): ImagePart | undefined {
-  if (part.type === "image" && isImageMediaType(part.mimeType))
-    return { type: "image", mediaType: part.mimeType, data: part.data };
-  if (part.type === "resource" && "blob" in part.resource) {
-    const type = part.resource.mimeType ?? "";
-    if (isImageMediaType(type)) return { type: "image", mediaType: type, data: part.resource.blob };
-  }
+  const claimed =
+    part.type === "image" ? part.mimeType : part.type === "resource" ? part.resource.mimeType : undefined;
+  const data =
+    part.type === "image"
+      ? part.data
+      : part.type === "resource" && "blob" in part.resource
+        ? part.resource.blob
+        : undefined;
+  if (claimed === undefined || data === undefined || !isImageMediaType(claimed)) return undefined;
+  const actual = sniffImage(data);
+  return actual !== undefined ? { type: "image", mediaType: actual, data } : undefined;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The image type the bytes begin with (file signatures: PNG 89 50 4E 47, JPEG FF D8 FF, GIF "GIF8",
+ * WebP "RIFF"...."WEBP"), or undefined when `data` is not base64 of one of them. */
+export function sniffImage(data: string): ImageMediaType | undefined {
+  if (data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data)) return undefined;
+  const head = Buffer.from(data.slice(0, 24), "base64");
+  const ascii = (from: number, to: number) => head.subarray(from, to).toString("latin1");
+  if (head[0] === 0x89 && ascii(1, 4) === "PNG") return "image/png";
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return "image/jpeg";
+  if (ascii(0, 4) === "GIF8") return "image/gif";
+  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "image/webp";
   return undefined;
 }
 
@@ -53,8 +79,11 @@ function textOf(part: Part): string {
     case "text":
       return part.text;
     case "image":
+      return isImageMediaType(part.mimeType)
+        ? `[image ${part.mimeType}: not a valid image file, not shown]`
+        : `[image ${part.mimeType}: a type the model is not given]`;
     case "audio":
-      return `[${part.type} ${part.mimeType}: a type the model is not given]`;
+      return `[audio ${part.mimeType}: a type the model is not given]`;
     case "resource": {
       const resource = part.resource;
       if ("text" in resource) return resource.text;
