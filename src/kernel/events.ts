@@ -84,6 +84,8 @@ export interface EventDataMap {
   tool_start: { id: string; tool: string; args: Record<string, unknown>; kind?: ToolEventKind };
   /** A running command's latest output (exec): its last lines, at most a few per second. */
   tool_output: { id: string; tool: string; lines: string[]; lineCount: number };
+  /** A running tool's progress as it reports it (an MCP server's notifications/progress). */
+  tool_progress: { id: string; tool: string; progress: number; total?: number; message?: string };
   tool_end: {
     id: string;
     tool: string;

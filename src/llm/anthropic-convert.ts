@@ -5,7 +5,7 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
-import type { Message } from "../kernel/messages.ts";
+import type { Message, ToolResultMessage } from "../kernel/messages.ts";
 import type { ModelRequest, ResponseSchema, StopReason } from "../kernel/stream.ts";
 import type { ToolDefinition } from "../kernel/tools.ts";
 import { hasPrefixCheck, modelInfo, reasoningSupport } from "./catalog.ts";
@@ -35,6 +35,27 @@ export function anthropicBetas(modelId: string): string[] {
   return hasPrefixCheck(modelId) ? [BINDING_BETA, CONTEXT_WINDOW_BETA] : [CONTEXT_WINDOW_BETA];
 }
 
+/** A tool result's content: its text, and its images as image blocks after it (tool_result `content`
+ * takes text and image blocks: BetaToolResultBlockParam in @anthropic-ai/sdk resources/beta/messages). */
+type ResultBlock = Exclude<
+  Anthropic.Beta.Messages.BetaToolResultBlockParam["content"],
+  string | undefined
+>[number];
+
+function toolResultContent(message: ToolResultMessage): string | ResultBlock[] {
+  if (!message.images?.length) return message.content;
+  const text: ResultBlock[] = message.content === "" ? [] : [{ type: "text", text: message.content }];
+  return [
+    ...text,
+    ...message.images.map(
+      (image): ResultBlock => ({
+        type: "image",
+        source: { type: "base64", media_type: image.mediaType, data: image.data },
+      }),
+    ),
+  ];
+}
+
 function blocksOf(message: Message): { role: Role; blocks: Block[] } {
   switch (message.role) {
     case "user":
@@ -49,7 +70,7 @@ function blocksOf(message: Message): { role: Role; blocks: Block[] } {
           {
             type: "tool_result",
             tool_use_id: message.toolCallId,
-            content: message.content,
+            content: toolResultContent(message),
             ...(message.isError ? { is_error: true } : {}),
           },
         ],

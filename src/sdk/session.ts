@@ -23,6 +23,7 @@ import { PRIMITIVE_NAMES } from "../tools/names.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { SwitchableApprover } from "./approver.ts";
 import { EventQueue } from "./event-queue.ts";
+import { mcpSampling } from "./mcp-sampling.ts";
 import { noticeEvent, sessionEmit } from "./session-events.ts";
 import { runGoal } from "./session-run.ts";
 import type { Session, SessionOptions } from "./types.ts";
@@ -72,11 +73,17 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   });
   const approver = new SwitchableApprover(options.approve);
   const gate = new ApprovalGate({ rules, approver, emit });
-  const mcpServers = await createMcpServers(mcp.servers, gate, root, {
-    root: workspace.root,
-    projectTrusted: trustsProject(config.trustedProjects, workspace.root),
-    ...(config.file !== undefined ? { configFile: config.file } : {}),
-  });
+  const mcpServers = await createMcpServers(
+    mcp.servers,
+    gate,
+    root,
+    {
+      root: workspace.root,
+      projectTrusted: trustsProject(config.trustedProjects, workspace.root),
+      ...(config.file !== undefined ? { configFile: config.file } : {}),
+    },
+    mcpSampling(client, gate, root),
+  );
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";
     const found = specs.get(name);

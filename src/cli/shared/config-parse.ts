@@ -6,7 +6,7 @@ import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
 import type { HookSpec, HooksConfig } from "../../agents/hooks/hooks.ts";
 import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../../kernel/index.ts";
-import { DEFAULT_STARTUP_TIMEOUT_MS } from "../../tools/mcp/types.ts";
+import { DEFAULT_STARTUP_TIMEOUT_MS, type McpToolLimits } from "../../tools/mcp/types.ts";
 import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
 
@@ -81,7 +81,8 @@ function expectedKeys(path: readonly PropertyKey[]): string {
     return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults or sandbox";
   if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
   if (first === "hooks") return "match, command or timeout_ms";
-  if (first === "mcp_servers") return "command, args, env, cwd, url, headers, trust or startup_timeout_ms";
+  if (first === "mcp_servers")
+    return "command, args, env, cwd, url, headers, trust, startup_timeout_ms, tool_timeout_ms, max_description_chars, max_tools_bytes, tools, exclude_tools or sampling";
   if (first === "models") return "fast, good, best or refresh";
   if (first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
@@ -90,6 +91,21 @@ function expectedKeys(path: readonly PropertyKey[]): string {
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   if (first === "sandbox") return "mode, network or required";
   return "a known field";
+}
+
+/** The limit keys a server sets (`max_description_chars`, `max_tools_bytes`, `tools`, `exclude_tools`). */
+function mcpLimits(server: NonNullable<RawConfig["mcp_servers"]>[string]): {
+  limits?: Partial<McpToolLimits>;
+} {
+  const limits: Partial<McpToolLimits> = {
+    ...(server.max_description_chars !== undefined
+      ? { maxDescriptionChars: server.max_description_chars }
+      : {}),
+    ...(server.max_tools_bytes !== undefined ? { maxToolsBytes: server.max_tools_bytes } : {}),
+    ...(server.tools !== undefined ? { only: server.tools } : {}),
+    ...(server.exclude_tools !== undefined ? { exclude: server.exclude_tools } : {}),
+  };
+  return Object.keys(limits).length > 0 ? { limits } : {};
 }
 
 function toList(value: string | string[] | undefined): string[] | undefined {
@@ -124,6 +140,9 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
     const common = {
       trust: server.trust === true,
       startupTimeoutMs: server.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS,
+      ...(server.tool_timeout_ms !== undefined ? { toolTimeoutMs: server.tool_timeout_ms } : {}),
+      ...(server.sampling === true ? { sampling: true } : {}),
+      ...mcpLimits(server),
     };
     config.mcpServers[name] =
       server.url !== undefined

@@ -37,6 +37,32 @@ const stringMap = (what: string) =>
     error: `expected ${what}: a map of names to strings`,
   });
 
+/** What a server may cost a run: how long a call may go quiet, how much of it the model sees, which tools. */
+const mcpRuntimeKeys = {
+  tool_timeout_ms: z
+    .number({ error: "expected tool_timeout_ms: a number of milliseconds" })
+    .int()
+    .positive()
+    .optional(),
+  max_description_chars: z
+    .number({ error: "expected max_description_chars: a number of characters" })
+    .int()
+    .positive()
+    .optional(),
+  max_tools_bytes: z
+    .number({ error: "expected max_tools_bytes: a number of bytes" })
+    .int()
+    .positive()
+    .optional(),
+  tools: z
+    .array(z.string().min(1), { error: "expected tools: a list of the server's tool names" })
+    .optional(),
+  exclude_tools: z
+    .array(z.string().min(1), { error: "expected exclude_tools: a list of the server's tool names" })
+    .optional(),
+  sampling: z.boolean({ error: "expected sampling: true or false" }).optional(),
+};
+
 /** One MCP server: a command to run (stdio) or a URL (streamable HTTP), never both. */
 const mcpServer = z
   .strictObject({
@@ -56,6 +82,7 @@ const mcpServer = z
       .int()
       .positive()
       .optional(),
+    ...mcpRuntimeKeys,
   })
   .superRefine((server, ctx) => {
     if ((server.command === undefined) === (server.url === undefined)) {

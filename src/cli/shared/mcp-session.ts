@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import { type AgentIdentity, looksSecret } from "../../kernel/index.ts";
 import type { ApprovalGate } from "../../policy/gate.ts";
 import { quoteWord } from "../../policy/shell-word.ts";
+import type { McpClientHandlers } from "../../tools/mcp/client-requests.ts";
 import type { McpServers } from "../../tools/mcp/servers.ts";
 import type { McpServerConfig } from "../../tools/mcp/types.ts";
 import type { AgentConfig } from "./config.ts";
@@ -70,6 +71,7 @@ export async function createMcpServers(
   gate: ApprovalGate,
   who: AgentIdentity,
   workspace: { root: string; projectTrusted: boolean; configFile?: string },
+  sample?: McpClientHandlers["sample"],
 ): Promise<McpServers | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
   const { McpServers } = await import("../../tools/mcp/servers.ts");
@@ -96,6 +98,9 @@ export async function createMcpServers(
     cwd: workspace.root,
     ...userServersCwd(workspace.configFile),
     projectTrusted: workspace.projectTrusted,
+    // The workspace is the one root; elicitation is declined (no form prompt yet); sampling is offered
+    // to servers with `sampling: true` when the session can run it.
+    handlers: { roots: () => [workspace.root], ...(sample ? { sample } : {}) },
   });
 }
 

@@ -18,22 +18,35 @@ import {
   type Tool as McpToolInfo,
 } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../../package.json" with { type: "json" };
+import type { ToolProgress } from "../../kernel/index.ts";
 import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../exec/process-sweep.ts";
-import type { McpServerConfig } from "./types.ts";
+import { clientCapabilities, type McpClientHandlers, registerClientHandlers } from "./client-requests.ts";
+import { inFlight, unlessAborted } from "./request-scope.ts";
+import { DEFAULT_TOOL_TIMEOUT_MS, type McpServerConfig } from "./types.ts";
 
 export type { CallToolResult, McpToolInfo };
 
 /** How much of a stdio server's stderr is kept to explain a failure. */
 const STDERR_TAIL = 2_000;
 
+/** How one tool call runs: the run's abort signal, and where its progress notifications go. */
+export interface McpCallOptions {
+  signal: AbortSignal;
+  onProgress?: (progress: ToolProgress) => void;
+}
+
 /** A connected server: its tools, a way to call one, and a way to stop it. */
 export interface McpConnection {
   tools: McpToolInfo[];
+  /** What the server says about using it (InitializeResult.instructions), when it says anything. */
+  instructions?: string;
   /** The stdio server's pid (for tests and `agent mcp list`); undefined over HTTP. */
   pid?: number;
   /** Why the connection ended, once it has (the process exited, the server hung up). */
   closedReason(): string | undefined;
-  call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+  call(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult>;
+  /** Tells the server the roots changed (`notifications/roots/list_changed`). */
+  rootsChanged(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,8 +57,13 @@ export async function connectMcpServer(
   config: McpServerConfig,
   signal: AbortSignal,
   cwd?: string,
+  handlers: McpClientHandlers = { roots: () => [] },
 ): Promise<McpConnection> {
-  const client = new Client({ name: "agent", version: pkg.version });
+  const client = new Client(
+    { name: "agent", version: pkg.version },
+    { capabilities: clientCapabilities(config, handlers) },
+  );
+  registerClientHandlers(client, name, config, handlers);
   let stderr = "";
   let closed: string | undefined;
   let marker: string | undefined;
@@ -80,25 +98,26 @@ export async function connectMcpServer(
     }
   };
   try {
-    const options = { timeout: config.startupTimeoutMs, signal };
-    await client.connect(transport, options);
+    const timeout = config.startupTimeoutMs;
+    // initialize gets no signal: the spec forbids cancelling it; an abort closes the connection instead.
+    await unlessAborted(client.connect(transport, { timeout }), signal);
     const tools: McpToolInfo[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, options);
+      const params = cursor === undefined ? {} : { cursor };
+      const page = await inFlight(signal, (own) => client.listTools(params, { timeout, signal: own }));
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+    const instructions = client.getInstructions()?.trim();
     return {
       tools,
+      ...(instructions ? { instructions } : {}),
       ...(pid !== undefined ? { pid } : {}),
       closedReason: () => closed,
-      call: async (tool, args, signal) =>
-        (await client.callTool({ name: tool, arguments: args }, undefined, {
-          signal,
-          resetTimeoutOnProgress: true,
-        })) as CallToolResult,
+      call: (tool, args, options) => callTool(client, config, tool, args, options),
+      rootsChanged: () => client.sendRootsListChanged(),
       close: cleanup,
     };
   } catch (error) {
@@ -110,6 +129,37 @@ export async function connectMcpServer(
     await cleanup();
     throw new Error(reason);
   }
+}
+
+/**
+ * One tools/call. With `onprogress` the SDK puts a progressToken in the request's `_meta` (protocol.js
+ * `request`), so a server can report progress; `resetTimeoutOnProgress` restarts the `timeout`
+ * (`tool_timeout_ms`) at each notification, so a tool that keeps reporting is never cut at the SDK's
+ * 60 s default (DEFAULT_REQUEST_TIMEOUT_MSEC). There is no total cap of our own: the run's --timeout
+ * and Ctrl-C bound it through `signal`, which cancels only this call while it is in flight.
+ */
+async function callTool(
+  client: Client,
+  config: McpServerConfig,
+  name: string,
+  args: Record<string, unknown>,
+  options: McpCallOptions,
+): Promise<CallToolResult> {
+  const onProgress = options.onProgress;
+  const result = await inFlight(options.signal, (own) =>
+    client.callTool({ name, arguments: args }, undefined, {
+      signal: own,
+      timeout: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      resetTimeoutOnProgress: true,
+      onprogress: ({ progress, total, message }) =>
+        onProgress?.({
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        }),
+    }),
+  );
+  return result as CallToolResult;
 }
 
 function stderrNote(stderr: string): string {

@@ -141,6 +141,18 @@ export function applyEvent(
       );
       return;
     }
+    case "tool_progress": {
+      // Shown as the running tool's one output line: "3/10 · message" (lineCount 0: no "N lines").
+      const d = event.data;
+      const agent = agentOf(draft, event);
+      const line = [d.total !== undefined ? `${d.progress}/${d.total}` : `${d.progress}`, d.message]
+        .filter((part) => part !== undefined && part !== "")
+        .join(" · ");
+      agent.tools = agent.tools.map((t) =>
+        t.id === d.id ? { ...t, output: { lines: [`progress ${line}`], lineCount: 0 } } : t,
+      );
+      return;
+    }
     case "tool_end": {
       const d = event.data;
       const key = callKey(event.agent, d.id);
