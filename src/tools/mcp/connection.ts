@@ -21,7 +21,7 @@ import pkg from "../../../package.json" with { type: "json" };
 import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../exec/process-sweep.ts";
 import type { Authorizer } from "./auth/authorizer.ts";
 import { McpLoginRequired } from "./auth/oauth-provider.ts";
-import { diagnose } from "./diagnosis.ts";
+import { diagnose, firstLine } from "./diagnosis.ts";
 import { type HttpConnectionParts, httpConnectionParts } from "./http-transport.ts";
 import type { McpServerConfig } from "./types.ts";
 
@@ -153,7 +153,7 @@ export async function connectMcpServer(
             if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) {
               // Authorization failures are named (login hint); any other error is the caller's to read.
               if (isAuthFailure(error) || error instanceof McpLoginRequired) {
-                throw new Error(scrub(diagnoseFor(error), http?.secrets() ?? []));
+                throw new Error(scrub(diagnoseFor(error) ?? firstLine(error), http?.secrets() ?? []));
               }
               throw error;
             }
@@ -163,14 +163,17 @@ export async function connectMcpServer(
       close: cleanup,
     };
   } catch (error) {
+    // A named cause first; else the exit the client saw (with the server's stderr); else the error's text.
     const specific = diagnoseFor(error);
     const reason =
-      closed !== undefined && specific === firstLine(error) ? closed : `${specific}${stderrNote(stderr)}`;
+      specific !== undefined
+        ? `${specific}${stderrNote(stderr)}`
+        : (closed ?? `${firstLine(error)}${stderrNote(stderr)}`);
     await cleanup();
     throw new Error(scrub(reason, http?.secrets() ?? []));
   }
 
-  function diagnoseFor(error: unknown): string {
+  function diagnoseFor(error: unknown): string | undefined {
     return diagnose(error, {
       server: name,
       startupTimeoutMs: config.startupTimeoutMs,
@@ -203,11 +206,6 @@ function scrub(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join("[REDACTED]");
   return out;
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n", 1)[0] ?? text;
 }
 
 function stderrNote(stderr: string): string {

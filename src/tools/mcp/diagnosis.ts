@@ -24,8 +24,8 @@ export interface DiagnosisFacts {
   http?: HttpFacts;
 }
 
-/** The one-line reason for `error`. */
-export function diagnose(error: unknown, facts: DiagnosisFacts): string {
+/** The one-line reason for `error` when it is one of the named cases; undefined for anything else. */
+export function diagnose(error: unknown, facts: DiagnosisFacts): string | undefined {
   if (error instanceof McpLoginRequired) return error.message;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return `it did not answer within ${facts.startupTimeoutMs} ms (startup_timeout_ms)`;
@@ -37,14 +37,14 @@ export function diagnose(error: unknown, facts: DiagnosisFacts): string {
     const http = httpReason(error, facts);
     if (http !== undefined) return http;
   }
-  return firstLine(error);
+  return undefined;
 }
 
 function httpReason(error: unknown, facts: DiagnosisFacts): string | undefined {
   const where = facts.url as string;
   const status = error instanceof StreamableHTTPError && error.code !== undefined ? error.code : undefined;
   if (error instanceof UnauthorizedError || status === 401 || facts.http?.status === 401) {
-    return `it needs authorization (HTTP 401): run: agent mcp login ${facts.server}`;
+    return `it needs authorization (HTTP 401); run: agent mcp login ${facts.server}`;
   }
   if (status === 403 || (facts.http?.status === 403 && error instanceof StreamableHTTPError)) {
     return `HTTP 403 Forbidden from ${where}: the server refused this client${/upscoping/.test(firstLine(error)) ? " even after asking for the scope it named" : ""}`;
@@ -103,7 +103,8 @@ function allText(error: unknown): string {
   return parts.join(" ");
 }
 
-function firstLine(error: unknown): string {
+/** The first line of an error's message. */
+export function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split("\n", 1)[0] ?? text;
 }

@@ -37,8 +37,8 @@ export class McpLoginRequired extends Error {
   ) {
     super(
       scope
-        ? `it needs authorization (scope ${scope}): run: agent mcp login ${server}`
-        : `it needs authorization: run: agent mcp login ${server}`,
+        ? `it needs authorization (scope ${scope}); run: agent mcp login ${server}`
+        : `it needs authorization; run: agent mcp login ${server}`,
     );
     this.name = "McpLoginRequired";
   }
