@@ -128,6 +128,15 @@ describe("OAuth for HTTP MCP servers", () => {
     expect(unknown.stderr).toContain("no MCP server nothere in config (HTTP servers: secure");
   });
 
+  test("a login that cannot reach its server fails with exit 1 naming why", async () => {
+    writeConfig({ gone: "http://127.0.0.1:9/mcp" });
+    const result = await runAgentIn(sandbox, ["mcp", "login", "gone", "--headless"], sandbox.env());
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      "agent: login to gone failed: connection refused at 127.0.0.1:9 (is the server running?)\n",
+    );
+  });
+
   test("login --headless stores a private token that runs use, sent to its server only, never shown; a run's end sends DELETE; logout forgets it", async () => {
     const secure = await fixture("secure");
     const other = await fixture("other", true);

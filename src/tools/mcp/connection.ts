@@ -165,10 +165,12 @@ export async function connectMcpServer(
   } catch (error) {
     // A named cause first; else the exit the client saw (with the server's stderr); else the error's text.
     const specific = diagnoseFor(error);
+    // ("exited" is a stdio process's end; an HTTP client closing after a failed request says nothing.)
+    const exited = config.transport === "stdio" ? closed : undefined;
     const reason =
       specific !== undefined
         ? `${specific}${stderrNote(stderr)}`
-        : (closed ?? `${firstLine(error)}${stderrNote(stderr)}`);
+        : (exited ?? `${firstLine(error)}${stderrNote(stderr)}`);
     await cleanup();
     throw new Error(scrub(reason, http?.secrets() ?? []));
   }
