@@ -46,9 +46,17 @@ interface LoggedRequest {
 }
 
 /** Starts an OAuth fixture (or, with `open`, one that asks for no token) logging into a file. */
-async function fixture(name: string, open = false): Promise<{ url: string; requests(): LoggedRequest[] }> {
+async function fixture(
+  name: string,
+  open = false,
+  env: Record<string, string> = {},
+): Promise<{ url: string; requests(): LoggedRequest[] }> {
   const log = join(sandbox.dir, `${name}.log`);
-  const started = await startOAuthFixture({ FIXTURE_LOG: log, ...(open ? { FIXTURE_OPEN: "1" } : {}) });
+  const started = await startOAuthFixture({
+    FIXTURE_LOG: log,
+    ...(open ? { FIXTURE_OPEN: "1" } : {}),
+    ...env,
+  });
   stops.push(started.stop);
   return {
     url: started.url,
@@ -198,5 +206,29 @@ describe("OAuth for HTTP MCP servers", () => {
     expect(after.stdout).toContain(
       "secure\thttp\tfailed\tfailed to start: it needs authorization; run: agent mcp login secure",
     );
+  });
+
+  test("a call that needs a wider scope (403 insufficient_scope) says so, and the next login asks for it", async () => {
+    const secure = await fixture("secure", false, { FIXTURE_STEP_UP_SCOPE: "mcp:write" });
+    writeConfig({ secure: secure.url });
+    expect((await runAgentIn(sandbox, ["mcp", "login", "secure", "--headless"], sandbox.env())).code).toBe(0);
+    const call = { toolCalls: [{ name: "mcp__secure__echo", args: { text: "write" } }] };
+    const args = ["run", "echo", "--agent", "mcp-user", "--allow", "mcp:secure/echo"];
+
+    llm.enqueue(call, { text: "Could not." });
+    let first = llm.requests.length;
+    const denied = await runAgentIn(sandbox, args, anthropicEnv(sandbox, llm));
+    expect(denied.code).toBe(0);
+    expect(toolResultsOf(llm.requests[first + 1]).join("")).toContain(
+      "mcp:secure/echo failed: it needs authorization (scope mcp:tools mcp:write); run: agent mcp login secure",
+    );
+
+    const login = await runAgentIn(sandbox, ["mcp", "login", "secure", "--headless"], sandbox.env());
+    expect(login.code).toBe(0);
+    llm.enqueue(call, { text: "Done." });
+    first = llm.requests.length;
+    const allowed = await runAgentIn(sandbox, args, anthropicEnv(sandbox, llm));
+    expect(allowed.code).toBe(0);
+    expect(toolResultsOf(llm.requests[first + 1]).join("")).toContain("echo: write");
   });
 });

@@ -8,7 +8,9 @@
  *
  * Every request is appended to $FIXTURE_LOG as a JSON line {method, path, authorization}, so a test can
  * see what reached this server. With FIXTURE_OPEN=1 the endpoint asks for no token (a server that must
- * never receive another server's token). Tool: echo.
+ * never receive another server's token). With FIXTURE_STEP_UP_SCOPE, a tools/call needs that scope too and
+ * is answered `403 insufficient_scope` naming it (the spec's scope challenge) until a token carries it.
+ * Tool: echo.
  */
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
@@ -24,6 +26,7 @@ import express from "express";
 import { z } from "zod";
 
 const open = process.env.FIXTURE_OPEN === "1";
+const stepUp = process.env.FIXTURE_STEP_UP_SCOPE;
 const log = process.env.FIXTURE_LOG;
 const app = express();
 const listener = app.listen(0, "127.0.0.1");
@@ -76,6 +79,18 @@ function newSession(): StreamableHTTPServerTransport {
 }
 
 app.all("/mcp", express.json(), auth, async (req, res) => {
+  const scopes = (req as express.Request & { auth?: { scopes: string[] } }).auth?.scopes ?? [];
+  if (stepUp && req.body?.method === "tools/call" && !scopes.includes(stepUp)) {
+    const metadata = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+    res
+      .status(403)
+      .set(
+        "WWW-Authenticate",
+        `Bearer error="insufficient_scope", scope="mcp:tools ${stepUp}", resource_metadata="${metadata}"`,
+      )
+      .json({ error: "insufficient_scope" });
+    return;
+  }
   const id = req.headers["mcp-session-id"];
   const existing = typeof id === "string" ? sessions.get(id) : undefined;
   const transport = existing ?? (req.method === "POST" && id === undefined ? newSession() : undefined);
