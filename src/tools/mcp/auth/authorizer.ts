@@ -34,7 +34,7 @@ export interface Authorizer {
 
 export interface AuthorizerOptions {
   userAgent: UserAgent;
-  /** Where the URL and progress are shown (stderr). */
+  /** Where the URL and progress are shown (stderr), one line per call. */
   print: (line: string) => void;
   /** A fixed port (config `callback_port`); default a random free one. */
   port?: number;
@@ -119,7 +119,8 @@ export async function createLoopbackAuthorizer(options: AuthorizerOptions): Prom
         if (options.userAgent === "follow") {
           await followRedirects(url, redirectUrl, options.signal);
         } else {
-          options.print(`Open this URL to authorize:\n  ${url.href}`);
+          options.print("Open this URL to authorize:");
+          options.print(`  ${url.href}`);
           if (options.userAgent === "browser") openBrowser(url.href, options.print);
           options.print(`Waiting for the authorization to come back to ${redirectUrl} …`);
         }
