@@ -231,4 +231,26 @@ describe("OAuth for HTTP MCP servers", () => {
     expect(allowed.code).toBe(0);
     expect(toolResultsOf(llm.requests[first + 1]).join("")).toContain("echo: write");
   });
+
+  test("a run refreshes an access token the server no longer accepts, with no person involved", async () => {
+    const secure = await fixture("secure", false, { FIXTURE_REVOKE_ON_DELETE: "1" });
+    writeConfig({ secure: secure.url });
+    expect((await runAgentIn(sandbox, ["mcp", "login", "secure", "--headless"], sandbox.env())).code).toBe(0);
+    const before = storedToken();
+    const args = ["run", "echo", "--agent", "mcp-user", "--allow", "mcp:secure/echo"];
+    // The login's own session ended with DELETE: its token is revoked, so this run starts with a 401.
+    llm.enqueue({ toolCalls: [{ name: "mcp__secure__echo", args: { text: "refreshed" } }] }, { text: "Ok." });
+    const first = llm.requests.length;
+    const seenBefore = secure.requests().length;
+    const run = await runAgentIn(sandbox, args, anthropicEnv(sandbox, llm));
+    expect(run.code).toBe(0);
+    expect(toolResultsOf(llm.requests[first + 1]).join("")).toContain("echo: refreshed");
+    const during = secure.requests().slice(seenBefore);
+    expect(during[0]?.authorization).toBe(`Bearer ${before}`);
+    expect(during.some((r) => r.method === "POST" && r.path === "/token")).toBe(true);
+    expect(during.some((r) => r.path === "/authorize")).toBe(false);
+    const after = storedToken();
+    expect(after).not.toBe(before);
+    expect(during.filter((r) => r.path === "/mcp").at(-1)?.authorization).toBe(`Bearer ${after}`);
+  });
 });

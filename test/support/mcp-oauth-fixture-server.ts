@@ -10,18 +10,24 @@
  * see what reached this server. With FIXTURE_OPEN=1 the endpoint asks for no token (a server that must
  * never receive another server's token). With FIXTURE_STEP_UP_SCOPE, a tools/call needs that scope too and
  * is answered `403 insufficient_scope` naming it (the spec's scope challenge) until a token carries it.
+ * Tokens come with a refresh token; with FIXTURE_REVOKE_ON_DELETE=1 the access token a session used stops
+ * working when that session is closed with DELETE, so the next client must refresh (the refresh grant
+ * is this fixture's addition: the SDK's demo provider has none).
  * Tool: echo.
  */
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { DemoInMemoryAuthProvider } from "@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js";
+import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import {
   getOAuthProtectedResourceMetadataUrl,
   mcpAuthRouter,
 } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express from "express";
 import { z } from "zod";
 
@@ -44,7 +50,46 @@ app.use((req, _res, next) => {
   next();
 });
 
-const provider = new DemoInMemoryAuthProvider();
+/** The SDK's demo provider plus refresh tokens and revocation (above). */
+class RefreshingProvider extends DemoInMemoryAuthProvider {
+  private readonly revoked = new Set<string>();
+  private readonly refreshed = new Map<string, AuthInfo>();
+  private readonly refreshTokens = new Map<string, { clientId: string; scopes: string[] }>();
+
+  override async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    verifier?: string,
+  ): Promise<OAuthTokens> {
+    const tokens = await super.exchangeAuthorizationCode(client, code, verifier);
+    const refresh = randomUUID();
+    this.refreshTokens.set(refresh, { clientId: client.client_id, scopes: tokens.scope?.split(" ") ?? [] });
+    return { ...tokens, refresh_token: refresh };
+  }
+
+  override async exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+  ): Promise<OAuthTokens> {
+    const known = this.refreshTokens.get(refreshToken);
+    if (!known || known.clientId !== client.client_id) throw new InvalidGrantError("unknown refresh token");
+    const token = randomUUID();
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    this.refreshed.set(token, { token, clientId: client.client_id, scopes: known.scopes, expiresAt });
+    return { access_token: token, token_type: "bearer", expires_in: 3600, refresh_token: refreshToken };
+  }
+
+  override async verifyAccessToken(token: string): Promise<AuthInfo> {
+    if (this.revoked.has(token)) throw new InvalidTokenError("token revoked");
+    return this.refreshed.get(token) ?? super.verifyAccessToken(token);
+  }
+
+  revoke(token: string): void {
+    this.revoked.add(token);
+  }
+}
+
+const provider = new RefreshingProvider();
 if (!open) {
   app.use(
     mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"] }),
@@ -94,6 +139,10 @@ app.all("/mcp", express.json(), auth, async (req, res) => {
   const id = req.headers["mcp-session-id"];
   const existing = typeof id === "string" ? sessions.get(id) : undefined;
   const transport = existing ?? (req.method === "POST" && id === undefined ? newSession() : undefined);
+  if (req.method === "DELETE" && process.env.FIXTURE_REVOKE_ON_DELETE === "1") {
+    const bearer = req.headers.authorization?.replace(/^Bearer /i, "");
+    if (bearer) provider.revoke(bearer);
+  }
   if (!transport) {
     res.status(404).json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
     return;

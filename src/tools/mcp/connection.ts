@@ -102,6 +102,23 @@ export async function connectMcpServer(
     await transport.finishAuth(code);
     return true;
   };
+  /**
+   * A 403 `insufficient_scope` the SDK could not satisfy (it refreshed, which never widens a grant): with
+   * an Authorizer, a new authorization for the scope the server named, then the call again (true); in a
+   * run, the scope is kept for the next login and the call fails with the login hint.
+   */
+  const stepUp = async (error: unknown): Promise<boolean> => {
+    const challenge = http?.facts()?.challenge;
+    const stored = http?.stored;
+    if (!(error instanceof StreamableHTTPError) || error.code !== 403) return false;
+    if (challenge?.error !== "insufficient_scope" || challenge.scope === undefined) return false;
+    if (stored === undefined || config.transport !== "http") return false;
+    const authorizer = connectOptions.authorizer;
+    if (authorizer === undefined) throw await stored.requireScope(challenge.scope);
+    const { authorizeScope } = await import("./auth/scope-authorization.ts");
+    await authorizeScope(stored, authorizer, config.url, challenge.scope, challenge.resourceMetadataUrl);
+    return true;
+  };
   const cleanup = async (): Promise<void> => {
     closed ??= `server ${name} was shut down`;
     // The spec's session end: clients SHOULD send DELETE with the session id (transport.terminateSession;
@@ -150,6 +167,7 @@ export async function connectMcpServer(
               resetTimeoutOnProgress: true,
             })) as CallToolResult;
           } catch (error) {
+            if (attempt < AUTH_ATTEMPTS && (await stepUp(error))) continue;
             if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) {
               // Authorization failures are named (login hint); any other error is the caller's to read.
               if (isAuthFailure(error) || error instanceof McpLoginRequired) {

@@ -14,6 +14,8 @@ export interface HttpFacts {
   statusText: string;
   contentType: string | undefined;
   method: string;
+  /** The WWW-Authenticate challenge of a 401 or 403 (RFC 6750 §3: error, scope, resource_metadata). */
+  challenge?: { error?: string; scope?: string; resourceMetadataUrl?: string };
 }
 
 export interface DiagnosisFacts {

@@ -4,7 +4,10 @@
  * on a 401 and on a 403 `insufficient_scope`), and a look at the last answer of the MCP endpoint itself
  * (status, content type) so a failure can be named (diagnosis.ts).
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  extractWWWAuthenticateParams,
+  type OAuthClientProvider,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Authorizer } from "./auth/authorizer.ts";
 import { clientCredentialsProvider, StoredOAuthProvider } from "./auth/oauth-provider.ts";
@@ -17,6 +20,8 @@ export interface HttpConnectionParts {
   /** A new transport (one per connection attempt; the provider and the facts are shared). */
   transport(): StreamableHTTPClientTransport;
   provider: OAuthClientProvider;
+  /** The stored provider (authorization-code grant); undefined for client credentials. */
+  stored: StoredOAuthProvider | undefined;
   /** The last answer of the server's own URL (never of the OAuth endpoints). */
   facts(): HttpFacts | undefined;
   /** Credential values to keep out of error text. */
@@ -38,11 +43,23 @@ export async function httpConnectionParts(
   const watched = async (input: string | URL, init?: RequestInit): Promise<Response> => {
     const response = await fetch(input, init);
     if (new URL(String(input)).href === endpoint) {
+      const { error, scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
       last = {
         status: response.status,
         statusText: response.statusText,
         contentType: response.headers.get("content-type") ?? undefined,
         method: init?.method ?? "GET",
+        ...(error !== undefined || scope !== undefined
+          ? {
+              challenge: {
+                ...(error !== undefined ? { error } : {}),
+                ...(scope !== undefined ? { scope } : {}),
+                ...(resourceMetadataUrl !== undefined
+                  ? { resourceMetadataUrl: resourceMetadataUrl.href }
+                  : {}),
+              },
+            }
+          : {}),
       };
     }
     return response;
@@ -55,6 +72,7 @@ export async function httpConnectionParts(
         fetch: watched,
       }),
     provider,
+    stored: provider instanceof StoredOAuthProvider ? provider : undefined,
     facts: () => last,
     secrets: () => {
       const tokens = provider instanceof StoredOAuthProvider ? provider.secrets() : [];

@@ -76,7 +76,7 @@ describe("mcp_servers in config", () => {
     const field = await failure("mcp_servers:\n  a:\n    command: x\n    cmd: y\n");
     expect(field.message).toContain("line 4");
     expect(field.message).toContain(
-      "expected command, args, env, cwd, url, headers, trust or startup_timeout_ms",
+      "expected command, args, env, cwd, url, headers, oauth, trust or startup_timeout_ms",
     );
     const relative = await failure("trusted_projects: [src/app]\n");
     expect(relative.message).toContain("expected an absolute path");

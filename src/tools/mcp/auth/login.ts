@@ -6,11 +6,11 @@
  * code (connection.ts). A scope a server asked for in an earlier run (403 insufficient_scope) is asked
  * for directly through the SDK's auth().
  */
-import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { McpConnection } from "../connection.ts";
 import type { McpServerConfig } from "../types.ts";
 import { createLoopbackAuthorizer, type UserAgent } from "./authorizer.ts";
 import { StoredOAuthProvider } from "./oauth-provider.ts";
+import { authorizeScope } from "./scope-authorization.ts";
 import { loadAuthRecord, saveAuthRecord } from "./token-store.ts";
 
 export interface LoginOptions {
@@ -51,17 +51,7 @@ export async function withLogin<T>(
     await saveAuthRecord(rest, env);
     if (wanted !== undefined && config.oauth?.grant !== "client_credentials") {
       const provider = await StoredOAuthProvider.open(name, config.url, config.oauth, authorizer, env);
-      const resourceMetadataUrl = record.discovery?.resourceMetadataUrl;
-      const options = {
-        serverUrl: config.url,
-        scope: wanted,
-        ...(resourceMetadataUrl !== undefined ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}),
-      };
-      if ((await auth(provider, options)) === "REDIRECT") {
-        const code = authorizer.takeCode();
-        if (code === undefined) throw new Error("the authorization did not complete");
-        await auth(provider, { ...options, authorizationCode: code });
-      }
+      await authorizeScope(provider, authorizer, config.url, wanted, record.discovery?.resourceMetadataUrl);
     }
     const { connectMcpServer } = await import("../connection.ts");
     const connection = await connectMcpServer(name, config, options.signal, undefined, { authorizer, env });

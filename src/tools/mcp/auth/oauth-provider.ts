@@ -168,6 +168,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.record.discovery;
   }
 
+  /** Records a scope the server asked for (403 insufficient_scope) for the next login, and says a login
+   * is needed. */
+  async requireScope(scope: string): Promise<McpLoginRequired> {
+    await this.update({ wanted_scope: scope });
+    return new McpLoginRequired(this.server, scope);
+  }
+
   /** The scope a server asked for in an earlier run (403 insufficient_scope), for the next login. */
   get wantedScope(): string | undefined {
     return this.record.wanted_scope;
