@@ -1,7 +1,8 @@
 /**
  * A new authorization for a given scope, through the SDK's auth(): the stored access and refresh tokens
- * are dropped first, because a refresh can never widen a grant (OAuth 2.1 §4.3: the scope of a refresh
- * request must not exceed the original grant), so a step-up to a scope the server named in its
+ * are dropped first, because a refresh can never widen a grant (RFC 6749 §6, "Refreshing an Access
+ * Token": the requested scope MUST NOT include any scope not originally granted,
+ * https://www.rfc-editor.org/rfc/rfc6749#section-6), so a step-up to a scope the server named in its
  * `403 insufficient_scope` challenge (the MCP spec's "Scope Challenge Handling") needs the
  * authorization page again. The Authorizer takes the user agent there and brings the code back.
  */
