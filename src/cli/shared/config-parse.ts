@@ -6,7 +6,11 @@ import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
 import type { HookSpec, HooksConfig } from "../../agents/hooks/hooks.ts";
 import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../../kernel/index.ts";
-import { DEFAULT_STARTUP_TIMEOUT_MS, type McpToolLimits } from "../../tools/mcp/types.ts";
+import {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  type McpOAuthConfig,
+  type McpToolLimits,
+} from "../../tools/mcp/types.ts";
 import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
 
@@ -81,8 +85,10 @@ function expectedKeys(path: readonly PropertyKey[]): string {
     return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults or sandbox";
   if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
   if (first === "hooks") return "match, command or timeout_ms";
+  if (first === "mcp_servers" && path[2] === "oauth")
+    return "grant, client_id, client_secret, client_secret_env, private_key_env, signing_algorithm, scopes, client_metadata_url or callback_port";
   if (first === "mcp_servers")
-    return "command, args, env, cwd, url, headers, trust, startup_timeout_ms, tool_timeout_ms, max_description_chars, max_tools_bytes, tools, exclude_tools or sampling";
+    return "command, args, env, cwd, url, headers, oauth, trust, startup_timeout_ms, tool_timeout_ms, max_description_chars, max_tools_bytes, tools, exclude_tools or sampling";
   if (first === "models") return "fast, good, best or refresh";
   if (first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
@@ -146,7 +152,13 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
     };
     config.mcpServers[name] =
       server.url !== undefined
-        ? { transport: "http", url: server.url, headers: server.headers ?? {}, ...common }
+        ? {
+            transport: "http",
+            url: server.url,
+            headers: server.headers ?? {},
+            ...(server.oauth !== undefined ? { oauth: normalizeOAuth(server.oauth) } : {}),
+            ...common,
+          }
         : {
             transport: "stdio",
             command: server.command ?? "",
@@ -170,6 +182,22 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
     config.defaults.providerIdleTimeoutMs = raw.defaults.provider_idle_timeout_ms;
   if (raw.sandbox) config.sandbox = { ...raw.sandbox };
   return config;
+}
+
+function normalizeOAuth(
+  raw: NonNullable<NonNullable<RawConfig["mcp_servers"]>[string]["oauth"]>,
+): McpOAuthConfig {
+  return {
+    grant: raw.grant ?? "authorization_code",
+    ...(raw.client_id !== undefined ? { clientId: raw.client_id } : {}),
+    ...(raw.client_secret !== undefined ? { clientSecret: raw.client_secret } : {}),
+    ...(raw.client_secret_env !== undefined ? { clientSecretEnv: raw.client_secret_env } : {}),
+    ...(raw.private_key_env !== undefined ? { privateKeyEnv: raw.private_key_env } : {}),
+    ...(raw.signing_algorithm !== undefined ? { signingAlgorithm: raw.signing_algorithm } : {}),
+    ...(raw.scopes !== undefined ? { scopes: raw.scopes } : {}),
+    ...(raw.client_metadata_url !== undefined ? { clientMetadataUrl: raw.client_metadata_url } : {}),
+    ...(raw.callback_port !== undefined ? { callbackPort: raw.callback_port } : {}),
+  };
 }
 
 function normalizeHooks(raw: NonNullable<RawConfig["hooks"]>): HooksConfig {

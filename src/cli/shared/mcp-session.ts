@@ -40,13 +40,25 @@ export function sessionMcpConfigs(
  * (an `Authorization` value also without its `Bearer`/`Basic` word), for the session's redactor: a
  * server that echoes its token must not pass it on to the model or the transcript.
  */
-export function mcpSecrets(servers: Readonly<Record<string, McpServerConfig>>): string[] {
+export function mcpSecrets(
+  servers: Readonly<Record<string, McpServerConfig>>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
   const secrets: string[] = [];
   for (const config of Object.values(servers)) {
     const named = config.transport === "stdio" ? config.env : config.headers;
     for (const [name, value] of Object.entries(named)) {
       if (!looksSecret(name)) continue;
       secrets.push(value, value.replace(/^(?:bearer|basic|token)\s+/i, ""));
+    }
+    // An OAuth client secret or private key, given in config or in the variables it names.
+    const oauth = config.transport === "http" ? config.oauth : undefined;
+    for (const value of [
+      oauth?.clientSecret,
+      oauth?.clientSecretEnv !== undefined ? env[oauth.clientSecretEnv] : undefined,
+      oauth?.privateKeyEnv !== undefined ? env[oauth.privateKeyEnv] : undefined,
+    ]) {
+      if (value) secrets.push(value);
     }
   }
   return secrets;

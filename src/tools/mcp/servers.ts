@@ -236,7 +236,7 @@ export class McpServers {
       const { connectMcpServer } = await import("./connection.ts");
       const cwd =
         entry.config.fromProject !== undefined ? this.cwd : userServerCwd(entry.config, this.userCwd);
-      const connection = await connectMcpServer(name, entry.config, signal, cwd, this.handlers);
+      const connection = await connectMcpServer(name, entry.config, signal, cwd, { handlers: this.handlers });
       if (this.closing) {
         await connection.close();
         entry.error = "not started: the run is ending";

@@ -98,7 +98,7 @@ describe("mcp_servers in config", () => {
     const field = await failure("mcp_servers:\n  a:\n    command: x\n    cmd: y\n");
     expect(field.message).toContain("line 4");
     expect(field.message).toContain(
-      "expected command, args, env, cwd, url, headers, trust, startup_timeout_ms, tool_timeout_ms, max_description_chars, max_tools_bytes, tools, exclude_tools or sampling",
+      "expected command, args, env, cwd, url, headers, oauth, trust, startup_timeout_ms, tool_timeout_ms, max_description_chars, max_tools_bytes, tools, exclude_tools or sampling",
     );
     const relative = await failure("trusted_projects: [src/app]\n");
     expect(relative.message).toContain("expected an absolute path");
