@@ -22,28 +22,8 @@ import {
   trace,
 } from "@opentelemetry/api";
 import { ATTR_ERROR_TYPE } from "@opentelemetry/semantic-conventions";
-import {
-  ATTR_GEN_AI_AGENT_ID,
-  ATTR_GEN_AI_AGENT_NAME,
-  ATTR_GEN_AI_CONVERSATION_ID,
-  ATTR_GEN_AI_INPUT_MESSAGES,
-  ATTR_GEN_AI_OPERATION_NAME,
-  ATTR_GEN_AI_OUTPUT_MESSAGES,
-  ATTR_GEN_AI_PROVIDER_NAME,
-  ATTR_GEN_AI_REQUEST_MODEL,
-  ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
-  ATTR_GEN_AI_SYSTEM,
-  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
-  ATTR_GEN_AI_TOOL_CALL_ID,
-  ATTR_GEN_AI_TOOL_CALL_RESULT,
-  ATTR_GEN_AI_TOOL_NAME,
-  ATTR_GEN_AI_TOOL_TYPE,
-  ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
-  ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
-  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
-  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
-} from "@opentelemetry/semantic-conventions/incubating";
 import { type AgentEvent, addUsage, emptyUsage, roundUsd, type Usage } from "../kernel/index.ts";
+import { GEN_AI } from "./gen-ai-attributes.ts";
 import { genAiProvider } from "./provider-name.ts";
 
 export interface SpanSinkOptions {
@@ -100,8 +80,8 @@ export function createSpanSink(options: SpanSinkOptions): { onEvent(event: Agent
   const providerAttributes = (provider: string): Record<string, string> => {
     const name = genAiProvider(provider);
     return options.legacyAttributes
-      ? { [ATTR_GEN_AI_PROVIDER_NAME]: name, [ATTR_GEN_AI_SYSTEM]: name }
-      : { [ATTR_GEN_AI_PROVIDER_NAME]: name };
+      ? { [GEN_AI.providerName]: name, [GEN_AI.system]: name }
+      : { [GEN_AI.providerName]: name };
   };
 
   const failed = (span: Span, errorType: string) => {
@@ -123,8 +103,8 @@ export function createSpanSink(options: SpanSinkOptions): { onEvent(event: Agent
     chats.get(id)?.span.end(time);
     chats.delete(id);
     open.span.setAttributes({
-      [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: inputTokens(open.usage),
-      [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: open.usage.outputTokens,
+      [GEN_AI.usageInputTokens]: inputTokens(open.usage),
+      [GEN_AI.usageOutputTokens]: open.usage.outputTokens,
       "agent.cost_usd": roundUsd(open.costUsd),
     });
     open.span.end(time);
@@ -140,17 +120,17 @@ export function createSpanSink(options: SpanSinkOptions): { onEvent(event: Agent
         kind: SpanKind.INTERNAL,
         startTime: agent.time,
         attributes: {
-          [ATTR_GEN_AI_OPERATION_NAME]: "invoke_agent",
-          [ATTR_GEN_AI_AGENT_NAME]: agent.name,
-          [ATTR_GEN_AI_AGENT_ID]: agent.id,
+          [GEN_AI.operationName]: "invoke_agent",
+          [GEN_AI.agentName]: agent.name,
+          [GEN_AI.agentId]: agent.id,
           "agent.depth": agent.depth,
-          ...(agent.model !== undefined ? { [ATTR_GEN_AI_REQUEST_MODEL]: agent.model } : {}),
-          ...(agent.sessionId ? { [ATTR_GEN_AI_CONVERSATION_ID]: agent.sessionId } : {}),
+          ...(agent.model !== undefined ? { [GEN_AI.requestModel]: agent.model } : {}),
+          ...(agent.sessionId ? { [GEN_AI.conversationId]: agent.sessionId } : {}),
         },
       },
       within(parentSpan),
     );
-    content(span, ATTR_GEN_AI_INPUT_MESSAGES, [userText(agent.goal)]);
+    content(span, GEN_AI.inputMessages, [userText(agent.goal)]);
     agents.set(agent.id, {
       span,
       ...(agent.parent !== undefined ? { parent: agent.parent } : {}),
@@ -187,7 +167,7 @@ export function createSpanSink(options: SpanSinkOptions): { onEvent(event: Agent
       }
       if (owner && owner.model === undefined) {
         owner.model = event.data.model;
-        owner.span.setAttribute(ATTR_GEN_AI_REQUEST_MODEL, event.data.model);
+        owner.span.setAttribute(GEN_AI.requestModel, event.data.model);
       }
       const span = tracer.startSpan(
         `chat ${event.data.model}`,
@@ -195,8 +175,8 @@ export function createSpanSink(options: SpanSinkOptions): { onEvent(event: Agent
           kind: SpanKind.CLIENT,
           startTime: event.time,
           attributes: {
-            [ATTR_GEN_AI_OPERATION_NAME]: "chat",
-            [ATTR_GEN_AI_REQUEST_MODEL]: event.data.model,
+            [GEN_AI.operationName]: "chat",
+            [GEN_AI.requestModel]: event.data.model,
             ...(provider !== undefined ? providerAttributes(provider) : {}),
             "agent.turn": event.data.turn,
           },
@@ -215,22 +195,20 @@ export function createSpanSink(options: SpanSinkOptions): { onEvent(event: Agent
       spend(event.agent, usage, costUsd);
       const error = stopReason.startsWith("error:") ? stopReason.slice("error:".length) : undefined;
       open.span.setAttributes({
-        [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: inputTokens(usage),
-        [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: usage.outputTokens,
-        [ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS]: usage.cacheReadTokens,
-        [ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS]: usage.cacheWriteTokens,
+        [GEN_AI.usageInputTokens]: inputTokens(usage),
+        [GEN_AI.usageOutputTokens]: usage.outputTokens,
+        [GEN_AI.usageCacheReadInputTokens]: usage.cacheReadTokens,
+        [GEN_AI.usageCacheCreationInputTokens]: usage.cacheWriteTokens,
         "agent.usage.reasoning_tokens": usage.reasoningTokens,
         "agent.cost_usd": roundUsd(costUsd),
-        ...(error === undefined ? { [ATTR_GEN_AI_RESPONSE_FINISH_REASONS]: [stopReason] } : {}),
+        ...(error === undefined ? { [GEN_AI.responseFinishReasons]: [stopReason] } : {}),
       });
       if (error !== undefined) failed(open.span, error);
       const parts = [
         ...(event.data.text !== "" ? [{ type: "text", content: event.data.text }] : []),
         ...event.data.toolCalls.map((call) => ({ type: "tool_call", id: call.id, name: call.name })),
       ];
-      content(open.span, ATTR_GEN_AI_OUTPUT_MESSAGES, [
-        { role: "assistant", parts, finish_reason: stopReason },
-      ]);
+      content(open.span, GEN_AI.outputMessages, [{ role: "assistant", parts, finish_reason: stopReason }]);
       open.span.end(event.time);
     },
     tool_start(event) {
@@ -241,17 +219,17 @@ export function createSpanSink(options: SpanSinkOptions): { onEvent(event: Agent
           kind: SpanKind.INTERNAL,
           startTime: event.time,
           attributes: {
-            [ATTR_GEN_AI_OPERATION_NAME]: "execute_tool",
-            [ATTR_GEN_AI_TOOL_NAME]: tool,
-            [ATTR_GEN_AI_TOOL_CALL_ID]: id,
+            [GEN_AI.operationName]: "execute_tool",
+            [GEN_AI.toolName]: tool,
+            [GEN_AI.toolCallId]: id,
             // Run by this process for the model: `function`; an MCP server's tool calls out: `extension`.
-            [ATTR_GEN_AI_TOOL_TYPE]: kind === "mcp" ? "extension" : "function",
+            [GEN_AI.toolType]: kind === "mcp" ? "extension" : "function",
             "agent.tool.kind": kind ?? "primitive",
           },
         },
         within(agents.get(event.agent)?.span),
       );
-      content(span, ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, args);
+      content(span, GEN_AI.toolCallArguments, args);
       tools.set(toolKey(event.agent, id), span);
     },
     tool_end(event) {
@@ -267,7 +245,7 @@ export function createSpanSink(options: SpanSinkOptions): { onEvent(event: Agent
         ...(rule !== undefined ? { "agent.tool.rule": rule } : {}),
       });
       if (isError) failed(span, outcome ?? "tool_error");
-      else content(span, ATTR_GEN_AI_TOOL_CALL_RESULT, event.data.summary);
+      else content(span, GEN_AI.toolCallResult, event.data.summary);
       span.end(event.time);
     },
     act_start(event) {
@@ -329,7 +307,7 @@ export function createSpanSink(options: SpanSinkOptions): { onEvent(event: Agent
   ) => {
     span.setAttributes({ "agent.status": result.status, "agent.finish_reason": result.finishReason });
     if (result.status !== "success") failed(span, result.error?.kind ?? result.finishReason);
-    content(span, ATTR_GEN_AI_OUTPUT_MESSAGES, [
+    content(span, GEN_AI.outputMessages, [
       {
         role: "assistant",
         parts: [{ type: "text", content: result.answer }],
