@@ -200,3 +200,57 @@ describe("traces over OTLP/HTTP", () => {
     expect(receiver.requests).toHaveLength(0);
   });
 });
+
+describe("a collector that is down never holds the exit back", () => {
+  test("closed port: the run ends with its own exit code and one warning line", async () => {
+    const port = closedPort();
+    server.enqueue({ text: "done" });
+    const result = await runAgentIn(
+      sandbox,
+      ["run", "say done", "-o", "json"],
+      anthropicEnv(sandbox, server, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` }),
+    );
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: "success", exit_code: 0 });
+    expect(result.stderr).toContain("agent: warning: telemetry: traces not exported");
+  });
+
+  test("a collector that accepts and never answers: exit within 2 s of the export starting", async () => {
+    // A blackhole: takes the connection and the request, answers nothing, never closes.
+    let connectedAt: number | undefined;
+    const blackhole = await Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        open() {
+          connectedAt ??= Date.now();
+        },
+        data() {},
+      },
+    });
+    try {
+      server.enqueue({ text: "done" });
+      const result = await runAgentIn(
+        sandbox,
+        ["run", "say done", "-o", "json"],
+        anthropicEnv(sandbox, server, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${blackhole.port}` }),
+      );
+      const exitedAt = Date.now();
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain("telemetry: traces not exported");
+      expect(connectedAt).toBeDefined();
+      // The bound the issue sets (the flush waits 1.5 s at most; the rest is the process ending).
+      expect(exitedAt - (connectedAt ?? 0)).toBeLessThan(2000);
+    } finally {
+      blackhole.stop(true);
+    }
+  });
+});
+
+/** A port nothing listens on: one the system just gave out and took back. */
+function closedPort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
