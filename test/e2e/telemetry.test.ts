@@ -8,7 +8,12 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver.ts";
+import {
+  decodeTraces,
+  type OtlpReceiver,
+  type ReceivedSpan,
+  startOtlpReceiver,
+} from "../support/otlp-receiver.ts";
 import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn, TEST_KEY } from "./support.ts";
 
 let server: FakeLlmServer;
@@ -160,6 +165,43 @@ describe("traces over OTLP/HTTP", () => {
     expect(String(root.attributes["gen_ai.output.messages"])).toContain("Done. The key was [REDACTED]");
     expect(receiver.requests[0]?.headers["x-collector-key"]).toBe("collector-secret-1");
     expect(receiver.requests.map((r) => r.body).join("\n")).not.toContain(TEST_KEY);
+  });
+
+  test("agent helper: one invoke_agent helper span with its chat span, alone or with --tools", async () => {
+    server.enqueue({ text: "hi" });
+    const env = anthropicEnv(sandbox, server, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    const single = await runAgentIn(sandbox, ["helper", "say hi secret-goal-words"], env);
+    expect(single.code).toBe(0);
+    const first = receiver.spans();
+    const helper = one(first, "invoke_agent helper");
+    expect(helper.attributes).toMatchObject({
+      "gen_ai.provider.name": "anthropic",
+      "agent.status": "success",
+    });
+    const chat = first.find((s) => s.name.startsWith("chat "));
+    expect(chat?.parentSpanId).toBe(helper.spanId);
+    expect(chat?.attributes["gen_ai.usage.output_tokens"]).toBeGreaterThan(0);
+
+    writeFileSync(join(sandbox.workspace, "notes.txt"), "hello\n");
+    server.enqueue(
+      { toolCalls: [{ name: "read_file", args: { path: "notes.txt" } }] },
+      { text: "it says hello" },
+    );
+    const before = receiver.requests.length;
+    const tools = await runAgentIn(
+      sandbox,
+      ["helper", "--tools", "read_file", "what does notes.txt say"],
+      env,
+    );
+    expect(tools.code).toBe(0);
+    const second = receiver.requests.slice(before).flatMap((r) => decodeTraces(r.body));
+    const root = second.find((s) => s.name.startsWith("invoke_agent "));
+    const read = one(second, "execute_tool read_file");
+    expect(read.parentSpanId).toBe(root?.spanId);
+    expect(read.attributes).toMatchObject({ "agent.tool.outcome": "ok" });
+    const payload = receiver.requests.map((r) => r.body).join("\n");
+    expect(payload).not.toContain("secret-goal-words");
+    expect(payload).not.toContain("hello");
   });
 
   test("TRACEPARENT: the run's root span joins the outer trace under the given parent", async () => {
