@@ -204,6 +204,25 @@ describe("traces over OTLP/HTTP", () => {
     expect(payload).not.toContain("hello");
   });
 
+  test("a failed model call: its chat span and the run's span have status ERROR and error.type", async () => {
+    server.enqueue({ status: 401, errorMessage: "invalid x-api-key" });
+    const result = await runAgentIn(
+      sandbox,
+      ["run", "say done", "-o", "json"],
+      anthropicEnv(sandbox, server, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+    );
+    expect(result.code).toBe(4);
+    const kind = (JSON.parse(result.stdout) as { error: { kind: string } }).error.kind;
+    const spans = receiver.spans();
+    const root = one(spans, "invoke_agent root");
+    const chat = spans.find((s) => s.name.startsWith("chat "));
+    for (const span of [root, chat]) {
+      expect(span?.status.code).toBe(2);
+      expect(span?.attributes["error.type"]).toBe(kind);
+    }
+    expect(root.attributes["agent.status"]).toBe("error");
+  });
+
   test("TRACEPARENT: the run's root span joins the outer trace under the given parent", async () => {
     server.enqueue({ text: "done" });
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
