@@ -13,6 +13,7 @@
  *   `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL) turn traces on; the OTLP exporter reads them, and
  *   `OTEL_EXPORTER_OTLP_HEADERS` / `_TRACES_HEADERS`, itself;
  * - `OTEL_SERVICE_NAME` / `OTEL_RESOURCE_ATTRIBUTES` name the service (default `agent`);
+ * - `OTEL_EXPORTER_OTLP_PROTOCOL`: only `http/json` is offered (a warning names any other value);
  * - `OTEL_SEMCONV_STABILITY_OPT_IN` (see `legacyAttributes`);
  * - `TRACEPARENT` / `TRACESTATE`: the trace this run joins (environment variables as context carriers,
  *   https://opentelemetry.io/docs/specs/otel/context/env-carriers/).
@@ -82,6 +83,13 @@ export function telemetrySettings(config: TelemetryConfig | undefined, env: Env)
     value(env, "OTEL_EXPORTER_OTLP_TRACES_HEADERS") ?? value(env, "OTEL_EXPORTER_OTLP_HEADERS");
   const on = envEndpoint !== undefined || config?.endpoint !== undefined || exporters.includes("otlp");
   if (!on) return warning ? { warning } : {};
+  // The exporter speaks OTLP/HTTP with JSON bodies only (@opentelemetry/exporter-trace-otlp-http).
+  const protocol =
+    value(env, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") ?? value(env, "OTEL_EXPORTER_OTLP_PROTOCOL");
+  const protocolWarning =
+    protocol !== undefined && protocol !== "http/json"
+      ? `OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not offered: agent sends http/json (a collector takes it on its HTTP port, 4318)`
+      : undefined;
   const optIn = (value(env, "OTEL_SEMCONV_STABILITY_OPT_IN") ?? "").split(",").map((v) => v.trim());
   const traceparent = value(env, "TRACEPARENT");
   const tracestate = value(env, "TRACESTATE");
@@ -96,5 +104,6 @@ export function telemetrySettings(config: TelemetryConfig | undefined, env: Env)
     ...(traceparent !== undefined ? { traceparent } : {}),
     ...(tracestate !== undefined ? { tracestate } : {}),
   };
-  return warning ? { settings, warning } : { settings };
+  const warnings = [warning, protocolWarning].filter((w) => w !== undefined).join("; ");
+  return warnings !== "" ? { settings, warning: warnings } : { settings };
 }

@@ -40,6 +40,15 @@ describe("telemetrySettings", () => {
     expect(zipkin.warning).toContain("OTEL_TRACES_EXPORTER=zipkin is not offered");
   });
 
+  test("a protocol other than http/json is named in a warning; traces still go out over http/json", () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4317", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" };
+    const decision = telemetrySettings(undefined, env);
+    expect(decision.settings).toBeDefined();
+    expect(decision.warning).toContain("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not offered");
+    const json = { ...env, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" };
+    expect(telemetrySettings(undefined, json).warning).toBeUndefined();
+  });
+
   test("OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental drops the pre-1.37 gen_ai.system", () => {
     const env = {
       OTEL_TRACES_EXPORTER: "otlp",
