@@ -64,6 +64,15 @@ export function tracesUrl(endpoint: string): string {
   return `${endpoint.endsWith("/") ? endpoint : `${endpoint}/`}v1/traces`;
 }
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
 /** Decides whether traces are exported; `settings` is absent when they are not. */
 export function telemetrySettings(config: TelemetryConfig | undefined, env: Env): TelemetryDecision {
   if (value(env, "OTEL_SDK_DISABLED")?.toLowerCase() === "true") return {};
@@ -77,8 +86,14 @@ export function telemetrySettings(config: TelemetryConfig | undefined, env: Env)
     others.length > 0
       ? `OTEL_TRACES_EXPORTER=${others.join(",")} is not offered: agent exports traces over OTLP/HTTP only (otlp or none)`
       : undefined;
-  const envEndpoint =
-    value(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") ?? value(env, "OTEL_EXPORTER_OTLP_ENDPOINT");
+  const endpointVariable = ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"].find(
+    (name) => value(env, name) !== undefined,
+  );
+  const envEndpoint = endpointVariable !== undefined ? value(env, endpointVariable) : undefined;
+  // The exporter would fall back to localhost:4318 without a word; a typo is named and exports nothing.
+  if (endpointVariable !== undefined && envEndpoint !== undefined && !isHttpUrl(envEndpoint)) {
+    return { warning: `${endpointVariable}=${envEndpoint} is not an http(s) URL; traces are not exported` };
+  }
   const envHeaders =
     value(env, "OTEL_EXPORTER_OTLP_TRACES_HEADERS") ?? value(env, "OTEL_EXPORTER_OTLP_HEADERS");
   const on = envEndpoint !== undefined || config?.endpoint !== undefined || exporters.includes("otlp");

@@ -15,6 +15,14 @@ describe("telemetrySettings", () => {
     ).toBeDefined();
   });
 
+  test("an endpoint variable that is not an http(s) URL is named, and nothing is exported", () => {
+    const decision = telemetrySettings(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "localhost:4318" });
+    expect(decision.settings).toBeUndefined();
+    expect(decision.warning).toBe(
+      "OTEL_EXPORTER_OTLP_ENDPOINT=localhost:4318 is not an http(s) URL; traces are not exported",
+    );
+  });
+
   test("the user config's endpoint and headers, unless variables set them", () => {
     const config = { endpoint: "http://collector:4318", headers: { "x-key": "k" }, includeContent: true };
     expect(telemetrySettings(config, {}).settings).toEqual({
