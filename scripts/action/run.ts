@@ -35,7 +35,9 @@ async function runAgent(
   inputs: ActionInputs,
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string }> {
-  const proc = Bun.spawn([process.execPath, AGENT_ENTRY, "run", ...agentRunArgs(inputs)], {
+  // As bin/agent starts Bun: the working directory's .env and bunfig.toml are the repository's, never read.
+  const bun = [process.execPath, "--no-env-file", "--config=/dev/null"];
+  const proc = Bun.spawn([...bun, AGENT_ENTRY, "run", ...agentRunArgs(inputs)], {
     cwd: inputs.workingDirectory,
     env,
     stdin: new Blob([inputs.goal]),

@@ -104,6 +104,9 @@ export async function traced(
       durationMs: ctx.now() - started,
       ...tagged,
       ...(tail !== undefined ? { tail } : {}),
+      outcome: result.outcome,
+      ...(result.denial ? { decidedBy: result.denial.decidedBy } : {}),
+      ...(result.denial?.rule !== undefined ? { rule: result.denial.rule } : {}),
     }),
   );
   return result;

@@ -12,7 +12,11 @@ import type { SuiteTask } from "./suite-task.ts";
 /** The command that starts this same agent: Bun with bin/agent.ts from source, else the compiled binary. */
 export function agentCommand(): string[] {
   const entry = resolve(import.meta.dir, "../../../bin/agent.ts");
-  return existsSync(entry) ? [process.execPath, entry] : [process.execPath];
+  // As bin/agent starts Bun: the task's workspace is a repository's, and Bun would otherwise load its .env
+  // into the run's environment and its bunfig.toml (whose `preload` runs its code) before ours.
+  return existsSync(entry)
+    ? [process.execPath, "--no-env-file", "--config=/dev/null", entry]
+    : [process.execPath];
 }
 
 /** What eval reads of the run's JSON result. */

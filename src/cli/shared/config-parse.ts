@@ -82,7 +82,7 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
   if (path.length === 0)
-    return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults or sandbox";
+    return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults, sandbox or telemetry";
   if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
   if (first === "hooks") return "match, command or timeout_ms";
   if (first === "mcp_servers" && path[2] === "oauth")
@@ -96,6 +96,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
     return "agent, on_ask, fallback, max_budget_usd, max_tokens, compact_threshold or provider_idle_timeout_ms";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   if (first === "sandbox") return "mode, network or required";
+  if (first === "telemetry") return "endpoint, headers or include_content";
   return "a known field";
 }
 
@@ -181,6 +182,14 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.provider_idle_timeout_ms !== undefined)
     config.defaults.providerIdleTimeoutMs = raw.defaults.provider_idle_timeout_ms;
   if (raw.sandbox) config.sandbox = { ...raw.sandbox };
+  if (raw.telemetry) {
+    const { endpoint, headers, include_content } = raw.telemetry;
+    config.telemetry = {
+      ...(endpoint !== undefined ? { endpoint } : {}),
+      ...(headers !== undefined ? { headers } : {}),
+      ...(include_content !== undefined ? { includeContent: include_content } : {}),
+    };
+  }
   return config;
 }
 

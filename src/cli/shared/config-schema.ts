@@ -255,6 +255,18 @@ export const configSchema = z.strictObject({
         .optional(),
     })
     .optional(),
+  // Traces over OTLP/HTTP (src/telemetry/settings.ts); the variables OTEL_EXPORTER_OTLP_* win over it.
+  telemetry: z
+    .strictObject({
+      endpoint: z
+        .url({ protocol: /^https?$/, error: "expected endpoint: an http(s) URL, e.g. http://localhost:4318" })
+        .optional(),
+      headers: z
+        .record(z.string(), z.string({ error: "expected headers: a map of header names to strings" }))
+        .optional(),
+      include_content: z.boolean({ error: "expected include_content: true or false" }).optional(),
+    })
+    .optional(),
   sandbox: z
     .strictObject({
       mode: z.enum(SANDBOX_MODES, { error: `expected mode: ${SANDBOX_MODES.join(", ")}` }).optional(),
