@@ -4,22 +4,9 @@
  * O_NONBLOCK (a FIFO swapped in after the check cannot block the open), checked again on the open
  * descriptor (fstat), and read for at most `maxBytes + 1` bytes. Used by the file primitives
  * (src/tools/files/files.ts) and by the config/spec reader (config-file.ts).
- *
- * The calls are the synchronous ones: none of them can wait on a FIFO or device (the open is
- * non-blocking and only a regular file is read), and in Bun each promise call costs about 20 µs of CPU
- * more than its sync twin (measured with Bun 1.4.5: promises.lstat 22-26 µs, lstatSync 4 µs), six of
- * them per read on every read_file turn (docs/benchmarks.md).
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readSync,
-  type Stats,
-  statSync,
-} from "node:fs";
+import { constants, type Stats } from "node:fs";
+import { lstat, open, stat } from "node:fs/promises";
 
 type KindFacts = Pick<
   Stats,
@@ -61,12 +48,12 @@ export async function readRegularFile(
   options: { noFollow?: boolean; head?: boolean } = {},
 ): Promise<RegularRead> {
   const limit = options.head ? Number.POSITIVE_INFINITY : maxBytes;
-  const before = checkRegular((options.noFollow ? lstatSync : statSync)(absPath), limit);
+  const before = checkRegular(await (options.noFollow ? lstat : stat)(absPath), limit);
   if (before !== null) return before;
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0);
-  const fd = openSync(absPath, flags);
+  const handle = await open(absPath, flags);
   try {
-    const after = fstatSync(fd);
+    const after = await handle.stat();
     const refused = checkRegular(after, limit);
     if (refused !== null) return refused;
     // Sized by the fstat (a buffer of the limit is 20 MiB zero-filled per read: it dominated a long
@@ -74,7 +61,7 @@ export async function readRegularFile(
     let buffer = Buffer.allocUnsafe(Math.min(maxBytes, after.size) + 1);
     let length = 0;
     for (;;) {
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
       if (length < buffer.length) continue;
@@ -90,7 +77,7 @@ export async function readRegularFile(
     }
     return { ok: true, bytes: buffer.subarray(0, length) };
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 

@@ -4,8 +4,7 @@
  * inside a root by whole path components.
  */
 
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { lstat, realpath } from "node:fs/promises";
+import { lstat, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ExecSandbox } from "./exec/exec-sandbox.ts";
 import { userFiles } from "./exec/user-files.ts";
@@ -111,7 +110,7 @@ export class Workspace {
     const lexical = resolve(this.root, path);
     let real: string;
     try {
-      real = realPathLoose(lexical);
+      real = await realPathLoose(lexical);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new WorkspaceError(`cannot resolve path ${path}: ${reason}`, path);
@@ -179,33 +178,26 @@ export function isWithin(root: string, path: string): boolean {
 /**
  * realpath that also works for paths that do not exist: resolves the deepest existing ancestor and appends
  * the rest. A dangling symlink is followed to its (missing) target, so writing through it is checked too.
- *
- * Synchronous on purpose: it runs on every tool call with a path, and realpath(3), lstat and readlink
- * never open the file (a FIFO or device cannot block them) and only read directory entries. Bun's
- * promise versions cost about 20 µs of CPU more per call than the sync ones (measured with Bun 1.4.5:
- * promises.realpath 26-27 µs CPU, realpathSync.native 11-13 µs), which showed as 14% of the samples of a
- * 600-turn `agent helper --tools read_file` profile (docs/benchmarks.md). Every call still resolves the
- * whole path afresh, so a symlink swapped in between two calls is seen (test/tools/hostile-*).
  */
-function realPathLoose(path: string, links = 0): string {
+async function realPathLoose(path: string, links = 0): Promise<string> {
   try {
-    return realpathSync.native(path);
+    return await realpath(path);
   } catch (error) {
     if (!isMissing(error)) throw error;
   }
   const parent = dirname(path);
   if (parent === path) return path;
-  const realParent = realPathLoose(parent, links);
+  const realParent = await realPathLoose(parent, links);
   const candidate = join(realParent, basename(path));
   let isLink = false;
   try {
-    isLink = lstatSync(candidate).isSymbolicLink();
+    isLink = (await lstat(candidate)).isSymbolicLink();
   } catch (error) {
     if (!isMissing(error)) throw error;
   }
   if (!isLink) return candidate;
   if (links >= MAX_LINKS) throw new Error("too many levels of symbolic links");
-  const target = readlinkSync(candidate, "utf8");
+  const target = await readlink(candidate);
   return realPathLoose(resolve(realParent, target), links + 1);
 }
 
