@@ -60,7 +60,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     ...(trusted.notice ? [{ message: trusted.notice, code: "hooks" }] : []),
   ]);
   const root = { agent: "root", name: "root", depth: 0 };
-  const client = createModelClient({
+  const client = await createModelClient({
     env,
     config,
     workspaceRoot: workspace.root,

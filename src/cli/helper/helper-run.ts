@@ -94,7 +94,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const limits = parseLimitFlags(flags, config.defaults);
   const fallback = flags.fallback !== false && config.defaults.fallback !== false;
   let fellBackTo: ModelRef | undefined;
-  const client = createModelClient({
+  const client = await createModelClient({
     env,
     config,
     workspaceRoot: process.cwd(),
