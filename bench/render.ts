@@ -67,6 +67,7 @@ function syntheticRun(count: number): AgentEvent[] {
     }),
   );
   let serial = 0;
+  const childCounters = new Map<string, number>();
   const turn = (who: AgentIdentity, n: number): void => {
     events.push(makeEvent(who, "plan_start", { turn: n, model: "m" }));
     let text = "";
@@ -99,9 +100,14 @@ function syntheticRun(count: number): AgentEvent[] {
     for (let n = 1; n <= 3 && events.length < count; n++) {
       turn(who, n);
       if (who.depth < 3 && events.length < count) {
-        const name = ["code-reader", "code-editor", "command-runner"][serial % 3] ?? "x";
+        const name = ["code-reader", "code-editor", "command-runner"][serial++ % 3] ?? "x";
+        // Ids as the loop makes them (src/agents/loop/sub-agents.ts childIdentity): numbered per parent and
+        // name, so `#2` appears where a parent delegates to one name twice, as in a real run.
+        const key = `${who.agent}/${name}`;
+        const index = (childCounters.get(key) ?? 0) + 1;
+        childCounters.set(key, index);
         const child: AgentIdentity = {
-          agent: `${who.agent}/${name}#${serial++}`,
+          agent: `${key}#${index}`,
           name,
           parent: who.agent,
           depth: who.depth + 1,
