@@ -114,7 +114,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
   } catch (error) {
     // No key anywhere: the first-run screen on stderr, as `agent run` shows it (first-run.ts).
-    throw await (await import("../shared/first-run.ts")).firstRunError(error, env, config);
+    throw await (await import("../shared/first-run.ts")).firstRunError(error, env, config, "helper");
   }
   checkFitsContext(stdinText, client.info(resolved.ref));
   // models.refresh: auto starts a background catalog refresh here (never awaited on the hot path; a replay
