@@ -14,12 +14,12 @@
  * `/usr/bin/time -v` prints), and the share of requests whose message list extends the previous request
  * of the same conversation unchanged (prefix-stable; a conversation's first request is not counted).
  *
- *   bun bench/long-session.ts [--binary dist/agent] [--baseline OTHER_BINARY]
+ *   bun bench/long-session.ts [--binary dist/agent] [--baseline OTHER_BINARY]...
  *                             [--turns 1000] [--run-turns 500] [--delegate-every 50] [--only helper|run]
  *                             [--repeat 1]
  *
- * Without --binary it builds dist/agent first (`bun run build`). With --baseline both binaries run in
- * the same invocation (alternating per scenario) and print side by side. `--repeat N` runs each scenario N
+ * Without --binary it builds dist/agent first (`bun run build`). With --baseline (repeatable: main's build
+ * and a release's) every binary runs in the same invocation (alternating per scenario) and prints side by side. `--repeat N` runs each scenario N
  * times per binary, alternating, and shows each binary's run with the shortest wall time (the one a busy
  * machine disturbed least). Every agent process is killed
  * after --limit-s seconds (default 600), so the benchmark always ends. Nothing here asserts a time.
@@ -35,6 +35,13 @@ const ROOT = resolve(import.meta.dir, "..");
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** Every value given for a repeatable option (`--baseline A --baseline B`). */
+function options(name: string): string[] {
+  return process.argv.flatMap((arg, i) =>
+    arg === name && i + 1 < process.argv.length ? [process.argv[i + 1]!] : [],
+  );
 }
 
 function count(name: string, fallback: number): number {
@@ -343,10 +350,10 @@ function table(kind: string, columns: { name: string; m: Measure }[]): void {
 async function main(): Promise<void> {
   const given = option("--binary");
   const binary = given ? resolve(given) : await build();
-  const baselineFlag = option("--baseline");
-  const baseline = baselineFlag ? resolve(baselineFlag) : undefined;
-  const binaries = [{ name: binary, path: binary }];
-  if (baseline) binaries.push({ name: baseline, path: baseline });
+  const binaries = [binary, ...options("--baseline").map((b) => resolve(b))].map((path) => ({
+    name: path,
+    path,
+  }));
   console.log(
     `long session: ${TURNS} helper turns, ${RUN_TURNS} run turns (a delegation every ${DELEGATE_EVERY}), fake Anthropic server over HTTP, zero latency, Bun ${Bun.version}`,
   );

@@ -3,21 +3,48 @@
  * into a fake terminal, and through the plain and stream-json renderers, reporting CPU time and memory.
  *
  *   bun bench/render.ts [--events 5000]
+ *   bun bench/render.ts --baseline OTHER_CHECKOUT [--rounds 5]
+ *
+ * A case's CPU is the whole process's user + system time from the first event until the background threads
+ * it set to work (JIT compilation, concurrent GC) are idle again, so no case is billed for the one before.
  *
  * Targets: under 1 s CPU for 5,000 events through Ink, and memory that stays flat (heap after the run,
  * post-GC, close to the heap before it; the Static history is handed to the terminal and dropped).
+ *
+ * `--baseline` compares this checkout's renderers with another checkout's (e.g. a worktree of main before a
+ * change, with its own node_modules): each round runs one process per checkout, alternating, on the same
+ * synthetic events; the table gives each case's median CPU ms (user + system, which other load moves least)
+ * and the ratio this/baseline. `--root DIR` (used by those processes) loads the renderers from DIR.
  */
 import { EventEmitter } from "node:events";
+import { resolve } from "node:path";
 import { type AgentEvent, type AgentIdentity, makeEvent } from "../src/kernel/events.ts";
-import { createInkRenderer } from "../src/ui/ink/ink-renderer.tsx";
-import { JsonRenderer, StreamJsonRenderer } from "../src/ui/json-renderers.ts";
-import { PlainRenderer } from "../src/ui/plain-renderer.ts";
-import type { Renderer, TextSink } from "../src/ui/renderer.ts";
+import type { Renderer, TextSink } from "../src/ui/renderer-types.ts";
 import type { FinishedRun } from "../src/ui/result.ts";
 import { FakeTtyIn } from "../test/ui/fake-tty.ts";
 
-const argIndex = process.argv.indexOf("--events");
-const EVENT_COUNT = argIndex > 0 ? Number(process.argv[argIndex + 1]) : 5000;
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+const EVENT_COUNT = Number(option("--events") ?? 5000);
+const ROUNDS = Number(option("--rounds") ?? 5);
+const BASELINE = option("--baseline");
+const ROOT = resolve(option("--root") ?? resolve(import.meta.dir, ".."));
+/** One process's results as JSON on stdout, for the --baseline comparison. */
+const AS_JSON = process.argv.includes("--json");
+
+/** The renderers of the checkout at ROOT (this one by default; another one's modules under --baseline). */
+const { createInkRenderer }: typeof import("../src/ui/ink/ink-renderer.tsx") = await import(
+  `${ROOT}/src/ui/ink/ink-renderer.tsx`
+);
+const { JsonRenderer, StreamJsonRenderer }: typeof import("../src/ui/json-renderers.ts") = await import(
+  `${ROOT}/src/ui/json-renderers.ts`
+);
+const { PlainRenderer }: typeof import("../src/ui/plain-renderer.ts") = await import(
+  `${ROOT}/src/ui/plain-renderer.ts`
+);
 const usage = {
   inputTokens: 1200,
   outputTokens: 300,
@@ -40,6 +67,7 @@ function syntheticRun(count: number): AgentEvent[] {
     }),
   );
   let serial = 0;
+  const childCounters = new Map<string, number>();
   const turn = (who: AgentIdentity, n: number): void => {
     events.push(makeEvent(who, "plan_start", { turn: n, model: "m" }));
     let text = "";
@@ -72,9 +100,14 @@ function syntheticRun(count: number): AgentEvent[] {
     for (let n = 1; n <= 3 && events.length < count; n++) {
       turn(who, n);
       if (who.depth < 3 && events.length < count) {
-        const name = ["code-reader", "code-editor", "command-runner"][serial % 3] ?? "x";
+        const name = ["code-reader", "code-editor", "command-runner"][serial++ % 3] ?? "x";
+        // Ids as the loop makes them (src/agents/loop/sub-agents.ts childIdentity): numbered per parent and
+        // name, so `#2` appears where a parent delegates to one name twice, as in a real run.
+        const key = `${who.agent}/${name}`;
+        const index = (childCounters.get(key) ?? 0) + 1;
+        childCounters.set(key, index);
         const child: AgentIdentity = {
-          agent: `${who.agent}/${name}#${serial++}`,
+          agent: `${key}#${index}`,
           name,
           parent: who.agent,
           depth: who.depth + 1,
@@ -130,12 +163,37 @@ const yieldNow = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 interface Measure {
   name: string;
+  /** User + system CPU of the whole process during the run, plus {@link afterMs}. */
   cpuMs: number;
+  /** CPU the process spent after the run until its background threads settled (JIT, GC). */
+  afterMs: number;
   wallMs: number;
   heapBefore: number;
   heapPeak: number;
   heapAfter: number;
   out: number;
+}
+
+const cpuNow = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/**
+ * Waits until the process's background threads (JIT compilers, concurrent GC) are idle: a 100 ms sleep that
+ * costs under 5 ms CPU, at most 20 tries. Returns the CPU used before that quiet window. A case leaves such
+ * work behind (hundreds of ms after an Ink run): it is counted in that case, never in the next one.
+ */
+async function settle(): Promise<number> {
+  let spilled = 0;
+  for (let i = 0; i < 20; i++) {
+    const before = cpuNow();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const used = cpuNow() - before;
+    if (used < 5) break;
+    spilled += used;
+  }
+  return spilled;
 }
 
 async function measure(
@@ -145,6 +203,7 @@ async function measure(
   yieldEvery: number,
 ): Promise<Measure> {
   Bun.gc(true);
+  await settle();
   const heapBefore = process.memoryUsage().heapUsed;
   let heapPeak = heapBefore;
   const out = new NullTty();
@@ -162,11 +221,13 @@ async function measure(
   const used = process.cpuUsage(cpu);
   const wallMs = performance.now() - wall;
   heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+  const afterMs = await settle();
   Bun.gc(true);
   const heapAfter = process.memoryUsage().heapUsed;
   return {
     name,
-    cpuMs: (used.user + used.system) / 1000,
+    cpuMs: (used.user + used.system) / 1000 + afterMs,
+    afterMs,
     wallMs,
     heapBefore,
     heapPeak,
@@ -189,26 +250,6 @@ function ink(flushMs: number): (out: NullTty) => Renderer {
     });
 }
 
-const events = syntheticRun(EVENT_COUNT);
-const kinds = new Map<string, number>();
-for (const e of events) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
-console.log(`${events.length} events: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}`);
-
-// Warm up module loading and JIT so the first measurement is not the import cost.
-await measure("warm-up", ink(0), syntheticRun(300), 10);
-
-const results = [
-  await measure("ink, flush every yield (500 renders, stress)", ink(0), events, 10),
-  await measure("ink, 50 ms batching (default)", ink(50), events, 10),
-  await measure("plain", (out) => new PlainRenderer({ stdout: out, stderr: out, colors: true }), events, 10),
-  await measure(
-    "stream-json",
-    (out) => new StreamJsonRenderer({ stdout: out, stderr: new NullTty() }),
-    events,
-    10,
-  ),
-  await measure("json", (out) => new JsonRenderer({ stdout: out, stderr: new NullTty() }), events, 10),
-];
 /** Heap after a full GC at each quarter of the run: flat means the UI keeps no per-event state. */
 async function heapProfile(events: AgentEvent[]): Promise<string[]> {
   const samples: string[] = [];
@@ -229,9 +270,95 @@ async function heapProfile(events: AgentEvent[]): Promise<string[]> {
   return samples;
 }
 
+/** Every case, measured once in this process (after a warm-up of module loading and JIT). */
+async function measureAll(events: AgentEvent[]): Promise<Measure[]> {
+  await measure("warm-up", ink(0), syntheticRun(300), 10);
+  return [
+    await measure("ink, flush every yield (500 renders, stress)", ink(0), events, 10),
+    await measure("ink, 50 ms batching (default)", ink(50), events, 10),
+    await measure(
+      "plain",
+      (out) => new PlainRenderer({ stdout: out, stderr: out, colors: true }),
+      events,
+      10,
+    ),
+    await measure(
+      "stream-json",
+      (out) => new StreamJsonRenderer({ stdout: out, stderr: new NullTty() }),
+      events,
+      10,
+    ),
+    await measure("json", (out) => new JsonRenderer({ stdout: out, stderr: new NullTty() }), events, 10),
+  ];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** One process of `bun bench/render.ts --json --root DIR`: its cases' CPU ms. */
+async function runChild(root: string): Promise<Measure[]> {
+  const cmd = [process.execPath, import.meta.path, "--json", "--root", root, "--events", String(EVENT_COUNT)];
+  const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  const json = stdout.match(/\{"root".*\}/)?.[0];
+  if (code !== 0 || json === undefined)
+    throw new Error(`bench under ${root} failed (exit ${code}): ${stderr}`);
+  return (JSON.parse(json) as { results: Measure[] }).results;
+}
+
+/** Rounds of one process per checkout, alternating (which goes first alternates too), so load falls alike. */
+async function compare(baseline: string): Promise<void> {
+  const here = ROOT;
+  const samples = new Map<string, { here: number[]; base: number[] }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? [here, baseline] : [baseline, here];
+    for (const root of order) {
+      for (const r of await runChild(root)) {
+        const entry = samples.get(r.name) ?? { here: [], base: [] };
+        (root === here ? entry.here : entry.base).push(r.cpuMs);
+        samples.set(r.name, entry);
+      }
+    }
+    process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+  }
+  console.log(
+    `render: ${ROUNDS} rounds, ${EVENT_COUNT} events, CPU ms median (all samples), this vs ${baseline}`,
+  );
+  console.log(`${"case".padEnd(46)} ${"this".padStart(7)} ${"baseline".padStart(9)}  ratio`);
+  for (const [name, s] of samples) {
+    const a = median(s.here);
+    const b = median(s.base);
+    const all = (v: number[]) => v.map((x) => x.toFixed(0)).join("/");
+    console.log(
+      `${name.padEnd(46)} ${a.toFixed(0).padStart(7)} ${b.toFixed(0).padStart(9)}  ${(a / b).toFixed(2)}   (${all(s.here)} vs ${all(s.base)})`,
+    );
+  }
+}
+
+if (BASELINE !== undefined) {
+  await compare(resolve(BASELINE));
+  process.exit(0);
+}
+
+const events = syntheticRun(EVENT_COUNT);
+const results = await measureAll(events);
+if (AS_JSON) {
+  console.log(JSON.stringify({ root: ROOT, results }));
+  process.exit(0);
+}
+const kinds = new Map<string, number>();
+for (const e of events) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
+console.log(`${events.length} events: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}`);
 for (const r of results) {
   console.log(
-    `${r.name.padEnd(46)} cpu ${r.cpuMs.toFixed(0).padStart(5)} ms  wall ${r.wallMs.toFixed(0).padStart(5)} ms  ` +
+    `${r.name.padEnd(46)} cpu ${r.cpuMs.toFixed(0).padStart(5)} ms (${r.afterMs.toFixed(0)} after)  wall ${r.wallMs.toFixed(0).padStart(5)} ms  ` +
       `heap before ${mb(r.heapBefore)}, peak ${mb(r.heapPeak)}, after ${mb(r.heapAfter)}  out ${mb(r.out)}`,
   );
 }

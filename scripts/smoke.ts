@@ -47,7 +47,7 @@ async function checkTier(
   tier: string,
   workspace: Workspace,
 ): Promise<Row[]> {
-  const client = createModelClient({
+  const client = await createModelClient({
     env: envFor(process.env, provider),
     workspaceRoot: workspace.root,
     fallback: false,

@@ -70,6 +70,8 @@ export interface McpToolSource {
      * `trust` (its read-only tools ask like any other). */
     requester?: { fromProject: boolean },
   ): Promise<Map<string, Tool>>;
+  /** What the started servers `capabilities` name say about using them, for the agent's system prompt. */
+  instructionsFor?(capabilities: readonly string[]): string | undefined;
 }
 
 /** Limits of one run. Unset fields come from the spec's constraints (or have no bound). */

@@ -5,6 +5,7 @@
 
 import { agentsCommand } from "./agents/agents-command.ts";
 import { chatCommand } from "./chat/chat-command.ts";
+import { evalCommand } from "./eval/eval-command.ts";
 import { helperCommand } from "./helper/helper-command.ts";
 import { mcpCommand } from "./mcp/mcp-command.ts";
 import { modelsCommand } from "./models/models-command.ts";
@@ -23,4 +24,5 @@ export const COMMANDS: readonly CommandModule[] = [
   mcpCommand,
   skillsCommand,
   sessionsCommand,
+  evalCommand,
 ];

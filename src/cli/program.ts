@@ -21,6 +21,8 @@ export function createProgram(): Command {
     .usage('[command] [options]   (agent "goal" and agent -p "goal" are agent run "goal")')
     .option("-p, --print <goal...>", 'run the goal once and print the answer: the same as `agent run "goal"`')
     .exitOverride()
+    // A command's options belong to it: `agent eval merge a.json -o json` is merge's -o, not eval's.
+    .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .configureOutput({
       writeOut: (text) => process.stdout.write(text),
@@ -115,8 +117,9 @@ export function effectiveArgs(args: string[], terminal: boolean): string[] {
   return args.length === 0 && terminal ? ["chat"] : args;
 }
 
-/** Commands whose JSON mode promises one JSON object on every exit (the others print their own JSON). */
-const JSON_RESULT_COMMANDS = new Set(["run", "helper"]);
+/** Commands whose JSON mode promises one JSON object on every exit (the others print their own JSON).
+ * `eval` prints its report, or this error object when it exits before one (docs/eval.md). */
+const JSON_RESULT_COMMANDS = new Set(["run", "helper", "eval"]);
 
 /** Runs the CLI with user arguments (no `node script` prefix); resolves to the exit code. */
 export async function runCli(args: string[]): Promise<number> {

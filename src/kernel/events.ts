@@ -1,4 +1,4 @@
-import type { RunActivity } from "./activity.ts";
+import type { DenialSource, RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
 import type { ProviderErrorKind } from "./errors.ts";
 import type { Message, UserMessage } from "./messages.ts";
@@ -65,7 +65,8 @@ export interface EventDataMap {
     /** Paths of the project instruction files in the root agent's system prompt, in prompt order. */
     instructions?: string[];
   };
-  plan_start: { turn: number; model: string };
+  /** `provider`: the provider the request goes to (`anthropic`, `openai`, a config provider's name). */
+  plan_start: { turn: number; model: string; provider?: string };
   plan_end: {
     turn: number;
     stopReason: string;
@@ -84,6 +85,8 @@ export interface EventDataMap {
   tool_start: { id: string; tool: string; args: Record<string, unknown>; kind?: ToolEventKind };
   /** A running command's latest output (exec): its last lines, at most a few per second. */
   tool_output: { id: string; tool: string; lines: string[]; lineCount: number };
+  /** A running tool's progress as it reports it (an MCP server's notifications/progress). */
+  tool_progress: { id: string; tool: string; progress: number; total?: number; message?: string };
   tool_end: {
     id: string;
     tool: string;
@@ -94,6 +97,11 @@ export interface EventDataMap {
     kind?: ToolEventKind;
     /** The last lines of a command's output (exec). */
     tail?: string[];
+    /** How the call went (`ok`, `tool_error`, `stumble`, `denied`, `aborted`); for a denial, who decided
+     * (`decidedBy`) and the deny rule (`rule`). */
+    outcome?: "ok" | "tool_error" | "stumble" | "denied" | "aborted";
+    decidedBy?: DenialSource;
+    rule?: string;
   };
   act_start: { id: string; child: string; childName: string; goal: string };
   act_end: {

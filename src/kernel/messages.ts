@@ -66,6 +66,26 @@ export interface AssistantMessage {
   continuationToken?: string;
 }
 
+/**
+ * An image a tool returned, for the model: base64 data of one of IMAGE_MEDIA_TYPES. Each adapter puts it
+ * where its protocol takes images in a tool result (or, where none does, in a user message right after).
+ */
+export interface ImagePart {
+  type: "image";
+  mediaType: ImageMediaType;
+  /** Base64, without a `data:` prefix. */
+  data: string;
+}
+
+/** The image types every provider takes: the Anthropic SDK's Base64ImageSource.media_type union
+ * (@anthropic-ai/sdk resources/beta/messages BetaBase64ImageSource); OpenAI and Gemini take them too. */
+export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+export function isImageMediaType(type: string): type is ImageMediaType {
+  return (IMAGE_MEDIA_TYPES as readonly string[]).includes(type);
+}
+
 export interface ToolResultMessage {
   role: "tool";
   toolCallId: string;
@@ -73,6 +93,8 @@ export interface ToolResultMessage {
   /** What the model sees (already truncated and redacted). */
   content: string;
   isError: boolean;
+  /** Images the tool returned, after the text (already within the output limits). */
+  images?: ImagePart[];
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

@@ -30,6 +30,10 @@ const COMPLETE_AT_START =
 const INTRODUCER = /[\u001b\u0090\u0098\u009b\u009d\u009e\u009f\r]/g;
 /** Control characters left once sequences are gone: C0 except tab and newline, DEL, C1, bidi overrides. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** Whether text holds a character {@link terminalSafe} removes or starts a sequence with (ESC, CR, C1 are all CONTROL). */
+const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** Whether a one-line field needs {@link terminalLine}: a control character or a line break or tab. */
+const HAS_CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 // biome-ignore-end lint/suspicious/noControlCharactersInRegex: end of the control-character patterns.
 
 /** Removes escape sequences (colours, cursor moves, titles), keeping every other character. */
@@ -42,6 +46,8 @@ export function stripEscapeSequences(text: string): string {
  * control character (BEL, backspace, lone CR, ESC, C1, bidi overrides) removed; tabs and newlines stay.
  */
 export function terminalSafe(text: string): string {
+  // Most text holds no control character at all: one scan, no copy (every sequence starts with one).
+  if (!HAS_CONTROL.test(text)) return text;
   return text.replace(ESCAPE_SEQUENCE, "").replace(/\r\n/g, "\n").replace(CONTROL, "");
 }
 
@@ -85,12 +91,30 @@ const ONE_LINE_KEYS = new Set([
 /**
  * A copy of a JSON-like value (an event, a request, a result) with every string made {@link terminalSafe},
  * and names and one-line fields (ONE_LINE_KEYS) made {@link terminalLine}: the one place display text is
- * cleaned, used by every terminal sink (stderr progress, the Ink store and the approval prompt).
+ * cleaned, used by every terminal sink (stderr progress, the Ink store and the approval prompt). When no
+ * string needs cleaning the value itself is returned: treat the result as read-only.
  */
 export function terminalSafeValue<T>(value: T): T {
+  // Renderers clean every event: most need nothing, and then the value itself is returned (no copy).
+  if (!needsCleaning(value, undefined)) return value;
   return mapStrings(value, (text, key) =>
     key !== undefined && ONE_LINE_KEYS.has(key) ? terminalLine(text) : terminalSafe(text),
   );
+}
+
+/** Whether {@link terminalSafeValue} would change a string of `value` (walked as mapStrings walks it). */
+function needsCleaning(value: unknown, key: string | undefined): boolean {
+  if (typeof value === "string") {
+    return (key !== undefined && ONE_LINE_KEYS.has(key) ? HAS_CONTROL_OR_BREAK : HAS_CONTROL).test(value);
+  }
+  if (Array.isArray(value)) return value.some((item) => needsCleaning(item, undefined));
+  if (value !== null && typeof value === "object") {
+    for (const name in value) {
+      if (Object.hasOwn(value, name) && needsCleaning((value as Record<string, unknown>)[name], name))
+        return true;
+    }
+  }
+  return false;
 }
 
 /** What JSON.stringify leaves raw but a terminal may act on: DEL, C1 controls, bidi overrides, line separators. */

@@ -1,3 +1,5 @@
+import type { ImagePart } from "./messages.ts";
+
 /** JSON Schema for a tool's parameters (an object schema). */
 export interface JsonSchema {
   type?: string | string[];
@@ -28,4 +30,13 @@ export interface ToolOutput {
   summary?: string;
   /** The last lines of a command's output, shown under its summary (exec). */
   tail?: string[];
+  /** Images for the model, after `modelText` (an MCP tool's image content). */
+  images?: ImagePart[];
+}
+
+/** A running tool's progress, as the tool reports it (an MCP server's notifications/progress). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }

@@ -5,7 +5,7 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
-import type { Message } from "../kernel/messages.ts";
+import type { Message, ToolResultMessage } from "../kernel/messages.ts";
 import type { ModelRequest, ResponseSchema, StopReason } from "../kernel/stream.ts";
 import type { ToolDefinition } from "../kernel/tools.ts";
 import { hasPrefixCheck, modelInfo, reasoningSupport } from "./catalog.ts";
@@ -35,6 +35,27 @@ export function anthropicBetas(modelId: string): string[] {
   return hasPrefixCheck(modelId) ? [BINDING_BETA, CONTEXT_WINDOW_BETA] : [CONTEXT_WINDOW_BETA];
 }
 
+/** A tool result's content: its text, and its images as image blocks after it (tool_result `content`
+ * takes text and image blocks: BetaToolResultBlockParam in @anthropic-ai/sdk resources/beta/messages). */
+type ResultBlock = Exclude<
+  Anthropic.Beta.Messages.BetaToolResultBlockParam["content"],
+  string | undefined
+>[number];
+
+function toolResultContent(message: ToolResultMessage): string | ResultBlock[] {
+  if (!message.images?.length) return message.content;
+  const text: ResultBlock[] = message.content === "" ? [] : [{ type: "text", text: message.content }];
+  return [
+    ...text,
+    ...message.images.map(
+      (image): ResultBlock => ({
+        type: "image",
+        source: { type: "base64", media_type: image.mediaType, data: image.data },
+      }),
+    ),
+  ];
+}
+
 function blocksOf(message: Message): { role: Role; blocks: Block[] } {
   switch (message.role) {
     case "user":
@@ -49,7 +70,7 @@ function blocksOf(message: Message): { role: Role; blocks: Block[] } {
           {
             type: "tool_result",
             tool_use_id: message.toolCallId,
-            content: message.content,
+            content: toolResultContent(message),
             ...(message.isError ? { is_error: true } : {}),
           },
         ],
@@ -75,27 +96,56 @@ function blocksOf(message: Message): { role: Role; blocks: Block[] } {
   }
 }
 
+type Turn = { role: Role; content: Block[] };
+
 /**
- * The converted blocks of each message already sent, so a long session converts each message once
+ * What a stream function remembers between requests, so a long session converts each message once
  * instead of the whole history every turn. History messages are never changed in place (eliding,
  * compaction and escalation put copies in the list), so a message object always converts the same;
- * the blocks are shared between requests and never mutated (see convertMessages).
+ * blocks and finished turns are shared between requests and never mutated (see convertMessages).
  */
-export type ConvertMemo = WeakMap<Message, { role: Role; blocks: Block[] }>;
+export interface ConvertMemo {
+  /** Each message's blocks. */
+  readonly blocks: WeakMap<Message, { role: Role; blocks: Block[] }>;
+  /** The previous request's messages and merged turns (without the cache mark): a request whose messages
+   * start with the same message objects (the normal turn, between compactions) converts only the rest. */
+  previous?: { messages: readonly Message[]; turns: readonly Turn[] };
+}
+
+export function newConvertMemo(): ConvertMemo {
+  return { blocks: new WeakMap() };
+}
 
 function memoBlocksOf(message: Message, memo: ConvertMemo | undefined): { role: Role; blocks: Block[] } {
-  let converted = memo?.get(message);
+  let converted = memo?.blocks.get(message);
   if (converted === undefined) {
     converted = blocksOf(message);
-    memo?.set(message, converted);
+    memo?.blocks.set(message, converted);
   }
   return converted;
 }
 
+/** True when `messages` begins with exactly the message objects of `previous` (by identity). */
+function extendsPrevious(messages: readonly Message[], previous: readonly Message[]): boolean {
+  if (messages.length < previous.length) return false;
+  for (let i = 0; i < previous.length; i++) if (messages[i] !== previous[i]) return false;
+  return true;
+}
+
 /** Converts messages, merging consecutive same-role turns (tool results become one user turn). */
 export function convertMessages(messages: Message[], memo?: ConvertMemo): MessageParam[] {
-  const out: { role: Role; content: Block[] }[] = [];
-  for (const message of messages) {
+  const previous = memo?.previous;
+  let out: Turn[] = [];
+  let start = 0;
+  if (previous && extendsPrevious(messages, previous.messages)) {
+    out = [...previous.turns];
+    start = previous.messages.length;
+    // The last turn may still grow (this turn's tool results join it): merge into a copy.
+    const last = out.at(-1);
+    if (last) out[out.length - 1] = { role: last.role, content: [...last.content] };
+  }
+  for (let i = start; i < messages.length; i++) {
+    const message = messages[i] as Message;
     const { role, blocks } = memoBlocksOf(message, memo);
     if (blocks.length === 0) continue;
     const last = out[out.length - 1];
@@ -108,13 +158,15 @@ export function convertMessages(messages: Message[], memo?: ConvertMemo): Messag
       } else last.content.push(...blocks);
     } else out.push({ role, content: [...blocks] }); // a fresh array: later merges must not grow the memo's
   }
-  const content = out[out.length - 1]?.content;
-  const lastBlock = content?.at(-1);
-  if (content && lastBlock && lastBlock.type !== "thinking" && lastBlock.type !== "redacted_thinking") {
-    // A copy carries the mark: the memo's block must not keep it into the next request.
-    content[content.length - 1] = { ...lastBlock, cache_control: EPHEMERAL } as Block;
+  if (memo) memo.previous = { messages: [...messages], turns: out };
+  const last = out.at(-1);
+  const lastBlock = last?.content.at(-1);
+  if (last && lastBlock && lastBlock.type !== "thinking" && lastBlock.type !== "redacted_thinking") {
+    // Copies carry the mark: the memo's turn and block must not keep it into the next request.
+    const marked = { ...lastBlock, cache_control: EPHEMERAL } as Block;
+    return [...out.slice(0, -1), { role: last.role, content: [...last.content.slice(0, -1), marked] }];
   }
-  return out;
+  return [...out];
 }
 
 /** Tool definitions; the last one marks the end of the cached prefix. */

@@ -12,7 +12,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { ModelRequest, StreamEvent, StreamFn } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
 import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
-import { buildRequest, type ConvertMemo, mapStopReason } from "./anthropic-convert.ts";
+import { buildRequest, mapStopReason, newConvertMemo } from "./anthropic-convert.ts";
 import { MessageBuilder } from "./message-builder.ts";
 
 interface RawUsage {
@@ -74,7 +74,7 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
   };
 
   // One memo per stream function (one per provider instance): each history message converts once.
-  const memo: ConvertMemo = new WeakMap();
+  const memo = newConvertMemo();
   return (request: ModelRequest) => {
     const builder = new MessageBuilder("anthropic");
     const ctx = errorContext("anthropic", options, request);

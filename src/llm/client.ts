@@ -3,8 +3,9 @@
  *
  *   record?( fallback( retry( provider stream per candidate ) ) )     or     replay(cassette)
  *
- * Lazy: nothing here imports an SDK or even the adapters until the first model call, so commands that
- * never call a model (and startup) stay cheap.
+ * Lazy: nothing here imports an SDK or even the adapters until the first model call, and the cassette
+ * code (and node:crypto with it) loads only under --record or --replay, so commands that never call a
+ * model, and a one-shot that calls one, start cheap (docs/benchmarks.md "Start-up").
  */
 import type {
   ModelInfo,
@@ -15,7 +16,7 @@ import type {
   StreamFn,
 } from "../kernel/index.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
-import { type Replay, recordingStream, replayStream } from "./cassette.ts";
+import type { Replay } from "./cassette.ts";
 import { modelInfo, retirementWarning } from "./catalog.ts";
 import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";
 import { withFallback } from "./fallback.ts";
@@ -172,9 +173,9 @@ export function modelDeps(client: ModelClient): {
   };
 }
 
-/** Composes provider streams, retries, fallbacks and record/replay for one process. Throws
+/** Composes provider streams, retries, fallbacks and record/replay for one process. Rejects with
  * AppError("usage") for record plus replay, or a replay cassette that cannot be read. */
-export function createModelClient(options: ModelClientOptions): ModelClient {
+export async function createModelClient(options: ModelClientOptions): Promise<ModelClient> {
   if (options.record !== undefined && options.replay !== undefined) {
     throw new AppError("usage", "--record and --replay cannot be used together");
   }
@@ -197,6 +198,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   let stream: StreamFn;
   let replay: Replay | undefined;
   if (options.replay !== undefined) {
+    const { replayStream } = await import("./cassette.ts");
     replay = replayStream(options.replay, {
       workspaceRoot: options.workspaceRoot,
       ...(options.replayLoose ? { loose: true } : {}),
@@ -205,6 +207,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   } else {
     stream = withFallback(streamFor, options.onNotice);
     if (options.record !== undefined) {
+      const { recordingStream } = await import("./cassette.ts");
       stream = recordingStream(stream, options.record, {
         workspaceRoot: options.workspaceRoot,
         redactor: Redactor.fromEnv(options.env),

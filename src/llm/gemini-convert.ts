@@ -10,14 +10,41 @@ import type { ToolDefinition } from "../kernel/tools.ts";
 /** Ids we invent for calls Gemini sent without one; they are not sent back. */
 export const GENERATED_ID_PREFIX = "gemini-call-";
 
-function partsOf(message: Message): { role: "user" | "model"; parts: Part[] } {
+/**
+ * Whether a model takes images inside a function response (`functionResponse.parts`): Gemini 3 and later
+ * do ("multimodal function responses", ai.google.dev/gemini-api/docs/function-calling#multimodal); Gemini
+ * 2.x answers 400 "Unable to submit request because `function_response.parts` is not supported for this
+ * model." (google-gemini/gemini-cli#19436), and images as sibling parts break the rule of one response
+ * part per call (gemini-cli#16135). There the images are left out with a note in the text, as Gemini CLI
+ * does (gemini-cli#17068).
+ */
+export function takesFunctionResponseImages(modelId: string): boolean {
+  const major = /^gemini-(\d+)/.exec(modelId)?.[1];
+  return major === undefined || Number(major) >= 3;
+}
+
+function partsOf(message: Message, images: boolean): { role: "user" | "model"; parts: Part[] } {
   switch (message.role) {
     case "user":
       return { role: "user", parts: message.content === "" ? [] : [{ text: message.content }] };
     case "tool": {
-      const response = message.isError ? { error: message.content } : { output: message.content };
+      const left = !images && message.images?.length ? message.images.length : 0;
+      const text =
+        left > 0
+          ? `${message.content}\n[${left} image(s) left out: this model takes no images in a function response]`
+          : message.content;
+      const response = message.isError ? { error: text } : { output: text };
       const id = message.toolCallId.startsWith(GENERATED_ID_PREFIX) ? {} : { id: message.toolCallId };
-      return { role: "user", parts: [{ functionResponse: { ...id, name: message.toolName, response } }] };
+      // Images go in the response's own `parts` as inline data (FunctionResponse.parts:
+      // FunctionResponsePart.inlineData, @google/genai genai.d.ts; "multimodal function responses").
+      const media =
+        images && message.images?.length
+          ? { parts: message.images.map((i) => ({ inlineData: { mimeType: i.mediaType, data: i.data } })) }
+          : {};
+      return {
+        role: "user",
+        parts: [{ functionResponse: { ...id, name: message.toolName, response, ...media } }],
+      };
     }
     case "assistant": {
       const parts: Part[] = [];
@@ -44,10 +71,11 @@ function partsOf(message: Message): { role: "user" | "model"; parts: Part[] } {
 }
 
 /** Converts messages, merging consecutive same-role turns (tool results become one user turn). */
-export function convertContents(messages: Message[]): Content[] {
+export function convertContents(messages: Message[], modelId = ""): Content[] {
+  const images = takesFunctionResponseImages(modelId);
   const out: Content[] = [];
   for (const message of messages) {
-    const { role, parts } = partsOf(message);
+    const { role, parts } = partsOf(message, images);
     if (parts.length === 0) continue;
     const last = out[out.length - 1];
     if (last && last.role === role) last.parts = [...(last.parts ?? []), ...parts];

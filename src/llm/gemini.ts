@@ -249,7 +249,7 @@ export function geminiStream(options: AdapterOptions): StreamFn {
     }
     const stream = await sdk.models.generateContentStream({
       model: request.model.id,
-      contents: convertContents(request.messages.slice(0, start)),
+      contents: convertContents(request.messages.slice(0, start), request.model.id),
       config,
     });
 

@@ -3,7 +3,7 @@
  * Also serves OpenAI-compatible servers (Ollama, LM Studio, vLLM, llama.cpp) through a base URL.
  */
 import type OpenAI from "openai";
-import type { Message } from "../kernel/messages.ts";
+import type { Message, ToolResultMessage } from "../kernel/messages.ts";
 import type { ModelRequest, StopReason } from "../kernel/stream.ts";
 import { openaiJsonSchema } from "./response-schema.ts";
 
@@ -54,6 +54,23 @@ function convertMessage(message: Message, options: ChatConvertOptions): ChatMess
   }
 }
 
+/** A tool result's images as user content parts, introduced by which call returned them. */
+function imageParts(message: ToolResultMessage): OpenAI.Chat.ChatCompletionContentPart[] {
+  const count = message.images?.length ?? 0;
+  return [
+    {
+      type: "text",
+      text: `The ${count === 1 ? "image" : `${count} images`} returned by tool call ${message.toolCallId} (${message.toolName}):`,
+    },
+    ...(message.images ?? []).map(
+      (image): OpenAI.Chat.ChatCompletionContentPart => ({
+        type: "image_url",
+        image_url: { url: `data:${image.mediaType};base64,${image.data}` },
+      }),
+    ),
+  ];
+}
+
 /** The streaming request body. */
 export function buildRequest(
   request: ModelRequest,
@@ -61,10 +78,23 @@ export function buildRequest(
 ): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
   const messages: ChatMessage[] = [];
   if (request.system !== "") messages.push({ role: "system", content: request.system });
+  // A tool message takes text only (ChatCompletionToolMessageParam.content: string or text parts; the API
+  // answers an image there with 400 "Image URLs are only allowed for messages with role 'user', but this
+  // message with role 'tool' contains an image URL.", OpenHands/OpenHands#7700). Images of a run of tool
+  // results go in one user message right after the run (the workaround of OpenHands/OpenHands#10200 and
+  // netease-lcap/wave-agent#1368: tool messages must follow their assistant turn unbroken).
+  let images: OpenAI.Chat.ChatCompletionContentPart[] = [];
+  const flushImages = () => {
+    if (images.length > 0) messages.push({ role: "user", content: images });
+    images = [];
+  };
   for (const message of request.messages) {
+    if (message.role !== "tool") flushImages();
     const converted = convertMessage(message, options);
     if (converted) messages.push(converted);
+    if (message.role === "tool" && message.images?.length) images.push(...imageParts(message));
   }
+  flushImages();
   const params: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
     model: request.model.id,
     messages,

@@ -13,7 +13,13 @@
 
 import { createHash } from "node:crypto";
 import type OpenAI from "openai";
-import type { AssistantMessage, AssistantPart, Message, ToolCall } from "../kernel/messages.ts";
+import type {
+  AssistantMessage,
+  AssistantPart,
+  Message,
+  ToolCall,
+  ToolResultMessage,
+} from "../kernel/messages.ts";
 import type { ModelRequest } from "../kernel/stream.ts";
 import { emptyUsage, type Usage } from "../kernel/usage.ts";
 import { supportsReasoningSummary } from "./catalog.ts";
@@ -99,6 +105,22 @@ function assistantItems(message: AssistantMessage, builtinCalls: Set<string>): I
   return items;
 }
 
+/** A function call's output: its text, and its images as `input_image` items with a data URL after it
+ * (FunctionCallOutput.output is "Text, image, or file output of the function tool call":
+ * openai resources/responses/responses.d.ts ResponseFunctionCallOutputItemList, ResponseInputImageContent). */
+function functionOutput(
+  message: ToolResultMessage,
+): string | OpenAI.Responses.ResponseFunctionCallOutputItemList {
+  if (!message.images?.length) return message.content;
+  return [
+    ...(message.content === "" ? [] : [{ type: "input_text" as const, text: message.content }]),
+    ...message.images.map((image) => ({
+      type: "input_image" as const,
+      image_url: `data:${image.mediaType};base64,${image.data}`,
+    })),
+  ];
+}
+
 /** The history as Responses input items, every output item sent back as it came. */
 export function inputItems(messages: Message[]): InputItem[] {
   const items: InputItem[] = [];
@@ -114,7 +136,11 @@ export function inputItems(messages: Message[]): InputItem[] {
         output: message.content,
       });
     } else {
-      items.push({ type: "function_call_output", call_id: message.toolCallId, output: message.content });
+      items.push({
+        type: "function_call_output",
+        call_id: message.toolCallId,
+        output: functionOutput(message),
+      });
     }
   }
   return items;

@@ -24,6 +24,7 @@ import { PRIMITIVE_NAMES } from "../tools/names.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { SwitchableApprover } from "./approver.ts";
 import { EventQueue } from "./event-queue.ts";
+import { mcpSampling } from "./mcp-sampling.ts";
 import { noticeEvent, sessionEmit } from "./session-events.ts";
 import { runGoal } from "./session-run.ts";
 import { loadSessionSkills } from "./session-skills.ts";
@@ -66,7 +67,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     ...(skills?.set.warnings ?? []).map((message) => ({ message, code: "skills" })),
   ]);
   const root = { agent: "root", name: "root", depth: 0 };
-  const client = createModelClient({
+  const client = await createModelClient({
     env,
     config,
     workspaceRoot: workspace.root,
@@ -79,11 +80,17 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   });
   const approver = new SwitchableApprover(options.approve);
   const gate = new ApprovalGate({ rules, approver, emit });
-  const mcpServers = await createMcpServers(mcp.servers, gate, root, {
-    root: workspace.root,
-    projectTrusted: trustsProject(config.trustedProjects, workspace.root),
-    ...(config.file !== undefined ? { configFile: config.file } : {}),
-  });
+  const mcpServers = await createMcpServers(
+    mcp.servers,
+    gate,
+    root,
+    {
+      root: workspace.root,
+      projectTrusted: trustsProject(config.trustedProjects, workspace.root),
+      ...(config.file !== undefined ? { configFile: config.file } : {}),
+    },
+    mcpSampling(client, gate, root),
+  );
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";
     const found = specs.get(name);

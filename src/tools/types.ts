@@ -1,4 +1,4 @@
-import type { JsonSchema, Redactor, ToolOutput } from "../kernel/index.ts";
+import type { JsonSchema, Redactor, ToolOutput, ToolProgress } from "../kernel/index.ts";
 import type { PrimitiveName } from "./names.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -22,6 +22,8 @@ export interface ToolContext {
   env?: Record<string, string | undefined>;
   /** Receives a running command's output as it arrives (exec), for a live view; bounded by the caller. */
   onOutput?: (text: string) => void;
+  /** Receives a running tool's progress reports (an MCP server's notifications/progress). */
+  onProgress?: (progress: ToolProgress) => void;
   /** Wall-clock bound of one grep search in milliseconds; defaults to GREP_TIME_LIMIT_MS (grep-runner.ts). */
   searchTimeoutMs?: number;
   /** The id of the model's tool call being run (a sub-agent names its act events after it). */

@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { makeSandbox, runAgent, type Sandbox } from "../cli/run-agent.ts";
+import { startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -72,4 +74,26 @@ describe("no key at all", () => {
       await server.stop(true);
     }
   });
+
+  test(
+    "agent (a chat, on a terminal): the screen's Ollama line names chat (agent -m ollama:MODEL), not run",
+    async () => {
+      // The fake server only satisfies the terminal helper: with no key, nothing reaches it.
+      const server = await startFakeLlmServer();
+      const env = { ANTHROPIC_API_KEY: "", OLLAMA_HOST: `127.0.0.1:${await closedPort()}` };
+      const run = startTerminal([], { server, env });
+      try {
+        const screen = await run.waitForScreen(/EXIT=\d+/, "the first-run screen and the exit status");
+        expect(screen).toContain("no model provider is set up");
+        expect(screen).toContain("start Ollama, then  agent -m ollama:MODEL");
+        expect(screen).not.toContain("agent run -m");
+        expect(await run.exitStatus()).toBe(3);
+        expect(server.requests).toHaveLength(0);
+      } finally {
+        run.close();
+        await server.close();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

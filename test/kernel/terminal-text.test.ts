@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import {
+  SHOWN_LINE_BREAK,
   stringifyForTerminal,
   stripEscapeSequences,
   TerminalSafeStream,
   terminalSafe,
+  terminalSafeValue,
 } from "../../src/kernel/terminal-text.ts";
 
 /** Hostile inputs and what a terminal may show of them (xterm ctlseqs; ECMA-48). */
@@ -76,5 +78,37 @@ describe("stringifyForTerminal", () => {
     const text = stringifyForTerminal(value);
     expect(text).toBe('{"answer":"a\\u009b2J\\u202eb\\u2028c\\u007f\\u001b]0;t\\u0007 ünï","n":1}');
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe("terminalSafeValue", () => {
+  test("a value with nothing to clean is returned as it is (renderers clean every event: no copy)", () => {
+    const event = {
+      kind: "tool_start",
+      name: "root",
+      data: { tool: "exec", args: { command: "ls\n-la\ttab" } },
+    };
+    expect(terminalSafeValue(event)).toBe(event);
+  });
+
+  test("free text loses sequences and keeps newlines; one-line fields show their breaks, however deep", () => {
+    const event = {
+      name: "root",
+      data: {
+        goal: "line one\r\nline two\u001b]52;c;eA==\u0007",
+        calls: [{ tool: "mcp__s__x\n✓ approved exec", args: { text: "a\u009b2Jb" } }],
+      },
+    };
+    const safe = terminalSafeValue(event);
+    expect(safe).not.toBe(event);
+    expect(safe.data.goal).toBe("line one\nline two");
+    expect(safe.data.calls[0]?.tool).toBe(`mcp__s__x${SHOWN_LINE_BREAK}✓ approved exec`);
+    expect(safe.data.calls[0]?.args.text).toBe("ab");
+    expect(event.data.goal).toContain("\u001b"); // the original is left alone
+  });
+
+  test("a line break alone in a one-line field is enough to clean it", () => {
+    const value = { rule: "exec:ls\nrm" };
+    expect(terminalSafeValue(value).rule).toBe(`exec:ls${SHOWN_LINE_BREAK}rm`);
   });
 });

@@ -159,7 +159,7 @@ describe("createModelClient against the fake server", () => {
       OPENAI_API_KEY: "sk-test-000000000000000001",
       OPENAI_BASE_URL: server.openaiBaseUrl,
     };
-    const client = createModelClient({
+    const client = await createModelClient({
       env,
       workspaceRoot: process.cwd(),
       onNotice: (n) => notices.push(n),
@@ -184,19 +184,19 @@ describe("createModelClient against the fake server", () => {
 });
 
 describe("createModelClient options", () => {
-  test("--record and --replay together are a usage error", () => {
-    expect(() =>
+  test("--record and --replay together are a usage error", async () => {
+    await expect(
       createModelClient({
         env: {},
         workspaceRoot: process.cwd(),
         record: "/tmp/a.jsonl",
         replay: "/tmp/b.jsonl",
       }),
-    ).toThrow("cannot be used together");
+    ).rejects.toThrow("cannot be used together");
   });
 
-  test("an openai-compatible model is free and unknown to the catalog", () => {
-    const client = createModelClient({
+  test("an openai-compatible model is free and unknown to the catalog", async () => {
+    const client = await createModelClient({
       env: {},
       workspaceRoot: process.cwd(),
       config: { providers: { ollama: { kind: "openai-compatible", baseUrl: "http://127.0.0.1:1/v1" } } },

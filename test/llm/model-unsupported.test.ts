@@ -147,7 +147,7 @@ describe("fallback on model_unsupported", () => {
 
   test("a model the first provider no longer serves moves to the next candidate on another provider", async () => {
     const notices: ProviderNotice[] = [];
-    const c = client(undefined, notices);
+    const c = await client(undefined, notices);
     const ref = c.resolve("fast").ref;
     server.enqueue(
       {
@@ -177,7 +177,7 @@ describe("fallback on model_unsupported", () => {
   });
 
   test("fallback: false keeps the run on the first candidate", async () => {
-    const c = client(false);
+    const c = await client(false);
     const ref = c.resolve("fast").ref;
     expect(ref.fallbacks).toBeUndefined();
     server.enqueue({

@@ -114,6 +114,33 @@ describe("multi-turn request conversion", () => {
     expect(bodies[2]).toEqual(bodies[0]);
   });
 
+  test("anthropic: a request converted from the previous one's turns equals a fresh conversion (merge into the last turn, an elided copy, a shorter list)", async () => {
+    const kept = streamFor(server, "anthropic");
+    const first = history("anthropic");
+    // A user message after tool results merges into the previous request's last (user) turn.
+    const merged: Message[] = [...first, { role: "user", content: "and now c" }];
+    // Eliding puts a copy in place of an earlier result: the previous turns must not be reused.
+    const elided: Message[] = merged.map((m) =>
+      m.role === "tool" && m.toolCallId === "call_1" ? { ...m, content: "[elided]" } : m,
+    );
+    const grown: Message[] = [
+      ...elided,
+      { role: "assistant", parts: [{ type: "text", text: "ok" }] },
+      { role: "user", content: "next" },
+    ];
+    for (const messages of [first, merged, elided, grown, first]) {
+      const bodies: unknown[] = [];
+      for (const stream of [kept, streamFor(server, "anthropic")]) {
+        server.enqueue({ text: "done" });
+        expectDone(await collect(stream(makeRequest("anthropic", "claude-haiku-4-5", messages))));
+        bodies.push(server.requests.at(-1)?.body);
+      }
+      expect(bodies[0]).toEqual(bodies[1]);
+    }
+    const last = server.requests.at(-3)?.body as { messages: { content: { text?: string }[] }[] };
+    expect(last.messages.at(-1)?.content.map((b) => b.text)).toEqual(["next"]);
+  });
+
   test("anthropic: reasoning from another provider is not replayed", async () => {
     server.enqueue({ text: "done" });
     const messages = history("gemini");

@@ -39,7 +39,7 @@ describe("the client announces a retired model once", () => {
   });
 
   test("a model_retiring warning before the first stream of that model, not the second", async () => {
-    const client = createModelClient({
+    const client = await createModelClient({
       env: { OPENAI_API_KEY: TEST_KEYS.openai, OPENAI_BASE_URL: server.openaiBaseUrl },
       workspaceRoot: process.cwd(),
       retry: { maxRetries: 0 },

@@ -78,4 +78,28 @@ const jsonMimeWithFunctionsBeforeGemini3: FakeRule = (request) => {
   };
 };
 
-export const geminiRules: FakeRule[] = [thoughtSignatureRule, jsonMimeWithFunctionsBeforeGemini3];
+/**
+ * Before Gemini 3, a function response carries no media: `functionResponse.parts` is answered with 400
+ * "Unable to submit request because `function_response.parts` is not supported for this model. ..."
+ * (google-gemini/gemini-cli#19436, on Gemini 2.5).
+ */
+const functionResponsePartsBeforeGemini3: FakeRule = (request) => {
+  const version = /^gemini-(\d+)/.exec(request.model)?.[1];
+  if (version === undefined || Number(version) >= 3) return null;
+  const contents = (request.body as { contents?: Content[] } | null)?.contents ?? [];
+  const withParts = contents.some((c) =>
+    (c.parts ?? []).some(
+      (p) => (p.functionResponse as { parts?: unknown[] } | undefined)?.parts !== undefined,
+    ),
+  );
+  if (!withParts) return null;
+  return invalidArgument(
+    "Unable to submit request because `function_response.parts` is not supported for this model. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling",
+  );
+};
+
+export const geminiRules: FakeRule[] = [
+  thoughtSignatureRule,
+  jsonMimeWithFunctionsBeforeGemini3,
+  functionResponsePartsBeforeGemini3,
+];

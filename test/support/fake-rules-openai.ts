@@ -182,7 +182,60 @@ const strictSchemaRules: FakeRule = (request) => {
   return null;
 };
 
+/**
+ * Rule: Chat Completions takes images only in user messages. A `tool` (or assistant, system) message with
+ * an `image_url` part is refused with 400, real text quoted in OpenHands/OpenHands#7700 (role tool) and
+ * openai/openai-node#1030 (role assistant); ChatCompletionToolMessageParam.content is text only.
+ */
+const imagesOnlyInUserMessages: FakeRule = (request) => {
+  if (request.protocol !== "openai") return null;
+  const messages = (bodyOf(request) as { messages?: { role?: string; content?: unknown }[] }).messages ?? [];
+  for (const [i, message] of messages.entries()) {
+    if (message.role === "user" || !Array.isArray(message.content)) continue;
+    if (!(message.content as { type?: string }[]).some((part) => part.type === "image_url")) continue;
+    return refuse(
+      400,
+      `Invalid 'messages[${i}]'. Image URLs are only allowed for messages with role 'user', but this message with role '${message.role}' contains an image URL.`,
+      `messages.[${i}].content`,
+      "invalid_value",
+    );
+  }
+  return null;
+};
+
+/**
+ * Rule: a Responses `function_call_output` whose `output` is a list takes only `input_text`,
+ * `input_image` and `input_file` items (ResponseFunctionCallOutputItem in openai
+ * resources/responses/responses.d.ts); an image needs `image_url` or `file_id`. Anything else is a 400
+ * "Invalid value" naming the item, as the API answers an unknown `type` (the SDK's union is closed).
+ */
+const functionOutputItems: FakeRule = (request) => {
+  if (request.protocol !== "openai-responses") return null;
+  const input = bodyOf(request).input;
+  if (!Array.isArray(input)) return null;
+  for (const [i, item] of (input as { type?: string; output?: unknown }[]).entries()) {
+    if (item.type !== "function_call_output" || !Array.isArray(item.output)) continue;
+    for (const [j, part] of (
+      item.output as { type?: string; image_url?: unknown; file_id?: unknown }[]
+    ).entries()) {
+      const known = part.type === "input_text" || part.type === "input_image" || part.type === "input_file";
+      const imageOk =
+        part.type !== "input_image" || typeof part.image_url === "string" || typeof part.file_id === "string";
+      if (known && imageOk) continue;
+      return refuse(
+        400,
+        `Invalid value: '${String(part.type)}'.`,
+        `input[${i}].output[${j}]`,
+        "invalid_value",
+      );
+    }
+  }
+  return null;
+};
+
 export const openaiRules: FakeRule[] = [
+  imagesOnlyInUserMessages,
+  functionOutputItems,
   strictSchemaRules,
   unsupportedEffort,
   chatToolsNeedNoReasoning,

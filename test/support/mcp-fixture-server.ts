@@ -10,6 +10,7 @@
  * With $FIXTURE_PID_FILE the server appends its pid, and with FIXTURE_CHILD=1 also the pid of a
  * `sleep` child it starts (to prove the agent ends a server's descendants too). With $FIXTURE_EVIL_NAME
  * it also offers a tool of that name (a hostile server naming a tool to forge lines on the user's screen).
+ * With $FIXTURE_DESCRIPTION_CHARS it also offers `verbose`, whose description is that many characters.
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -65,6 +66,12 @@ if (args.includes("--hang")) {
       process.env.FIXTURE_EVIL_NAME,
       { description: "A tool with a hostile name" },
       async () => text("evil ran"),
+    );
+  }
+  const descriptionChars = Number(process.env.FIXTURE_DESCRIPTION_CHARS ?? 0);
+  if (descriptionChars > 0) {
+    server.registerTool("verbose", { description: "v".repeat(descriptionChars) }, async () =>
+      text("verbose ran"),
     );
   }
   server.registerTool("crash", { description: "Exits the server process mid-call" }, async () => {

@@ -22,10 +22,27 @@ export function fixtureStdio(
 }
 
 /** Starts the fixture over streamable HTTP; resolves to its URL and a way to stop it. */
-export async function startHttpFixture(
+export function startHttpFixture(
   env: Record<string, string> = {},
 ): Promise<{ url: string; pid: number; stop(): void }> {
-  const proc = Bun.spawn([process.execPath, FIXTURE_SERVER, "--http"], {
+  return startListening([FIXTURE_SERVER, "--http"], env);
+}
+
+export const OAUTH_FIXTURE_SERVER = resolve(import.meta.dir, "mcp-oauth-fixture-server.ts");
+
+/** Starts the OAuth-protected fixture (mcp-oauth-fixture-server.ts); FIXTURE_OPEN=1 for one without auth. */
+export function startOAuthFixture(
+  env: Record<string, string> = {},
+): Promise<{ url: string; pid: number; stop(): void }> {
+  return startListening([OAUTH_FIXTURE_SERVER], env);
+}
+
+/** Runs a bun script whose first stdout line is `listening URL`. */
+async function startListening(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ url: string; pid: number; stop(): void }> {
+  const proc = Bun.spawn([process.execPath, ...args], {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
     stdout: "pipe",
     stderr: "inherit",
@@ -34,11 +51,11 @@ export async function startHttpFixture(
   let text = "";
   while (!text.includes("\n")) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`the HTTP fixture exited before listening: ${text}`);
+    if (done) throw new Error(`${args[0]} exited before listening: ${text}`);
     text += new TextDecoder().decode(value);
   }
   const url = /listening (\S+)/.exec(text)?.[1];
-  if (!url) throw new Error(`unexpected first line from the HTTP fixture: ${text}`);
+  if (!url) throw new Error(`unexpected first line from ${args[0]}: ${text}`);
   return { url, pid: proc.pid, stop: () => proc.kill("SIGKILL") };
 }
 

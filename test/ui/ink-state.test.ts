@@ -192,3 +192,19 @@ describe("compaction and fallback in the UI state", () => {
     expect(state.model).toBe("openai:m-2");
   });
 });
+
+test("an MCP tool's progress shows as one line under the running tool", () => {
+  const tool = "mcp:everything/trigger-long-running-operation";
+  let state = run([
+    makeEvent(root, "plan_start", { turn: 1, model: "m-1" }),
+    makeEvent(root, "tool_start", { id: "c1", tool, args: {}, kind: "mcp" }),
+    makeEvent(root, "tool_progress", { id: "c1", tool, progress: 2, total: 15 }),
+  ]);
+  const running = () => state.agents.find((a) => a.id === "root")?.tools.find((t) => t.id === "c1");
+  expect(running()?.output).toEqual({ lines: ["progress 2/15"], lineCount: 0 });
+  state = reduce(state, {
+    type: "event",
+    event: makeEvent(root, "tool_progress", { id: "c1", tool, progress: 3, total: 15, message: "indexing" }),
+  });
+  expect(running()?.output).toEqual({ lines: ["progress 3/15 · indexing"], lineCount: 0 });
+});

@@ -208,6 +208,9 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
       fromProject,
     });
     for (const [name, tool] of mcpTools) node.tools.set(name, tool);
+    // Set once, before the first turn: the prompt stays the same across turns (prompt caching).
+    const serverNotes = options.mcp.instructionsFor?.(mcpCapabilities(spec));
+    if (serverNotes !== undefined) node.system = `${node.system}\n\n${serverNotes}`;
   }
   return undefined;
 }

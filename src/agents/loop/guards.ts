@@ -141,8 +141,14 @@ export function estimateTokens(
   return Math.ceil(chars / 4);
 }
 
+/** What one image in a tool result is counted as (in characters, 4 to a token): Anthropic scales an image
+ * down past about 1,600 tokens (platform.claude.com/docs/en/build-with-claude/vision "Evaluate image
+ * size"), so its base64 length would overstate it many times. */
+const IMAGE_CHARS = 1_600 * 4;
+
 function messageChars(m: Message): number {
-  if (m.role === "user" || m.role === "tool") return m.content.length + 16;
+  if (m.role === "user") return m.content.length + 16;
+  if (m.role === "tool") return m.content.length + 16 + (m.images?.length ?? 0) * IMAGE_CHARS;
   let n = 16;
   for (const p of m.parts) {
     if (p.type === "tool_call") n += p.name.length + JSON.stringify(p.arguments).length;
@@ -199,8 +205,10 @@ export function elideOldToolResults(
     if (m?.role !== "tool" || m.content.length < MIN_ELIDE_CHARS || m.content.startsWith("[elided:"))
       continue;
     const note = `[elided: ${m.content.length} chars]`;
-    estimate -= Math.floor((m.content.length - note.length) / 4);
-    out[i] = { ...m, content: note };
+    estimate -= Math.floor((m.content.length - note.length + (m.images?.length ?? 0) * IMAGE_CHARS) / 4);
+    // Its images go with its text.
+    const { images: _images, ...rest } = m;
+    out[i] = { ...rest, content: note };
     elided++;
   }
   return { messages: dropStaleThinking(messages, out), elided };

@@ -13,7 +13,7 @@ import type { PolicyTarget, Tool, ToolContext, ToolRunOutput } from "../../tools
 import type { Workspace } from "../../tools/workspace.ts";
 import type { HookCall, ToolHooks } from "../hooks/hooks.ts";
 import type { ToolGate } from "../types.ts";
-import { liveOutput } from "./live-output.ts";
+import { liveOutput, liveProgress } from "./live-output.ts";
 
 /**
  * The one call path of every tool (primitives, sub-agents, `verify:` commands, MCP tools), in order:
@@ -104,6 +104,9 @@ export async function traced(
       durationMs: ctx.now() - started,
       ...tagged,
       ...(tail !== undefined ? { tail } : {}),
+      outcome: result.outcome,
+      ...(result.denial ? { decidedBy: result.denial.decidedBy } : {}),
+      ...(result.denial?.rule !== undefined ? { rule: result.denial.rule } : {}),
     }),
   );
   return result;
@@ -135,6 +138,7 @@ async function stages(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<C
     callId: call.id,
     approveRedirect: redirects.approve,
     onOutput: liveOutput(call, ctx),
+    onProgress: liveProgress(call, ctx),
   };
   try {
     const target = await tool.policyTarget(valid.value, toolCtx);
@@ -189,7 +193,14 @@ function runResult(
   const content = added.length > 0 ? `${output.modelText}\n\n${added.join("\n")}` : output.modelText;
   const outcome: CallOutcome = ctx.signal.aborted ? "aborted" : output.isError ? "tool_error" : "ok";
   return {
-    message: { role: "tool", toolCallId: call.id, toolName: call.name, content, isError: output.isError },
+    message: {
+      role: "tool",
+      toolCallId: call.id,
+      toolName: call.name,
+      content,
+      isError: output.isError,
+      ...(output.images !== undefined ? { images: output.images } : {}),
+    },
     outcome,
     display: output.display,
     ...(output.summary !== undefined ? { summary: output.summary } : {}),

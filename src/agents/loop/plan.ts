@@ -36,7 +36,7 @@ export async function planTurn(
   emit: EmitFn,
   turn: number,
 ): Promise<PlanOutcome> {
-  emit(makeEvent(who, "plan_start", { turn, model: request.model.id }));
+  emit(makeEvent(who, "plan_start", { turn, model: request.model.id, provider: request.model.providerName }));
   const outcome = await streamReply(request, stream, who, emit);
   const message = outcome.ok ? outcome.message : outcome.partial;
   emit(

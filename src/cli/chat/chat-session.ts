@@ -25,6 +25,7 @@ import { type ChatUi, type ChatWelcomeInfo, openChatUi } from "../../ui/chat.ts"
 import { formatCost, formatUsage } from "../../ui/format.ts";
 import { unknownCommandText } from "../../ui/slash-commands.ts";
 import { exitCodeFor } from "../shared/exit-code.ts";
+import { commandTelemetry, finishTelemetry } from "../shared/run-telemetry.ts";
 import { resumeCommand, shortIdOf } from "../shared/session-continue.ts";
 import {
   runRootTurn,
@@ -103,6 +104,9 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     );
     turn.abort(new Error("interrupted by the user"));
   };
+  // Traces (off unless the variables or the user config name a collector): one trace per message. Set
+  // up before the view opens, so a warning about them reaches stderr before Ink owns the screen.
+  const telemetry = await commandTelemetry(setup.config, env);
   const ui: ChatUi = await openChatUi({
     colors: !env.NO_COLOR,
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
@@ -134,6 +138,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   setup.setSink(
     (event: AgentEvent) => {
       convo.transcript.append(event);
+      telemetry?.onEvent(event);
       ui.onEvent(event);
     },
     (event) => {
@@ -209,6 +214,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     await session.close();
     convo.transcript.close();
     await ui.close();
+    await finishTelemetry(telemetry);
   }
   if (hungUp) return ExitCode.hangup;
   if (convo.resumed) {

@@ -7,6 +7,7 @@
 import type { OutputSchema } from "../../agents/loop/output-schema.ts";
 import type { RunLimits } from "../../agents/types.ts";
 import {
+  type AgentEvent,
   AppError,
   type ModelRef,
   Redactor,
@@ -22,6 +23,7 @@ import { loadConfig } from "../shared/config.ts";
 import { idleTimeoutOption } from "../shared/idle-timeout.ts";
 import { handleInterrupts } from "../shared/interrupts.ts";
 import { parseLimitFlags } from "../shared/limit-flags.ts";
+import { commandTelemetry, finishTelemetry } from "../shared/run-telemetry.ts";
 import { sandboxSettings } from "../shared/sandbox-flags.ts";
 import {
   checkFitsContext,
@@ -37,6 +39,7 @@ import type { HelperFlags } from "./helper-flag-types.ts";
 import { chooseModelName, parseToolList } from "./helper-options.ts";
 import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
 import { helperSkillTask } from "./helper-skill.ts";
+import { traceSingleCall } from "./helper-trace.ts";
 
 /** The budgets of a run, only those set. */
 function budgetsOf(limits: RunLimits): Pick<RunLimits, "tokenBudget" | "costBudgetUsd"> {
@@ -95,7 +98,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const limits = parseLimitFlags(flags, config.defaults);
   const fallback = flags.fallback !== false && config.defaults.fallback !== false;
   let fellBackTo: ModelRef | undefined;
-  const client = createModelClient({
+  const client = await createModelClient({
     env,
     config,
     workspaceRoot: process.cwd(),
@@ -115,7 +118,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
   } catch (error) {
     // No key anywhere: the first-run screen on stderr, as `agent run` shows it (first-run.ts).
-    throw await (await import("../shared/first-run.ts")).firstRunError(error, env, config);
+    throw await (await import("../shared/first-run.ts")).firstRunError(error, env, config, "helper");
   }
   checkFitsContext(stdinText, client.info(resolved.ref));
   // models.refresh: auto starts a background catalog refresh here (never awaited on the hot path; a replay
@@ -125,6 +128,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
       ? (await import("../shared/config-refresh.ts")).startAutoRefresh(config, env)
       : undefined;
 
+  // Traces (off unless the variables or the user config name a collector).
+  const telemetry = await commandTelemetry(config, env);
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   // A schema'd answer is checked before it is printed, so it is never streamed.
   const streamed =
@@ -135,6 +140,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const screen = new TerminalSafeStream();
   const show = (text: string) => process.stdout.write(screen.push(redactor.redact(text)));
   let outcome: HelperOutcome;
+  const startedAt = Date.now();
   try {
     if (tools === undefined) {
       outcome = await singleCall({
@@ -153,6 +159,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         ...budgetsOf(limits),
         ...(outputSchema ? { schema: outputSchema } : {}),
       });
+      if (telemetry) traceSingleCall(telemetry, { prompt, outcome, startedAt, redactor });
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
       const { buildRuleSet } = await import("../../policy/rules.ts");
@@ -181,6 +188,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         warn: (message) =>
           process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`),
         redactor,
+        ...(telemetry ? { onEvent: (event: AgentEvent) => telemetry.onEvent(event) } : {}),
         ...(hooks ? { hooks } : {}),
         ...(showProgress
           ? {
@@ -197,6 +205,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     }
   } finally {
     interrupts.dispose();
+    await finishTelemetry(telemetry);
   }
   if (streamed) {
     show(words.end());

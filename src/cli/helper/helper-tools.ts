@@ -8,6 +8,7 @@ import type { HooksConfig, ToolHooks } from "../../agents/hooks/hooks.ts";
 import type { OutputSchema } from "../../agents/loop/output-schema.ts";
 import {
   type AgentEvent,
+  type EmitFn,
   emptyUsage,
   type ModelRef,
   type Redactor,
@@ -15,6 +16,7 @@ import {
 } from "../../kernel/index.ts";
 import { type ModelClient, modelDeps } from "../../llm/client.ts";
 import type { Rule } from "../../policy/index.ts";
+import { redactingEmit } from "../../session/redacting-emit.ts";
 import { chooseSandbox } from "../../tools/exec/sandbox.ts";
 import type { SandboxSettings } from "../../tools/exec/sandbox-settings.ts";
 import type { PrimitiveName } from "../../tools/types.ts";
@@ -55,8 +57,10 @@ export interface ToolsRunInput {
   warn: (message: string) => void;
   /** The user's hooks (and a trusted project's), as `agent run` runs them; none when absent. */
   hooks?: HooksConfig;
-  /** Redacts hook output the model reads. */
+  /** Redacts hook output the model reads, and the events `onEvent` gets. */
   redactor: Redactor;
+  /** Takes every event of the run, redacted (traces: src/telemetry/). */
+  onEvent?: (event: AgentEvent) => void;
 }
 
 /** Runs the helper loop in the current directory and turns its result into a helper outcome. */
@@ -87,7 +91,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     ...(input.outputSchema ? { outputSchema: input.outputSchema } : {}),
     ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
     ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
-    ...(progress ? { emit: progressEmitter(progress) } : {}),
+    ...helperEmit(progress, input),
     ...(hooks ? { hooks } : {}),
   });
   const root = result.usage.find((r) => r.depth === 0);
@@ -160,6 +164,22 @@ function budgetText(input: Pick<ToolsRunInput, "tokenBudget" | "costBudgetUsd">)
   if (input.costBudgetUsd !== undefined) parts.push(`$${input.costBudgetUsd}`);
   if (input.tokenBudget !== undefined) parts.push(`${input.tokenBudget} tokens`);
   return parts.join(", ") || "spec";
+}
+
+/** The loop's emit: progress lines (which redact what they print) and the redacted events for `onEvent`. */
+function helperEmit(
+  progress: ((line: string) => void) | undefined,
+  input: Pick<ToolsRunInput, "onEvent" | "redactor">,
+): { emit?: EmitFn } {
+  const lines = progress ? progressEmitter(progress) : undefined;
+  const events = input.onEvent ? redactingEmit(input.redactor, input.onEvent) : undefined;
+  if (!lines || !events) return lines ? { emit: lines } : events ? { emit: events } : {};
+  return {
+    emit: (event) => {
+      lines(event);
+      events(event);
+    },
+  };
 }
 
 /** One stderr line per finished tool call, and one for an escalation. */

@@ -53,7 +53,10 @@ function retired(entry: CatalogEntry, now: Date): boolean {
   return entry.retires !== undefined && Date.parse(`${entry.retires}T00:00:00Z`) <= now.getTime();
 }
 
-/** The catalog's model ids grouped by provider, in catalog order. */
+/** Ids in the order a person looks them up: by name, numbers by value (`gpt-5.2` before `gpt-5.10`). */
+const byName = new Intl.Collator("en", { numeric: true }).compare;
+
+/** The catalog's model ids grouped by provider: providers and ids sorted by name (byName). */
 function knownModels(all: boolean, now: Date): Record<string, string[]> {
   const known: Record<string, string[]> = {};
   for (const entry of catalogEntries()) {
@@ -62,7 +65,11 @@ function knownModels(all: boolean, now: Date): Record<string, string[]> {
     ids.push(entry.id);
     known[entry.provider] = ids;
   }
-  return known;
+  return Object.fromEntries(
+    Object.keys(known)
+      .sort(byName)
+      .map((provider) => [provider, (known[provider] ?? []).sort(byName)]),
+  );
 }
 
 /**

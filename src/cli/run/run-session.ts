@@ -12,6 +12,7 @@ import { chooseRenderer } from "../../ui/renderer.ts";
 import { exitCodeFor } from "../shared/exit-code.ts";
 import { handleInterrupts } from "../shared/interrupts.ts";
 import { parseLimitFlags } from "../shared/limit-flags.ts";
+import { commandTelemetry, finishTelemetry } from "../shared/run-telemetry.ts";
 import { loadSchemaFlag } from "../shared/schema-flag.ts";
 import { resumeCommand } from "../shared/session-continue.ts";
 import { runRootTurn, setUpSession, topModel } from "../shared/session-setup.ts";
@@ -93,9 +94,12 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   // Whether the session holds a model's reply: a run that failed before getting one (401, no model
   // answered) has nothing to continue, so no resume hint; an interrupted one keeps its goal to resume.
   let answered = continued !== undefined;
+  // Traces (off unless the variables or the user config name a collector) see the same redacted events.
+  const telemetry = await commandTelemetry(setup.config, env);
   setup.setSink((event) => {
     transcript.append(event);
     if (event.kind === "message" && event.data.message.role === "assistant") answered = true;
+    telemetry?.onEvent(event);
     renderer.onEvent(event);
   });
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
@@ -179,5 +183,6 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     await session.close();
     interrupts.dispose();
     transcript.close();
+    await finishTelemetry(telemetry);
   }
 }

@@ -1,5 +1,6 @@
 import type { HooksConfig } from "../../agents/hooks/hooks.ts";
 import type { ModelsConfig } from "../../llm/endpoints.ts";
+import type { TelemetryConfig } from "../../telemetry/settings.ts";
 import type { SandboxSettings } from "../../tools/exec/sandbox-settings.ts";
 import type { McpServerConfig } from "../../tools/mcp/types.ts";
 
@@ -34,6 +35,8 @@ export interface AgentConfig extends ModelsConfig {
   trustedProjects: string[];
   /** `sandbox:` as written; flags override it (sandbox-setup.ts). */
   sandbox?: SandboxSettings;
+  /** `telemetry:` (endpoint, headers, include_content): traces over OTLP (src/telemetry/settings.ts). */
+  telemetry?: TelemetryConfig;
 }
 
 export function emptyConfig(): AgentConfig {

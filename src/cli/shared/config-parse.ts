@@ -6,7 +6,11 @@ import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
 import type { HookSpec, HooksConfig } from "../../agents/hooks/hooks.ts";
 import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../../kernel/index.ts";
-import { DEFAULT_STARTUP_TIMEOUT_MS } from "../../tools/mcp/types.ts";
+import {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  type McpOAuthConfig,
+  type McpToolLimits,
+} from "../../tools/mcp/types.ts";
 import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
 
@@ -78,10 +82,13 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
   if (path.length === 0)
-    return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults or sandbox";
+    return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults, sandbox or telemetry";
   if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
   if (first === "hooks") return "match, command or timeout_ms";
-  if (first === "mcp_servers") return "command, args, env, cwd, url, headers, trust or startup_timeout_ms";
+  if (first === "mcp_servers" && path[2] === "oauth")
+    return "grant, client_id, client_secret, client_secret_env, private_key_env, signing_algorithm, scopes, client_metadata_url or callback_port";
+  if (first === "mcp_servers")
+    return "command, args, env, cwd, url, headers, oauth, trust, startup_timeout_ms, tool_timeout_ms, max_description_chars, max_tools_bytes, tools, exclude_tools or sampling";
   if (first === "models") return "fast, good, best or refresh";
   if (first === "reasoning_effort") return "fast, good or best";
   if (first === "rules") return "allow, ask or deny";
@@ -89,7 +96,23 @@ function expectedKeys(path: readonly PropertyKey[]): string {
     return "agent, on_ask, fallback, max_budget_usd, max_tokens, compact_threshold or provider_idle_timeout_ms";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   if (first === "sandbox") return "mode, network or required";
+  if (first === "telemetry") return "endpoint, headers or include_content";
   return "a known field";
+}
+
+/** The limit keys a server sets (`max_description_chars`, `max_tools_bytes`, `tools`, `exclude_tools`). */
+function mcpLimits(server: NonNullable<RawConfig["mcp_servers"]>[string]): {
+  limits?: Partial<McpToolLimits>;
+} {
+  const limits: Partial<McpToolLimits> = {
+    ...(server.max_description_chars !== undefined
+      ? { maxDescriptionChars: server.max_description_chars }
+      : {}),
+    ...(server.max_tools_bytes !== undefined ? { maxToolsBytes: server.max_tools_bytes } : {}),
+    ...(server.tools !== undefined ? { only: server.tools } : {}),
+    ...(server.exclude_tools !== undefined ? { exclude: server.exclude_tools } : {}),
+  };
+  return Object.keys(limits).length > 0 ? { limits } : {};
 }
 
 function toList(value: string | string[] | undefined): string[] | undefined {
@@ -124,10 +147,19 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
     const common = {
       trust: server.trust === true,
       startupTimeoutMs: server.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS,
+      ...(server.tool_timeout_ms !== undefined ? { toolTimeoutMs: server.tool_timeout_ms } : {}),
+      ...(server.sampling === true ? { sampling: true } : {}),
+      ...mcpLimits(server),
     };
     config.mcpServers[name] =
       server.url !== undefined
-        ? { transport: "http", url: server.url, headers: server.headers ?? {}, ...common }
+        ? {
+            transport: "http",
+            url: server.url,
+            headers: server.headers ?? {},
+            ...(server.oauth !== undefined ? { oauth: normalizeOAuth(server.oauth) } : {}),
+            ...common,
+          }
         : {
             transport: "stdio",
             command: server.command ?? "",
@@ -150,7 +182,31 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.provider_idle_timeout_ms !== undefined)
     config.defaults.providerIdleTimeoutMs = raw.defaults.provider_idle_timeout_ms;
   if (raw.sandbox) config.sandbox = { ...raw.sandbox };
+  if (raw.telemetry) {
+    const { endpoint, headers, include_content } = raw.telemetry;
+    config.telemetry = {
+      ...(endpoint !== undefined ? { endpoint } : {}),
+      ...(headers !== undefined ? { headers } : {}),
+      ...(include_content !== undefined ? { includeContent: include_content } : {}),
+    };
+  }
   return config;
+}
+
+function normalizeOAuth(
+  raw: NonNullable<NonNullable<RawConfig["mcp_servers"]>[string]["oauth"]>,
+): McpOAuthConfig {
+  return {
+    grant: raw.grant ?? "authorization_code",
+    ...(raw.client_id !== undefined ? { clientId: raw.client_id } : {}),
+    ...(raw.client_secret !== undefined ? { clientSecret: raw.client_secret } : {}),
+    ...(raw.client_secret_env !== undefined ? { clientSecretEnv: raw.client_secret_env } : {}),
+    ...(raw.private_key_env !== undefined ? { privateKeyEnv: raw.private_key_env } : {}),
+    ...(raw.signing_algorithm !== undefined ? { signingAlgorithm: raw.signing_algorithm } : {}),
+    ...(raw.scopes !== undefined ? { scopes: raw.scopes } : {}),
+    ...(raw.client_metadata_url !== undefined ? { clientMetadataUrl: raw.client_metadata_url } : {}),
+    ...(raw.callback_port !== undefined ? { callbackPort: raw.callback_port } : {}),
+  };
 }
 
 function normalizeHooks(raw: NonNullable<RawConfig["hooks"]>): HooksConfig {

@@ -37,6 +37,77 @@ const stringMap = (what: string) =>
     error: `expected ${what}: a map of names to strings`,
   });
 
+/** What a server may cost a run: how long a call may go quiet, how much of it the model sees, which tools. */
+const mcpRuntimeKeys = {
+  tool_timeout_ms: z
+    .number({ error: "expected tool_timeout_ms: a number of milliseconds" })
+    .int()
+    .positive()
+    .optional(),
+  max_description_chars: z
+    .number({ error: "expected max_description_chars: a number of characters" })
+    .int()
+    .positive()
+    .optional(),
+  max_tools_bytes: z
+    .number({ error: "expected max_tools_bytes: a number of bytes" })
+    .int()
+    .positive()
+    .optional(),
+  tools: z
+    .array(z.string().min(1), { error: "expected tools: a list of the server's tool names" })
+    .optional(),
+  exclude_tools: z
+    .array(z.string().min(1), { error: "expected exclude_tools: a list of the server's tool names" })
+    .optional(),
+  sampling: z.boolean({ error: "expected sampling: true or false" }).optional(),
+};
+
+const envName = (what: string) =>
+  z
+    .string({ error: `expected ${what}: the name of an environment variable` })
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: `expected ${what}: the name of an environment variable` });
+
+/** OAuth at an HTTP server (docs/mcp.md "OAuth"): a pre-registered client, scopes, client credentials for CI. */
+const mcpOAuth = z
+  .strictObject({
+    grant: z
+      .enum(["authorization_code", "client_credentials"], {
+        error: "expected grant: authorization_code or client_credentials",
+      })
+      .optional(),
+    client_id: z.string({ error: "expected client_id: a string" }).min(1).optional(),
+    client_secret: z.string({ error: "expected client_secret: a string" }).min(1).optional(),
+    client_secret_env: envName("client_secret_env").optional(),
+    private_key_env: envName("private_key_env").optional(),
+    signing_algorithm: z
+      .string({ error: "expected signing_algorithm: a JWS algorithm such as ES256" })
+      .optional(),
+    scopes: z.array(z.string().min(1), { error: "expected scopes: a list of strings" }).optional(),
+    client_metadata_url: z
+      .url({ protocol: /^https$/, error: "expected client_metadata_url: an https URL" })
+      .optional(),
+    callback_port: z
+      .number({ error: "expected callback_port: a port number" })
+      .int()
+      .min(1024, { error: "expected callback_port: a port from 1024 to 65535" })
+      .max(65535, { error: "expected callback_port: a port from 1024 to 65535" })
+      .optional(),
+  })
+  .superRefine((oauth, ctx) => {
+    if (oauth.client_secret !== undefined && oauth.client_secret_env !== undefined) {
+      ctx.addIssue({ code: "custom", message: "expected client_secret or client_secret_env, not both" });
+    }
+    const secret = oauth.client_secret ?? oauth.client_secret_env ?? oauth.private_key_env;
+    if (oauth.grant === "client_credentials" && (oauth.client_id === undefined || secret === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "grant client_credentials needs client_id and client_secret_env (or client_secret, or private_key_env)",
+      });
+    }
+  });
+
 /** One MCP server: a command to run (stdio) or a URL (streamable HTTP), never both. */
 const mcpServer = z
   .strictObject({
@@ -50,12 +121,14 @@ const mcpServer = z
       .optional(),
     url: z.url({ error: "expected url: an http(s) URL such as http://127.0.0.1:3000/mcp" }).optional(),
     headers: stringMap("headers").optional(),
+    oauth: mcpOAuth.optional(),
     trust: z.boolean({ error: "expected trust: true or false" }).optional(),
     startup_timeout_ms: z
       .number({ error: "expected startup_timeout_ms: a number of milliseconds" })
       .int()
       .positive()
       .optional(),
+    ...mcpRuntimeKeys,
   })
   .superRefine((server, ctx) => {
     if ((server.command === undefined) === (server.url === undefined)) {
@@ -71,8 +144,11 @@ const mcpServer = z
         code: "custom",
         message: "args, env and cwd belong to a command server, not a url one",
       });
-    } else if (server.command !== undefined && server.headers !== undefined) {
-      ctx.addIssue({ code: "custom", message: "headers belong to a url server, not a command one" });
+    } else if (server.command !== undefined && (server.headers !== undefined || server.oauth !== undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "headers and oauth belong to a url server, not a command one",
+      });
     }
   });
 
@@ -177,6 +253,18 @@ export const configSchema = z.strictObject({
         .int({ error: "expected provider_idle_timeout_ms: a positive whole number of milliseconds" })
         .positive({ error: "expected provider_idle_timeout_ms: a positive whole number of milliseconds" })
         .optional(),
+    })
+    .optional(),
+  // Traces over OTLP/HTTP (src/telemetry/settings.ts); the variables OTEL_EXPORTER_OTLP_* win over it.
+  telemetry: z
+    .strictObject({
+      endpoint: z
+        .url({ protocol: /^https?$/, error: "expected endpoint: an http(s) URL, e.g. http://localhost:4318" })
+        .optional(),
+      headers: z
+        .record(z.string(), z.string({ error: "expected headers: a map of header names to strings" }))
+        .optional(),
+      include_content: z.boolean({ error: "expected include_content: true or false" }).optional(),
     })
     .optional(),
   sandbox: z

@@ -36,6 +36,10 @@
  *     mode: workspace-write   # off | workspace-write | read-only (default: workspace-write where bwrap works)
  *     network: false          # true: sandboxed commands may reach the network
  *     required: false         # true: refuse to run (exit 3) when the sandbox is unavailable
+ *   telemetry:         # OpenTelemetry traces over OTLP/HTTP (docs/telemetry.md); OTEL_* variables win
+ *     endpoint: http://localhost:4318   # the collector's base URL (/v1/traces is appended)
+ *     headers: {x-honeycomb-team: KEY}  # sent with every export
+ *     include_content: false            # true: prompts, answers and tool arguments (redacted) on spans
  *
  * A missing file is an empty config. It is read with readConfigFile (no FIFOs, devices or files over
  * 1 MiB). A broken one is AppError("config") (exit 3) naming file, line,

@@ -29,6 +29,7 @@ export async function firstRunError(
   error: unknown,
   env: Record<string, string | undefined>,
   config: AgentConfig,
+  command: FirstRunCommand = "run",
 ): Promise<unknown> {
   if (!(error instanceof AppError) || error.kind !== "config") return error;
   const endpoints = listEndpoints(env, config);
@@ -39,12 +40,23 @@ export async function firstRunError(
   const detected = ollama?.baseUrl !== undefined && (await serverAnswers(ollama.baseUrl));
   return new FirstRunError(
     "no model provider is set up: no API key found",
-    firstRunScreen(detected ? ollama?.baseUrl : undefined),
+    firstRunScreen(detected ? ollama?.baseUrl : undefined, command),
   );
 }
 
+/** The command that met the screen: its Ollama line shows that command with `-m ollama:MODEL`. */
+export type FirstRunCommand = "run" | "chat" | "helper";
+
+const OLLAMA_EXAMPLES: Record<FirstRunCommand, string> = {
+  run: 'agent run -m ollama:MODEL "your goal"',
+  // A chat is `agent` alone (or `agent chat`): no goal needed.
+  chat: "agent -m ollama:MODEL",
+  helper: 'agent helper -m ollama:MODEL "your task"',
+};
+
 /** The screen itself; `ollamaUrl` when a local Ollama answered there. */
-export function firstRunScreen(ollamaUrl: string | undefined): string {
+export function firstRunScreen(ollamaUrl: string | undefined, command: FirstRunCommand = "run"): string {
+  const example = OLLAMA_EXAMPLES[command];
   const width = Math.max(...NATIVE_PROVIDERS.map((p) => (LABELS[p.name] ?? p.name).length));
   const lines = ["", "Set one of these to your API key to start:"];
   for (const p of NATIVE_PROVIDERS) {
@@ -53,9 +65,9 @@ export function firstRunScreen(ollamaUrl: string | undefined): string {
   lines.push("  e.g. export ANTHROPIC_API_KEY=<your key>   (in your shell profile, to keep it)", "");
   if (ollamaUrl !== undefined) {
     lines.push(`Ollama answers at ${ollamaUrl}: no key needed, pick a model you pulled:`);
-    lines.push('  agent run -m ollama:MODEL "your goal"      (ollama list shows them)');
+    lines.push(`  ${example}      (ollama list shows them)`);
   } else {
-    lines.push('A local model instead: start Ollama, then  agent run -m ollama:MODEL "your goal"');
+    lines.push(`A local model instead: start Ollama, then  ${example}`);
   }
   lines.push(
     "",

@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import { type AgentIdentity, looksSecret } from "../../kernel/index.ts";
 import type { ApprovalGate } from "../../policy/gate.ts";
 import { quoteWord } from "../../policy/shell-word.ts";
+import type { McpClientHandlers } from "../../tools/mcp/client-requests.ts";
 import type { McpServers } from "../../tools/mcp/servers.ts";
 import type { McpServerConfig } from "../../tools/mcp/types.ts";
 import type { AgentConfig } from "./config.ts";
@@ -39,13 +40,25 @@ export function sessionMcpConfigs(
  * (an `Authorization` value also without its `Bearer`/`Basic` word), for the session's redactor: a
  * server that echoes its token must not pass it on to the model or the transcript.
  */
-export function mcpSecrets(servers: Readonly<Record<string, McpServerConfig>>): string[] {
+export function mcpSecrets(
+  servers: Readonly<Record<string, McpServerConfig>>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string[] {
   const secrets: string[] = [];
   for (const config of Object.values(servers)) {
     const named = config.transport === "stdio" ? config.env : config.headers;
     for (const [name, value] of Object.entries(named)) {
       if (!looksSecret(name)) continue;
       secrets.push(value, value.replace(/^(?:bearer|basic|token)\s+/i, ""));
+    }
+    // An OAuth client secret or private key, given in config or in the variables it names.
+    const oauth = config.transport === "http" ? config.oauth : undefined;
+    for (const value of [
+      oauth?.clientSecret,
+      oauth?.clientSecretEnv !== undefined ? env[oauth.clientSecretEnv] : undefined,
+      oauth?.privateKeyEnv !== undefined ? env[oauth.privateKeyEnv] : undefined,
+    ]) {
+      if (value) secrets.push(value);
     }
   }
   return secrets;
@@ -70,6 +83,7 @@ export async function createMcpServers(
   gate: ApprovalGate,
   who: AgentIdentity,
   workspace: { root: string; projectTrusted: boolean; configFile?: string },
+  sample?: McpClientHandlers["sample"],
 ): Promise<McpServers | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
   const { McpServers } = await import("../../tools/mcp/servers.ts");
@@ -96,6 +110,9 @@ export async function createMcpServers(
     cwd: workspace.root,
     ...userServersCwd(workspace.configFile),
     projectTrusted: workspace.projectTrusted,
+    // The workspace is the one root; elicitation is declined (no form prompt yet); sampling is offered
+    // to servers with `sampling: true` when the session can run it.
+    handlers: { roots: () => [workspace.root], ...(sample ? { sample } : {}) },
   });
 }
 

@@ -36,6 +36,8 @@ export async function loadProjectRules(workspaceRoot: string): Promise<ProjectCo
     config.trustedProjects.length > 0 ? "trusted_projects" : "",
     // Never applied: a repository must not turn the sandbox off or give its commands the network.
     config.sandbox !== undefined ? "sandbox" : "",
+    // Never applied: a repository must not turn traces on or send them to its own collector.
+    config.telemetry !== undefined ? "telemetry" : "",
   ].filter(Boolean);
   if (foreign.length > 0) {
     throw new AppError(

@@ -106,7 +106,7 @@ export async function setUpSession(
   } catch (error) {
     // No key anywhere: the first-run screen instead of one line (first-run.ts).
     const { firstRunError } = await import("./first-run.ts");
-    throw await firstRunError(error, env, config);
+    throw await firstRunError(error, env, config, command);
   }
 
   return {

@@ -8,34 +8,65 @@
  * SIGKILLs every process still carrying the marker, so a server that forked helpers leaves none behind;
  * a forced exit sweeps them from the exit hook.
  */
+
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
-  type CallToolResult,
-  ErrorCode,
-  McpError,
-  type Tool as McpToolInfo,
-} from "@modelcontextprotocol/sdk/types.js";
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../../package.json" with { type: "json" };
+import type { ToolProgress } from "../../kernel/index.ts";
 import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../exec/process-sweep.ts";
-import type { McpServerConfig } from "./types.ts";
+import type { Authorizer } from "./auth/authorizer.ts";
+import { McpLoginRequired } from "./auth/oauth-provider.ts";
+import { clientCapabilities, type McpClientHandlers, registerClientHandlers } from "./client-requests.ts";
+import { diagnose, firstLine } from "./diagnosis.ts";
+import { type HttpConnectionParts, httpConnectionParts } from "./http-transport.ts";
+import { inFlight, unlessAborted } from "./request-scope.ts";
+import { DEFAULT_TOOL_TIMEOUT_MS, type McpServerConfig } from "./types.ts";
 
 export type { CallToolResult, McpToolInfo };
 
 /** How much of a stdio server's stderr is kept to explain a failure. */
 const STDERR_TAIL = 2_000;
 
+/** How one tool call runs: the run's abort signal, and where its progress notifications go. */
+export interface McpCallOptions {
+  signal: AbortSignal;
+  onProgress?: (progress: ToolProgress) => void;
+}
+
 /** A connected server: its tools, a way to call one, and a way to stop it. */
 export interface McpConnection {
   tools: McpToolInfo[];
+  /** What the server says about using it (InitializeResult.instructions), when it says anything. */
+  instructions?: string;
   /** The stdio server's pid (for tests and `agent mcp list`); undefined over HTTP. */
   pid?: number;
   /** Why the connection ended, once it has (the process exited, the server hung up). */
   closedReason(): string | undefined;
-  call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+  call(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult>;
+  /** Tells the server the roots changed (`notifications/roots/list_changed`). */
+  rootsChanged(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What a connection may use beyond its config. */
+export interface ConnectOptions {
+  /** Takes a person (or a redirect follower) through an authorization (`agent mcp login`); without one,
+   * a server that needs a new authorization fails with `run: agent mcp login NAME`. */
+  authorizer?: Authorizer;
+  env?: Record<string, string | undefined>;
+  /** Answers to the server's own requests (roots, elicitation, sampling); see client-requests.ts. */
+  handlers?: McpClientHandlers;
+}
+
+/** How many times one operation goes through a new authorization (401, then a 403 scope step-up):
+ * bounded, so a server that keeps refusing cannot loop (conformance `auth/scope-retry-limit`). */
+const AUTH_ATTEMPTS = 3;
 
 /** Connects and lists the server's tools within `config.startupTimeoutMs` (RequestOptions.timeout of
  * the initialize and tools/list requests); throws a one-line reason. A stdio server starts in `cwd`. */
@@ -44,12 +75,23 @@ export async function connectMcpServer(
   config: McpServerConfig,
   signal: AbortSignal,
   cwd?: string,
+  connectOptions: ConnectOptions = {},
 ): Promise<McpConnection> {
-  const client = new Client({ name: "agent", version: pkg.version });
+  const handlers = connectOptions.handlers ?? { roots: () => [] };
+  const newClient = (): Client => {
+    const made = new Client(
+      { name: "agent", version: pkg.version },
+      { capabilities: clientCapabilities(config, handlers) },
+    );
+    registerClientHandlers(made, name, config, handlers);
+    return made;
+  };
+  let client = newClient();
   let stderr = "";
   let closed: string | undefined;
   let marker: string | undefined;
   let transport: StdioClientTransport | StreamableHTTPClientTransport;
+  let http: HttpConnectionParts | undefined;
   if (config.transport === "stdio") {
     marker = newExecId();
     const stdio = new StdioClientTransport({
@@ -64,15 +106,48 @@ export async function connectMcpServer(
     });
     transport = stdio;
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(config.url), {
-      requestInit: { headers: config.headers },
-    });
+    try {
+      http = await httpConnectionParts(name, config, connectOptions.authorizer, connectOptions.env);
+    } catch (error) {
+      throw new Error(error instanceof Error ? error.message : String(error));
+    }
+    transport = http.transport();
   }
-  client.onclose = () => {
-    closed ??= `server ${name} exited${stderrNote(stderr)}`;
+  const watchClose = (c: Client) => {
+    c.onclose = () => {
+      if (c === client) closed ??= `server ${name} exited${stderrNote(stderr)}`;
+    };
+  };
+  watchClose(client);
+  /** After an authorization a user agent completed (login), the code is exchanged for tokens. */
+  const finishAuthorization = async (error: unknown): Promise<boolean> => {
+    const code = isAuthFailure(error) ? connectOptions.authorizer?.takeCode() : undefined;
+    if (code === undefined || !(transport instanceof StreamableHTTPClientTransport)) return false;
+    await transport.finishAuth(code);
+    return true;
+  };
+  /**
+   * A 403 `insufficient_scope` the SDK could not satisfy (it refreshed, which never widens a grant): with
+   * an Authorizer, a new authorization for the scope the server named, then the call again (true); in a
+   * run, the scope is kept for the next login and the call fails with the login hint.
+   */
+  const stepUp = async (error: unknown): Promise<boolean> => {
+    const challenge = http?.facts()?.challenge;
+    const stored = http?.stored;
+    if (!(error instanceof StreamableHTTPError) || error.code !== 403) return false;
+    if (challenge?.error !== "insufficient_scope" || challenge.scope === undefined) return false;
+    if (stored === undefined || config.transport !== "http") return false;
+    const authorizer = connectOptions.authorizer;
+    if (authorizer === undefined) throw await stored.requireScope(challenge.scope);
+    const { authorizeScope } = await import("./auth/scope-authorization.ts");
+    await authorizeScope(stored, authorizer, config.url, challenge.scope, challenge.resourceMetadataUrl);
+    return true;
   };
   const cleanup = async (): Promise<void> => {
     closed ??= `server ${name} was shut down`;
+    // The spec's session end: clients SHOULD send DELETE with the session id (transport.terminateSession;
+    // a 405 means the server keeps sessions itself). Bounded: a hung server cannot hold up the exit.
+    if (transport instanceof StreamableHTTPClientTransport) await bounded(transport.terminateSession());
     await client.close().catch(() => undefined);
     if (marker !== undefined) {
       sweepMarked(marker);
@@ -80,44 +155,137 @@ export async function connectMcpServer(
     }
   };
   try {
-    const options = { timeout: config.startupTimeoutMs, signal };
-    await client.connect(transport, options);
+    const timeout = config.startupTimeoutMs;
     const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, options);
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // initialize gets no signal: the spec forbids cancelling it; an abort closes the connection instead.
+        await unlessAborted(client.connect(transport, { timeout }), signal);
+        tools.length = 0;
+        let cursor: string | undefined;
+        do {
+          const params = cursor === undefined ? {} : { cursor };
+          const page = await inFlight(signal, (own) => client.listTools(params, { timeout, signal: own }));
+          tools.push(...page.tools);
+          cursor = page.nextCursor;
+        } while (cursor !== undefined);
+        break;
+      } catch (error) {
+        if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) throw error;
+        // The authorized retry needs a fresh client and transport (a transport starts once).
+        const old = client;
+        client = newClient();
+        watchClose(client);
+        await old.close().catch(() => undefined);
+        transport = (http as HttpConnectionParts).transport();
+      }
+    }
     const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+    const instructions = client.getInstructions()?.trim();
     return {
       tools,
+      ...(instructions ? { instructions } : {}),
       ...(pid !== undefined ? { pid } : {}),
       closedReason: () => closed,
-      call: async (tool, args, signal) =>
-        (await client.callTool({ name: tool, arguments: args }, undefined, {
-          signal,
-          resetTimeoutOnProgress: true,
-        })) as CallToolResult,
+      call: async (tool, args, options) => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await callTool(client, config, tool, args, options);
+          } catch (error) {
+            if (attempt < AUTH_ATTEMPTS && (await stepUp(error))) continue;
+            if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) {
+              // Authorization failures are named (login hint); any other error is the caller's to read.
+              if (isAuthFailure(error) || error instanceof McpLoginRequired) {
+                throw new Error(scrub(diagnoseFor(error) ?? firstLine(error), http?.secrets() ?? []));
+              }
+              throw error;
+            }
+          }
+        }
+      },
+      rootsChanged: () => client.sendRootsListChanged(),
       close: cleanup,
     };
   } catch (error) {
-    const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
-    const why = timedOut
-      ? `it did not answer within ${config.startupTimeoutMs} ms (startup_timeout_ms)`
-      : errorText(error);
-    const reason = closed ?? `${why}${stderrNote(stderr)}`;
+    // A named cause first; else the exit the client saw (with the server's stderr); else the error's text.
+    const specific = diagnoseFor(error);
+    // ("exited" is a stdio process's end; an HTTP client closing after a failed request says nothing.)
+    const exited = config.transport === "stdio" ? closed : undefined;
+    const reason =
+      specific !== undefined
+        ? `${specific}${stderrNote(stderr)}`
+        : (exited ?? `${firstLine(error)}${stderrNote(stderr)}`);
     await cleanup();
-    throw new Error(reason);
+    throw new Error(scrub(reason, http?.secrets() ?? []));
   }
+
+  function diagnoseFor(error: unknown): string | undefined {
+    return diagnose(error, {
+      server: name,
+      startupTimeoutMs: config.startupTimeoutMs,
+      ...(config.transport === "http" ? { url: config.url } : { command: config.command }),
+      ...(http?.facts() !== undefined ? { http: http.facts() } : {}),
+    });
+  }
+}
+
+/** An authorization was asked for (the SDK's UnauthorizedError after a redirect, or a 401/403 status). */
+function isAuthFailure(error: unknown): boolean {
+  if (error instanceof UnauthorizedError) return true;
+  return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403);
+}
+
+/** Waits for `work` at most 2 s, ignoring its failure (best-effort goodbyes). */
+async function bounded(work: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    work.catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, 2_000);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/** Error text never carries a credential the connection holds. */
+function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 8) out = out.split(secret).join("[REDACTED]");
+  return out;
+}
+
+/**
+ * One tools/call. With `onprogress` the SDK puts a progressToken in the request's `_meta` (protocol.js
+ * `request`), so a server can report progress; `resetTimeoutOnProgress` restarts the `timeout`
+ * (`tool_timeout_ms`) at each notification, so a tool that keeps reporting is never cut at the SDK's
+ * 60 s default (DEFAULT_REQUEST_TIMEOUT_MSEC). There is no total cap of our own: the run's --timeout
+ * and Ctrl-C bound it through `signal`, which cancels only this call while it is in flight.
+ */
+async function callTool(
+  client: Client,
+  config: McpServerConfig,
+  name: string,
+  args: Record<string, unknown>,
+  options: McpCallOptions,
+): Promise<CallToolResult> {
+  const onProgress = options.onProgress;
+  const result = await inFlight(options.signal, (own) =>
+    client.callTool({ name, arguments: args }, undefined, {
+      signal: own,
+      timeout: config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      resetTimeoutOnProgress: true,
+      onprogress: ({ progress, total, message }) =>
+        onProgress?.({
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        }),
+    }),
+  );
+  return result as CallToolResult;
 }
 
 function stderrNote(stderr: string): string {
   const last = stderr.trim().split("\n").at(-1)?.trim();
   return last ? ` (stderr: ${last.slice(0, 300)})` : "";
-}
-
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n", 1)[0] ?? text;
 }

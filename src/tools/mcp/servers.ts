@@ -10,9 +10,11 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { configDir } from "../../kernel/paths.ts";
-import type { McpConnection } from "./connection.ts";
+import type { McpClientHandlers } from "./client-requests.ts";
+import type { McpConnection, McpToolInfo } from "./connection.ts";
 import { type McpCapability, parseMcpCapability, safeToolName } from "./names.ts";
 import { type McpTool, mcpTool } from "./tool.ts";
+import { capInstructions, limitTools } from "./tool-limits.ts";
 import type { McpServerConfig, McpServerState } from "./types.ts";
 
 /** Decides whether a project-declared server may start: undefined to start it, else why not. */
@@ -36,6 +38,10 @@ interface Entry {
   config: McpServerConfig;
   started?: Promise<McpConnection | undefined>;
   connection?: McpConnection;
+  /** The tools the model may be offered: the server's, as config and the caps leave them. */
+  tools?: McpToolInfo[];
+  /** What the caps and config took away, warned once by the call that started the server. */
+  limitWarnings?: string[];
   error?: string;
 }
 
@@ -57,6 +63,9 @@ export interface McpServersOptions {
    * server's `trust` too. Without it, a repository's spec naming a user's trusted server (`mcp:gmail`)
    * gets that server's read-only tools only through approval. */
   projectTrusted?: boolean;
+  /** How the session answers servers' requests (roots, elicitation, sampling); default: no roots, every
+   * elicitation declined, no sampling. */
+  handlers?: McpClientHandlers;
 }
 
 export class McpServers {
@@ -66,6 +75,7 @@ export class McpServers {
   private readonly cwd: string | undefined;
   private readonly userCwd: string | undefined;
   private readonly projectTrusted: boolean;
+  private readonly handlers: McpClientHandlers | undefined;
 
   constructor(configs: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions = {}) {
     for (const [name, config] of Object.entries(configs)) this.entries.set(name, { config });
@@ -73,6 +83,39 @@ export class McpServers {
     this.cwd = options.cwd;
     this.userCwd = options.userCwd;
     this.projectTrusted = options.projectTrusted === true;
+    this.handlers = options.handlers;
+  }
+
+  /**
+   * What the servers `capabilities` name say about using them (InitializeResult.instructions), for the
+   * system prompt of the agent that uses them: each capped like a description and marked as the
+   * server's own words. Servers that have not started (or failed) add nothing.
+   */
+  instructionsFor(capabilities: readonly string[]): string | undefined {
+    const servers = new Set(
+      capabilities.map(parseMcpCapability).flatMap((c) => (c !== undefined ? [c.server] : [])),
+    );
+    const sections: string[] = [];
+    for (const server of servers) {
+      const text = this.entries.get(server)?.connection?.instructions;
+      if (text === undefined) continue;
+      const cap = this.entries.get(server)?.config.limits?.maxDescriptionChars;
+      sections.push(
+        `Instructions from MCP server ${server} (the server's own words):\n${capInstructions(text, cap)}`,
+      );
+    }
+    return sections.length > 0 ? sections.join("\n\n") : undefined;
+  }
+
+  /** Tells every running server that the workspace roots changed (`notifications/roots/list_changed`). */
+  async rootsChanged(): Promise<void> {
+    await Promise.all(
+      [...this.entries.values()].map((entry) =>
+        entry.connection?.closedReason() === undefined
+          ? entry.connection?.rootsChanged().catch(() => undefined)
+          : undefined,
+      ),
+    );
   }
 
   /** Names of every declared server. */
@@ -103,6 +146,7 @@ export class McpServers {
       if (firstTime) {
         void started.then((c) => {
           if (!c) warn(`MCP server ${server}: ${entry.error}; the run goes on without its tools`);
+          for (const message of entry.limitWarnings ?? []) warn(message);
         });
       }
     }
@@ -117,9 +161,10 @@ export class McpServers {
       }
       const connection = await starting.get(cap.server);
       if (!connection) continue;
-      const infos = connection.tools.filter((t) => cap.tool === undefined || t.name === cap.tool);
+      const offered = entry.tools ?? [];
+      const infos = offered.filter((t) => cap.tool === undefined || t.name === cap.tool);
       if (cap.tool !== undefined && infos.length === 0) {
-        const known = connection.tools.map((t) => t.name).join(", ") || "(none)";
+        const known = offered.map((t) => t.name).join(", ") || "(none)";
         warn(`MCP server ${cap.server} has no tool ${cap.tool} (it has ${known})`);
       }
       for (const info of infos) {
@@ -149,7 +194,7 @@ export class McpServers {
         name,
         transport: entry.config.transport,
         state: stateOf(entry),
-        tools: connection?.tools.map((t) => t.name) ?? [],
+        tools: entry.tools?.map((t) => t.name) ?? [],
       };
       if (entry.error !== undefined) report.error = entry.error;
       if (connection?.pid !== undefined) report.pid = connection.pid;
@@ -191,12 +236,15 @@ export class McpServers {
       const { connectMcpServer } = await import("./connection.ts");
       const cwd =
         entry.config.fromProject !== undefined ? this.cwd : userServerCwd(entry.config, this.userCwd);
-      const connection = await connectMcpServer(name, entry.config, signal, cwd);
+      const connection = await connectMcpServer(name, entry.config, signal, cwd, { handlers: this.handlers });
       if (this.closing) {
         await connection.close();
         entry.error = "not started: the run is ending";
         return undefined;
       }
+      const limited = limitTools(name, connection.tools, entry.config.limits);
+      entry.tools = limited.tools;
+      entry.limitWarnings = limited.warnings;
       entry.connection = connection;
       return connection;
     } catch (error) {

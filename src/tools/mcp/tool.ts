@@ -6,8 +6,9 @@
 import { type JsonSchema, Redactor, type ToolOutput } from "../../kernel/index.ts";
 import { errorOutput, finishOutput } from "../tool-output.ts";
 import type { Tool, ToolContext } from "../types.ts";
-import type { CallToolResult, McpConnection, McpToolInfo } from "./connection.ts";
+import type { McpConnection, McpToolInfo } from "./connection.ts";
 import { displayName } from "./names.ts";
+import { outputOf } from "./result-content.ts";
 
 /** An MCP tool, with `run`: a call on its own, outside a session's pipeline (tests, `agent mcp`), redacted
  * and truncated as the pipeline would. */
@@ -50,7 +51,9 @@ export function mcpTool(
       const gone = connection.closedReason();
       if (gone !== undefined) return errorOutput(`${name} cannot run: ${gone}`);
       try {
-        return outputOf(await connection.call(info.name, args, ctx.signal));
+        const progress = ctx.onProgress;
+        const options = { signal: ctx.signal, ...(progress ? { onProgress: progress } : {}) };
+        return outputOf(await connection.call(info.name, args, options));
       } catch (error) {
         const why = connection.closedReason() ?? (error instanceof Error ? error.message : String(error));
         return errorOutput(`${name} failed: ${why}`);
@@ -61,25 +64,4 @@ export function mcpTool(
     ...tool,
     run: async (args, ctx) => finishOutput(await tool.execute(args, ctx), ctx.redactor ?? Redactor.fromEnv()),
   };
-}
-
-/** The model's text: text parts as they are, other parts named; structured content when there is no text. */
-function outputOf(result: CallToolResult): ToolOutput {
-  const parts: string[] = [];
-  for (const part of result.content ?? []) {
-    if (part.type === "text") parts.push(part.text);
-    else if (part.type === "resource") {
-      const resource = part.resource;
-      parts.push("text" in resource ? resource.text : `[resource ${resource.uri}]`);
-    } else if (part.type === "resource_link") parts.push(`[resource ${part.uri}]`);
-    else parts.push(`[${part.type} ${part.mimeType}]`);
-  }
-  if (parts.length === 0 && result.structuredContent !== undefined) {
-    parts.push(JSON.stringify(result.structuredContent));
-  }
-  const text = parts.join("\n");
-  const isError = result.isError === true;
-  const modelText = isError ? `Error: ${text}` : text;
-  const firstLine = modelText.split("\n", 1)[0] ?? "";
-  return { modelText, display: firstLine, isError };
 }

@@ -84,6 +84,14 @@ export function applyEvent(
   costOf: CostFn | undefined,
   fresh: boolean,
 ): void {
+  if (event.kind === "text_delta" || event.kind === "reasoning_delta") {
+    // Reasoning streams into the live area as progress; only plan_end text becomes a message. Most events
+    // of a run are these: only the live tail changes (no history item, so no label to work out).
+    const agent = agentOf(draft, event);
+    agent.streamTail = (agent.streamTail + event.data.delta).slice(-STREAM_TAIL_CHARS);
+    delete agent.waitingSince;
+    return;
+  }
   const label = (id: string, name: string): string => agentLabel(id, name, (draft.seen[name] ?? 0) > 1);
   const base = { depth: event.depth, agentName: label(event.agent, event.name) };
   const add = (item: NewItem): void => route(draft, fresh, event.agent, item);
@@ -104,14 +112,6 @@ export function applyEvent(
       agent.model = event.data.model;
       agent.waitingSince = event.time;
       if (event.depth === 0) draft.model = modelInUse(draft, event.data.model);
-      return;
-    }
-    // Reasoning streams into the live area as progress; only plan_end text becomes a message.
-    case "reasoning_delta":
-    case "text_delta": {
-      const agent = agentOf(draft, event);
-      agent.streamTail = (agent.streamTail + event.data.delta).slice(-STREAM_TAIL_CHARS);
-      delete agent.waitingSince;
       return;
     }
     case "plan_end": {
@@ -140,6 +140,18 @@ export function applyEvent(
       // Tools are copied per batch in reduceBatch; replace the running one rather than mutate it.
       agent.tools = agent.tools.map((t) =>
         t.id === d.id ? { ...t, output: { lines: d.lines, lineCount: d.lineCount } } : t,
+      );
+      return;
+    }
+    case "tool_progress": {
+      // Shown as the running tool's one output line: "3/10 · message" (lineCount 0: no "N lines").
+      const d = event.data;
+      const agent = agentOf(draft, event);
+      const line = [d.total !== undefined ? `${d.progress}/${d.total}` : `${d.progress}`, d.message]
+        .filter((part) => part !== undefined && part !== "")
+        .join(" · ");
+      agent.tools = agent.tools.map((t) =>
+        t.id === d.id ? { ...t, output: { lines: [`progress ${line}`], lineCount: 0 } } : t,
       );
       return;
     }

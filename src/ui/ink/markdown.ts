@@ -74,6 +74,7 @@ function wrapLines(text: string, width: number): string {
   return text
     .split("\n")
     .map((line) => {
+      if (line.length <= width) return line; // escape sequences only add length: it fits
       const visible = stripEscapeSequences(line);
       if (visible.length <= width) return line;
       const hang = (visible.match(BULLET)?.[0] ?? visible.match(/^\s*/)?.[0] ?? "").length;

@@ -35,7 +35,7 @@ for (const protocol of ["anthropic", "openai-responses"] as const) {
       protocol === "anthropic"
         ? { ANTHROPIC_API_KEY: "sk-ant-test-key-123456", ANTHROPIC_BASE_URL: server.anthropicBaseUrl }
         : { OPENAI_API_KEY: "sk-test-key-1234567890abcdef", OPENAI_BASE_URL: server.openaiBaseUrl };
-    const client = createModelClient({ env, workspaceRoot: dir, retry: { maxRetries: 0 } });
+    const client = await createModelClient({ env, workspaceRoot: dir, retry: { maxRetries: 0 } });
     const { specs, errors } = await loadSpecs({
       workspaceRoot: dir,
       sources: [{ dir: BOOTSTRAP_DIR, scope: "bootstrap" }],

@@ -147,11 +147,12 @@ describe("agent helper output and errors", () => {
       "ANTHROPIC_API_KEY",
       "OPENAI_API_KEY",
       "GEMINI_API_KEY",
-      "ollama:MODEL",
       "npm run demo",
       "agent models",
     ])
       expect(result.stderr).toContain(name);
+    // The Ollama line names the command the user ran.
+    expect(result.stderr).toContain('agent helper -m ollama:MODEL "your task"');
     noStackTrace(result.stderr);
   });
 

@@ -33,6 +33,23 @@ describe("agent models", () => {
     expect(result.stdout).toContain("Tiers (smart = best; auto picks one of them from the task):");
   });
 
+  test("known models are listed by provider, then id, numbers by value (as a person looks them up)", async () => {
+    const result = await runAgent(["models", "--json"], { env: sandbox.env({ ANTHROPIC_API_KEY: SECRET }) });
+    expect(result.code).toBe(0);
+    const known = (JSON.parse(result.stdout) as { known: Record<string, string[]> }).known;
+    const byName = new Intl.Collator("en", { numeric: true }).compare;
+    expect(Object.keys(known)).toEqual(Object.keys(known).sort(byName));
+    for (const ids of Object.values(known)) expect(ids).toEqual([...ids].sort(byName));
+    // Catalog order put the GPT-6 line before GPT-5.6 and Fable 5.2 before 5.1.
+    const openai = known.openai ?? [];
+    expect(openai.indexOf("gpt-5.6-luna")).toBeLessThan(openai.indexOf("gpt-6-astra"));
+    const anthropic = known.anthropic ?? [];
+    expect(anthropic.indexOf("claude-fable-5-1")).toBeLessThan(anthropic.indexOf("claude-fable-5-2"));
+    // The text listing shows the same order.
+    const text = await runAgent(["models"], { env: sandbox.env({ ANTHROPIC_API_KEY: SECRET }) });
+    expect(text.stdout).toContain(`  openai     ${openai.join(", ")}`);
+  });
+
   test("--json report, with config overrides and openai-compatible providers", async () => {
     mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
     writeFileSync(

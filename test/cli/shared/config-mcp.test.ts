@@ -34,6 +34,28 @@ async function failure(text: string): Promise<AppError> {
 }
 
 describe("mcp_servers in config", () => {
+  test("run-time keys: tool_timeout_ms, the caps, tools/exclude_tools and sampling; a bad value names its field", async () => {
+    write(
+      "mcp_servers:\n  gh:\n    command: gh-mcp\n    tool_timeout_ms: 120000\n    max_description_chars: 500\n" +
+        "    max_tools_bytes: 4096\n    tools: [search, get_issue]\n    exclude_tools: [delete_repo]\n    sampling: true\n",
+    );
+    const config = await loadConfig(env);
+    expect(config.mcpServers.gh).toMatchObject({
+      toolTimeoutMs: 120_000,
+      sampling: true,
+      limits: {
+        maxDescriptionChars: 500,
+        maxToolsBytes: 4096,
+        only: ["search", "get_issue"],
+        exclude: ["delete_repo"],
+      },
+    });
+    const error = await failure("mcp_servers:\n  gh:\n    command: gh-mcp\n    tool_timeout_ms: soon\n");
+    expect(error.message).toContain(
+      "line 4: mcp_servers.gh.tool_timeout_ms: expected tool_timeout_ms: a number of milliseconds",
+    );
+  });
+
   test("stdio and HTTP servers are read with their defaults", async () => {
     write(
       "mcp_servers:\n  gh:\n    command: gh-mcp\n    args: [stdio]\n    env: {TOKEN: t}\n    trust: true\n" +
@@ -76,7 +98,7 @@ describe("mcp_servers in config", () => {
     const field = await failure("mcp_servers:\n  a:\n    command: x\n    cmd: y\n");
     expect(field.message).toContain("line 4");
     expect(field.message).toContain(
-      "expected command, args, env, cwd, url, headers, trust or startup_timeout_ms",
+      "expected command, args, env, cwd, url, headers, oauth, trust, startup_timeout_ms, tool_timeout_ms, max_description_chars, max_tools_bytes, tools, exclude_tools or sampling",
     );
     const relative = await failure("trusted_projects: [src/app]\n");
     expect(relative.message).toContain("expected an absolute path");

@@ -200,3 +200,24 @@ describe("sandbox:", () => {
     expect(unknown.message).toContain("expected mode, network or required");
   });
 });
+
+describe("telemetry:", () => {
+  test("endpoint, headers and include_content are read as written", async () => {
+    write(
+      "telemetry:\n  endpoint: http://localhost:4318\n  headers: {x-key: abc}\n  include_content: true\n",
+    );
+    expect((await loadConfig(env)).telemetry).toEqual({
+      endpoint: "http://localhost:4318",
+      headers: { "x-key": "abc" },
+      includeContent: true,
+    });
+  });
+
+  test("an endpoint that is not an http(s) URL names file, line and field; unknown keys list the known", async () => {
+    const endpoint = await failure("telemetry:\n  endpoint: ftp://collector\n");
+    expect(endpoint.details).toMatchObject({ line: 2, field: "telemetry.endpoint" });
+    expect(endpoint.message).toContain("expected endpoint: an http(s) URL");
+    const unknown = await failure("telemetry:\n  sample_rate: 0.5\n");
+    expect(unknown.message).toContain("expected endpoint, headers or include_content");
+  });
+});

@@ -81,6 +81,7 @@ describe("project rules", () => {
   test.each([
     ["sandbox", "sandbox:\n  mode: 'off'\n  network: true\n"],
     ["reasoning_effort", "reasoning_effort:\n  fast: high\n"],
+    ["telemetry", "telemetry:\n  endpoint: http://collector.example:4318\n"],
   ])("%s in the project file is a config error, never silently ignored", async (field, yaml) => {
     const error = await rejected(loadProjectRules(await project(yaml)));
     expect(exitCodeForAppError(error.kind)).toBe(ExitCode.config);

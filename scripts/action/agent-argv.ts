@@ -1,0 +1,26 @@
+/**
+ * The `agent run` command line for the action's inputs: an array handed to the process directly (never a
+ * shell string), each input value inside its own `--flag=value` element, so `$(…)`, quotes or `;` in an
+ * input are plain characters. The goal goes on stdin (`-` says stdin is the goal, docs/run.md), so a goal
+ * that starts with `-` is never read as a flag and its size is bounded by stdin's limit, not argv's.
+ */
+import type { ActionInputs } from "./inputs.ts";
+
+/** `agent run` arguments after `run` (the goal itself is written to stdin). */
+export function agentRunArgs(inputs: ActionInputs): string[] {
+  const args = ["--output=json", `--cwd=${inputs.workingDirectory}`];
+  // `--flag=value` keeps each value in its flag's own element, even one that starts with `-`.
+  const flag = (name: string, value: string | undefined) => {
+    if (value !== undefined) args.push(`--${name}=${value}`);
+  };
+  flag("agent", inputs.agent);
+  flag("model", inputs.model);
+  flag("sandbox", inputs.sandbox);
+  flag("max-budget-usd", inputs.maxBudgetUsd);
+  flag("max-turns", inputs.maxTurns);
+  flag("on-ask", inputs.onAsk);
+  for (const rule of inputs.allow) flag("allow", rule);
+  for (const rule of inputs.deny) flag("deny", rule);
+  args.push("-");
+  return args;
+}

@@ -1,0 +1,47 @@
+/**
+ * Ties an MCP request to the run's abort signal only while it is in flight.
+ *
+ * Why: the SDK's Protocol.request adds an "abort" listener to the signal it is given and never removes
+ * it (node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js, `request`:
+ * `options?.signal?.addEventListener('abort', () => cancel(...))`, where `cancel` sends
+ * `notifications/cancelled`). Handing it the run's signal made Ctrl-C or --timeout send a cancellation
+ * for every request ever made, `initialize` included. Each request now gets its own signal, unlinked
+ * from the run's once the request settles, so only requests still in flight are cancelled.
+ */
+
+/** Runs `send` with a signal that aborts when `signal` does, but only until `send` settles. */
+export async function inFlight<T>(signal: AbortSignal, send: (own: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const forward = (): void => own.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener("abort", forward, { once: true });
+  try {
+    return await send(own.signal);
+  } finally {
+    signal.removeEventListener("abort", forward);
+  }
+}
+
+/**
+ * Waits for `promise` unless `signal` aborts first (then rejects with the abort reason), without telling
+ * the server anything. For `initialize`, which the MCP spec says a client must never cancel
+ * (modelcontextprotocol.io specification 2025-06-18, basic/utilities/cancellation: "The initialize
+ * request MUST NOT be cancelled by clients"): the caller closes the connection instead.
+ */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

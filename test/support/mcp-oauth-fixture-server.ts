@@ -1,0 +1,153 @@
+/**
+ * An OAuth-protected MCP server for tests, built from the official SDK's own server parts (no mocks):
+ * `mcpAuthRouter` (authorization-server metadata, dynamic registration, authorize, token, and the
+ * protected-resource metadata) with the SDK's `DemoInMemoryAuthProvider`, which approves every
+ * authorization request at once by redirecting back with a code (so a headless login completes), and
+ * `requireBearerAuth` in front of a streamable-HTTP MCP endpoint (one transport per session, DELETE ends
+ * one). Listens on 127.0.0.1 (ephemeral port; first stdout line `listening URL`).
+ *
+ * Every request is appended to $FIXTURE_LOG as a JSON line {method, path, authorization}, so a test can
+ * see what reached this server. With FIXTURE_OPEN=1 the endpoint asks for no token (a server that must
+ * never receive another server's token). With FIXTURE_STEP_UP_SCOPE, a tools/call needs that scope too and
+ * is answered `403 insufficient_scope` naming it (the spec's scope challenge) until a token carries it.
+ * Tokens come with a refresh token; with FIXTURE_REVOKE_ON_DELETE=1 the access token a session used stops
+ * working when that session is closed with DELETE, so the next client must refresh (the refresh grant
+ * is this fixture's addition: the SDK's demo provider has none).
+ * Tool: echo.
+ */
+import { randomUUID } from "node:crypto";
+import { appendFileSync } from "node:fs";
+import { DemoInMemoryAuthProvider } from "@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js";
+import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthRouter,
+} from "@modelcontextprotocol/sdk/server/auth/router.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import express from "express";
+import { z } from "zod";
+
+const open = process.env.FIXTURE_OPEN === "1";
+const stepUp = process.env.FIXTURE_STEP_UP_SCOPE;
+const log = process.env.FIXTURE_LOG;
+const app = express();
+const listener = app.listen(0, "127.0.0.1");
+await new Promise<void>((resolve) => listener.once("listening", () => resolve()));
+const address = listener.address();
+const port = typeof address === "object" && address ? address.port : 0;
+const base = new URL(`http://127.0.0.1:${port}`);
+const mcpUrl = new URL("/mcp", base);
+
+app.use((req, _res, next) => {
+  if (log) {
+    const line = { method: req.method, path: req.path, authorization: req.headers.authorization ?? null };
+    appendFileSync(log, `${JSON.stringify(line)}\n`);
+  }
+  next();
+});
+
+/** The SDK's demo provider plus refresh tokens and revocation (above). */
+class RefreshingProvider extends DemoInMemoryAuthProvider {
+  private readonly revoked = new Set<string>();
+  private readonly refreshed = new Map<string, AuthInfo>();
+  private readonly refreshTokens = new Map<string, { clientId: string; scopes: string[] }>();
+
+  override async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    verifier?: string,
+  ): Promise<OAuthTokens> {
+    const tokens = await super.exchangeAuthorizationCode(client, code, verifier);
+    const refresh = randomUUID();
+    this.refreshTokens.set(refresh, { clientId: client.client_id, scopes: tokens.scope?.split(" ") ?? [] });
+    return { ...tokens, refresh_token: refresh };
+  }
+
+  override async exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+  ): Promise<OAuthTokens> {
+    const known = this.refreshTokens.get(refreshToken);
+    if (!known || known.clientId !== client.client_id) throw new InvalidGrantError("unknown refresh token");
+    const token = randomUUID();
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    this.refreshed.set(token, { token, clientId: client.client_id, scopes: known.scopes, expiresAt });
+    return { access_token: token, token_type: "bearer", expires_in: 3600, refresh_token: refreshToken };
+  }
+
+  override async verifyAccessToken(token: string): Promise<AuthInfo> {
+    if (this.revoked.has(token)) throw new InvalidTokenError("token revoked");
+    return this.refreshed.get(token) ?? super.verifyAccessToken(token);
+  }
+
+  revoke(token: string): void {
+    this.revoked.add(token);
+  }
+}
+
+const provider = new RefreshingProvider();
+if (!open) {
+  app.use(
+    mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ["mcp:tools"] }),
+  );
+}
+const auth = open
+  ? (_req: express.Request, _res: express.Response, next: express.NextFunction) => next()
+  : requireBearerAuth({
+      verifier: provider,
+      resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl),
+    });
+
+const sessions = new Map<string, StreamableHTTPServerTransport>();
+function newSession(): StreamableHTTPServerTransport {
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) => {
+      sessions.set(id, transport);
+    },
+  });
+  transport.onclose = () => {
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+  };
+  const server = new McpServer({ name: "oauth-fixture", version: "1.0.0" });
+  server.registerTool(
+    "echo",
+    { description: "Echoes its text back", inputSchema: { text: z.string() } },
+    async ({ text }) => ({ content: [{ type: "text" as const, text: `echo: ${text}` }] }),
+  );
+  void server.connect(transport);
+  return transport;
+}
+
+app.all("/mcp", express.json(), auth, async (req, res) => {
+  const scopes = (req as express.Request & { auth?: { scopes: string[] } }).auth?.scopes ?? [];
+  if (stepUp && req.body?.method === "tools/call" && !scopes.includes(stepUp)) {
+    const metadata = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+    res
+      .status(403)
+      .set(
+        "WWW-Authenticate",
+        `Bearer error="insufficient_scope", scope="mcp:tools ${stepUp}", resource_metadata="${metadata}"`,
+      )
+      .json({ error: "insufficient_scope" });
+    return;
+  }
+  const id = req.headers["mcp-session-id"];
+  const existing = typeof id === "string" ? sessions.get(id) : undefined;
+  const transport = existing ?? (req.method === "POST" && id === undefined ? newSession() : undefined);
+  if (req.method === "DELETE" && process.env.FIXTURE_REVOKE_ON_DELETE === "1") {
+    const bearer = req.headers.authorization?.replace(/^Bearer /i, "");
+    if (bearer) provider.revoke(bearer);
+  }
+  if (!transport) {
+    res.status(404).json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });
+    return;
+  }
+  await transport.handleRequest(req, res, req.body);
+});
+
+process.stdout.write(`listening ${mcpUrl.href}\n`);
