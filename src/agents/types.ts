@@ -16,6 +16,7 @@ import type { Workspace } from "../tools/workspace.ts";
 import type { ToolHooks } from "./hooks/hooks.ts";
 import type { OutputSchema } from "./loop/output-schema.ts";
 import type { ProjectInstructions } from "./spec/instructions.ts";
+import type { SkillSession } from "./spec/skills/types.ts";
 import type { AgentSpec } from "./spec/spec.ts";
 
 /**
@@ -39,6 +40,9 @@ export interface ToolGate {
   >;
   /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
   child?(): ToolGate;
+  /** A view with these allow rules added (an activated skill's `allowed-tools`); deny and ask rules still
+   * win. Rules that do not parse come back in `invalid`. Absent: skills grant nothing. */
+  withAllowRules?(rules: readonly string[]): { gate: ToolGate; invalid: string[] };
   /**
    * A call to a tool this run does not offer: a refusal (a denial) when the gate withholds it on purpose
    * (`helper --tools` did not list `exec`), undefined when the name is simply unknown (a stumble).
@@ -118,6 +122,9 @@ export interface AgentDeps {
   /** The session's project instructions (AGENTS.md, CLAUDE.md), added to every agent's system prompt
    * unless its spec says `instructions: false`; listed in session_start. */
   instructions?: ProjectInstructions;
+  /** The session's Agent Skills and the root conversation's activations (src/agents/spec/skills/); an
+   * agent sees those its spec's `skills:` allows. Absent: no skills. */
+  skills?: SkillSession;
 }
 
 /** Options of one agent run; see runAgent. */
@@ -143,4 +150,6 @@ export interface RunAgentOptions extends AgentDeps {
    * conversation kept (a model_switch event). Off by default; `--no-fallback` keeps it off.
    */
   escalate?: boolean;
+  /** The user's `/name args` (the root only): the skill is activated before the first turn. */
+  activateSkill?: string;
 }

@@ -12,6 +12,7 @@ import { modelsCommand } from "./models/models-command.ts";
 import { runCommand } from "./run/run-command.ts";
 import { sessionsCommand } from "./sessions/sessions-command.ts";
 import type { CommandModule } from "./shared/command-module.ts";
+import { skillsCommand } from "./skills/skills-command.ts";
 
 /** Every command, in help order. */
 export const COMMANDS: readonly CommandModule[] = [
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CommandModule[] = [
   agentsCommand,
   modelsCommand,
   mcpCommand,
+  skillsCommand,
   sessionsCommand,
   evalCommand,
 ];

@@ -1,7 +1,7 @@
 import { lstat, realpath } from "node:fs/promises";
 import { relative, sep } from "node:path";
 import { AppError, type AppErrorKind } from "./errors.ts";
-import { readRegularFile } from "./regular-file.ts";
+import { type RegularRead, readRegularFile } from "./regular-file.ts";
 
 /**
  * The one way the CLI reads a file it finds on its own (agent specs, config.yaml, the project's
@@ -72,8 +72,7 @@ export async function readConfigFileResult(
       const text = read.bytes.toString("utf8");
       return read.size !== undefined ? { text, cut: true } : { text };
     }
-    if (read.why === "special") return { refused: `${read.kind}, not a regular file; refused` };
-    return { refused: tooLarge(cap) };
+    return { refused: regularRefusal(read, cap) };
   } catch (error) {
     return { refused: `cannot read: ${message(error)}` };
   }
@@ -85,6 +84,12 @@ export async function readConfigFile(file: string, options: ConfigFileOptions): 
   if ("text" in read) return read.text;
   if ("missing" in read) return undefined;
   throw new AppError(options.kind, `${file}: ${read.refused}`, { file });
+}
+
+/** Why a regular-file read was refused, in the words of every config, spec and skill warning. */
+export function regularRefusal(read: Exclude<RegularRead, { ok: true }>, cap: number): string {
+  if (read.why === "special") return `${read.kind}, not a regular file; refused`;
+  return tooLarge(cap);
 }
 
 function tooLarge(cap: number): string {

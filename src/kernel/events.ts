@@ -144,6 +144,21 @@ export interface EventDataMap {
     /** The user message that now opens the history: the original goal and the summary. */
     summary: UserMessage;
   };
+  /**
+   * A skill was activated (src/agents/loop/skill-activation.ts): by the model's `skill` call or the user's
+   * `/name`. `path` is its SKILL.md (or command file); `granted` the allow rules its `allowed-tools` added
+   * for this agent and its children; `ignored` why some were not (a project skill never approves exec).
+   */
+  skill_activated: {
+    /** The skill's name (`name` is the agent's, as on every event). */
+    skill: string;
+    path: string;
+    scope: "user" | "project";
+    by: "model" | "user";
+    fork: boolean;
+    granted: string[];
+    ignored?: string;
+  };
   warning: { message: string; code?: string };
   error: { message: string; kind?: string };
   session_end: RunResult & { sessionId: string };

@@ -5,7 +5,16 @@
  * descriptor (fstat), and read for at most `maxBytes + 1` bytes. Used by the file primitives
  * (src/tools/files/files.ts) and by the config/spec reader (config-file.ts).
  */
-import { constants, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { lstat, open, stat } from "node:fs/promises";
 
 type KindFacts = Pick<
@@ -78,6 +87,43 @@ export async function readRegularFile(
     return { ok: true, bytes: buffer.subarray(0, length) };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * readRegularFile without the thread-pool round trips, for many small files read in a row at start-up
+ * (skill discovery: 200 SKILL.md files cost about 20 ms of CPU asynchronously, a few ms this way). The
+ * same checks: stat, a non-blocking open (a FIFO can never block it), fstat, a read bounded by the limit.
+ */
+export function readRegularFileSync(
+  absPath: string,
+  maxBytes: number,
+  options: { noFollow?: boolean } = {},
+): RegularRead {
+  const before = checkRegular((options.noFollow ? lstatSync : statSync)(absPath), maxBytes);
+  if (before !== null) return before;
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0);
+  const fd = openSync(absPath, flags);
+  try {
+    const after = fstatSync(fd);
+    const refused = checkRegular(after, maxBytes);
+    if (refused !== null) return refused;
+    let buffer = Buffer.allocUnsafe(Math.min(maxBytes, after.size) + 1);
+    let length = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length < buffer.length) continue;
+      if (buffer.length > maxBytes) break;
+      const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    if (length > maxBytes) return { ok: false, why: "too-large", size: length };
+    return { ok: true, bytes: buffer.subarray(0, length) };
+  } finally {
+    closeSync(fd);
   }
 }
 

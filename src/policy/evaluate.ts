@@ -146,11 +146,13 @@ function targetUnit(request: PolicyRequest, target: string | undefined, rules: R
   // trusts its server (the MCP schema: clients should never decide on annotations of untrusted servers).
   const fallback: Unit = request.allowByDefault
     ? { effect: "allow", reason: `default: ${request.tool} holds no permission of its own` }
-    : request.readOnly && PATH_TOOLS.has(request.tool)
-      ? { effect: "allow", reason: "default: read-only tools are allowed in the workspace" }
-      : request.readOnly && request.trusted === true
-        ? { effect: "allow", reason: "default: a trusted server's read-only tool is allowed" }
-        : ask(`default: ${request.tool} asks`);
+    : request.readOnly && request.skillFolder === true && PATH_TOOLS.has(request.tool)
+      ? { effect: "allow", reason: "default: reading an activated skill's folder is allowed" }
+      : request.readOnly && PATH_TOOLS.has(request.tool)
+        ? { effect: "allow", reason: "default: read-only tools are allowed in the workspace" }
+        : request.readOnly && request.trusted === true
+          ? { effect: "allow", reason: "default: a trusted server's read-only tool is allowed" }
+          : ask(`default: ${request.tool} asks`);
   if (target === undefined)
     return decideUnit(
       rules.filter((r) => r.pattern === undefined),
@@ -159,7 +161,8 @@ function targetUnit(request: PolicyRequest, target: string | undefined, rules: R
     );
   const normalized = normalizeTarget(request.tool, target);
   const unit = decideUnit(rules, { strict: [normalized], loose: [target] }, fallback);
-  if (PATH_TOOLS.has(request.tool) && leavesWorkspace(normalized) && unit.effect === "allow") {
+  const skillRead = request.readOnly && request.skillFolder === true;
+  if (PATH_TOOLS.has(request.tool) && leavesWorkspace(normalized) && unit.effect === "allow" && !skillRead) {
     return ask(`${target} is outside the workspace`);
   }
   return unit;

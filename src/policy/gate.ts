@@ -150,6 +150,27 @@ export class ApprovalGate {
     return view;
   }
 
+  /**
+   * A view with more allow rules (an activated skill's `allowed-tools`, source "skill"), sharing the
+   * grants and prompt queue: deny and ask rules still beat them (evaluate.ts), so a skill never lifts a
+   * deny. Rules that do not parse are returned with why, never thrown.
+   */
+  withAllowRules(texts: readonly string[]): { gate: ApprovalGate; invalid: string[] } {
+    const added: Rule[] = [];
+    const invalid: string[] = [];
+    for (const text of texts) {
+      try {
+        added.push(parseRule(text, "allow", "skill"));
+      } catch (error) {
+        invalid.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+    if (added.length === 0) return { gate: this, invalid };
+    const view = new ApprovalGate({ ...this.options, rules: [...this.options.rules, ...added] });
+    view.state = this.state;
+    return { gate: view, invalid };
+  }
+
   /** Decides one call; asks the approver when the policy says ask. */
   async check(input: GateCheck, signal: AbortSignal): Promise<GateOutcome> {
     const verdict = this.evaluate(input.request);

@@ -2,7 +2,8 @@
 export type Effect = "allow" | "ask" | "deny";
 
 /** Where a rule came from. Project files may only add ask and deny rules. */
-export type RuleSource = "default" | "user" | "flag" | "project" | "session";
+/** `skill`: an allow rule an activated skill's `allowed-tools` granted (src/agents/loop/skill-activation.ts). */
+export type RuleSource = "default" | "user" | "flag" | "project" | "session" | "skill";
 
 /** `TOOL` or `TOOL:PATTERN`; PATTERN is a glob over the tool's main argument. */
 export interface Rule {
@@ -25,6 +26,9 @@ export interface PolicyRequest {
   /** The user trusts this tool's claim to be read-only (an MCP server with `trust: true`): a read-only
    * call is then allowed by default. Without it only reads of workspace paths are. */
   trusted?: boolean;
+  /** A read inside an activated skill's folder: allowed by default (deny and ask rules still apply), though
+   * the path lies outside the workspace. */
+  skillFolder?: boolean;
   /** Touches agent config or .git internals: never allowed without asking. */
   sensitive: boolean;
   /** Allowed when no rule matches: the tool holds no permission of its own (a sub-agent, whose every

@@ -1,6 +1,7 @@
 /** One goal run on a session: the session's shared parts plus what this run asks for. */
 import { type HooksConfig, loadHookRunner } from "../agents/hooks/hooks.ts";
 import type { OutputSchema } from "../agents/loop/output-schema.ts";
+import { invokedSkill } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
 import {
@@ -13,6 +14,7 @@ import {
 import { type ModelClient, modelDeps } from "../llm/client.ts";
 import type { ApprovalGate } from "../policy/gate.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import type { SessionSkills } from "./session-skills.ts";
 import type { RunOptions } from "./types.ts";
 
 /** What every run of a session shares. */
@@ -34,13 +36,20 @@ export interface SessionParts {
   limits: RunLimits;
   /** False leaves out the project instructions. */
   instructions: boolean;
+  /** The session's skills; absent when no skill folder exists. */
+  skills?: SessionSkills;
 }
 
 /** Runs a goal to its end on the session's parts. */
-export async function runGoal(parts: SessionParts, goal: string, options: RunOptions): Promise<RunResult> {
+export async function runGoal(parts: SessionParts, typed: string, options: RunOptions): Promise<RunResult> {
   const named = parts.spec(options.agent);
   const spec = options.systemPrompt !== undefined ? { ...named, system_prompt: options.systemPrompt } : named;
   const sessionId = options.sessionId ?? parts.id;
+  // `/name args`: the goal becomes the skill's body, the skill is activated before the first turn.
+  const invoked = parts.skills ? invokedSkill(parts.skills.set, typed) : undefined;
+  const goal = invoked
+    ? (await import("../agents/loop/skill-activation.ts")).userSkillGoal(invoked.skill, invoked.args)
+    : typed;
   // Project instructions are read for every run, so an AGENTS.md edited between a chat's messages
   // counts from the next one.
   const instructions = parts.instructions
@@ -84,6 +93,8 @@ export async function runGoal(parts: SessionParts, goal: string, options: RunOpt
     ...(options.history ? { history: options.history, resumed: options.resumed ?? true } : {}),
     ...(outputSchema ? { outputSchema } : {}),
     ...(options.escalate !== undefined ? { escalate: options.escalate } : {}),
+    ...(parts.skills ? { skills: parts.skills.forSession(sessionId) } : {}),
+    ...(invoked ? { activateSkill: invoked.skill.name } : {}),
   });
 }
 

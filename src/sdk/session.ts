@@ -4,6 +4,7 @@
  * servers, hooks, and an event stream that knows nothing of terminals. Goals run on it one after another.
  */
 import { mergeHooks } from "../agents/hooks/hooks.ts";
+import { userInvocable } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import { loadConfig } from "../cli/shared/config.ts";
 import { idleTimeoutOption } from "../cli/shared/idle-timeout.ts";
@@ -26,6 +27,7 @@ import { EventQueue } from "./event-queue.ts";
 import { mcpSampling } from "./mcp-sampling.ts";
 import { noticeEvent, sessionEmit } from "./session-events.ts";
 import { runGoal } from "./session-run.ts";
+import { loadSessionSkills } from "./session-skills.ts";
 import type { Session, SessionOptions } from "./types.ts";
 
 export type { ApproveFn, RunOptions, Session, SessionOptions } from "./types.ts";
@@ -40,6 +42,10 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   const workspace = opened.workspace;
   const { specs, notices: specNotices } = await sessionSpecs(options.specs, workspace.root, env);
   const project = await loadProjectRules(workspace.root);
+  const skills =
+    options.skills === false
+      ? undefined
+      : await loadSessionSkills(workspace.root, env, trustsProject(config.trustedProjects, workspace.root));
   // MCP servers and hooks: the user config's, and a trusted project's (servers ask before they start).
   const mcp = sessionMcpConfigs(config, project, workspace.root);
   const trusted = projectHooks(project, workspace.root, config.trustedProjects);
@@ -47,7 +53,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: options.rules?.allow ?? [], deny: options.rules?.deny ?? [] },
     project,
-    knownTools: [...PRIMITIVE_NAMES, "mcp", ...[...specs.keys()].sort()],
+    knownTools: [...PRIMITIVE_NAMES, "mcp", "skill", ...[...specs.keys()].sort()],
     mcpServers: Object.keys(mcp.servers),
   });
   const redactor = options.redactor ?? Redactor.fromEnv(env, mcpSecrets(mcp.servers));
@@ -58,6 +64,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     ...(opened.warning ? [{ code: "sandbox_unavailable", message: opened.warning }] : []),
     ...mcp.notices,
     ...(trusted.notice ? [{ message: trusted.notice, code: "hooks" }] : []),
+    ...(skills?.set.warnings ?? []).map((message) => ({ message, code: "skills" })),
   ]);
   const root = { agent: "root", name: "root", depth: 0 };
   const client = await createModelClient({
@@ -112,6 +119,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       ...options.limits,
     },
     instructions: options.instructions !== false,
+    ...(skills ? { skills } : {}),
   };
   return {
     id: parts.id,
@@ -120,6 +128,11 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     redactor,
     client,
     spec,
+    skills: userInvocable(skills?.set).map((s) => ({
+      name: s.name,
+      description: s.description,
+      ...(s.argumentHint ? { argumentHint: s.argumentHint } : {}),
+    })),
     setApprover: (approve) => approver.set(approve),
     run: (goal, runOptions = {}) => runGoal(parts, goal, runOptions),
     events: () => queue.iterate(),

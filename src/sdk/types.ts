@@ -65,6 +65,8 @@ export interface SessionOptions {
   /** False leaves out the project instructions (AGENTS.md, CLAUDE.md) that every agent's system prompt
    * otherwise gets, as in `agent run`. */
   instructions?: boolean;
+  /** False leaves out Agent Skills (docs/skills.md): no catalog, no `skill` tool, no `/name`. */
+  skills?: boolean;
   /** False keeps runs on the model they resolved to (like `--no-fallback`). */
   fallback?: boolean;
   /** Warnings to emit right after the first run's session_start (e.g. project overrides). */
@@ -105,6 +107,8 @@ export interface Session {
   readonly client: ModelClient;
   /** Sets who answers approval requests from now on (e.g. a terminal prompt made after the session). */
   setApprover(approve: ApproveFn | Approver): void;
+  /** The skills the user can run as `/name args` (a chat's `/` menu lists them). */
+  readonly skills: readonly { name: string; description: string; argumentHint?: string }[];
   /** The spec a run of `agent` would use; AppError("usage") naming the known agents otherwise. */
   spec(agent?: string): AgentSpec;
   /** Runs a goal to its end; every event goes to `onEvent` and to open `events()` iterators. */

@@ -23,6 +23,11 @@ export function pathTarget(path: string, ctx: ToolContext): Promise<PolicyTarget
 
 /** The policy target of a tool that only reads `path`: reading is not changing, so nothing is sensitive. */
 export async function readTarget(path: string, ctx: ToolContext): Promise<PolicyTarget> {
-  const rel = ctx.workspace.relative(await ctx.workspace.resolve(path));
-  return { targets: [rel], sensitive: false };
+  const abs = await ctx.workspace.resolveForRead(path);
+  const rel = ctx.workspace.relative(abs);
+  return {
+    targets: [rel],
+    sensitive: false,
+    ...(ctx.workspace.inReadOnlyRoot(abs) ? { skillFolder: true } : {}),
+  };
 }

@@ -40,6 +40,9 @@ export interface PolicyTarget {
   /** The user trusts the tool's own claim to be read-only (an MCP server marked `trust: true`): a
    * read-only call is then allowed by default, like a read of a workspace file. */
   trusted?: boolean;
+  /** A read inside an activated skill's folder (Workspace.readOnlyRoots): allowed by default like a read
+   * of the workspace, though its path is outside it. */
+  skillFolder?: boolean;
 }
 
 /** What kind of callable a tool is. Every kind goes through the same pipeline (src/agents/loop/invoke.ts). */

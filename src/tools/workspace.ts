@@ -72,11 +72,40 @@ export class Workspace {
     readonly userFiles: readonly string[],
     /** The sandbox exec and `verify:` commands run in (sandbox.ts); none runs them unsandboxed. */
     readonly sandbox?: ExecSandbox,
+    /** Real paths of folders the file tools may read but never change: activated skills' folders. */
+    readonly readOnlyRoots: readonly string[] = [],
   ) {}
 
   /** The same workspace with commands run in `sandbox` (or unsandboxed when undefined). */
   withSandbox(sandbox: ExecSandbox | undefined): Workspace {
-    return new Workspace(this.root, this.roots, this.userFiles, sandbox);
+    return new Workspace(this.root, this.roots, this.userFiles, sandbox, this.readOnlyRoots);
+  }
+
+  /**
+   * The same workspace with `dir` (a real path) readable by read_file, grep and glob, never writable: an
+   * activated skill's folder (DESIGN "Tools, workspace and sandbox"). exec and its sandbox are unchanged.
+   */
+  withReadOnlyRoot(dir: string): Workspace {
+    if (this.readOnlyRoots.includes(dir) || this.contains(dir)) return this;
+    return new Workspace(this.root, this.roots, this.userFiles, this.sandbox, [...this.readOnlyRoots, dir]);
+  }
+
+  /** Like resolve(), for a read: a path inside a read-only root (an activated skill's folder) is allowed too. */
+  async resolveForRead(path: string): Promise<string> {
+    if (this.readOnlyRoots.length === 0) return this.resolve(path);
+    try {
+      return await this.resolve(path);
+    } catch (error) {
+      if (!(error instanceof WorkspaceError) || path.includes("\0")) throw error;
+      const real = await realPathLoose(resolve(this.root, path)).catch(() => undefined);
+      if (real !== undefined && this.inReadOnlyRoot(real)) return real;
+      throw error;
+    }
+  }
+
+  /** True when a real path lies in a read-only root (and so outside every writable root). */
+  inReadOnlyRoot(realPath: string): boolean {
+    return !this.contains(realPath) && this.readOnlyRoots.some((root) => isWithin(root, realPath));
   }
 
   /** Opens a workspace at `root` (must be an existing directory); roots are resolved with realpath. */

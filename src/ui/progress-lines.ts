@@ -21,6 +21,7 @@ import {
 } from "./format.ts";
 import type { TextSink } from "./renderer-types.ts";
 import type { FinishedRun } from "./result.ts";
+import { skillActivationText } from "./skill-activation-text.ts";
 
 /** `full`: the plain renderer's progress; `minimal`: only warnings, errors and denials (JSON modes). */
 export type ProgressLevel = "full" | "minimal";
@@ -195,6 +196,8 @@ export class ProgressLines {
         // A failed tool call is already shown by its tool_end line; only failed verify: commands add news.
         if (event.data.ok || event.data.step !== "command" || !full) return undefined;
         return `${inner}${c.red("✗")} verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
+      case "skill_activated":
+        return `${pad}${c.yellow("◆")} ${event.name}: ${skillActivationText(event.data)}`;
       case "warning":
         return `${pad}${c.yellow(`⚠ ${event.name}: ${event.data.message}`)}`;
       case "error":

@@ -3,6 +3,7 @@ import { toolDefinitionsFor } from "../../tools/registry.ts";
 import { MODEL_TEXT_LIMIT } from "../../tools/truncate.ts";
 import type { Tool } from "../../tools/types.ts";
 import { systemPromptWith } from "../spec/instructions.ts";
+import { catalogBlock, modelInvocable, skillsFor } from "../spec/skills/catalog.ts";
 import { type AgentSpec, type LoadedSpec, mcpCapabilities, primitiveCapabilities } from "../spec/spec.ts";
 import type { RunAgentOptions } from "../types.ts";
 import { RunLog } from "./activity-log.ts";
@@ -56,6 +57,7 @@ export function childRunOptions(
     outputSchema: _o,
     escalate: _e,
     compactFirst: _c,
+    activateSkill: _s,
     limits,
     ...deps
   } = parent;
@@ -121,7 +123,10 @@ function newNode(
     run,
     limits,
     now,
-    system: systemPromptWith(spec.system_prompt, options.instructions, spec.instructions === false),
+    system: withSkillCatalog(
+      systemPromptWith(spec.system_prompt, options.instructions, spec.instructions === false),
+      options,
+    ),
     learn: new LearnRecorder(who, emit, learnTo, shared.sessionId, now),
     messages: options.history ? repairHistory(options.history) : [],
     bestAnswer: "",
@@ -184,8 +189,17 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
     costBudgetUsd: node.limits.costBudgetUsd ?? spec.constraints.max_cost_usd,
   });
   if (who.depth === 0) startSession(node);
-  const problem = buildTools(node);
+  // The skill tool and activations load only in a session that has skills (a folder exists).
+  const skills = options.skills ? await import("./skill-tool.ts") : undefined;
+  const problem = buildTools(node, skills);
   if (problem) return nodeFail(node, problem, "config");
+  // The user's `/name args`: the goal already holds the skill's body (session-run.ts); its folder and grants
+  // apply from the first turn.
+  const invoked =
+    who.depth === 0 && options.activateSkill
+      ? options.skills?.set.skills.get(options.activateSkill)
+      : undefined;
+  if (invoked) skills?.activate(node, invoked, "user");
   // MCP tools: their servers start now, the first time an agent naming them runs (a failure is a warning).
   if (options.mcp) {
     const warn = (message: string) => options.emit(makeEvent(who, "warning", { message, code: "mcp" }));
@@ -202,7 +216,7 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
 }
 
 /** The run's registry: its sub-agents (while depth allows), then its primitives. A problem's message. */
-function buildTools(node: Node): string | undefined {
+function buildTools(node: Node, skills?: typeof import("./skill-tool.ts")): string | undefined {
   const { options, who, depthBound } = node;
   const { spec } = options;
   const toolsFor = options.toolsFor ?? toolDefinitionsFor;
@@ -238,6 +252,8 @@ function buildTools(node: Node): string | undefined {
     for (const d of agents.definitions)
       node.tools.set(d.name, subAgentTool(d, delegation) as unknown as Tool);
   for (const [name, tool] of primitives) node.tools.set(name, tool);
+  const skill = skills?.skillTool(node, delegation);
+  if (skill) node.tools.set(skill.name, skill as unknown as Tool);
   node.act = {
     who,
     emit: options.emit,
@@ -251,5 +267,13 @@ function buildTools(node: Node): string | undefined {
     tools: node.tools,
     concurrency: node.limits.concurrency ?? 4,
   };
+  skills?.activationsFromHistory(node);
+  skills?.restoreActivations(node);
   return undefined;
+}
+
+/** The system prompt with the skills catalog, when the spec allows skills and any is model-invocable. */
+function withSkillCatalog(system: string, options: RunAgentOptions): string {
+  const block = catalogBlock(modelInvocable(skillsFor(options.skills?.set, options.spec.skills)));
+  return block === "" ? system : `${system}\n\n${block}`;
 }

@@ -240,6 +240,7 @@ function policyCheck<A>(
       readOnly: tool.readOnly,
       sensitive: target.sensitive,
       ...(target.trusted ? { trusted: true } : {}),
+      ...(target.skillFolder ? { skillFolder: true } : {}),
       ...(tool.allowByDefault ? { allowByDefault: true } : {}),
     },
     preview: () => tool.preview(args, toolCtx),

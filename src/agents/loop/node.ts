@@ -7,6 +7,7 @@ import {
   type RunResult,
 } from "../../kernel/index.ts";
 import type { Tool } from "../../tools/types.ts";
+import type { ActivationState } from "../spec/skills/types.ts";
 import type { RunAgentOptions, RunLimits } from "../types.ts";
 import type { Compactor } from "./compaction.ts";
 import { type Finish, statusFor } from "./finish.ts";
@@ -57,6 +58,8 @@ export interface Node {
   raiseLimit: boolean;
   nudged: boolean;
   verifyFailures: number;
+  /** A child's skill activations (the root's live in the session: skill-activation.ts). */
+  activations?: ActivationState;
   shaper: AnswerShaper;
   /** The tier a stall may escalate to, once; turns are counted from `turnBase` after it. */
   escalateTo?: string | undefined;

@@ -101,7 +101,7 @@ export async function loadInstructions(options: InstructionsOptions): Promise<Pr
 }
 
 /** The directories searched, farthest first: from the repository root (or the stop) to the workspace. */
-async function searchedDirectories(workspace: string, home: string): Promise<string[]> {
+export async function searchedDirectories(workspace: string, home: string): Promise<string[]> {
   const chain: string[] = [];
   for (let dir = workspace; ; ) {
     chain.push(dir);

@@ -65,6 +65,11 @@ export const agentSpecSchema = z
     version: z.union([z.string(), z.number()]).transform(String).default("1"),
     verify: z.array(z.string().min(1)).optional(),
     instructions: z.boolean({ error: "expected instructions: true or false" }).optional(),
+    skills: z
+      .union([z.boolean(), z.array(z.string().min(1))], {
+        error: "expected skills: true, false or a list of skill names",
+      })
+      .optional(),
   })
   .strict();
 
@@ -98,6 +103,9 @@ export interface AgentSpec {
   /** `false`: the session's project instructions (AGENTS.md, CLAUDE.md) are not added to this agent's
    * system prompt (src/agents/spec/instructions.ts). Default true. */
   instructions?: boolean;
+  /** Agent Skills this agent sees in its catalog and may activate (src/agents/spec/skills/): `true` all,
+   * a list the named ones, `false` or absent none. The built-in root and code-editor say `true`. */
+  skills?: boolean | string[];
 }
 
 /** Where a loaded spec came from; nearer scopes override farther ones by name. */

@@ -54,3 +54,37 @@ export const CHAT_HELP: readonly string[] = [
   "      Esc interrupt the running turn (at an approval prompt: no, and interrupt)",
   "      Ctrl-C clear the input (on an empty input: press again to quit) · during a turn: interrupt",
 ];
+
+/**
+ * The `/` menu: the built-in commands, then the user-invocable skills (docs/skills.md), each with its
+ * argument hint. A skill named like a built-in command is left out (the command wins).
+ */
+export function chatCommandsWith(
+  skills: readonly { name: string; description: string; argumentHint?: string }[],
+): ChatCommand[] {
+  const builtIn = new Set(CHAT_COMMANDS.map((c) => c.name));
+  const fromSkills = skills
+    .filter((s) => !builtIn.has(s.name))
+    .map((s) => ({
+      name: s.name,
+      description: `${s.argumentHint ? `${s.argumentHint} · ` : ""}(skill) ${s.description}`,
+    }));
+  return [...CHAT_COMMANDS, ...fromSkills];
+}
+
+/** True when `line` is `/name …` for one of `skills`: sent as a message, the session runs the skill. */
+export function isSkillLine(line: string, skills: readonly { name: string }[]): boolean {
+  const name = /^\/(\S+)/.exec(line.trim())?.[1];
+  return name !== undefined && skills.some((s) => s.name === name.normalize("NFKC"));
+}
+
+/** What `/help` adds for the skills (those a command's name does not hide): one line each. */
+export function skillHelp(
+  skills: readonly { name: string; description: string; argumentHint?: string }[],
+): string[] {
+  const builtIn = new Set(CHAT_COMMANDS.map((c) => c.name));
+  const shown = skills.filter((s) => !builtIn.has(s.name));
+  if (shown.length === 0) return [];
+  const usage = (s: (typeof shown)[number]) => `/${s.name}${s.argumentHint ? ` ${s.argumentHint}` : ""}`;
+  return ["skills (docs/skills.md):", ...shown.map((s) => `${usage(s).padEnd(17)} ${s.description}`)];
+}

@@ -34,7 +34,14 @@ import {
   setUpSession,
   topModel,
 } from "../shared/session-setup.ts";
-import { CHAT_COMMANDS, CHAT_HELP, parseSlashCommand, type SlashCommand } from "./chat-commands.ts";
+import {
+  CHAT_HELP,
+  chatCommandsWith,
+  isSkillLine,
+  parseSlashCommand,
+  type SlashCommand,
+  skillHelp,
+} from "./chat-commands.ts";
 import { closeInterruptedTurn, earlierInputs, earlierMessages } from "./chat-history.ts";
 import { isSmallTalk, SMALL_TALK_TIER } from "./chat-tier.ts";
 
@@ -105,7 +112,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
     onInterrupt: interrupt,
     welcome: welcomeOf(setup, continued !== undefined ? convo.messages.length : undefined),
-    commands: CHAT_COMMANDS,
+    commands: chatCommandsWith(session.skills),
     earlier: earlierMessages(convo.messages),
     history: earlierInputs(convo.messages),
   });
@@ -160,7 +167,10 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       const input = first !== undefined ? { kind: "message" as const, text: first } : await ui.nextInput();
       first = undefined;
       if (input.kind === "quit") break;
-      const command = parseSlashCommand(input.text);
+      const parsed = parseSlashCommand(input.text);
+      // `/name args` for a skill is a message: the session activates the skill (sdk/session-run.ts).
+      const command =
+        parsed?.name === "unknown" && isSkillLine(input.text, session.skills) ? undefined : parsed;
       if (command !== undefined) {
         if (command.name === "quit") break;
         await runCommand(command, { setup, convo, ui, totals, emit });
@@ -246,6 +256,7 @@ async function runCommand(
   switch (command.name) {
     case "help":
       for (const line of CHAT_HELP) ui.note(line);
+      for (const line of skillHelp(setup.session.skills)) ui.note(line);
       return;
     case "clear": {
       let next: Transcript;
@@ -311,7 +322,7 @@ async function runCommand(
       return;
     }
     case "unknown":
-      ui.note(unknownCommandText(command.text, CHAT_COMMANDS), false);
+      ui.note(unknownCommandText(command.text, chatCommandsWith(setup.session.skills)), false);
       return;
     case "quit":
       return;

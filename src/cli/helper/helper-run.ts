@@ -38,6 +38,7 @@ import { SINGLE_CALL_SYSTEM, singleCall } from "./helper-call.ts";
 import type { HelperFlags } from "./helper-flag-types.ts";
 import { chooseModelName, parseToolList } from "./helper-options.ts";
 import { type HelperOutcome, writeOutcome } from "./helper-output.ts";
+import { helperSkillTask } from "./helper-skill.ts";
 import { traceSingleCall } from "./helper-trace.ts";
 
 /** The budgets of a run, only those set. */
@@ -70,8 +71,11 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
   if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
   const stdinText = stdin.text;
+  const skillTask = await helperSkillTask(args.join(" "), process.cwd(), env, (line) =>
+    process.stderr.write(`agent: ${terminalSafe(line)}\n`),
+  );
   const prompt = joinTask(
-    args,
+    skillTask !== undefined ? [skillTask] : args,
     stdinText,
     "no prompt: pass it as arguments or pipe it on stdin (agent helper --help)",
   );

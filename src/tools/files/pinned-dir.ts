@@ -46,7 +46,10 @@ export function openPinnedDir(
   shownAs: string,
   create: boolean,
 ): PinnedDir {
-  const root = workspace.roots.find((r) => isWithin(r, dirAbs));
+  // A read (never a create) may also be in a read-only root: an activated skill's folder.
+  const root =
+    workspace.roots.find((r) => isWithin(r, dirAbs)) ??
+    (create ? undefined : workspace.readOnlyRoots.find((r) => isWithin(r, dirAbs)));
   if (root === undefined) throw new FileError(`${shownAs} is outside the workspace`);
   const created: string[] = [];
   let fd = openSync(root, DIR_FLAGS);
@@ -90,7 +93,8 @@ export function openPinnedDir(
     path: (name) => (HAS_PROC_FD ? `/proc/self/fd/${pinned}/${name}` : join(real, name)),
     verify() {
       const now = realOf(pinned, real);
-      if (now !== real || !workspace.contains(now)) throw changed(shownAs, `its folder is now at ${now}`);
+      const inside = workspace.contains(now) || (!create && workspace.inReadOnlyRoot(now));
+      if (now !== real || !inside) throw changed(shownAs, `its folder is now at ${now}`);
     },
     close: () => closeSync(pinned),
   };

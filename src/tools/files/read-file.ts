@@ -34,7 +34,7 @@ export const readFileTool = definePrimitive<ReadFileArgs>({
     return `read ${args.path}`;
   },
   async run(args, ctx) {
-    const abs = await ctx.workspace.resolve(args.path);
+    const abs = await ctx.workspace.resolveForRead(args.path);
     const rel = ctx.workspace.relative(abs);
     const text = await readTextFile(abs, rel, ctx.workspace);
     const lines = text.split("\n");

@@ -32,7 +32,7 @@ export const globTool = definePrimitive<GlobArgs>({
     if (args.pattern.startsWith("/") || args.pattern.split("/").includes("..")) {
       throw new Error(`glob pattern ${args.pattern} must be relative to path and must not contain '..'`);
     }
-    const base = await ctx.workspace.resolve(args.path ?? ".");
+    const base = await ctx.workspace.resolveForRead(args.path ?? ".");
     if (!(await stat(base).catch(() => null))?.isDirectory()) {
       throw new Error(`${args.path ?? "."} is not a directory`);
     }

@@ -38,7 +38,7 @@ export const grepTool = definePrimitive<GrepArgs>({
   },
   async run(args, ctx) {
     compilePattern(args.pattern); // a bad pattern fails here, with its message, before any worker starts
-    const base = await ctx.workspace.resolve(args.path ?? ".");
+    const base = await ctx.workspace.resolveForRead(args.path ?? ".");
     const info = await stat(base).catch(() => null);
     if (info === null) throw new Error(`path not found: ${args.path}`);
     const kind = specialKind(info);

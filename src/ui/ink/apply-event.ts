@@ -1,4 +1,5 @@
 /** How one event changes the UI state draft (the event half of the reducer in state.ts). */
+
 import { type AgentEvent, shownAsTool } from "../../kernel/events.ts";
 import { addUsage, totalTokens } from "../../kernel/usage.ts";
 import {
@@ -16,6 +17,7 @@ import {
   oneLine,
 } from "../format.ts";
 import type { FinishedRun } from "../result.ts";
+import { skillActivationText } from "../skill-activation-text.ts";
 import { closeGroup, flushGroups, type NewItem, openGroup, pushItem, route } from "./history-groups.ts";
 import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state-types.ts";
 
@@ -270,6 +272,9 @@ export function applyEvent(
         const text = `verify ${event.data.command ?? event.data.step}: ${oneLine(event.data.detail)}`;
         add({ ...base, kind: "error", text });
       }
+      return;
+    case "skill_activated":
+      add({ ...base, kind: "info", text: skillActivationText(event.data) });
       return;
     case "warning":
       add({ ...base, kind: "warning", text: event.data.message });

@@ -1,0 +1,44 @@
+/** `agent skills list|show NAME|validate [PATH]`: the Agent Skills found from here. Work lives in skills-run.ts. */
+import type { Command } from "commander";
+import { CliExit, type CommandModule } from "../shared/command-module.ts";
+
+function exitWith(code: number): void {
+  if (code !== 0) throw new CliExit(code);
+}
+
+export const skillsCommand: CommandModule = {
+  register(program: Command) {
+    const skills = program
+      .command("skills")
+      .description(
+        "the Agent Skills found from here: .agents/skills, .claude/skills, commands, your own (docs/skills.md)",
+      );
+    skills
+      .command("list", { isDefault: true })
+      .description("(default) every skill: name, source, path, description and problems")
+      .option("--json", "print the skills as JSON")
+      .action(async (flags: { json?: boolean }) => {
+        const { listSkills } = await import("./skills-run.ts");
+        exitWith(await listSkills(flags));
+      });
+    skills
+      .command("show")
+      .description("print one skill: its fields and its instructions")
+      .argument("<name>", "the skill's name")
+      .option("--json", "print the skill as JSON")
+      .action(async (name: string, flags: { json?: boolean }) => {
+        const { showSkill } = await import("./skills-run.ts");
+        exitWith(await showSkill(name, flags));
+      });
+    skills
+      .command("validate")
+      .description(
+        "check every skill found from here, or the skill folder (or folder of skills) at PATH; each problem as FILE:LINE: field: expected ... (exit 3 if any)",
+      )
+      .argument("[path]", "a skill folder, its SKILL.md, or a folder of skill folders")
+      .action(async (path: string | undefined) => {
+        const { validateSkills } = await import("./skills-run.ts");
+        exitWith(await validateSkills(path));
+      });
+  },
+};

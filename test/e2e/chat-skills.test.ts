@@ -1,0 +1,52 @@
+/**
+ * Skills in `agent chat` on a real terminal (tmux): typing `/` lists the user-invocable skills with the
+ * built-in commands; `/greet Ada` activates the skill (its body with the arguments reaches the model) and
+ * the activation shows with the skill's path.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
+
+let server: FakeLlmServer;
+
+beforeEach(async () => {
+  server = await startFakeLlmServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+test(
+  "chat: the / menu lists a skill; /greet Ada activates it with its arguments",
+  async () => {
+    server.enqueue({ text: "Hello, Ada!" });
+    const run = startTerminal(["chat"], {
+      server,
+      prepare: (sandbox) => {
+        const dir = join(sandbox.workspace, ".agents", "skills", "greet");
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(
+          join(dir, "SKILL.md"),
+          "---\nname: greet\ndescription: Greets someone by name.\nargument-hint: NAME\n---\nGreet $ARGUMENTS in one line.\n",
+        );
+      },
+    });
+    try {
+      await run.waitForScreen(/Enter send/, "the input box");
+      run.type("/gr");
+      await run.waitForScreen(/\/greet.*Greets someone by name\./, "the skill in the / menu");
+      run.type("eet Ada");
+      run.press("Enter");
+      await run.waitForScreen(/Hello, Ada!/, "the answer");
+      await run.waitForScreen(/skill greet activated by you \(project .*SKILL\.md\)/, "the activation line");
+      expect(JSON.stringify(server.requests[0]?.body)).toContain("Greet Ada in one line.");
+      run.press("C-d");
+      expect(await run.exitStatus()).toBe(0);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
