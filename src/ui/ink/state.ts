@@ -25,6 +25,7 @@ export function initialState(): UiState {
     usage: emptyUsage(),
     costUsd: 0,
     approvals: [],
+    elicitations: [],
     requests: {},
     calls: {},
     groups: {},
@@ -57,6 +58,7 @@ export function reduceBatch(
     history: [...state.history],
     agents: state.agents.map((a) => ({ ...a, tools: [...a.tools] })),
     approvals: [...state.approvals],
+    elicitations: [...state.elicitations],
     requests: { ...state.requests },
     calls: { ...state.calls },
     // Each group copied once per batch, so routing appends in place (not a copy per item).
@@ -77,6 +79,13 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
   switch (action.type) {
     case "approval_enqueued":
       if (!draft.approvals.some((r) => r.id === action.request.id)) draft.approvals.push(action.request);
+      return;
+    case "elicitation_enqueued":
+      if (!draft.elicitations.some((q) => q.id === action.question.id))
+        draft.elicitations.push(action.question);
+      return;
+    case "elicitation_settled":
+      draft.elicitations = draft.elicitations.filter((q) => q.id !== action.id);
       return;
     case "approval_settled":
       draft.approvals = draft.approvals.filter((r) => r.id !== action.id);

@@ -2,6 +2,7 @@ import { Static, useWindowSize } from "ink";
 import { useLayoutEffect } from "react";
 import type { InterruptKeyName } from "../renderer-types.ts";
 import { ApprovalPrompt } from "./approval-prompt.tsx";
+import { ElicitationForm } from "./elicitation-form.tsx";
 import { HistoryLine } from "./history-line.tsx";
 import type { InkApprover } from "./ink-approver.ts";
 import type { HistoryItem, UiState } from "./state.ts";
@@ -31,6 +32,7 @@ export function TranscriptView({
   onHistoryRender,
 }: TranscriptViewProps) {
   const request = state.approvals[0];
+  const question = request ? undefined : state.elicitations[0];
   const { columns } = useWindowSize();
   // Static prints its items during the commit; from now on new items may start a fresh generation.
   useLayoutEffect(() => {
@@ -56,6 +58,16 @@ export function TranscriptView({
           colors={colors}
           queued={state.approvals.length - 1}
           onDecision={(decision) => approver.answer(request.id, decision)}
+          onInterrupt={onInterrupt}
+        />
+      ) : null}
+      {question ? (
+        <ElicitationForm
+          key={question.id}
+          question={question}
+          colors={colors}
+          queued={state.elicitations.length - 1}
+          onAnswer={(answer) => approver.answerForm(question.id, answer)}
           onInterrupt={onInterrupt}
         />
       ) : null}
