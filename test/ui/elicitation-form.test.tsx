@@ -10,7 +10,7 @@ import { formFields } from "../../src/tools/mcp/elicitation-form.ts";
 import { App } from "../../src/ui/ink/app.tsx";
 import { InkApprover } from "../../src/ui/ink/ink-approver.ts";
 import { UiStore } from "../../src/ui/ink/store.ts";
-import { tick } from "./fixtures.ts";
+import { approvalRequest, tick } from "./fixtures.ts";
 
 afterEach(() => cleanup());
 
@@ -140,5 +140,21 @@ describe("MCP form on the terminal", () => {
     await until(lastFrame, "pick");
     stdin.write(ENTER);
     expect(await answer).toEqual({ action: "accept", drafts: { pick: "a\u0007" } });
+  });
+
+  test("an approval that comes while a form is open waits behind it; the typed text stays", async () => {
+    const { approver, lastFrame, stdin } = mount();
+    const answer = approver.elicit(question("q7", { who: { type: "string" } }), new AbortController().signal);
+    await until(lastFrame, "who:");
+    stdin.write("Ada");
+    await until(lastFrame, "who: Ada");
+    const decision = approver.decide(approvalRequest("r1"), new AbortController().signal);
+    expect(await until(lastFrame, "(1 more waiting)")).toContain("who: Ada");
+    expect(lastFrame()).not.toContain("wants to run");
+    stdin.write(ENTER);
+    expect(await answer).toEqual({ action: "accept", drafts: { who: "Ada" } });
+    expect(await until(lastFrame, "wants to run")).toContain("wants to run edit_file");
+    stdin.write("y");
+    expect(await decision).toEqual({ kind: "once" });
   });
 });

@@ -94,8 +94,11 @@ export interface UiState {
   costUsd: number;
   /** Approval requests waiting for the user; the first one is on screen. */
   approvals: ApprovalRequest[];
-  /** MCP servers' forms waiting for the user; shown, one at a time, when no approval waits. */
+  /** MCP servers' forms waiting for the user. */
   elicitations: ElicitationQuestion[];
+  /** Ids of the waiting approvals and forms in the order they came: the first is on screen, so a
+   * question that arrives later never replaces one the user is answering. */
+  questions: string[];
   /** Requests seen in approval_request events, to name the tool when the decision arrives. */
   requests: Record<string, ApprovalRequest>;
   /**

@@ -31,8 +31,10 @@ export function TranscriptView({
   onInterrupt,
   onHistoryRender,
 }: TranscriptViewProps) {
-  const request = state.approvals[0];
-  const question = request ? undefined : state.elicitations[0];
+  // The question that came first is on screen: an approval or an MCP server's form.
+  const first = state.questions[0];
+  const request = state.approvals.find((r) => r.id === first);
+  const question = state.elicitations.find((q) => q.id === first);
   const { columns } = useWindowSize();
   // Static prints its items during the commit; from now on new items may start a fresh generation.
   useLayoutEffect(() => {
@@ -56,7 +58,7 @@ export function TranscriptView({
           key={request.id}
           request={request}
           colors={colors}
-          queued={state.approvals.length - 1}
+          queued={state.questions.length - 1}
           onDecision={(decision) => approver.answer(request.id, decision)}
           onInterrupt={onInterrupt}
         />
@@ -66,7 +68,7 @@ export function TranscriptView({
           key={question.id}
           question={question}
           colors={colors}
-          queued={state.elicitations.length - 1}
+          queued={state.questions.length - 1}
           onAnswer={(answer) => approver.answerForm(question.id, answer)}
           onInterrupt={onInterrupt}
         />
