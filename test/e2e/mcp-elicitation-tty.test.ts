@@ -3,7 +3,8 @@
  * `@modelcontextprotocol/server-everything` over stdio (through the logging tap), the model calls its
  * `trigger-elicitation-request` tool, the form shows on screen pre-filled with the schema defaults, the
  * person types the one required field and presses Enter on each field; the server answers with the values
- * it received, which reach the model's next request. Off a terminal the same form is declined at once.
+ * it received, which reach the model's next request. Ctrl-C while the form is open answers `cancel`; off a
+ * terminal the same form is declined at once.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -97,6 +98,23 @@ describe("an MCP server's form", () => {
         expect(elicitAnswers(run.sandbox)).toMatchObject([
           { action: "accept", content: { name: "Ada", check: false } },
         ]);
+      } finally {
+        run.close();
+      }
+    },
+    TEST_TIMEOUT_MS * 2,
+  );
+
+  test(
+    "on a terminal, Ctrl-C while the form is open interrupts the run (exit 130) and the server gets cancel",
+    async () => {
+      server.enqueue({ toolCalls: [{ name: TOOL, args: {} }] });
+      const run = startTerminal(["run", "ask me", ...FLAGS], { server, prepare });
+      try {
+        await run.waitForScreen(/asks you to fill in a form/, "the form");
+        run.press("C-c");
+        expect(await run.exitStatus()).toBe(130);
+        expect(elicitAnswers(run.sandbox)).toEqual([{ action: "cancel" }]);
       } finally {
         run.close();
       }
