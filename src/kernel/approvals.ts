@@ -1,3 +1,5 @@
+import type { ElicitationAnswer, ElicitationQuestion } from "./elicitation.ts";
+
 /** A question the loop asks the user (or the flag/rule standing in for them). Matched by id. */
 export interface ApprovalRequest {
   id: string;
@@ -29,6 +31,11 @@ export type ApprovalDecision =
 /** How the loop asks. Implementations: interactive (Ink), flag-driven (--on-ask), scripted (tests). */
 export interface Approver {
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+  /**
+   * Puts an MCP server's form to the user (the same channel as approvals: one question at a time);
+   * rejects when `signal` aborts. Absent (flags, `-p`, no terminal): every form is declined at once.
+   */
+  elicit?(question: ElicitationQuestion, signal: AbortSignal): Promise<ElicitationAnswer>;
 }
 
 /** Raised by the `--on-ask fail` approver: the run must end with exit code 6. */

@@ -1,6 +1,7 @@
 export * from "./activity.ts";
 export * from "./approvals.ts";
 export * from "./config-file.ts";
+export * from "./elicitation.ts";
 export * from "./errors.ts";
 export * from "./events.ts";
 export * from "./map-strings.ts";

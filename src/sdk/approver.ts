@@ -1,5 +1,5 @@
 /** Who answers a session's approval requests: the caller's callback or Approver, replaceable later. */
-import type { ApprovalRequest, Approver } from "../kernel/index.ts";
+import type { ApprovalRequest, Approver, ElicitationAnswer, ElicitationQuestion } from "../kernel/index.ts";
 import { flagApprover } from "../policy/approvers.ts";
 import type { ApproveFn } from "./types.ts";
 
@@ -36,5 +36,11 @@ export class SwitchableApprover implements Approver {
 
   decide(request: ApprovalRequest, signal: AbortSignal) {
     return this.current.decide(request, signal);
+  }
+
+  /** An MCP server's form, to the current approver; one that cannot show forms declines it at once. */
+  elicit(question: ElicitationQuestion, signal: AbortSignal): Promise<ElicitationAnswer> {
+    const current = this.current;
+    return current.elicit ? current.elicit(question, signal) : Promise.resolve({ action: "decline" });
   }
 }

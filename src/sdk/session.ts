@@ -24,6 +24,7 @@ import { PRIMITIVE_NAMES } from "../tools/names.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { SwitchableApprover } from "./approver.ts";
 import { EventQueue } from "./event-queue.ts";
+import { mcpElicitation } from "./mcp-elicitation.ts";
 import { mcpSampling } from "./mcp-sampling.ts";
 import { noticeEvent, sessionEmit } from "./session-events.ts";
 import { runGoal } from "./session-run.ts";
@@ -89,7 +90,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       projectTrusted: trustsProject(config.trustedProjects, workspace.root),
       ...(config.file !== undefined ? { configFile: config.file } : {}),
     },
-    mcpSampling(client, gate, root),
+    { sample: mcpSampling(client, gate, root), elicit: mcpElicitation(approver) },
   );
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";

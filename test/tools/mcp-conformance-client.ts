@@ -8,8 +8,16 @@
  * connection every run uses, and for OAuth the login of `agent mcp login NAME --headless`, whose user
  * agent follows the authorization server's redirects (the suite's server approves without a page).
  * Then every tool is called with sample arguments, as a model would.
+ *
+ * A server's form (elicitation) goes through the product's handler (src/tools/mcp/elicitation.ts: the
+ * schema becomes our form fields, pre-filled with their defaults, and the answer becomes the result); the
+ * person is stood in for by an answerer that accepts the form exactly as it is pre-filled, as a user
+ * pressing Enter on every field would.
  */
+import { initialDrafts } from "../../src/kernel/elicitation.ts";
+import type { McpClientHandlers } from "../../src/tools/mcp/client-requests.ts";
 import type { McpConnection } from "../../src/tools/mcp/connection.ts";
+import { elicitationHandler } from "../../src/tools/mcp/elicitation.ts";
 import type { McpOAuthConfig, McpServerConfig } from "../../src/tools/mcp/types.ts";
 
 /** The suite's CIMD scenario expects this client_id (a metadata document URL). */
@@ -51,7 +59,7 @@ async function main(): Promise<number> {
     );
   } else {
     const { connectMcpServer } = await import("../../src/tools/mcp/connection.ts");
-    const connection = await connectMcpServer("conformance", config, signal);
+    const connection = await connectMcpServer("conformance", config, signal, undefined, { handlers });
     try {
       await callEveryTool(connection);
     } finally {
@@ -60,6 +68,15 @@ async function main(): Promise<number> {
   }
   return 0;
 }
+
+/** What the client answers: no roots; every form accepted as pre-filled (Enter on each field). */
+const handlers: McpClientHandlers = {
+  roots: () => [],
+  elicit: elicitationHandler(async (question) => ({
+    action: "accept",
+    drafts: initialDrafts(question.fields),
+  })),
+};
 
 function oauthFor(scenario: string, context: Context): McpOAuthConfig | undefined {
   if (scenario === "auth/client-credentials-jwt") {

@@ -21,7 +21,8 @@ const CLIENT = join(ROOT, "test/tools/mcp-conformance-client.ts");
 const PASSING = [
   "initialize",
   "tools_call",
-  // Needs the client's elicitation capability (issue 17 part B, branch work/mcp-runtime).
+  // Passes with the client's form handling (src/tools/mcp/elicitation.ts) and an answerer that accepts the
+  // form as pre-filled (SEP-1034 defaults): see mcp-conformance-client.ts.
   "elicitation-sep1034-client-defaults",
   "sse-retry",
   "auth/metadata-default",

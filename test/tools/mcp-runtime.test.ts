@@ -9,8 +9,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { initialDrafts } from "../../src/kernel/elicitation.ts";
 import { Redactor, type ToolProgress } from "../../src/kernel/index.ts";
 import type { McpClientHandlers } from "../../src/tools/mcp/client-requests.ts";
+import { elicitationHandler } from "../../src/tools/mcp/elicitation.ts";
 import { McpServers } from "../../src/tools/mcp/servers.ts";
 import { finishOutput, IMAGE_LIMIT } from "../../src/tools/tool-output.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
@@ -206,6 +208,56 @@ describe("client capabilities", () => {
       .get("mcp__everything__trigger-elicitation-request")!
       .run({}, await context(new AbortController().signal));
     expect(out.modelText).toContain("User declined to provide the requested information.");
+  });
+
+  test("a form answered through the product's handler: the server receives the pre-filled defaults and the typed name", async () => {
+    const asked: string[] = [];
+    const elicit = elicitationHandler(async (question) => {
+      asked.push(`${question.server}: ${question.message}`);
+      return { action: "accept", drafts: { ...initialDrafts(question.fields), name: "Ada" } };
+    });
+    const { tools } = await startWith({ roots: () => [], elicit });
+    const out = await tools
+      .get("mcp__everything__trigger-elicitation-request")!
+      .run({}, await context(new AbortController().signal));
+    expect(asked).toEqual(["everything: Please provide inputs for the following fields:"]);
+    expect(out.modelText).toContain("User provided the requested information!");
+    expect(out.modelText).toContain('"name": "Ada"');
+    expect(out.modelText).toContain('"integer": 42');
+    expect(out.modelText).toContain('"firstLine": "It was a dark and stormy night."');
+  });
+
+  test("aborting the run while a form waits answers cancel and ends the wait", async () => {
+    const controller = new AbortController();
+    let waiting: () => void = () => {};
+    const shown = new Promise<void>((resolve) => {
+      waiting = resolve;
+    });
+    const elicit = elicitationHandler(
+      (_question, signal) =>
+        new Promise((_resolve, reject) => {
+          waiting();
+          signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        }),
+    );
+    const log = join(tempDir(), "sent.jsonl");
+    const servers = new McpServers(
+      { everything: everythingStdio(log) },
+      { handlers: { roots: () => [], elicit } },
+    );
+    cleanups.push(() => servers.closeAll());
+    const tools = await servers.toolsFor(["mcp:everything"], () => {}, new AbortController().signal);
+    const run = tools
+      .get("mcp__everything__trigger-elicitation-request")!
+      .run({}, await context(controller.signal));
+    await shown;
+    controller.abort(new Error("interrupted"));
+    await run.catch(() => undefined);
+    await servers.closeAll();
+    const answers = sentMessages(log).filter(
+      (m) => (m as { result?: { action?: string } }).result?.action !== undefined,
+    );
+    expect(answers.map((m) => (m as { result: { action: string } }).result.action)).toEqual(["cancel"]);
   });
 
   test("server instructions are offered for the system prompt of the agent naming the server", async () => {

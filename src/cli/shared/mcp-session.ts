@@ -83,7 +83,7 @@ export async function createMcpServers(
   gate: ApprovalGate,
   who: AgentIdentity,
   workspace: { root: string; projectTrusted: boolean; configFile?: string },
-  sample?: McpClientHandlers["sample"],
+  answers: Pick<McpClientHandlers, "sample" | "elicit"> = {},
 ): Promise<McpServers | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
   const { McpServers } = await import("../../tools/mcp/servers.ts");
@@ -110,9 +110,13 @@ export async function createMcpServers(
     cwd: workspace.root,
     ...userServersCwd(workspace.configFile),
     projectTrusted: workspace.projectTrusted,
-    // The workspace is the one root; elicitation is declined (no form prompt yet); sampling is offered
-    // to servers with `sampling: true` when the session can run it.
-    handlers: { roots: () => [workspace.root], ...(sample ? { sample } : {}) },
+    // The workspace is the one root; a form goes to `answers.elicit` (declined without it); sampling is
+    // offered to servers with `sampling: true` when the session can run it.
+    handlers: {
+      roots: () => [workspace.root],
+      ...(answers.sample ? { sample: answers.sample } : {}),
+      ...(answers.elicit ? { elicit: answers.elicit } : {}),
+    },
   });
 }
 

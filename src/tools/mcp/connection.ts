@@ -25,7 +25,7 @@ import { McpLoginRequired } from "./auth/oauth-provider.ts";
 import { clientCapabilities, type McpClientHandlers, registerClientHandlers } from "./client-requests.ts";
 import { diagnose, firstLine } from "./diagnosis.ts";
 import { type HttpConnectionParts, httpConnectionParts } from "./http-transport.ts";
-import { inFlight, unlessAborted } from "./request-scope.ts";
+import { inFlight, ServerRequestScope, unlessAborted } from "./request-scope.ts";
 import { DEFAULT_TOOL_TIMEOUT_MS, type McpServerConfig } from "./types.ts";
 
 export type { CallToolResult, McpToolInfo };
@@ -77,7 +77,9 @@ export async function connectMcpServer(
   cwd?: string,
   connectOptions: ConnectOptions = {},
 ): Promise<McpConnection> {
-  const handlers = connectOptions.handlers ?? { roots: () => [] };
+  // The server's own requests (a form, a sampling call) end with the call in flight or the connection.
+  const scope = new ServerRequestScope();
+  const handlers = scopedHandlers(connectOptions.handlers ?? { roots: () => [] }, scope);
   const newClient = (): Client => {
     const made = new Client(
       { name: "agent", version: pkg.version },
@@ -145,6 +147,7 @@ export async function connectMcpServer(
   };
   const cleanup = async (): Promise<void> => {
     closed ??= `server ${name} was shut down`;
+    scope.close();
     // The spec's session end: clients SHOULD send DELETE with the session id (transport.terminateSession;
     // a 405 means the server keeps sessions itself). Bounded: a hung server cannot hold up the exit.
     if (transport instanceof StreamableHTTPClientTransport) await bounded(transport.terminateSession());
@@ -190,7 +193,7 @@ export async function connectMcpServer(
       call: async (tool, args, options) => {
         for (let attempt = 1; ; attempt++) {
           try {
-            return await callTool(client, config, tool, args, options);
+            return await scope.during(options.signal, () => callTool(client, config, tool, args, options));
           } catch (error) {
             if (attempt < AUTH_ATTEMPTS && (await stepUp(error))) continue;
             if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) {
@@ -227,6 +230,20 @@ export async function connectMcpServer(
       ...(http?.facts() !== undefined ? { http: http.facts() } : {}),
     });
   }
+}
+
+/** The handlers with each server request's signal ended by `scope` too (see ServerRequestScope). */
+function scopedHandlers(handlers: McpClientHandlers, scope: ServerRequestScope): McpClientHandlers {
+  const { elicit, sample } = handlers;
+  return {
+    ...handlers,
+    ...(elicit
+      ? { elicit: (server, params, signal) => elicit(server, params, scope.signalFor(signal)) }
+      : {}),
+    ...(sample
+      ? { sample: (server, params, signal) => sample(server, params, scope.signalFor(signal)) }
+      : {}),
+  };
 }
 
 /** An authorization was asked for (the SDK's UnauthorizedError after a redirect, or a 401/403 status). */

@@ -45,3 +45,33 @@ export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Prom
     );
   });
 }
+
+/**
+ * Signals for what a server asks of us while it works (an elicitation's form, a sampling call): such a
+ * request ends when the server cancels it, when a tool call in flight is aborted (the run's Ctrl-C or
+ * --timeout: the MCP spec's `cancel` for a form the user never answered), or when the connection closes
+ * (the run ended), so a form never outlives the run that led to it.
+ */
+export class ServerRequestScope {
+  private readonly calls = new Set<AbortSignal>();
+  private readonly closing = new AbortController();
+
+  /** Runs one tool call; while it runs, its signal also ends the server's requests. */
+  async during<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    this.calls.add(signal);
+    try {
+      return await work();
+    } finally {
+      this.calls.delete(signal);
+    }
+  }
+
+  /** A signal for one server request that `server` (the SDK's, aborted when the server cancels) started. */
+  signalFor(server: AbortSignal): AbortSignal {
+    return AbortSignal.any([server, this.closing.signal, ...this.calls]);
+  }
+
+  close(): void {
+    this.closing.abort(new Error("the MCP connection closed"));
+  }
+}

@@ -53,7 +53,9 @@ export function App({ store, approver, colors, showCost, onInterrupt, onHistoryR
         />
       ) : (
         <>
-          {state.approvals.length > 0 ? null : <InterruptKey onInterrupt={onInterrupt} />}
+          {state.approvals.length > 0 || state.elicitations.length > 0 ? null : (
+            <InterruptKey onInterrupt={onInterrupt} />
+          )}
           <LiveArea agents={state.agents} colors={colors} columns={columns} now={now} />
           <StatusLine
             model={state.model}

@@ -314,6 +314,8 @@ export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: bo
   add({ kind: "status", text: parts.join(" · "), ok: run.status === "success" });
   draft.agents = [];
   draft.approvals = [];
+  draft.elicitations = [];
+  draft.questions = [];
   draft.calls = {};
   draft.groups = {};
   draft.lastRootText = "";

@@ -63,7 +63,7 @@ export function ChatApp({
         />
       ) : (
         <>
-          {request ? null : <InterruptKey onInterrupt={onInterrupt} />}
+          {request || state.elicitations.length > 0 ? null : <InterruptKey onInterrupt={onInterrupt} />}
           <LiveArea agents={state.agents} colors={colors} columns={columns} now={now} />
         </>
       )}

@@ -3,6 +3,7 @@
  * apply-event.ts both import it, so neither imports the other for types).
  */
 import type { ApprovalRequest } from "../../kernel/approvals.ts";
+import type { ElicitationQuestion } from "../../kernel/elicitation.ts";
 import type { AgentEvent } from "../../kernel/events.ts";
 import type { Usage } from "../../kernel/usage.ts";
 import type { ChatWelcomeInfo, EarlierMessage } from "../chat-types.ts";
@@ -93,6 +94,11 @@ export interface UiState {
   costUsd: number;
   /** Approval requests waiting for the user; the first one is on screen. */
   approvals: ApprovalRequest[];
+  /** MCP servers' forms waiting for the user. */
+  elicitations: ElicitationQuestion[];
+  /** Ids of the waiting approvals and forms in the order they came: the first is on screen, so a
+   * question that arrives later never replaces one the user is answering. */
+  questions: string[];
   /** Requests seen in approval_request events, to name the tool when the decision arrives. */
   requests: Record<string, ApprovalRequest>;
   /**
@@ -119,6 +125,8 @@ export type UiAction =
   | { type: "event"; event: AgentEvent }
   | { type: "approval_enqueued"; request: ApprovalRequest }
   | { type: "approval_settled"; id: string }
+  | { type: "elicitation_enqueued"; question: ElicitationQuestion }
+  | { type: "elicitation_settled"; id: string }
   | { type: "finish"; run: FinishedRun; now: number }
   /** A chat turn ended: its answer (unless shown) and status go to the history; the live part resets. */
   | { type: "turn_end"; run: FinishedRun; now: number }

@@ -25,6 +25,8 @@ export function initialState(): UiState {
     usage: emptyUsage(),
     costUsd: 0,
     approvals: [],
+    elicitations: [],
+    questions: [],
     requests: {},
     calls: {},
     groups: {},
@@ -57,6 +59,8 @@ export function reduceBatch(
     history: [...state.history],
     agents: state.agents.map((a) => ({ ...a, tools: [...a.tools] })),
     approvals: [...state.approvals],
+    elicitations: [...state.elicitations],
+    questions: [...state.questions],
     requests: { ...state.requests },
     calls: { ...state.calls },
     // Each group copied once per batch, so routing appends in place (not a copy per item).
@@ -76,10 +80,24 @@ export function reduceBatch(
 function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fresh: boolean): void {
   switch (action.type) {
     case "approval_enqueued":
-      if (!draft.approvals.some((r) => r.id === action.request.id)) draft.approvals.push(action.request);
+      if (!draft.approvals.some((r) => r.id === action.request.id)) {
+        draft.approvals.push(action.request);
+        draft.questions.push(action.request.id);
+      }
+      return;
+    case "elicitation_enqueued":
+      if (!draft.elicitations.some((q) => q.id === action.question.id)) {
+        draft.elicitations.push(action.question);
+        draft.questions.push(action.question.id);
+      }
+      return;
+    case "elicitation_settled":
+      draft.elicitations = draft.elicitations.filter((q) => q.id !== action.id);
+      draft.questions = draft.questions.filter((id) => id !== action.id);
       return;
     case "approval_settled":
       draft.approvals = draft.approvals.filter((r) => r.id !== action.id);
+      draft.questions = draft.questions.filter((id) => id !== action.id);
       return;
     case "finish":
       // Sub-agents still open (an interrupted run) show what they did.

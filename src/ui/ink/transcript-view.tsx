@@ -2,6 +2,7 @@ import { Static, useWindowSize } from "ink";
 import { useLayoutEffect } from "react";
 import type { InterruptKeyName } from "../renderer-types.ts";
 import { ApprovalPrompt } from "./approval-prompt.tsx";
+import { ElicitationForm } from "./elicitation-form.tsx";
 import { HistoryLine } from "./history-line.tsx";
 import type { InkApprover } from "./ink-approver.ts";
 import type { HistoryItem, UiState } from "./state.ts";
@@ -30,7 +31,10 @@ export function TranscriptView({
   onInterrupt,
   onHistoryRender,
 }: TranscriptViewProps) {
-  const request = state.approvals[0];
+  // The question that came first is on screen: an approval or an MCP server's form.
+  const first = state.questions[0];
+  const request = state.approvals.find((r) => r.id === first);
+  const question = state.elicitations.find((q) => q.id === first);
   const { columns } = useWindowSize();
   // Static prints its items during the commit; from now on new items may start a fresh generation.
   useLayoutEffect(() => {
@@ -54,8 +58,18 @@ export function TranscriptView({
           key={request.id}
           request={request}
           colors={colors}
-          queued={state.approvals.length - 1}
+          queued={state.questions.length - 1}
           onDecision={(decision) => approver.answer(request.id, decision)}
+          onInterrupt={onInterrupt}
+        />
+      ) : null}
+      {question ? (
+        <ElicitationForm
+          key={question.id}
+          question={question}
+          colors={colors}
+          queued={state.questions.length - 1}
+          onAnswer={(answer) => approver.answerForm(question.id, answer)}
           onInterrupt={onInterrupt}
         />
       ) : null}
