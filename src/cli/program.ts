@@ -10,7 +10,7 @@ import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel
 import { errorRecord } from "../ui/json-shape.ts";
 import { COMMANDS } from "./commands.ts";
 import { CliExit } from "./shared/command-module.ts";
-import { jsonRequested } from "./shared/shared-flags.ts";
+import { acceptOutputJson, jsonRequested } from "./shared/shared-flags.ts";
 import { stdoutPipe } from "./shared/stdout-pipe.ts";
 
 /** Builds the program with every registered command. */
@@ -35,6 +35,7 @@ export function createProgram(): Command {
     .action(() => {
       process.stdout.write(`${pkg.version}\n`);
     });
+  acceptOutputJson(program);
   return program;
 }
 
