@@ -27,7 +27,7 @@ describe("README CI snippets", () => {
     const [pageStep] = fenced(ACTION_PAGE, "yaml");
     expect(readmeStep).toBeDefined();
     expect(readmeStep).toContain("- uses: actions/checkout@v5");
-    expect(readmeStep).toContain("exec:npm test*");
+    expect(readmeStep).toContain("exec:npm test *");
     expect(readmeStep).toMatch(/edit_file:\S+/);
     // No tag is published: the README and the docs page name the same copyable ref.
     expect(readmeStep).not.toMatch(/agent@v\d/);
