@@ -10,7 +10,7 @@ import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel
 import { errorRecord } from "../ui/json-shape.ts";
 import { COMMANDS } from "./commands.ts";
 import { CliExit } from "./shared/command-module.ts";
-import { jsonRequested } from "./shared/shared-flags.ts";
+import { acceptOutputJson, jsonRequested } from "./shared/shared-flags.ts";
 import { stdoutPipe } from "./shared/stdout-pipe.ts";
 
 /** Builds the program with every registered command. */
@@ -35,6 +35,7 @@ export function createProgram(): Command {
     .action(() => {
       process.stdout.write(`${pkg.version}\n`);
     });
+  acceptOutputJson(program);
   return program;
 }
 
@@ -109,9 +110,13 @@ export function handleError(
   return report("internal", message, ExitCode.internal);
 }
 
+/** What `agent` with no arguments says without a terminal (runCli), instead of a chat or the help. */
+export const NO_TERMINAL_HINT =
+  'agent needs a terminal for a chat; without one, use agent run "goal" (agent --help for commands)';
+
 /**
- * The arguments to parse: `agent` alone on a terminal (stdin and stdout) is `agent chat`; elsewhere it
- * prints the help, as before.
+ * The arguments to parse: `agent` alone on a terminal (stdin and stdout) is `agent chat`; without one,
+ * runCli prints NO_TERMINAL_HINT and exits 2.
  */
 export function effectiveArgs(args: string[], terminal: boolean): string[] {
   return args.length === 0 && terminal ? ["chat"] : args;
@@ -128,6 +133,12 @@ export async function runCli(args: string[]): Promise<number> {
   const program = createProgram();
   const names = program.commands.flatMap((command) => [command.name(), ...command.aliases(), "help"]);
   const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  if (args.length === 0 && !terminal) {
+    // As `agent chat` says without a terminal: one line on stderr (it starts with the program name, so
+    // no `agent:` prefix), stdout left empty for a pipe.
+    process.stderr.write(`${NO_TERMINAL_HINT}\n`);
+    return ExitCode.usage;
+  }
   const expanded = expandShorthands(effectiveArgs(args, terminal), names);
   try {
     await program.parseAsync(expanded, { from: "user" });

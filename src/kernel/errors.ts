@@ -20,8 +20,12 @@ export interface ProviderError {
   /** A message a person can act on; names provider, model and status where known. */
   message: string;
   provider: ProviderKind;
+  /** The provider as the user named it (`ollama`, a config name); `provider` is its wire protocol. */
+  providerName?: string;
   model: string;
   status?: number;
+  /** The connection was refused (ECONNREFUSED): nothing listens at the endpoint's address. */
+  connectionRefused?: true;
   /** Server-requested delay before retrying, from retry-after / retry-after-ms. */
   retryAfterMs?: number;
 }

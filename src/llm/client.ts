@@ -22,6 +22,7 @@ import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig
 import { withFallback } from "./fallback.ts";
 import type { ProviderConfig } from "./providers.ts";
 import { type ResolvedModel, resolveModel } from "./resolve.ts";
+import type { RetryOptions } from "./retry.ts";
 
 export interface ModelClientOptions {
   env: Env;
@@ -103,10 +104,8 @@ function lazyEndpointStream(
 ): StreamFn {
   let loaded: Promise<StreamFn> | undefined;
   const load = async (): Promise<StreamFn> => {
-    const [{ createProviderStream }, { withRetry }] = await Promise.all([
-      import("./providers.ts"),
-      import("./retry.ts"),
-    ]);
+    const [{ createProviderStream }, { withRetry }, { isLoopbackUrl, refusedHint, withRefusedHint }] =
+      await Promise.all([import("./providers.ts"), import("./retry.ts"), import("./local-endpoint.ts")]);
     const config: ProviderConfig = {
       kind: endpoint.kind,
       name: endpoint.name,
@@ -116,10 +115,17 @@ function lazyEndpointStream(
     if (endpoint.compatible) config.compatible = true;
     if (endpoint.sendReasoningContent) config.sendReasoningContent = true;
     if (idleTimeoutMs !== undefined) config.idleTimeoutMs = idleTimeoutMs;
-    const base = createProviderStream(config);
-    const retryOptions = options.onNotice
+    let base = createProviderStream(config);
+    const retryOptions: RetryOptions = options.onNotice
       ? { ...options.retry, onNotice: options.onNotice }
       : { ...options.retry };
+    // A local server that refuses the connection is not running: one retry (it may be starting), then
+    // an error that says what to start. Ollama is named at whatever OLLAMA_HOST says.
+    const local = isLoopbackUrl(endpoint.baseUrl);
+    if (endpoint.baseUrl && (local || endpoint.name === "ollama")) {
+      base = withRefusedHint(base, refusedHint(endpoint.name, endpoint.baseUrl));
+    }
+    if (local) retryOptions.maxRefusedRetries = 1;
     return withRetry(base, retryOptions);
   };
   return async function* endpointStream(request: ModelRequest): AsyncGenerator<StreamEvent> {

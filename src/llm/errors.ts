@@ -235,7 +235,13 @@ export function makeProviderError(
   const trimmed = detail.length > 300 ? `${detail.slice(0, 300)}…` : detail;
   const raw = `${head}${hint}${trimmed ? `: ${trimmed}` : ""}`;
   const message = new Redactor(ctx.apiKey ? [ctx.apiKey] : []).redact(raw);
-  const error: ProviderError = { kind, message, provider: ctx.provider, model: ctx.model };
+  const error: ProviderError = {
+    kind,
+    message,
+    provider: ctx.provider,
+    providerName: ctx.providerName,
+    model: ctx.model,
+  };
   if (status !== undefined) error.status = status;
   if (retryAfterMs !== undefined) error.retryAfterMs = retryAfterMs;
   return error;
@@ -315,11 +321,14 @@ export function classifyError(
   const name = (err as { name?: unknown } | null)?.name;
   if (name === "APIConnectionError" || name === "APIConnectionTimeoutError" || errorCode(err)) {
     const code = errorCode(err);
-    return makeProviderError(
+    const error = makeProviderError(
       ctx,
       "network",
       code && !message.includes(code) ? `${code}: ${message}` : message,
     );
+    // Node reports a refused connection as ECONNREFUSED, Bun's fetch as ConnectionRefused.
+    if (code === "ECONNREFUSED" || code === "ConnectionRefused") error.connectionRefused = true;
+    return error;
   }
   const headers = e.headers instanceof Headers ? e.headers : failure.headers;
   // Anthropic/OpenAI keep the parsed body on `.error`; @google/genai puts the JSON body in the message.

@@ -23,6 +23,9 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Retries after an idle_timeout, counted within maxRetries (default 0: silence is not retried). */
   maxIdleRetries?: number;
+  /** Retries after a refused connection, counted within maxRetries (default: maxRetries). A local server
+   * that refuses is not running: client.ts sets 1 for loopback endpoints instead of ~10 s of retries. */
+  maxRefusedRetries?: number;
   /** Told about each retry before its wait. */
   onNotice?: (notice: ProviderNotice) => void;
   /** Waits `ms`; rejects when `signal` aborts. Injected by tests. */
@@ -68,6 +71,7 @@ function isShown(event: StreamEvent): boolean {
 export function withRetry(stream: StreamFn, options: RetryOptions = {}): StreamFn {
   const maxRetries = options.maxRetries ?? 4;
   const maxIdleRetries = options.maxIdleRetries ?? 0;
+  const maxRefusedRetries = options.maxRefusedRetries ?? maxRetries;
   const sleep = options.sleep ?? abortableSleep;
 
   return async function* retrying(request: ModelRequest): AsyncGenerator<StreamEvent> {
@@ -77,6 +81,7 @@ export function withRetry(stream: StreamFn, options: RetryOptions = {}): StreamF
       model: request.model.id,
     };
     let idleRetries = 0;
+    let refusedRetries = 0;
     for (let attempt = 0; ; attempt++) {
       let committed = false;
       // Held back until the attempt commits or ends; dropped when it is retried.
@@ -86,14 +91,17 @@ export function withRetry(stream: StreamFn, options: RetryOptions = {}): StreamF
         for await (const event of stream(request)) {
           if (event.type === "error") {
             const idle = event.error.kind === "idle_timeout";
+            const refused = event.error.connectionRefused === true;
             const canRetry =
               !committed &&
               attempt < maxRetries &&
               !(idle && idleRetries >= maxIdleRetries) &&
+              !(refused && refusedRetries >= maxRefusedRetries) &&
               !request.signal?.aborted &&
               RETRYABLE_KINDS.has(event.error.kind);
             if (canRetry) {
               if (idle) idleRetries++;
+              if (refused) refusedRetries++;
               retryable = event.error;
               break;
             }

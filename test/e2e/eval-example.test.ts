@@ -105,9 +105,11 @@ describe("agent eval examples/eval/suite.yaml --replay", () => {
     expect(run.code).toBe(1);
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^task\s+result\s+finish\s+turns\s+tokens\s+cost \$\s+time s\s+denials$/);
-    expect(lines[1]).toMatch(/^rename-across-files\s+FAIL\s+stop\s+3\s+3030\s+0\.0000\s+[\d.]+\s+0$/);
-    expect(lines[2]).toMatch(/^total\s+0\/1\s+3\s+3030\s/);
-    expect(lines.slice(4)).toEqual([
+    // A replay spends nothing: the cost column shows the recorded cost, marked `rec`, and a note says so.
+    expect(lines[1]).toMatch(/^rename-across-files\s+FAIL\s+stop\s+3\s+3030\s+0\.0004 rec\s+[\d.]+\s+0$/);
+    expect(lines[2]).toMatch(/^total\s+0\/1\s+3\s+3030\s+0\.0004 rec\s/);
+    expect(lines[4]).toBe("rec: what the recorded run cost; replaying it spent nothing (recorded_cost_usd)");
+    expect(lines.slice(6)).toEqual([
       "rename-across-files: check `no old name left` exited 1",
       "rename-across-files: check `new name in all three files` exited 1",
     ]);

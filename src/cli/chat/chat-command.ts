@@ -1,5 +1,6 @@
 /** `agent chat ["first message"]`: a conversation in the terminal. Work lives in chat-session.ts. */
 import type { Command } from "commander";
+import { ExitCode } from "../../kernel/index.ts";
 import { CliExit, type CommandModule } from "../shared/command-module.ts";
 import { addExamplesAndExitCodes } from "../shared/help-text.ts";
 import { addSessionOptions } from "../shared/session-options.ts";
@@ -18,10 +19,17 @@ export const chatCommand: CommandModule = {
       const code = await chatSession(words, flags);
       if (code !== 0) throw new CliExit(code);
     });
-    addExamplesAndExitCodes(command, [
-      ["agent", "a conversation in this directory (the same as agent chat)"],
-      ['agent chat -m fast "what does this repository do?"', "start with a first message, on the fast tier"],
-      ["agent chat -c", "continue this workspace's latest conversation"],
-    ]);
+    addExamplesAndExitCodes(
+      command,
+      [
+        ["agent", "a conversation in this directory (the same as agent chat)"],
+        [
+          'agent chat -m fast "what does this repository do?"',
+          "start with a first message, on the fast tier",
+        ],
+        ["agent chat -c", "continue this workspace's latest conversation"],
+      ],
+      [ExitCode.approvalNeeded],
+    );
   },
 };

@@ -40,7 +40,7 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
   },
   {
     name: "model",
-    description: "show the model, or /model fast|good|best|auto|<id> for the next messages",
+    description: "show the model, or /model fast|good|best|smart|auto|<id> for the next messages",
   },
   { name: "cost", description: "tokens and cost of this chat so far" },
   { name: "compact", description: "summarise the older part of the conversation" },

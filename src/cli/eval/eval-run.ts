@@ -90,11 +90,11 @@ function cassetteFor(task: SuiteTask, options: EvalRunOptions): { record?: strin
   return {};
 }
 
-function progressLine(task: TaskReport): string {
+export function progressLine(task: TaskReport): string {
   const mark = task.passed ? "✓" : "✗";
   // A failure can quote the model or a check: one terminal-safe line.
   const why = task.passed ? "" : `: ${terminalSafe(task.failures[0] ?? "failed").replace(/\s*\n\s*/g, " ")}`;
-  return `${mark} ${task.id} (${task.turns} turns, ${(task.duration_ms / 1000).toFixed(1)} s)${why}`;
+  return `${mark} ${task.id} (${task.turns} turn${task.turns === 1 ? "" : "s"}, ${(task.duration_ms / 1000).toFixed(1)} s)${why}`;
 }
 
 /**

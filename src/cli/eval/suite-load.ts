@@ -11,7 +11,7 @@ import type { z } from "zod";
 import { locate, locateExact } from "../../agents/spec/spec-yaml.ts";
 import { MAX_ALIAS_COUNT, readConfigFileResult, yamlAliasMessage } from "../../kernel/index.ts";
 import { nearestName } from "../../kernel/nearest-name.ts";
-import { KNOWN_FIELDS, type SuiteFile, suiteSchema } from "./suite-schema.ts";
+import { KNOWN_FIELDS, type SuiteTaskFile, suiteSchema, taskSchema } from "./suite-schema.ts";
 import { resolveTasks, type SuiteTask } from "./suite-task.ts";
 
 export interface SuiteError {
@@ -68,26 +68,43 @@ export function parseSuite(text: string, file: string): SuiteLoad {
     return {
       errors: [{ file, line: 1, message: "expected a mapping with tasks: (and optionally name, defaults)" }],
     };
-  const parsed = suiteSchema.safeParse(value);
-  if (!parsed.success)
-    return { errors: parsed.error.issues.flatMap((issue) => issueErrors(issue, root, file, lineOf)) };
   const at = (segments: (string | number)[]) => lineOf(locate(root, segments).range?.[0]);
-  const errors = semanticErrors(parsed.data, file, at);
+  const parsed = suiteSchema.safeParse(value);
+  if (!parsed.success) {
+    // One pass: the tasks whose own shape is right still get the checks the schema cannot make
+    // (missing folders, duplicate ids), so a second run does not bring up a second round of problems.
+    const structural = parsed.error.issues.flatMap((issue) => issueErrors(issue, root, file, lineOf));
+    const semantic = semanticErrors(wellFormedTasks(value), file, at);
+    return { errors: [...structural, ...semantic].sort((a, b) => a.line - b.line) };
+  }
+  const errors = semanticErrors([...parsed.data.tasks.entries()], file, at);
   if (errors.length > 0) return { errors };
   const base = dirname(resolve(file));
   return { suite: { file, name: parsed.data.name ?? file, tasks: resolveTasks(parsed.data, base) } };
 }
 
+/** The tasks of a suite that failed the schema whose own shape is right, with their indexes. */
+function wellFormedTasks(value: unknown): [number, SuiteTaskFile][] {
+  const tasks = (value as { tasks?: unknown } | null)?.tasks;
+  if (!Array.isArray(tasks)) return [];
+  const out: [number, SuiteTaskFile][] = [];
+  for (const [i, task] of tasks.entries()) {
+    const parsed = taskSchema.safeParse(task);
+    if (parsed.success) out.push([i, parsed.data]);
+  }
+  return out;
+}
+
 /** What the schema cannot check: duplicate ids, fixtures and schema files that are not there. */
 function semanticErrors(
-  suite: SuiteFile,
+  tasks: [number, SuiteTaskFile][],
   file: string,
   at: (segments: (string | number)[]) => number,
 ): SuiteError[] {
   const base = dirname(resolve(file));
   const errors: SuiteError[] = [];
   const seen = new Map<string, number>();
-  for (const [i, task] of suite.tasks.entries()) {
+  for (const [i, task] of tasks) {
     const first = seen.get(task.id);
     if (first !== undefined)
       errors.push({

@@ -58,7 +58,7 @@ const runSettings = {
   on_ask: z.enum(["deny", "fail", "allow"]).optional(),
 };
 
-const taskSchema = z.strictObject({
+export const taskSchema = z.strictObject({
   id: z
     .string()
     .regex(ID, "an id of letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit)"),

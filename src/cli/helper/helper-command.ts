@@ -3,6 +3,7 @@
  * stdout holds only the answer. The work lives in helper-run.ts (`helperMain`).
  */
 import { type Command, Option } from "commander";
+import { ExitCode } from "../../kernel/index.ts";
 import { ALIAS_LINES } from "../../llm/catalog/tiers.ts";
 import type { CommandModule } from "../shared/command-module.ts";
 import { addExamplesAndExitCodes } from "../shared/help-text.ts";
@@ -27,7 +28,7 @@ export const helperCommand: CommandModule = {
         "-m, --model <model>",
         // The alias names (aliasNames() in src/llm/resolve.ts), read from the small tiers module so that
         // registering the command loads no catalog.
-        `a model: tier, alias (${Object.keys(ALIAS_LINES).join(", ")}), provider:model or model id (overrides --tier)`,
+        `a model: tier (fast|good|best|smart|auto), alias (${Object.keys(ALIAS_LINES).join(", ")}), provider:model or model id (overrides --tier)`,
       )
       .option("-s, --system <text>", "replace the built-in system prompt (@FILE reads a file)")
       .option("--append-system <text>", "add to the built-in system prompt (@FILE reads a file)")
@@ -51,19 +52,23 @@ export const helperCommand: CommandModule = {
         const { helperMain } = await import("./helper-run.ts");
         await helperMain(prompt, flags);
       });
-    addExamplesAndExitCodes(command, [
+    addExamplesAndExitCodes(
+      command,
       [
-        'git diff | agent helper "write a one-line commit message"',
-        "one model call; stdout holds only the answer",
+        [
+          'git diff | agent helper "write a one-line commit message"',
+          "one model call; stdout holds only the answer",
+        ],
+        [
+          'agent helper --tools read_file,grep "which file defines parseConfig?"',
+          "the model may use exactly those tools, never asking; any other is refused",
+        ],
+        [
+          'agent helper --json --schema \'{"type":"object","properties":{"ok":{"type":"boolean"}}}\' "is 7 prime?"',
+          "one JSON result object, its answer valid against the schema",
+        ],
       ],
-      [
-        'agent helper --tools read_file,grep "which file defines parseConfig?"',
-        "the model may use exactly those tools, never asking; any other is refused",
-      ],
-      [
-        'agent helper --json --schema \'{"type":"object","properties":{"ok":{"type":"boolean"}}}\' "is 7 prime?"',
-        "one JSON result object, its answer valid against the schema",
-      ],
-    ]);
+      [ExitCode.approvalNeeded],
+    );
   },
 };

@@ -18,7 +18,7 @@ export function addSessionOptions(command: Command): Command {
     )
     .option(
       "-m, --model <model>",
-      `model for the top agent: tier (fast|good|best|auto), alias (${Object.keys(ALIAS_LINES).join(", ")}), provider:model or id (overrides --tier)`,
+      `model for the top agent: tier (fast|good|best|smart|auto), alias (${Object.keys(ALIAS_LINES).join(", ")}), provider:model or id (overrides --tier)`,
     )
     .option("--max-turns <n>", "most model turns of the top agent (per message in a chat)")
     .option("--timeout <seconds>", "wall-clock limit of each run of the top agent")

@@ -3,7 +3,7 @@
  * alias), read from the raw arguments too, so an error raised before commander hands over the flags
  * (an unknown option, a bad value) still prints its JSON object; and `--record`/`--replay`/`--replay-loose`.
  */
-import { Option } from "commander";
+import { type Command, Option } from "commander";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -51,4 +51,20 @@ export function cassetteOptions(): Option[] {
       "with --replay: serve the cassette even when a request differs from the recorded one (model, tools, goal, turn)",
     ),
   ];
+}
+
+/**
+ * `-o json` as an alias of `--json` on every command that has `--json` and no `-o` of its own (`agent
+ * models`, `sessions list`, `mcp list`, `skills list`, ...), so the flag that works on run and helper
+ * works everywhere. Applied once to the whole program (program.ts).
+ */
+export function acceptOutputJson(command: Command): void {
+  for (const sub of command.commands) acceptOutputJson(sub);
+  const has = (flag: string) => command.options.some((o) => o.long === flag || o.short === flag);
+  if (!has("--json") || has("--output") || has("-o")) return;
+  command
+    .addOption(new Option("-o, --output <format>", "json is the same as --json").choices(["text", "json"]))
+    .hook("preAction", (_self, action) => {
+      if (action.opts().output === "json") action.setOptionValue("json", true);
+    });
 }

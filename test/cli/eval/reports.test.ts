@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { type EvalReport, type TaskReport, totalsOf } from "../../../src/cli/eval/eval-report.ts";
+import { progressLine } from "../../../src/cli/eval/eval-run.ts";
 import { inShard, parseShard } from "../../../src/cli/eval/eval-shard.ts";
 import { compareReports, comparisonText } from "../../../src/cli/eval/report-compare.ts";
 import { reportJunit } from "../../../src/cli/eval/report-junit.ts";
@@ -155,4 +156,29 @@ test("the table has a row per task, a total row and the failures below", () => {
   expect(lines[3]).toMatch(/^total\s+1\/2\s+6\s+240\s+0\.0020\s+3\.0\s+0$/);
   expect(text).not.toContain("\u001b");
   expect(lines.at(-1)).toBe("b: check `make test` exited 2");
+});
+
+test("a replayed task shows its recorded cost, marked rec, with a note; a spent cost stays unmarked", () => {
+  const text = reportTable(
+    report([
+      task("replayed", 0, true, { cost_usd: 0, recorded_cost_usd: 0.0006 }),
+      task("live", 1, true, { cost_usd: 0.001 }),
+    ]),
+  );
+  const lines = text.trimEnd().split("\n");
+  expect(lines[1]).toMatch(/^replayed\s+pass\s+stop\s+3\s+120\s+0\.0006 rec\s+1\.5\s+0$/);
+  expect(lines[2]).toMatch(/^live\s+pass\s+stop\s+3\s+120\s+0\.0010\s+1\.5\s+0$/);
+  expect(lines[3]).toMatch(/^total\s+2\/2\s+6\s+240\s+0\.0010\s+3\.0\s+0$/);
+  expect(lines.at(-1)).toBe(
+    "rec: what the recorded run cost; replaying it spent nothing (recorded_cost_usd)",
+  );
+  const allReplayed = reportTable(report([task("r", 0, true, { cost_usd: 0, recorded_cost_usd: 0.0006 })]));
+  expect(allReplayed).toMatch(/\ntotal\s+1\/1\s+3\s+120\s+0\.0006 rec\s+1\.5\s+0\n/);
+});
+
+test("the progress line says 1 turn, 2 turns", () => {
+  expect(progressLine(task("a", 0, true, { turns: 1 }))).toBe("✓ a (1 turn, 1.5 s)");
+  expect(progressLine(task("b", 1, false, { turns: 2 }))).toBe(
+    "✗ b (2 turns, 1.5 s): check `make test` exited 2",
+  );
 });

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatSuiteError, loadSuite, parseSuite } from "../../../src/cli/eval/suite-load.ts";
+import { KNOWN_FIELDS } from "../../../src/cli/eval/suite-schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agent-suite-"));
 mkdirSync(join(dir, "fixture"));
@@ -108,6 +109,29 @@ describe("parseSuite", () => {
       `${file}:5: tasks[1].id: "same" is already the id of tasks[0]; expected a unique id`,
       `${file}:7: tasks[1].workspace: nowhere is not a folder (resolved to ${join(dir, "nowhere")}); expected the fixture folder, relative to the suite file`,
       `${file}:8: tasks[1].expect.answer_matches: expected a valid regular expression`,
+    ]);
+  });
+
+  test("schema problems and missing folders or duplicate ids are reported in one pass, by line", () => {
+    const errors = errorsOf(
+      [
+        "tasks:",
+        "  - id: one",
+        "    goal: g",
+        "    workspace: nowhere",
+        "  - id: two",
+        "    gaol: g",
+        "    workspace: fixture",
+        "  - id: one",
+        "    goal: g",
+        "    workspace: fixture",
+      ].join("\n"),
+    );
+    expect(errors).toEqual([
+      `${file}:4: tasks[0].workspace: nowhere is not a folder (resolved to ${join(dir, "nowhere")}); expected the fixture folder, relative to the suite file`,
+      `${file}:5: tasks[1].goal: missing; expected a string`,
+      `${file}:6: tasks[1].gaol: unknown field; did you mean "goal"? expected one of: ${KNOWN_FIELDS.task.join(", ")}`,
+      `${file}:8: tasks[2].id: "one" is already the id of tasks[0]; expected a unique id`,
     ]);
   });
 

@@ -141,4 +141,14 @@ describe("the program", () => {
     expect((await runAgent(["frobnicate"], { env: sandbox.env() })).code).toBe(2);
     expect((await runAgent([], { env: sandbox.env() })).code).toBe(2);
   });
+
+  test("`agent` alone without a terminal says to use agent run, on stderr only, and exits 2", async () => {
+    const result = await runAgent([], { env: sandbox.env() });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'agent needs a terminal for a chat; without one, use agent run "goal" (agent --help for commands)\n',
+    });
+  });
 });
