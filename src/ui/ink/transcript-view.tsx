@@ -1,9 +1,9 @@
 import { Static, useWindowSize } from "ink";
-import { useLayoutEffect } from "react";
+import { useLayoutEffect, useRef } from "react";
 import type { InterruptKeyName } from "../renderer-types.ts";
 import { ApprovalPrompt } from "./approval-prompt.tsx";
 import { ElicitationForm } from "./elicitation-form.tsx";
-import { HistoryLine } from "./history-line.tsx";
+import { HistoryBatch } from "./history-line.tsx";
 import type { InkApprover } from "./ink-approver.ts";
 import type { HistoryItem, UiState } from "./state.ts";
 import type { UiStore } from "./store.ts";
@@ -36,17 +36,18 @@ export function TranscriptView({
   const request = state.approvals.find((r) => r.id === first);
   const question = state.elicitations.find((q) => q.id === first);
   const { columns } = useWindowSize();
+  const batches = useBatches(state.history, state.historyGeneration);
   // Static prints its items during the commit; from now on new items may start a fresh generation.
   useLayoutEffect(() => {
     store.markPrinted(state.historyGeneration);
   }, [store, state.historyGeneration]);
   return (
     <>
-      <Static key={state.historyGeneration} items={state.history}>
-        {(item) => (
-          <HistoryLine
-            key={item.key}
-            item={item}
+      <Static key={state.historyGeneration} items={batches}>
+        {(batch) => (
+          <HistoryBatch
+            key={batch.key}
+            items={batch.items}
             colors={colors}
             columns={columns}
             onRender={onHistoryRender}
@@ -75,4 +76,31 @@ export function TranscriptView({
       ) : null}
     </>
   );
+}
+
+/** Items that reached the history between two renders, printed together. */
+interface Batch {
+  key: number;
+  items: readonly HistoryItem[];
+}
+
+/**
+ * The history of the current generation as batches, append-only (what <Static> needs): the items added
+ * since the last render form one new batch. A batch is printed as a few nodes (HistoryBatch), so a
+ * frame that prints thousands of items costs React and Yoga a few nodes, not thousands.
+ */
+function useBatches(history: readonly HistoryItem[], generation: number): Batch[] {
+  const ref = useRef<{ generation: number; covered: number; batches: Batch[] }>({
+    generation,
+    covered: 0,
+    batches: [],
+  });
+  if (ref.current.generation !== generation) ref.current = { generation, covered: 0, batches: [] };
+  const current = ref.current;
+  if (history.length > current.covered) {
+    const items = history.slice(current.covered);
+    current.batches = [...current.batches, { key: items[0]?.key ?? 0, items }];
+    current.covered = history.length;
+  }
+  return current.batches;
 }
