@@ -7,7 +7,8 @@
  * - then every event flattened: `type` (the event kind), `agent`, `name`, `parent` (below the root), `depth`,
  *   `time`, then the event's data fields in snake_case (json-shape.ts; a tool call's `args` and
  *   `arguments` as the model sent them);
- * - last, and only there, the `{"type":"result",...}` object of {@link buildResultRecord}.
+ * - last, and only there, the `{"type":"result",...}` object of {@link buildResultRecord}, with the
+ *   run's warning events as `warnings` (result-warnings.ts).
  *
  * `--output json` prints that result object alone. Both keep stderr to warnings, errors and denials.
  */
@@ -18,6 +19,7 @@ import { SCHEMA_VERSION, snakeCaseKeys } from "./json-shape.ts";
 import { ProgressLines } from "./progress-lines.ts";
 import type { Renderer, TextSink } from "./renderer-types.ts";
 import { buildResultRecord, type FinishedRun } from "./result.ts";
+import { WarningLog } from "./result-warnings.ts";
 import { writeAndFlush } from "./sink.ts";
 
 /** Options shared by both JSON renderers. */
@@ -74,6 +76,8 @@ abstract class JsonRendererBase implements Renderer {
   abstract readonly kind: "json" | "stream-json";
   protected readonly progress: ProgressLines;
   protected startedAt: number | undefined;
+  /** The run's warning events, for the result's `warnings` (the renderer sees every event). */
+  private readonly warnings = new WarningLog();
 
   constructor(protected readonly options: JsonRendererOptions) {
     this.progress = new ProgressLines({ stderr: options.stderr, colors: false, level: "minimal" });
@@ -82,6 +86,7 @@ abstract class JsonRendererBase implements Renderer {
   onEvent(event: AgentEvent): void {
     this.startedAt ??= event.time;
     this.progress.onEvent(event);
+    this.warnings.onEvent(event);
   }
 
   abstract finish(run: FinishedRun): Promise<void>;
@@ -95,7 +100,7 @@ abstract class JsonRendererBase implements Renderer {
 
   protected result(run: FinishedRun): string {
     const durationMs = this.startedAt === undefined ? undefined : Date.now() - this.startedAt;
-    return this.serialize(buildResultRecord(run, { durationMs }));
+    return this.serialize(buildResultRecord(run, { durationMs, warnings: this.warnings.fields() }));
   }
 }
 

@@ -3,6 +3,7 @@ import type { FinishReason, RunResult, RunStatus } from "../kernel/events.ts";
 import type { AgentUsageReport, Usage } from "../kernel/usage.ts";
 import { addUsage, emptyUsage, roundUsd, totalTokens } from "../kernel/usage.ts";
 import { SCHEMA_VERSION } from "./json-shape.ts";
+import type { WarningFields } from "./result-warnings.ts";
 
 /** The end of a run as a renderer receives it: the run's result, its session and the process exit code. */
 export interface FinishedRun extends RunResult {
@@ -110,7 +111,7 @@ export function activityFields(activity: RunActivity = emptyActivity()): Activit
  * The result object: the last line of `--output stream-json` (the only one with `type: "result"`) and the
  * whole output of `--output json`. Built by {@link buildResultRecord} for both.
  */
-export interface ResultRecord extends ActivityFields {
+export interface ResultRecord extends ActivityFields, WarningFields {
   type: "result";
   schema_version: number;
   status: RunStatus;
@@ -167,7 +168,10 @@ function totals(reports: readonly AgentUsageReport[]): { usage: Usage; costUsd: 
 }
 
 /** Builds the result object shared by `--output json` and the last line of `--output stream-json`. */
-export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number } = {}): ResultRecord {
+export function buildResultRecord(
+  run: FinishedRun,
+  extra: { durationMs?: number; warnings?: WarningFields } = {},
+): ResultRecord {
   const total = totals(run.usage);
   const record: ResultRecord = {
     type: "result",
@@ -183,6 +187,7 @@ export function buildResultRecord(run: FinishedRun, extra: { durationMs?: number
       agents: run.usage.map(agentRecord),
     },
     ...activityFields(run.activity),
+    ...(extra.warnings ?? { warnings: [] }),
   };
   if (run.resumeCommand !== undefined) record.resume_command = run.resumeCommand;
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };

@@ -2,7 +2,8 @@
  * The docs pages (docs/providers-and-models.md, docs/ci-and-json.md) are a contract users script against: its tables and lists must say what the code does.
  * Several people edit both in parallel, so these checks pin the parts that drifted most easily: the
  * tier table (src/llm/resolve.ts), the `finish_reason` list (src/kernel/events.ts) and the exit code
- * table (src/kernel/errors.ts, src/cli/shared/exit-code.ts, src/agents/loop/finish.ts).
+ * table (src/kernel/errors.ts, src/cli/shared/exit-code.ts, src/agents/loop/finish.ts), and the keys of the
+ * result object (src/ui/result.ts, src/ui/result-warnings.ts).
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -11,6 +12,8 @@ import { statusFor } from "../../src/agents/loop/finish.ts";
 import { exitCodeFor } from "../../src/cli/shared/exit-code.ts";
 import { ExitCode, FINISH_REASONS } from "../../src/kernel/index.ts";
 import { DEFAULT_TIER_MODELS, TIERS } from "../../src/llm/resolve.ts";
+import { buildResultRecord } from "../../src/ui/result.ts";
+import { WarningLog } from "../../src/ui/result-warnings.ts";
 
 const DOCS = ["docs/providers-and-models.md", "docs/ci-and-json.md"]
   .map((doc) => readFileSync(join(import.meta.dir, "..", "..", doc), "utf8"))
@@ -62,6 +65,30 @@ describe("the docs match the code", () => {
     const output = section("### Machine-readable output");
     const list = /`finish_reason` \(([^)]*)\)/.exec(output)?.[1] ?? "";
     expect(backticked(list).sort()).toEqual([...FINISH_REASONS].sort());
+  });
+
+  test("every key of the result object, and of a warning in it, is named in Machine-readable output", () => {
+    const warnings = new WarningLog();
+    for (let i = 0; i <= 50; i++) warnings.add("root", "mcp", "x");
+    const record = buildResultRecord(
+      {
+        status: "success",
+        finishReason: "stop",
+        answer: "",
+        usage: [],
+        sessionId: "s",
+        exitCode: 0,
+        resumeCommand: "agent run --resume s",
+        recordedCostUsd: 0,
+        error: { kind: "internal", message: "x" },
+      },
+      { durationMs: 1, warnings: warnings.fields() },
+    );
+    // Words inside backticks: `"type":"result"` names `type`, `[{agent, code, message}]` names `agent`.
+    const named = new Set(backticked(section("### Machine-readable output")).flatMap((t) => t.split(/\W+/)));
+    const keys = [...Object.keys(record), ...Object.keys(record.warnings[0] ?? {})];
+    expect(keys.filter((key) => !named.has(key))).toEqual([]);
+    expect(keys).toContain("warnings_dropped");
   });
 
   test("the exit code table has one row per exit code, and names every finish reason of codes 1 and 5", () => {

@@ -96,7 +96,8 @@ describe("json renderer", () => {
     expect(stdout.lines).toHaveLength(1);
     const result = JSON.parse(stdout.text) as Record<string, unknown>;
     const { duration_ms: _d, ...rest } = result;
-    expect(rest).toEqual({ ...buildResultRecord(run) });
+    const warnings = [{ agent: "root/code-editor#1", code: "warning", message: "stalled once" }];
+    expect(rest).toEqual({ ...buildResultRecord(run, { warnings: { warnings } }) });
   });
 });
 

@@ -35,8 +35,8 @@ export interface HelperCallInput {
   maxOutputTokens?: number;
   /** Answer text as it arrives. */
   onDelta: (delta: string) => void;
-  /** A stream warning (model_retiring, reasoning_dropped, ...): one line for stderr. */
-  onWarning?: (message: string) => void;
+  /** A stream warning (model_retiring, reasoning_dropped, ...) with its code: one line for stderr. */
+  onWarning?: (message: string, code: string) => void;
   /** `--schema`: sent natively, and the answer checked (re-asked once when it does not match). */
   schema?: OutputSchema;
   /** Why the usage so far exceeds a budget, checked before every request after the first. */
@@ -87,7 +87,7 @@ async function attempt(
       answer += event.delta;
       input.onDelta(event.delta);
     } else if (event.type === "warning") {
-      input.onWarning?.(event.message);
+      input.onWarning?.(event.message, event.code);
     } else if (event.type === "done") {
       return {
         ok: true,
@@ -199,8 +199,8 @@ export interface SingleCallInput {
   /** Wall-clock limit of the call (`--timeout`). */
   timeoutMs?: number;
   onDelta: (delta: string) => void;
-  /** A stream warning, one line for stderr. */
-  onWarning?: (message: string) => void;
+  /** A stream warning with its code, one line for stderr. */
+  onWarning?: (message: string, code: string) => void;
   /** The model a fallback switched to, if any (the answer came from it). */
   fellBackTo: () => ModelRef | undefined;
   schema?: OutputSchema;

@@ -14,6 +14,7 @@ import {
 } from "../../kernel/index.ts";
 import { SCHEMA_VERSION } from "../../ui/json-shape.ts";
 import { type ActivityFields, activityFields, type TokenCounts, tokenCounts } from "../../ui/result.ts";
+import type { WarningFields } from "../../ui/result-warnings.ts";
 import { exitCodeFor } from "../shared/exit-code.ts";
 
 /** The end of a helper run. */
@@ -35,6 +36,8 @@ export interface HelperOutcome {
   recordedCostUsd?: number;
   /** What kind of error ended the run, when one did (decides 3 or 70 for a run that ended in error). */
   error?: { kind: string; message: string };
+  /** The run's warnings (the result's `warnings`; `[]` when absent). */
+  warnings?: WarningFields;
 }
 
 export interface OutputMode {
@@ -75,7 +78,7 @@ export function writeOutcome(
 }
 
 /** `agent helper --json` / `-o json`: the run result's shape plus the model and provider that answered. */
-export interface HelperRecord extends ActivityFields {
+export interface HelperRecord extends ActivityFields, WarningFields {
   type: "result";
   schema_version: number;
   status: RunStatus;
@@ -101,6 +104,7 @@ export function helperRecord(outcome: HelperOutcome, exitCode: number): HelperRe
     provider: outcome.provider,
     usage: { ...tokenCounts(outcome.usage), cost_usd: roundUsd(outcome.costUsd) },
     ...activityFields(outcome.activity),
+    ...(outcome.warnings ?? { warnings: [] }),
   };
   if (outcome.recordedCostUsd !== undefined) record.recorded_cost_usd = roundUsd(outcome.recordedCostUsd);
   if (outcome.error) record.error = { kind: outcome.error.kind, message: outcome.error.message };

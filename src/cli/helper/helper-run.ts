@@ -18,6 +18,7 @@ import {
 import { createModelClient } from "../../llm/client.ts";
 import { describeNotice } from "../../llm/notice-text.ts";
 import { denialLines } from "../../ui/progress-lines.ts";
+import { WarningLog } from "../../ui/result-warnings.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { loadConfig } from "../shared/config.ts";
 import { idleTimeoutOption } from "../shared/idle-timeout.ts";
@@ -71,6 +72,12 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
   if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
   const stdinText = stdin.text;
+  // Every warning of the run: one stderr line, and the JSON result's `warnings` (as `agent run` reports them).
+  const warnings = new WarningLog();
+  const warn = (message: string, code: string): void => {
+    warnings.add("root", code, message);
+    process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`);
+  };
   const skillTask = await helperSkillTask(args.join(" "), process.cwd(), env, (line) =>
     process.stderr.write(`agent: ${terminalSafe(line)}\n`),
   );
@@ -152,8 +159,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         onDelta: (delta) => {
           if (streamed) show(words.push(delta));
         },
-        onWarning: (message) =>
-          process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`),
+        onWarning: warn,
         ...(singleSystem !== undefined ? { system: singleSystem } : {}),
         ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
         ...budgetsOf(limits),
@@ -172,7 +178,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         project,
       });
       const trusted = projectHooks(project, process.cwd(), config.trustedProjects);
-      if (trusted.notice) process.stderr.write(`agent: warning: ${trusted.notice}\n`);
+      if (trusted.notice) warn(trusted.notice, "hooks");
       const hooks = mergeHooks([config.hooks, trusted.hooks]);
       const showProgress = flags.verbose === true || process.stderr.isTTY === true;
       outcome = await runWithTools({
@@ -185,8 +191,8 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         fellBackTo: () => fellBackTo,
         escalate: fallback,
         sandbox: sandboxSettings(flags, config.sandbox),
-        warn: (message) =>
-          process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`),
+        warn,
+        warnings,
         redactor,
         ...(telemetry ? { onEvent: (event: AgentEvent) => telemetry.onEvent(event) } : {}),
         ...(hooks ? { hooks } : {}),
@@ -218,6 +224,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const mismatch = client.replay?.mismatch();
   if (mismatch !== undefined) throw new AppError("usage", mismatch);
   if (client.replay) outcome.recordedCostUsd = client.replay.recordedCostUsd();
+  outcome.warnings = warnings.fields();
   const { code, message } = writeOutcome(
     outcome,
     {

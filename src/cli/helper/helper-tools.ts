@@ -22,6 +22,7 @@ import type { SandboxSettings } from "../../tools/exec/sandbox-settings.ts";
 import type { PrimitiveName } from "../../tools/types.ts";
 import { Workspace } from "../../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../../ui/format.ts";
+import type { WarningLog } from "../../ui/result-warnings.ts";
 import { sandboxWorkspace } from "../shared/sandbox-setup.ts";
 import { sessionToolsFor } from "../shared/session-tools.ts";
 import { type SystemTexts, systemPromptFrom } from "../shared/system-flag.ts";
@@ -53,8 +54,10 @@ export interface ToolsRunInput {
   costBudgetUsd?: number;
   /** Where exec runs (config `sandbox:` with the flags over it); only consulted when exec is offered. */
   sandbox: SandboxSettings;
-  /** Where a warning goes (one stderr line). */
-  warn: (message: string) => void;
+  /** Where a warning goes (one stderr line, and the result's `warnings`), with its code. */
+  warn: (message: string, code: string) => void;
+  /** The result's `warnings`: every warning event of the loop is recorded here. */
+  warnings: WarningLog;
   /** The user's hooks (and a trusted project's), as `agent run` runs them; none when absent. */
   hooks?: HooksConfig;
   /** Redacts hook output the model reads, and the events `onEvent` gets. */
@@ -70,7 +73,7 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     const choice = await chooseSandbox(input.sandbox, workspace.roots, process.env);
     const sandboxed = sandboxWorkspace(workspace, input.sandbox, choice);
     workspace = sandboxed.workspace;
-    if (sandboxed.warning) input.warn(sandboxed.warning);
+    if (sandboxed.warning) input.warn(sandboxed.warning, "sandbox_unavailable");
   }
   const progress = input.progress;
   const hooks = input.hooks && (await helperHooks(input.hooks, workspace.root, input));
@@ -123,7 +126,7 @@ async function helperHooks(
     cwd,
     sessionId: newSessionId(),
     emit: (event) => {
-      if (event.kind === "warning") input.warn(event.data.message);
+      if (event.kind === "warning") input.warn(event.data.message, event.data.code ?? "hook");
     },
     who: { agent: "root", name: "helper", depth: 0 },
     redactor: input.redactor,
@@ -166,18 +169,21 @@ function budgetText(input: Pick<ToolsRunInput, "tokenBudget" | "costBudgetUsd">)
   return parts.join(", ") || "spec";
 }
 
-/** The loop's emit: progress lines (which redact what they print) and the redacted events for `onEvent`. */
+/**
+ * The loop's emit: progress lines (which redact what they print), the redacted events for `onEvent`, and
+ * every warning event into the result's `warnings` (redacted with the whole result when it is printed).
+ */
 function helperEmit(
   progress: ((line: string) => void) | undefined,
-  input: Pick<ToolsRunInput, "onEvent" | "redactor">,
-): { emit?: EmitFn } {
+  input: Pick<ToolsRunInput, "onEvent" | "redactor" | "warnings">,
+): { emit: EmitFn } {
   const lines = progress ? progressEmitter(progress) : undefined;
   const events = input.onEvent ? redactingEmit(input.redactor, input.onEvent) : undefined;
-  if (!lines || !events) return lines ? { emit: lines } : events ? { emit: events } : {};
   return {
     emit: (event) => {
-      lines(event);
-      events(event);
+      input.warnings.onEvent(event);
+      lines?.(event);
+      events?.(event);
     },
   };
 }

@@ -166,9 +166,11 @@ describe("agent helper --tools", () => {
       "turns",
       "type",
       "usage",
+      "warnings",
     ]);
     expect(output).toMatchObject({
       type: "result",
+      warnings: [],
       schema_version: 2,
       status: "success",
       exit_code: 0,

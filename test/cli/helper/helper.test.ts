@@ -96,9 +96,11 @@ describe("agent helper output and errors", () => {
         "turns",
         "type",
         "usage",
+        "warnings",
       ]);
       expect(output).toMatchObject({
         type: "result",
+        warnings: [],
         schema_version: 2,
         status: "success",
         finish_reason: "stop",
