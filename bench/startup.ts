@@ -10,11 +10,11 @@
  * The binary is built with the package's build command (`bun run build`) when it is missing or older than any file
  * under src/ (or always with --rebuild).
  *
- *   bun bench/startup.ts [--runs 20] [--warmup 3] [--rebuild] [--baseline OTHER_BINARY]
+ *   bun bench/startup.ts [--runs 20] [--warmup 3] [--rebuild] [--baseline OTHER_BINARY]...
  *
  * Runs go in rounds (each target once per round), so load from other processes falls on every target
  * alike. `--baseline` adds another build's compiled helper and --version to the same rounds (e.g. main's
- * binary before a change). CPU ms is the child's user + system time, which other load moves least.
+ * binary before a change); it can be given more than once. CPU ms is the child's user + system time, which other load moves least.
  *
  * Targets: compiled helper under 60 ms, under 80 MiB and within 3x the floor (median over median, same
  * run). Exits 1 when the compiled helper misses one.
@@ -38,8 +38,10 @@ function flag(name: string, fallback: number): number {
 }
 
 const RUNS = flag("--runs", 20);
-const baselineAt = process.argv.indexOf("--baseline");
-const BASELINE = baselineAt >= 0 ? process.argv[baselineAt + 1] : undefined;
+/** Every `--baseline BINARY` (repeatable: main and an older release in one run). */
+const BASELINES = process.argv.flatMap((arg, i) =>
+  arg === "--baseline" && process.argv[i + 1] !== undefined ? [process.argv[i + 1]!] : [],
+);
 const WARMUP = flag("--warmup", 3);
 
 function newestMtime(dir: string): number {
@@ -103,12 +105,13 @@ async function main(): Promise<void> {
     { name: "helper compiled", cmd: [BINARY, "helper", "say hi"], callsModel: true },
     { name: "--version compiled", cmd: [BINARY, "--version"], callsModel: false },
   ];
-  if (BASELINE !== undefined) {
-    const other = resolve(BASELINE);
-    if (!existsSync(other)) throw new Error(`--baseline ${BASELINE}: no such binary`);
+  for (const [n, baseline] of BASELINES.entries()) {
+    const other = resolve(baseline);
+    if (!existsSync(other)) throw new Error(`--baseline ${baseline}: no such binary`);
+    const label = BASELINES.length === 1 ? "baseline" : `baseline ${n + 1}`;
     targets.push(
-      { name: "helper compiled (baseline)", cmd: [other, "helper", "say hi"], callsModel: true },
-      { name: "--version compiled (baseline)", cmd: [other, "--version"], callsModel: false },
+      { name: `helper compiled (${label})`, cmd: [other, "helper", "say hi"], callsModel: true },
+      { name: `--version compiled (${label})`, cmd: [other, "--version"], callsModel: false },
     );
   }
 

@@ -13,8 +13,15 @@ import { CliExit } from "./shared/command-module.ts";
 import { acceptOutputJson, jsonRequested } from "./shared/shared-flags.ts";
 import { stdoutPipe } from "./shared/stdout-pipe.ts";
 
-/** Builds the program with every registered command. */
-export function createProgram(): Command {
+/** The top-level command names: every module in COMMANDS and the built-in `version`. */
+export const COMMAND_NAMES: readonly string[] = [...COMMANDS.map((entry) => entry.name), "version"];
+
+/**
+ * Builds the program with the given commands (every command when `only` is not given). A run that
+ * names its command registers that one alone: importing and declaring the others is most of a
+ * one-shot's command-line cost, and commander parses `agent helper ...` the same either way.
+ */
+export async function createProgram(only?: string): Promise<Command> {
   const program = new Command("agent")
     .description("Run LLM agent tasks from a terminal, shell scripts and CI jobs")
     .version(pkg.version, "-V, --version")
@@ -28,13 +35,16 @@ export function createProgram(): Command {
       writeOut: (text) => process.stdout.write(text),
       writeErr: (text) => process.stderr.write(text),
     });
-  for (const command of COMMANDS) command.register(program);
-  program
-    .command("version")
-    .description("print the version")
-    .action(() => {
-      process.stdout.write(`${pkg.version}\n`);
-    });
+  const entries = COMMANDS.filter((entry) => only === undefined || entry.name === only);
+  const modules = await Promise.all(entries.map((entry) => entry.load()));
+  for (const command of modules) command.register(program);
+  if (only === undefined || only === "version")
+    program
+      .command("version")
+      .description("print the version")
+      .action(() => {
+        process.stdout.write(`${pkg.version}\n`);
+      });
   acceptOutputJson(program);
   return program;
 }
@@ -130,8 +140,6 @@ const JSON_RESULT_COMMANDS = new Set(["run", "helper", "eval"]);
 export async function runCli(args: string[]): Promise<number> {
   // From here on a closed stdout is an abort signal, never an uncaught EPIPE with a stack trace.
   stdoutPipe();
-  const program = createProgram();
-  const names = program.commands.flatMap((command) => [command.name(), ...command.aliases(), "help"]);
   const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
   if (args.length === 0 && !terminal) {
     // As `agent chat` says without a terminal: one line on stderr (it starts with the program name, so
@@ -139,7 +147,10 @@ export async function runCli(args: string[]): Promise<number> {
     process.stderr.write(`${NO_TERMINAL_HINT}\n`);
     return ExitCode.usage;
   }
-  const expanded = expandShorthands(effectiveArgs(args, terminal), names);
+  const expanded = expandShorthands(effectiveArgs(args, terminal), [...COMMAND_NAMES, "help"]);
+  // Help, a misspelt command or a leading option (`agent --help`) needs every command: listed or suggested.
+  const named = COMMAND_NAMES.includes(expanded[0] ?? "") ? expanded[0] : undefined;
+  const program = await createProgram(named);
   try {
     await program.parseAsync(expanded, { from: "user" });
     return ExitCode.done;
