@@ -9,8 +9,6 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { type Catalog, mergeCatalog } from "./merge.ts";
 import type { CatalogData, CompactModel } from "./models-dev.ts";
-import { mergedSnapshot } from "./snapshot-catalog.ts" with { type: "macro" };
-import type { MergedSnapshot } from "./snapshot-catalog.ts";
 
 /** $XDG_CACHE_HOME/agent/models.json (default ~/.cache/agent/models.json). */
 export function catalogCachePath(env: Record<string, string | undefined> = process.env): string {
@@ -56,27 +54,11 @@ export function combine(base: CatalogData, cache: CatalogData | undefined): Cata
   };
 }
 
-/** The snapshot's catalog as merged at bundle time (snapshot-catalog.ts). */
-function premerged(): Catalog {
-  // The macro call is replaced by its result where it stands, so the literal is built on first use.
-  const merged: MergedSnapshot = mergedSnapshot();
-  return {
-    entries: new Map(merged.entries),
-    aliases: new Map(merged.aliases),
-    source: merged.source,
-    date: merged.date,
-  };
-}
-
 let loaded: Catalog | undefined;
 
-/** The catalog, built once per process: the premerged snapshot unless a newer cached refresh exists. */
+/** The catalog, built once per process. */
 export function catalog(): Catalog {
-  if (loaded) return loaded;
-  const cache = readCache(catalogCachePath());
-  const base = premerged();
-  // The same rule as combine(): a cache supersedes the snapshot only when it is newer.
-  loaded = !cache || cache.date <= base.date ? base : mergeCatalog(combine(snapshot(), cache));
+  loaded ??= mergeCatalog(combine(snapshot(), readCache(catalogCachePath())));
   return loaded;
 }
 
