@@ -17,6 +17,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parse } from "yaml";
+import { processOutput } from "../support/process-output.ts";
 
 export interface ActionStep {
   id?: string;
@@ -141,12 +142,7 @@ async function runShell(
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+  return processOutput(proc);
 }
 
 /** Runs the composite action at `options.actionPath` with the caller's inputs. */

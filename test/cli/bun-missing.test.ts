@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processOutput } from "../support/process-output.ts";
 import { AGENT_BIN } from "./run-agent.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agent-nobun-"));
@@ -27,12 +28,7 @@ async function run(bin: string): Promise<{ code: number; stdout: string; stderr:
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+  return processOutput(proc);
 }
 
 describe("bin/agent without Bun", () => {

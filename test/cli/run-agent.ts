@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { processOutput } from "../support/process-output.ts";
 
 export const AGENT_BIN = resolve(import.meta.dir, "../../bin/agent");
 
@@ -61,12 +62,7 @@ export async function runAgent(
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+  return processOutput(proc);
 }
 
 /** A fake LLM server and a sandbox shared by one test file. */

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { processOutput } from "../support/process-output.ts";
 import { anthropicEnv, type E2eSandbox, makeE2eSandbox, runAgentIn } from "./support.ts";
 
 const DOC = join(import.meta.dir, "..", "..", "docs", "ci-and-json.md");
@@ -23,12 +24,7 @@ function statusSnippet(): string {
 async function runSnippet(dir: string, result: string) {
   writeFileSync(join(dir, "result.json"), result);
   const proc = Bun.spawn(["sh", "-c", statusSnippet()], { cwd: dir, stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code };
+  return processOutput(proc);
 }
 
 let server: FakeLlmServer;

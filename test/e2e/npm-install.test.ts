@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { processOutput } from "../support/process-output.ts";
 import { type E2eSandbox, makeE2eSandbox, TEST_KEY } from "./support.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -40,12 +41,7 @@ async function run(
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { code, stdout, stderr };
+  return processOutput(proc);
 }
 
 describe("npm install -g of the packed package", () => {

@@ -11,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { makeSandbox, type Sandbox } from "../cli/run-agent.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { processOutput } from "../support/process-output.ts";
 import { GUARD_MESSAGE } from "./no-opentelemetry-preload.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -43,12 +44,7 @@ async function runGuarded(args: string[], extra: Record<string, string>) {
       stderr: "pipe",
     },
   );
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code };
+  return processOutput(proc);
 }
 
 const anthropic = () => ({
