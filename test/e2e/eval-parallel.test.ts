@@ -6,7 +6,6 @@
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EvalReport } from "../../src/cli/eval/eval-report.ts";
 import { anthropicEnv, freshServerAndSandbox, spawnAgent, toolResultsOf, waitFor } from "./support.ts";
@@ -166,12 +165,15 @@ test("SIGTERM stops the running task (its run ends interrupted), starts no other
   );
   // The first task's model never answers: the run is in flight until the signal.
   server.enqueue({ holdUntil: new Promise(() => {}) });
+  // Its own temp folder: the machine's /tmp may hold other suites' workspaces (os.tmpdir reads TMPDIR).
+  const temp = join(sandbox.dir, "tmp");
+  mkdirSync(temp);
   const run = spawnAgent(["eval", suite, "-j", "1", "--out", join(sandbox.dir, "out")], {
-    env: anthropicEnv(sandbox, server),
+    env: anthropicEnv(sandbox, server, { TMPDIR: temp }),
     cwd: sandbox.dir,
   });
   await waitFor(() => server.requests.length === 1, "the first task's model request", 60_000);
-  const workspaces = () => readdirSync(tmpdir()).filter((name) => name.startsWith("agent-eval-sigterm-"));
+  const workspaces = () => readdirSync(temp).filter((name) => name.startsWith("agent-eval-sigterm-"));
   expect(workspaces()).toHaveLength(1);
   run.proc.kill("SIGTERM");
   const result = await run.done;
