@@ -1,6 +1,6 @@
 /** A session's one event path: unredacted tap (in-process), then redaction, then the listeners. */
-import type { Notice } from "../cli/shared/project-notices.ts";
-import { emitNoticesAfterStart } from "../cli/shared/project-notices.ts";
+import type { Notice } from "../cli/shared/project/project-notices.ts";
+import { emitNoticesAfterStart } from "../cli/shared/project/project-notices.ts";
 import {
   type AgentEvent,
   type AgentIdentity,

@@ -6,13 +6,13 @@
 import { mergeHooks } from "../agents/hooks/hooks.ts";
 import { userInvocable } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
-import { loadConfig } from "../cli/shared/config.ts";
-import { idleTimeoutOption } from "../cli/shared/idle-timeout.ts";
-import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/shared/mcp-session.ts";
-import { type Notice, projectOverrideNotices } from "../cli/shared/project-notices.ts";
-import { loadProjectRules, projectHooks, trustsProject } from "../cli/shared/project-rules.ts";
-import { sandboxWorkspace } from "../cli/shared/sandbox-setup.ts";
-import { sessionToolsFor } from "../cli/shared/session-tools.ts";
+import { loadConfig } from "../cli/shared/config/config.ts";
+import { idleTimeoutOption } from "../cli/shared/config/idle-timeout.ts";
+import { type Notice, projectOverrideNotices } from "../cli/shared/project/project-notices.ts";
+import { loadProjectRules, projectHooks, trustsProject } from "../cli/shared/project/project-rules.ts";
+import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/shared/session/mcp-session.ts";
+import { sandboxWorkspace } from "../cli/shared/session/sandbox-setup.ts";
+import { sessionToolsFor } from "../cli/shared/session/session-tools.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { ApprovalGate } from "../policy/gate.ts";
@@ -146,7 +146,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
 
 /**
  * The workspace at `cwd` with the sandbox the settings ask for, as `agent run` opens it
- * (cli/shared/sandbox-setup.ts): unavailable is a warning, or a config error when required.
+ * (cli/shared/session/sandbox-setup.ts): unavailable is a warning, or a config error when required.
  */
 async function sandboxedWorkspace(
   cwd: string,

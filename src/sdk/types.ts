@@ -3,8 +3,8 @@ import type { HooksConfig } from "../agents/hooks/hooks.ts";
 import type { OutputSchema } from "../agents/loop/output-schema.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import type { RunLimits } from "../agents/types.ts";
-import type { AgentConfig } from "../cli/shared/config.ts";
-import type { Notice } from "../cli/shared/project-notices.ts";
+import type { AgentConfig } from "../cli/shared/config/config.ts";
+import type { Notice } from "../cli/shared/project/project-notices.ts";
 import type {
   AgentEvent,
   ApprovalDecision,

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatSpecError, parseSpecText } from "../../src/agents/spec/spec-loader.ts";
-import { loadConfig } from "../../src/cli/shared/config.ts";
+import { loadConfig } from "../../src/cli/shared/config/config.ts";
 import { AppError } from "../../src/kernel/index.ts";
 import { acceptedEffort, effectiveEffort } from "../../src/llm/effort.ts";
 import { resolveModel } from "../../src/llm/resolve.ts";

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import type { ToolsFor } from "../../src/agents/types.ts";
-import { fetchOriginsAllowedByRules, sessionToolsFor } from "../../src/cli/shared/session-tools.ts";
+import { fetchOriginsAllowedByRules, sessionToolsFor } from "../../src/cli/shared/session/session-tools.ts";
 import { flagApprover, type OnAsk } from "../../src/policy/approvers.ts";
 import { buildRuleSet } from "../../src/policy/rules.ts";
 import { createFetchTool } from "../../src/tools/fetch/fetch.ts";

@@ -23,9 +23,9 @@ import type { PrimitiveName } from "../../tools/types.ts";
 import { Workspace } from "../../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../../ui/format.ts";
 import type { WarningLog } from "../../ui/result-warnings.ts";
-import { sandboxWorkspace } from "../shared/sandbox-setup.ts";
-import { sessionToolsFor } from "../shared/session-tools.ts";
-import { type SystemTexts, systemPromptFrom } from "../shared/system-flag.ts";
+import { type SystemTexts, systemPromptFrom } from "../shared/flags/system-flag.ts";
+import { sandboxWorkspace } from "../shared/session/sandbox-setup.ts";
+import { sessionToolsFor } from "../shared/session/session-tools.ts";
 import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 

@@ -6,10 +6,10 @@
 import { AppError, ExitCode, terminalLine } from "../../kernel/index.ts";
 import type { McpServerConfig } from "../../tools/mcp/types.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { loadConfig } from "../shared/config.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
-import { sessionMcpConfigs } from "../shared/mcp-session.ts";
-import { loadProjectRules } from "../shared/project-rules.ts";
+import { loadConfig } from "../shared/config/config.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
+import { loadProjectRules } from "../shared/project/project-rules.ts";
+import { sessionMcpConfigs } from "../shared/session/mcp-session.ts";
 
 export interface LoginFlags {
   cwd?: string;

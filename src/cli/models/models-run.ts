@@ -8,7 +8,7 @@ import { listEndpoints } from "../../llm/endpoints.ts";
 import { explainTiers, resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
 import { serverAnswers } from "../../llm/server-probe.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { type AgentConfig, configFile, loadConfig } from "../shared/config.ts";
+import { type AgentConfig, configFile, loadConfig } from "../shared/config/config.ts";
 import { formatTierExplanations, type TierExplanation, tierExplanations } from "./models-tiers.ts";
 
 export interface ModelsReport {

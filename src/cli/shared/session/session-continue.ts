@@ -6,10 +6,10 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { type ResumePoint, resumeFrom } from "../../agents/loop/resume.ts";
-import { AppError, sessionsDir } from "../../kernel/index.ts";
-import { displayIds, latestSession } from "../../session/session-summary.ts";
-import { findSession, readTranscript, sessionIds } from "../../session/sessions.ts";
+import { type ResumePoint, resumeFrom } from "../../../agents/loop/resume.ts";
+import { AppError, sessionsDir } from "../../../kernel/index.ts";
+import { displayIds, latestSession } from "../../../session/session-summary.ts";
+import { findSession, readTranscript, sessionIds } from "../../../session/sessions.ts";
 
 /** The session a run continues. */
 export interface Continued {

@@ -8,7 +8,7 @@
  */
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { AppError, isPathInside, readConfigFileResult } from "../../kernel/index.ts";
+import { AppError, isPathInside, readConfigFileResult } from "../../../kernel/index.ts";
 
 /**
  * The text of the file a flag names; otherwise a usage error (exit 2) starting with `label`, the flag as

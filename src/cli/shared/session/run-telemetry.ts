@@ -3,13 +3,13 @@
  * undefined when telemetry is off (nothing of the SDK is loaded then). `finish` ends the spans and waits
  * for the export at most 1.5 s, so a collector that is down never holds the exit code back.
  */
-import pkg from "../../../package.json" with { type: "json" };
-import { terminalSafe } from "../../kernel/index.ts";
-import { costOf, modelInfo } from "../../llm/catalog.ts";
-import { openTelemetry, type Telemetry } from "../../telemetry/telemetry.ts";
-import type { AgentConfig } from "./config.ts";
+import pkg from "../../../../package.json" with { type: "json" };
+import { terminalSafe } from "../../../kernel/index.ts";
+import { costOf, modelInfo } from "../../../llm/catalog.ts";
+import { openTelemetry, type Telemetry } from "../../../telemetry/telemetry.ts";
+import type { AgentConfig } from "../config/config.ts";
 
-export type { Telemetry } from "../../telemetry/telemetry.ts";
+export type { Telemetry } from "../../../telemetry/telemetry.ts";
 
 function warn(message: string): void {
   process.stderr.write(`agent: warning: telemetry: ${terminalSafe(message)}\n`);

@@ -2,8 +2,8 @@
  * `--schema FILE|JSON` (run and helper): inline JSON when the value starts with `{`, otherwise a file
  * holding the schema, read through the guarded reader (flag-file.ts). Anything unusable is a usage error (exit 2) saying what is wrong.
  */
-import { compileOutputSchema, type OutputSchema, schemaName } from "../../agents/loop/output-schema.ts";
-import { AppError } from "../../kernel/index.ts";
+import { compileOutputSchema, type OutputSchema, schemaName } from "../../../agents/loop/output-schema.ts";
+import { AppError } from "../../../kernel/index.ts";
 import { readFlagFile } from "./flag-file.ts";
 
 /** `workspace` bounds symlinks: see flag-file.ts. */

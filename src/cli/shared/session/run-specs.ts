@@ -4,14 +4,14 @@
  * every error listed); errors in specs it never reaches are warnings on stderr. `mcp:` capabilities are
  * checked against `config.mcpServers` (the caller adds a trusted project's servers).
  */
-import { errorsForRun, modelNameCheck, type SpecError } from "../../agents/spec/spec-checks.ts";
+import { errorsForRun, modelNameCheck, type SpecError } from "../../../agents/spec/spec-checks.ts";
 import {
   formatSpecError,
   loadSpecs,
   type SpecLoadResult,
   specAppError,
-} from "../../agents/spec/spec-loader.ts";
-import type { AgentConfig } from "./config.ts";
+} from "../../../agents/spec/spec-loader.ts";
+import type { AgentConfig } from "../config/config.ts";
 
 export async function loadRunSpecs(
   workspaceRoot: string,

@@ -7,10 +7,10 @@
  */
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { HooksConfig } from "../../agents/hooks/hooks.ts";
-import { AppError, readConfigFile } from "../../kernel/index.ts";
-import type { RuleLists } from "../../policy/rules.ts";
-import type { McpServerConfig } from "../../tools/mcp/types.ts";
+import type { HooksConfig } from "../../../agents/hooks/hooks.ts";
+import { AppError, readConfigFile } from "../../../kernel/index.ts";
+import type { RuleLists } from "../../../policy/rules.ts";
+import type { McpServerConfig } from "../../../tools/mcp/types.ts";
 
 /** What a project config holds: its rule lists, the hooks and the MCP servers it declares. */
 export interface ProjectConfig extends RuleLists {
@@ -26,7 +26,7 @@ export async function loadProjectRules(workspaceRoot: string): Promise<ProjectCo
   // A FIFO, a device, a huge file or a symlink out of the workspace is refused (exit 3), never read.
   const text = await readConfigFile(file, { kind: "config", within: workspaceRoot });
   if (text === undefined) return undefined;
-  const { parseConfigText } = await import("./config-parse.ts");
+  const { parseConfigText } = await import("../config/config-parse.ts");
   const config = parseConfigText(text, file);
   const foreign = [
     Object.keys(config.models).length > 0 ? "models" : "",

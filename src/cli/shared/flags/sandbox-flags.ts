@@ -1,6 +1,10 @@
 /** `--sandbox MODE` and `--sandbox-network`, shared by `agent run` and `agent helper` (see sandbox-setup.ts). */
 import { Option } from "commander";
-import { SANDBOX_MODES, type SandboxMode, type SandboxSettings } from "../../tools/exec/sandbox-settings.ts";
+import {
+  SANDBOX_MODES,
+  type SandboxMode,
+  type SandboxSettings,
+} from "../../../tools/exec/sandbox-settings.ts";
 
 /** The sandbox flags as commander parses them. */
 export interface SandboxFlags {

@@ -4,10 +4,10 @@
  * the names the code reads), a local Ollama (mentioned as detected only when it answers now), the demo
  * and `agent models`. The error stays one line (and the JSON error object); the screen follows on stderr.
  */
-import { AppError } from "../../kernel/index.ts";
-import { listEndpoints, NATIVE_PROVIDERS } from "../../llm/endpoints.ts";
-import { serverAnswers } from "../../llm/server-probe.ts";
-import type { AgentConfig } from "./config.ts";
+import { AppError } from "../../../kernel/index.ts";
+import { listEndpoints, NATIVE_PROVIDERS } from "../../../llm/endpoints.ts";
+import { serverAnswers } from "../../../llm/server-probe.ts";
+import type { AgentConfig } from "../config/config.ts";
 
 /** A configuration error with a screen of help after its one-line message. */
 export class FirstRunError extends AppError {

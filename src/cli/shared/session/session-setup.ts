@@ -4,10 +4,10 @@
  * get), and the conversation to continue (`-c`, `--resume`). Each run of the root agent then goes through
  * {@link runRootTurn}, so a chat message runs exactly as `agent run` does.
  */
-import type { ResumePoint } from "../../agents/loop/resume.ts";
-import { decideAuto, type TierChoice } from "../../agents/loop/tier-classifier.ts";
-import type { AgentSpec } from "../../agents/spec/spec.ts";
-import type { RunAgentOptions, RunLimits } from "../../agents/types.ts";
+import type { ResumePoint } from "../../../agents/loop/resume.ts";
+import { decideAuto, type TierChoice } from "../../../agents/loop/tier-classifier.ts";
+import type { AgentSpec } from "../../../agents/spec/spec.ts";
+import type { RunAgentOptions, RunLimits } from "../../../agents/types.ts";
 import {
   type AgentEvent,
   type AgentIdentity,
@@ -15,23 +15,23 @@ import {
   type Message,
   type Redactor,
   type RunResult,
-} from "../../kernel/index.ts";
-import type { ModelClient } from "../../llm/client.ts";
-import { createSession, type Session } from "../../sdk/session.ts";
-import { chooseSandbox } from "../../tools/exec/sandbox.ts";
-import { Workspace } from "../../tools/workspace.ts";
-import { type AgentConfig, loadConfig } from "./config.ts";
-import { parseLimitFlags } from "./limit-flags.ts";
+} from "../../../kernel/index.ts";
+import type { ModelClient } from "../../../llm/client.ts";
+import { createSession, type Session } from "../../../sdk/session.ts";
+import { chooseSandbox } from "../../../tools/exec/sandbox.ts";
+import { Workspace } from "../../../tools/workspace.ts";
+import { type AgentConfig, loadConfig } from "../config/config.ts";
+import { parseLimitFlags } from "../flags/limit-flags.ts";
+import { sandboxSettings } from "../flags/sandbox-flags.ts";
+import type { SessionFlags } from "../flags/session-options.ts";
+import { projectOverrideNotices } from "../project/project-notices.ts";
+import { loadProjectRules } from "../project/project-rules.ts";
 import { sessionMcpConfigs } from "./mcp-session.ts";
-import { projectOverrideNotices } from "./project-notices.ts";
-import { loadProjectRules } from "./project-rules.ts";
 import { loadRunSpecs } from "./run-specs.ts";
-import { sandboxSettings } from "./sandbox-flags.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { type Continued, continuedSession } from "./session-continue.ts";
-import type { SessionFlags } from "./session-options.ts";
 
-export type { SessionFlags } from "./session-options.ts";
+export type { SessionFlags } from "../flags/session-options.ts";
 
 /** A library session (sdk/session.ts) set up from the CLI's flags, ready to run turns of its root agent. */
 export interface SessionSetup {

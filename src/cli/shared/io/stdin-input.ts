@@ -9,7 +9,7 @@
  * many times from CI runners and agent harnesses (openai/codex#20919). Once data arrives we read to EOF.
  * When stdin is the task itself (`agent run -`, or no arguments) we wait for EOF however long it takes.
  */
-import { AppError } from "../../kernel/index.ts";
+import { AppError } from "../../../kernel/index.ts";
 
 /** How long a goal given as arguments waits for the first byte of a silent, never-closed stdin. */
 export const FIRST_BYTE_WAIT_MS = 3000;

@@ -3,7 +3,7 @@
  * docs/ci-and-json.md "Exit codes"; the values are kernel ExitCode's).
  */
 import type { Command } from "commander";
-import { ExitCode } from "../../kernel/index.ts";
+import { ExitCode } from "../../../kernel/index.ts";
 
 /** One line per exit code, short: the docs page holds the details. */
 const EXIT_CODES: [ExitCode, string][] = [

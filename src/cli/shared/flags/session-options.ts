@@ -1,6 +1,6 @@
 /** The options `agent run` and `agent chat` share (cheap to import: commander only). */
 import { type Command, Option } from "commander";
-import { ALIAS_LINES } from "../../llm/catalog/tiers.ts";
+import { ALIAS_LINES } from "../../../llm/catalog/tiers.ts";
 import { type SandboxFlags, sandboxOptions } from "./sandbox-flags.ts";
 import { type CassetteFlags, cassetteOptions } from "./shared-flags.ts";
 

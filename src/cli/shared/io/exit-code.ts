@@ -1,4 +1,4 @@
-import { ExitCode, type RunResult } from "../../kernel/index.ts";
+import { ExitCode, type RunResult } from "../../../kernel/index.ts";
 
 /**
  * The documented exit code of a finished run (docs/ci-and-json.md "Exit codes"): 0 done (also after denied tools

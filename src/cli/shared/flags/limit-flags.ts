@@ -1,5 +1,5 @@
-import type { RunLimits } from "../../agents/types.ts";
-import { AppError } from "../../kernel/index.ts";
+import type { RunLimits } from "../../../agents/types.ts";
+import { AppError } from "../../../kernel/index.ts";
 import type { SessionFlags } from "./session-options.ts";
 
 function positive(value: string, flag: string, integer: boolean): number {
