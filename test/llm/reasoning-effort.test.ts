@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { formatSpecError, parseSpecText } from "../../src/agents/spec/spec-loader.ts";
 import { loadConfig } from "../../src/cli/shared/config/config.ts";
 import { AppError } from "../../src/kernel/index.ts";
-import { acceptedEffort, effectiveEffort } from "../../src/llm/effort.ts";
+import { acceptedEffort, effectiveEffort } from "../../src/llm/adapters/effort.ts";
 import { resolveModel } from "../../src/llm/resolve.ts";
 
-describe("per-model efforts (catalog efforts, src/llm/effort.ts)", () => {
+describe("per-model efforts (catalog efforts, src/llm/adapters/effort.ts)", () => {
   test("a model without `none` gets its floor, never `none`", () => {
     expect(acceptedEffort("gpt-6-astra", "none")).toBe("low");
     expect(acceptedEffort("gpt-6.1-sol", "minimal")).toBe("low");

@@ -15,13 +15,13 @@ import type {
   ThinkingConfig,
   ThinkingLevel,
 } from "@google/genai";
-import type { Message } from "../kernel/messages.ts";
-import type { ModelRequest, ReasoningEffort, StreamEvent, StreamFn } from "../kernel/stream.ts";
-import { emptyUsage, type Usage } from "../kernel/usage.ts";
+import type { Message } from "../../kernel/messages.ts";
+import type { ModelRequest, ReasoningEffort, StreamEvent, StreamFn } from "../../kernel/stream.ts";
+import { emptyUsage, type Usage } from "../../kernel/usage.ts";
+import { acceptsTemperature, reasoningSupport } from "../catalog.ts";
+import type { HttpFailure } from "../errors.ts";
 import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
-import { acceptsTemperature, reasoningSupport } from "./catalog.ts";
 import { effortFor } from "./effort.ts";
-import type { HttpFailure } from "./errors.ts";
 import {
   applyPartialArgs,
   convertContents,

@@ -17,7 +17,7 @@ import {
   type ModelRequest,
   mapStrings,
   type StreamEvent,
-} from "../kernel/index.ts";
+} from "../../kernel/index.ts";
 
 export const CASSETTE_VERSION = 1;
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal placeholder text stored in cassettes

@@ -3,9 +3,9 @@
  * thrown into the terminal error event (a stream function never throws once called).
  */
 import type OpenAI from "openai";
-import type { ProviderKind } from "../kernel/messages.ts";
-import type { ModelRequest, StreamEvent } from "../kernel/stream.ts";
-import { classifyError, type ErrorContext, makeProviderError } from "./errors.ts";
+import type { ProviderKind } from "../../kernel/messages.ts";
+import type { ModelRequest, StreamEvent } from "../../kernel/stream.ts";
+import { classifyError, type ErrorContext, makeProviderError } from "../errors.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 
 /** Connection settings of one provider instance. */

@@ -19,10 +19,10 @@ import type {
   Message,
   ToolCall,
   ToolResultMessage,
-} from "../kernel/messages.ts";
-import type { ModelRequest } from "../kernel/stream.ts";
-import { emptyUsage, type Usage } from "../kernel/usage.ts";
-import { supportsReasoningSummary } from "./catalog.ts";
+} from "../../kernel/messages.ts";
+import type { ModelRequest } from "../../kernel/stream.ts";
+import { emptyUsage, type Usage } from "../../kernel/usage.ts";
+import { supportsReasoningSummary } from "../catalog.ts";
 import { acceptedEffort, effectiveEffort } from "./effort.ts";
 import { openaiJsonSchema } from "./response-schema.ts";
 

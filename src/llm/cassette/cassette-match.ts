@@ -6,7 +6,7 @@
  * requests end with a user message, its text (the goal, or a sub-agent's task). Tool results and the
  * system prompt are not compared: they carry workspace facts that differ from run to run.
  */
-import type { Message } from "../kernel/index.ts";
+import type { Message } from "../../kernel/index.ts";
 import type { RequestSummary } from "./cassette-format.ts";
 
 const SHOWN = 80;

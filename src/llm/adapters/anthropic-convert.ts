@@ -5,10 +5,10 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
-import type { Message, ToolResultMessage } from "../kernel/messages.ts";
-import type { ModelRequest, ResponseSchema, StopReason } from "../kernel/stream.ts";
-import type { ToolDefinition } from "../kernel/tools.ts";
-import { hasPrefixCheck, modelInfo, reasoningSupport } from "./catalog.ts";
+import type { Message, ToolResultMessage } from "../../kernel/messages.ts";
+import type { ModelRequest, ResponseSchema, StopReason } from "../../kernel/stream.ts";
+import type { ToolDefinition } from "../../kernel/tools.ts";
+import { hasPrefixCheck, modelInfo, reasoningSupport } from "../catalog.ts";
 import { effortFor } from "./effort.ts";
 
 type Beta = Anthropic.Beta.Messages.MessageCreateParamsStreaming;

@@ -5,7 +5,14 @@
  */
 import { mkdirSync, openSync, readFileSync, realpathSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { AppError, type ModelRequest, Redactor, type StreamEvent, type StreamFn } from "../kernel/index.ts";
+import {
+  AppError,
+  type ModelRequest,
+  Redactor,
+  type StreamEvent,
+  type StreamFn,
+} from "../../kernel/index.ts";
+import { costOf, modelInfo } from "../catalog.ts";
 import {
   CASSETTE_VERSION,
   type CassetteExchange,
@@ -15,7 +22,6 @@ import {
   summarizeRequest,
 } from "./cassette-format.ts";
 import { firstDifference } from "./cassette-match.ts";
-import { costOf, modelInfo } from "./catalog.ts";
 
 export interface CassetteOptions {
   /** Paths under this root are stored as `${WORKSPACE}` and substituted back on replay. */

@@ -1,11 +1,11 @@
 /**
  * What the OpenAI and Gemini structured-output features accept of a JSON schema (`--schema`); Anthropic's
- * schema goes through the SDK's own transformJSONSchema (src/llm/anthropic-convert.ts). The user's whole
+ * schema goes through the SDK's own transformJSONSchema (src/llm/adapters/anthropic-convert.ts). The user's whole
  * schema is always checked again on our side (src/agents/loop/output-schema.ts), so what a provider is sent
  * may differ from it (constraints dropped, objects closed) as long as the answers it permits can still be
  * checked against the user's schema.
  */
-import type { ResponseSchema } from "../kernel/stream.ts";
+import type { ResponseSchema } from "../../kernel/stream.ts";
 
 type Schema = Record<string, unknown>;
 
