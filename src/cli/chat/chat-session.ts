@@ -4,7 +4,7 @@
  * continue a chat like any run. One approval gate serves the whole chat: "yes for this session" lasts.
  */
 
-import { applyCompaction, compactConversation } from "../../agents/loop/compaction.ts";
+import { applyCompaction, compactConversation } from "../../agents/loop/context/compaction.ts";
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import {
   type AgentEvent,

@@ -6,7 +6,7 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { type ResumePoint, resumeFrom } from "../../../agents/loop/resume.ts";
+import { type ResumePoint, resumeFrom } from "../../../agents/loop/context/resume.ts";
 import { AppError, sessionsDir } from "../../../kernel/index.ts";
 import { displayIds, latestSession } from "../../../session/session-summary.ts";
 import { findSession, readTranscript, sessionIds } from "../../../session/sessions.ts";

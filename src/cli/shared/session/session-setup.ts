@@ -4,7 +4,7 @@
  * get), and the conversation to continue (`-c`, `--resume`). Each run of the root agent then goes through
  * {@link runRootTurn}, so a chat message runs exactly as `agent run` does.
  */
-import type { ResumePoint } from "../../../agents/loop/resume.ts";
+import type { ResumePoint } from "../../../agents/loop/context/resume.ts";
 import { decideAuto, type TierChoice } from "../../../agents/loop/tier-classifier.ts";
 import type { AgentSpec } from "../../../agents/spec/spec.ts";
 import type { RunAgentOptions, RunLimits } from "../../../agents/types.ts";

@@ -1,5 +1,5 @@
 import { jsonrepair } from "jsonrepair";
-import type { ToolCall } from "../../kernel/index.ts";
+import type { ToolCall } from "../../../kernel/index.ts";
 
 /**
  * Recovering tool calls from imperfect model output: malformed argument JSON (repaired with

@@ -1,4 +1,4 @@
-import type { AgentEvent, Message } from "../../kernel/index.ts";
+import type { AgentEvent, Message } from "../../../kernel/index.ts";
 import { applyCompaction } from "./compaction.ts";
 import { repairHistory } from "./history.ts";
 

@@ -1,9 +1,9 @@
-import { makeEvent } from "../../kernel/index.ts";
-import { modelInvocable, skillsFor } from "../spec/skills/catalog.ts";
-import { skillGrants } from "../spec/skills/grants.ts";
-import { substituteSkill } from "../spec/skills/substitute.ts";
-import { type ActivationState, newActivationState, type Skill } from "../spec/skills/types.ts";
-import type { Node } from "./node.ts";
+import { makeEvent } from "../../../kernel/index.ts";
+import { modelInvocable, skillsFor } from "../../spec/skills/catalog.ts";
+import { skillGrants } from "../../spec/skills/grants.ts";
+import { substituteSkill } from "../../spec/skills/substitute.ts";
+import { type ActivationState, newActivationState, type Skill } from "../../spec/skills/types.ts";
+import type { Node } from "../node.ts";
 
 /**
  * What activating a skill does to an agent (DESIGN "Skills"): its folder becomes readable, read only, by

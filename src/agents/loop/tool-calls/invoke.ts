@@ -7,12 +7,12 @@ import {
   type ToolCall,
   type ToolOutput,
   type ToolResultMessage,
-} from "../../kernel/index.ts";
-import { finishOutput } from "../../tools/tool-output.ts";
-import type { PolicyTarget, Tool, ToolContext, ToolRunOutput } from "../../tools/types.ts";
-import type { Workspace } from "../../tools/workspace.ts";
-import type { HookCall, ToolHooks } from "../hooks/hooks.ts";
-import type { ToolGate } from "../types.ts";
+} from "../../../kernel/index.ts";
+import { finishOutput } from "../../../tools/tool-output.ts";
+import type { PolicyTarget, Tool, ToolContext, ToolRunOutput } from "../../../tools/types.ts";
+import type { Workspace } from "../../../tools/workspace.ts";
+import type { HookCall, ToolHooks } from "../../hooks/hooks.ts";
+import type { ToolGate } from "../../types.ts";
 import { liveOutput, liveProgress } from "./live-output.ts";
 
 /**

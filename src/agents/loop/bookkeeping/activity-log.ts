@@ -4,8 +4,8 @@ import type {
   RunActivity,
   ToolCallOutcome,
   ToolCallRecord,
-} from "../../kernel/index.ts";
-import type { CallOutcome, CallResult } from "./invoke.ts";
+} from "../../../kernel/index.ts";
+import type { CallOutcome, CallResult } from "../tool-calls/invoke.ts";
 
 /**
  * What every agent of a session did, kept by agent id (one log per session, passed down like the

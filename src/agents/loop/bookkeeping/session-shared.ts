@@ -1,5 +1,5 @@
+import type { ChildCounters } from "../sub-agents.ts";
 import type { RunLog } from "./activity-log.ts";
-import type { ChildCounters } from "./sub-agents.ts";
 import type { UsageTracker } from "./usage-tracker.ts";
 
 /**

@@ -5,7 +5,7 @@ import {
   OutputTail,
   type ToolCall,
   type ToolProgress,
-} from "../../kernel/index.ts";
+} from "../../../kernel/index.ts";
 
 /** At most this many tool_output events a second per running command. */
 const OUTPUT_EVENTS_PER_SECOND = 10;

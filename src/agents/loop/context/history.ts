@@ -7,9 +7,9 @@ import {
   type Message,
   makeEvent,
   type ToolCall,
-} from "../../kernel/index.ts";
-import { ABORTED_RESULT } from "./invoke.ts";
-import { detectTextToolCalls } from "./tool-call-repair.ts";
+} from "../../../kernel/index.ts";
+import { ABORTED_RESULT } from "../tool-calls/invoke.ts";
+import { detectTextToolCalls } from "../tool-calls/tool-call-repair.ts";
 
 /** Small operations on an agent's message history that keep it valid for every provider. */
 

@@ -1,14 +1,14 @@
-import { makeEvent } from "../../kernel/index.ts";
-import type { Tool, ToolRunOutput, ValidationResult } from "../../tools/types.ts";
-import { substituteSkill } from "../spec/skills/substitute.ts";
-import type { Skill } from "../spec/skills/types.ts";
-import { type AgentSpec, DEFAULT_CONSTRAINTS, primitiveCapabilities } from "../spec/spec.ts";
-import type { Node } from "./node.ts";
+import { makeEvent } from "../../../kernel/index.ts";
+import type { Tool, ToolRunOutput, ValidationResult } from "../../../tools/types.ts";
+import { substituteSkill } from "../../spec/skills/substitute.ts";
+import type { Skill } from "../../spec/skills/types.ts";
+import { type AgentSpec, DEFAULT_CONSTRAINTS, primitiveCapabilities } from "../../spec/spec.ts";
+import type { Node } from "../node.ts";
 import { activate, activatedText, modelSkills } from "./skill-activation.ts";
 
 export { activate, activationsFromHistory, restoreActivations } from "./skill-activation.ts";
 
-import { childIdentity, type DelegationContext, delegationResult } from "./sub-agents.ts";
+import { childIdentity, type DelegationContext, delegationResult } from "../sub-agents.ts";
 
 /**
  * The `skill {name, arguments?}` tool (DESIGN "One tool pipeline"): progressive disclosure's second tier

@@ -11,9 +11,9 @@ import {
   type StreamFn,
   type Usage,
   type UserMessage,
-} from "../../kernel/index.ts";
+} from "../../../kernel/index.ts";
+import { streamReply } from "../stream-reply.ts";
 import SYSTEM from "./compaction-prompt.txt" with { type: "text" };
-import { streamReply } from "./stream-reply.ts";
 
 /**
  * Compaction (docs/run.md "Compaction"): once the provider reports that a conversation's input passed a share

@@ -5,8 +5,8 @@ import {
   type ModelInfo,
   totalTokens,
   type Usage,
-} from "../../kernel/index.ts";
-import { costOf } from "../../llm/catalog.ts";
+} from "../../../kernel/index.ts";
+import { costOf } from "../../../llm/catalog.ts";
 
 /**
  * Usage and cost per agent of one session, rolled up per subtree, with budgets per subtree.
