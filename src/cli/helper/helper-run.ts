@@ -17,11 +17,11 @@ import {
 } from "../../kernel/index.ts";
 import { createModelClient } from "../../llm/client.ts";
 import { describeNotice } from "../../llm/notice-text.ts";
+import { loadConfig } from "../../sdk/config/config.ts";
+import { idleTimeoutOption } from "../../sdk/config/idle-timeout.ts";
 import { denialLines } from "../../ui/progress-lines.ts";
 import { WarningLog } from "../../ui/result-warnings.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { loadConfig } from "../shared/config/config.ts";
-import { idleTimeoutOption } from "../shared/config/idle-timeout.ts";
 import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
 import { sandboxSettings } from "../shared/flags/sandbox-flags.ts";
 import { readSystemFlags, systemPromptFrom } from "../shared/flags/system-flag.ts";
@@ -132,7 +132,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   // makes no network request); it is given at most 2 s at the end of the run (config-refresh.ts).
   const autoRefresh =
     config.modelsRefresh === "auto" && flags.replay === undefined
-      ? (await import("../shared/config/config-refresh.ts")).startAutoRefresh(config, env)
+      ? (await import("../../sdk/config/config-refresh.ts")).startAutoRefresh(config, env)
       : undefined;
 
   // Traces (off unless the variables or the user config name a collector).
@@ -169,7 +169,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
       const { buildRuleSet } = await import("../../policy/rules.ts");
-      const { loadProjectRules, projectHooks } = await import("../shared/project/project-rules.ts");
+      const { loadProjectRules, projectHooks } = await import("../../sdk/project/project-rules.ts");
       const { mergeHooks } = await import("../../agents/hooks/hooks.ts");
       const project = await loadProjectRules(process.cwd());
       // Listing a tool approves its calls, but not past a deny rule of the user's or the project's config.

@@ -7,8 +7,8 @@ import { type CatalogEntry, catalogEntries, catalogSource } from "../../llm/cata
 import { listEndpoints } from "../../llm/endpoints.ts";
 import { serverAnswers } from "../../llm/local/server-probe.ts";
 import { explainTiers, resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
+import { type AgentConfig, configFile, loadConfig } from "../../sdk/config/config.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { type AgentConfig, configFile, loadConfig } from "../shared/config/config.ts";
 import { formatTierExplanations, type TierExplanation, tierExplanations } from "./models-tiers.ts";
 
 export interface ModelsReport {

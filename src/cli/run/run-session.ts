@@ -49,7 +49,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   // no network request); it is given at most 2 s at the end of the run (config-refresh.ts).
   const autoRefresh =
     setup.config.modelsRefresh === "auto" && flags.replay === undefined
-      ? (await import("../shared/config/config-refresh.ts")).startAutoRefresh(setup.config, setup.env)
+      ? (await import("../../sdk/config/config-refresh.ts")).startAutoRefresh(setup.config, setup.env)
       : undefined;
   const { continued, redactor, env, session } = setup;
   const systemPrompt = systemPromptFrom(systemTexts, setup.spec.system_prompt);

@@ -7,9 +7,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseLimitFlags } from "../../../src/cli/shared/flags/limit-flags.ts";
-import { loadProjectRules } from "../../../src/cli/shared/project/project-rules.ts";
 import { AppError, ExitCode, exitCodeForAppError } from "../../../src/kernel/index.ts";
 import { buildRuleSet } from "../../../src/policy/rules.ts";
+import { loadProjectRules } from "../../../src/sdk/project/project-rules.ts";
 
 let root: string | undefined;
 afterEach(async () => {

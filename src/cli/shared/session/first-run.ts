@@ -7,7 +7,7 @@
 import { AppError } from "../../../kernel/index.ts";
 import { listEndpoints, NATIVE_PROVIDERS } from "../../../llm/endpoints.ts";
 import { serverAnswers } from "../../../llm/local/server-probe.ts";
-import type { AgentConfig } from "../config/config.ts";
+import type { AgentConfig } from "../../../sdk/config/config.ts";
 
 /** A configuration error with a screen of help after its one-line message. */
 export class FirstRunError extends AppError {

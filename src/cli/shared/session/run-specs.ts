@@ -11,7 +11,7 @@ import {
   type SpecLoadResult,
   specAppError,
 } from "../../../agents/spec/spec-loader.ts";
-import type { AgentConfig } from "../config/config.ts";
+import type { AgentConfig } from "../../../sdk/config/config.ts";
 
 export async function loadRunSpecs(
   workspaceRoot: string,

@@ -6,8 +6,8 @@
 import pkg from "../../../../package.json" with { type: "json" };
 import { terminalSafe } from "../../../kernel/index.ts";
 import { costOf, modelInfo } from "../../../llm/catalog.ts";
+import type { AgentConfig } from "../../../sdk/config/config.ts";
 import { openTelemetry, type Telemetry } from "../../../telemetry/telemetry.ts";
-import type { AgentConfig } from "../config/config.ts";
 
 export type { Telemetry } from "../../../telemetry/telemetry.ts";
 

@@ -17,18 +17,18 @@ import {
   type RunResult,
 } from "../../../kernel/index.ts";
 import type { ModelClient } from "../../../llm/client.ts";
+import { type AgentConfig, loadConfig } from "../../../sdk/config/config.ts";
+import { sessionMcpConfigs } from "../../../sdk/mcp-session.ts";
+import { projectOverrideNotices } from "../../../sdk/project/project-notices.ts";
+import { loadProjectRules } from "../../../sdk/project/project-rules.ts";
+import { sandboxWorkspace } from "../../../sdk/sandbox-setup.ts";
 import { createSession, type Session } from "../../../sdk/session.ts";
 import { chooseSandbox } from "../../../tools/exec/sandbox.ts";
 import { Workspace } from "../../../tools/workspace.ts";
-import { type AgentConfig, loadConfig } from "../config/config.ts";
 import { parseLimitFlags } from "../flags/limit-flags.ts";
 import { sandboxSettings } from "../flags/sandbox-flags.ts";
 import type { SessionFlags } from "../flags/session-options.ts";
-import { projectOverrideNotices } from "../project/project-notices.ts";
-import { loadProjectRules } from "../project/project-rules.ts";
-import { sessionMcpConfigs } from "./mcp-session.ts";
 import { loadRunSpecs } from "./run-specs.ts";
-import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { type Continued, continuedSession } from "./session-continue.ts";
 
 export type { SessionFlags } from "../flags/session-options.ts";

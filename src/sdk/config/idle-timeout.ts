@@ -1,4 +1,4 @@
-import { IDLE_TIMEOUT_VAR } from "../../../llm/client.ts";
+import { IDLE_TIMEOUT_VAR } from "../../llm/client.ts";
 import type { AgentConfig } from "./agent-config.ts";
 
 /**

@@ -4,8 +4,8 @@
  * `warning` event (code `project_override`) naming both files; renderers show it as a stderr line
  * (plain and JSON modes) or in the history (Ink), and the transcript keeps it.
  */
-import type { SpecLoadResult } from "../../../agents/spec/spec-loader.ts";
-import { type AgentEvent, type EmitFn, makeEvent } from "../../../kernel/index.ts";
+import type { SpecLoadResult } from "../../agents/spec/spec-loader.ts";
+import { type AgentEvent, type EmitFn, makeEvent } from "../../kernel/index.ts";
 
 /** A warning to emit once the session has started. */
 export interface Notice {

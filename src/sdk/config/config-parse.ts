@@ -4,13 +4,13 @@
  */
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
-import type { HookSpec, HooksConfig } from "../../../agents/hooks/hooks.ts";
-import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../../../kernel/index.ts";
+import type { HookSpec, HooksConfig } from "../../agents/hooks/hooks.ts";
+import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../../kernel/index.ts";
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   type McpOAuthConfig,
   type McpToolLimits,
-} from "../../../tools/mcp/types.ts";
+} from "../../tools/mcp/types.ts";
 import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 import { configSchema, type RawConfig } from "./config-schema.ts";
 

@@ -1,7 +1,7 @@
-import type { ModelFamily } from "../../../kernel/index.ts";
-import type { Rule } from "../../../policy/types.ts";
-import { createPrimitives, toolDefinitionsFor } from "../../../tools/registry.ts";
-import type { PrimitiveName } from "../../../tools/types.ts";
+import type { ModelFamily } from "../kernel/index.ts";
+import type { Rule } from "../policy/types.ts";
+import { createPrimitives, toolDefinitionsFor } from "../tools/registry.ts";
+import type { PrimitiveName } from "../tools/types.ts";
 
 /**
  * Origins (scheme, host and port) that explicit `allow` rules for fetch name (`fetch:http://localhost:8080/*`

@@ -1,8 +1,8 @@
-import type { HooksConfig } from "../../../agents/hooks/hooks.ts";
-import type { ModelsConfig } from "../../../llm/endpoints.ts";
-import type { TelemetryConfig } from "../../../telemetry/settings.ts";
-import type { SandboxSettings } from "../../../tools/exec/sandbox-settings.ts";
-import type { McpServerConfig } from "../../../tools/mcp/types.ts";
+import type { HooksConfig } from "../../agents/hooks/hooks.ts";
+import type { ModelsConfig } from "../../llm/endpoints.ts";
+import type { TelemetryConfig } from "../../telemetry/settings.ts";
+import type { SandboxSettings } from "../../tools/exec/sandbox-settings.ts";
+import type { McpServerConfig } from "../../tools/mcp/types.ts";
 
 /** The shape of the user config (config.ts loads it, config-parse.ts builds it): a leaf both import. */
 

@@ -5,9 +5,9 @@
  * refuses with a config error (exit 3). An explicit `--sandbox off` is the user's choice and never refused.
  * Loaded only by the commands that run exec (the flags themselves live in sandbox-flags.ts).
  */
-import { AppError } from "../../../kernel/index.ts";
-import type { SandboxChoice, SandboxSettings } from "../../../tools/exec/sandbox.ts";
-import type { Workspace } from "../../../tools/workspace.ts";
+import { AppError } from "../kernel/index.ts";
+import type { SandboxChoice, SandboxSettings } from "../tools/exec/sandbox.ts";
+import type { Workspace } from "../tools/workspace.ts";
 
 /**
  * The workspace with the sandbox `choice` (from chooseSandbox), and the warning to show once when the

@@ -7,10 +7,10 @@
  */
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { HooksConfig } from "../../../agents/hooks/hooks.ts";
-import { AppError, readConfigFile } from "../../../kernel/index.ts";
-import type { RuleLists } from "../../../policy/rules.ts";
-import type { McpServerConfig } from "../../../tools/mcp/types.ts";
+import type { HooksConfig } from "../../agents/hooks/hooks.ts";
+import { AppError, readConfigFile } from "../../kernel/index.ts";
+import type { RuleLists } from "../../policy/rules.ts";
+import type { McpServerConfig } from "../../tools/mcp/types.ts";
 
 /** What a project config holds: its rule lists, the hooks and the MCP servers it declares. */
 export interface ProjectConfig extends RuleLists {

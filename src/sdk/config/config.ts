@@ -46,8 +46,8 @@
  * field and what was expected. yaml and zod are imported only when the file exists.
  */
 import { dirname, join } from "node:path";
-import { hooksDeclaredIn } from "../../../agents/hooks/hooks.ts";
-import { configDir, readConfigFile } from "../../../kernel/index.ts";
+import { hooksDeclaredIn } from "../../agents/hooks/hooks.ts";
+import { configDir, readConfigFile } from "../../kernel/index.ts";
 import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 
 export { type AgentConfig, emptyConfig } from "./agent-config.ts";

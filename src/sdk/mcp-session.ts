@@ -5,15 +5,15 @@
  * loads the MCP SDK: servers start when an agent that names them runs (src/tools/mcp/servers.ts).
  */
 import { dirname } from "node:path";
-import { type AgentIdentity, looksSecret } from "../../../kernel/index.ts";
-import type { ApprovalGate } from "../../../policy/gate.ts";
-import { quoteWord } from "../../../policy/shell-word.ts";
-import type { McpClientHandlers } from "../../../tools/mcp/client-requests.ts";
-import type { McpServers } from "../../../tools/mcp/servers.ts";
-import type { McpServerConfig } from "../../../tools/mcp/types.ts";
-import type { AgentConfig } from "../config/config.ts";
-import type { Notice } from "../project/project-notices.ts";
-import { type ProjectConfig, projectPath, trustsProject } from "../project/project-rules.ts";
+import { type AgentIdentity, looksSecret } from "../kernel/index.ts";
+import type { ApprovalGate } from "../policy/gate.ts";
+import { quoteWord } from "../policy/shell-word.ts";
+import type { McpClientHandlers } from "../tools/mcp/client-requests.ts";
+import type { McpServers } from "../tools/mcp/servers.ts";
+import type { McpServerConfig } from "../tools/mcp/types.ts";
+import type { AgentConfig } from "./config/config.ts";
+import type { Notice } from "./project/project-notices.ts";
+import { type ProjectConfig, projectPath, trustsProject } from "./project/project-rules.ts";
 
 /** The servers a run may use, and notices about project servers left out. */
 export function sessionMcpConfigs(
@@ -86,7 +86,7 @@ export async function createMcpServers(
   answers: Pick<McpClientHandlers, "sample" | "elicit"> = {},
 ): Promise<McpServers | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
-  const { McpServers } = await import("../../../tools/mcp/servers.ts");
+  const { McpServers } = await import("../tools/mcp/servers.ts");
   const approveStart = async (name: string, config: McpServerConfig, signal: AbortSignal) => {
     const { tool, target } = startTarget(config);
     try {

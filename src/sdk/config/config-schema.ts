@@ -3,10 +3,10 @@
  * (see config.ts), so a run without config never pays for zod.
  */
 import { z } from "zod";
-import { REASONING_EFFORTS } from "../../../kernel/stream.ts";
-import { parseRule } from "../../../policy/rules.ts";
-import { SANDBOX_MODES } from "../../../tools/exec/sandbox-settings.ts";
-import { SERVER_NAME } from "../../../tools/mcp/names.ts";
+import { REASONING_EFFORTS } from "../../kernel/stream.ts";
+import { parseRule } from "../../policy/rules.ts";
+import { SANDBOX_MODES } from "../../tools/exec/sandbox-settings.ts";
+import { SERVER_NAME } from "../../tools/mcp/names.ts";
 
 const modelList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
   error:

@@ -9,7 +9,7 @@
  * half file is left). A failed refresh is one warning line on stderr; it never changes the exit code.
  */
 import { statSync } from "node:fs";
-import { catalogCachePath } from "../../../llm/catalog/store.ts";
+import { catalogCachePath } from "../../llm/catalog/store.ts";
 import type { AgentConfig } from "./agent-config.ts";
 
 const DAY_MS = 86_400_000;
@@ -34,7 +34,7 @@ export function cacheIsStale(env: Record<string, string | undefined>, now: numbe
 /** Starts the background refresh when config asks for it and the cache is stale; never awaits it. */
 export function startAutoRefresh(config: AgentConfig, env: Record<string, string | undefined>): AutoRefresh {
   if (config.modelsRefresh !== "auto" || !cacheIsStale(env)) return NOTHING;
-  const running = import("../../../llm/catalog/refresh.ts")
+  const running = import("../../llm/catalog/refresh.ts")
     .then(({ refreshCatalog, DEFAULT_MODELS_URL }) =>
       refreshCatalog(env.AGENT_MODELS_URL || DEFAULT_MODELS_URL, { env, reset: false }),
     )
