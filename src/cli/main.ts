@@ -1,8 +1,8 @@
 /** The program's entry (bin/agent.ts imports it; `bun build --compile` starts here). */
 import pkg from "../../package.json" with { type: "json" };
 import { ExitCode } from "../kernel/errors.ts";
-import { ignoreClosedPipes } from "./shared/closed-pipes.ts";
-import { stdoutPipe } from "./shared/stdout-pipe.ts";
+import { ignoreClosedPipes } from "./shared/io/closed-pipes.ts";
+import { stdoutPipe } from "./shared/io/stdout-pipe.ts";
 
 ignoreClosedPipes();
 

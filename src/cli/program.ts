@@ -10,8 +10,8 @@ import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel
 import { errorRecord } from "../ui/json-shape.ts";
 import { COMMANDS } from "./commands.ts";
 import { CliExit } from "./shared/command-module.ts";
-import { acceptOutputJson, jsonRequested } from "./shared/shared-flags.ts";
-import { stdoutPipe } from "./shared/stdout-pipe.ts";
+import { acceptOutputJson, jsonRequested } from "./shared/flags/shared-flags.ts";
+import { stdoutPipe } from "./shared/io/stdout-pipe.ts";
 
 /** The top-level command names: every module in COMMANDS and the built-in `version`. */
 export const COMMAND_NAMES: readonly string[] = [...COMMANDS.map((entry) => entry.name), "version"];

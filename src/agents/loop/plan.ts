@@ -11,7 +11,7 @@ import {
   type StreamFn,
 } from "../../kernel/index.ts";
 import { definitionsOf } from "./act.ts";
-import type { Compactor } from "./compaction.ts";
+import type { Compactor } from "./context/compaction.ts";
 import {
   compactForRetry,
   ELIDE_THRESHOLD,

@@ -16,9 +16,9 @@ import {
   type SpecLoadResult,
 } from "../../agents/spec/spec-loader.ts";
 import { AppError, ExitCode } from "../../kernel/index.ts";
-import { loadConfig } from "../shared/config.ts";
-import { sessionMcpConfigs } from "../shared/mcp-session.ts";
-import { loadProjectRules } from "../shared/project-rules.ts";
+import { loadConfig } from "../../sdk/config/config.ts";
+import { sessionMcpConfigs } from "../../sdk/mcp-session.ts";
+import { loadProjectRules } from "../../sdk/project/project-rules.ts";
 
 type Out = { write(text: string): unknown };
 

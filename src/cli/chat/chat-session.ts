@@ -4,7 +4,7 @@
  * continue a chat like any run. One approval gate serves the whole chat: "yes for this session" lasts.
  */
 
-import { applyCompaction, compactConversation } from "../../agents/loop/compaction.ts";
+import { applyCompaction, compactConversation } from "../../agents/loop/context/compaction.ts";
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import {
   type AgentEvent,
@@ -24,16 +24,16 @@ import { openTranscript, type Transcript } from "../../session/transcript.ts";
 import { type ChatUi, type ChatWelcomeInfo, openChatUi } from "../../ui/chat.ts";
 import { formatCost, formatUsage } from "../../ui/format.ts";
 import { unknownCommandText } from "../../ui/slash-commands.ts";
-import { exitCodeFor } from "../shared/exit-code.ts";
-import { commandTelemetry, finishTelemetry } from "../shared/run-telemetry.ts";
-import { resumeCommand, shortIdOf } from "../shared/session-continue.ts";
+import { exitCodeFor } from "../shared/io/exit-code.ts";
+import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemetry.ts";
+import { resumeCommand, shortIdOf } from "../shared/session/session-continue.ts";
 import {
   runRootTurn,
   type SessionFlags,
   type SessionSetup,
   setUpSession,
   topModel,
-} from "../shared/session-setup.ts";
+} from "../shared/session/session-setup.ts";
 import {
   CHAT_HELP,
   chatCommandsWith,

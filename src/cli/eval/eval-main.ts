@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { AppError, ExitCode, stateDir } from "../../kernel/index.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
 import type { EvalReport } from "./eval-report.ts";
 import { runSuite } from "./eval-run.ts";
 import { parseShard } from "./eval-shard.ts";

@@ -15,7 +15,7 @@ import {
 import { SCHEMA_VERSION } from "../../ui/json-shape.ts";
 import { type ActivityFields, activityFields, type TokenCounts, tokenCounts } from "../../ui/result.ts";
 import type { WarningFields } from "../../ui/result-warnings.ts";
-import { exitCodeFor } from "../shared/exit-code.ts";
+import { exitCodeFor } from "../shared/io/exit-code.ts";
 
 /** The end of a helper run. */
 export interface HelperOutcome {

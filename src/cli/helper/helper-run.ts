@@ -17,24 +17,24 @@ import {
 } from "../../kernel/index.ts";
 import { createModelClient } from "../../llm/client.ts";
 import { describeNotice } from "../../llm/notice-text.ts";
+import { loadConfig } from "../../sdk/config/config.ts";
+import { idleTimeoutOption } from "../../sdk/config/idle-timeout.ts";
 import { denialLines } from "../../ui/progress-lines.ts";
 import { WarningLog } from "../../ui/result-warnings.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { loadConfig } from "../shared/config.ts";
-import { idleTimeoutOption } from "../shared/idle-timeout.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
-import { parseLimitFlags } from "../shared/limit-flags.ts";
-import { commandTelemetry, finishTelemetry } from "../shared/run-telemetry.ts";
-import { sandboxSettings } from "../shared/sandbox-flags.ts";
+import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
+import { sandboxSettings } from "../shared/flags/sandbox-flags.ts";
+import { readSystemFlags, systemPromptFrom } from "../shared/flags/system-flag.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
 import {
   checkFitsContext,
   joinTask,
   readPipedStdin,
   STDIN_SKIPPED,
   taskFromStdin,
-} from "../shared/stdin-input.ts";
-import { stdoutPipe } from "../shared/stdout-pipe.ts";
-import { readSystemFlags, systemPromptFrom } from "../shared/system-flag.ts";
+} from "../shared/io/stdin-input.ts";
+import { stdoutPipe } from "../shared/io/stdout-pipe.ts";
+import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemetry.ts";
 import { SINGLE_CALL_SYSTEM, singleCall } from "./helper-call.ts";
 import type { HelperFlags } from "./helper-flag-types.ts";
 import { chooseModelName, parseToolList } from "./helper-options.ts";
@@ -52,7 +52,7 @@ function budgetsOf(limits: RunLimits): Pick<RunLimits, "tokenBudget" | "costBudg
 
 /** Loads `--schema` (and Ajv) only when the flag is given: the plain helper must start fast. */
 async function loadSchema(value: string): Promise<OutputSchema | undefined> {
-  const { loadSchemaFlag } = await import("../shared/schema-flag.ts");
+  const { loadSchemaFlag } = await import("../shared/flags/schema-flag.ts");
   return loadSchemaFlag(value, process.cwd());
 }
 
@@ -125,14 +125,14 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
   } catch (error) {
     // No key anywhere: the first-run screen on stderr, as `agent run` shows it (first-run.ts).
-    throw await (await import("../shared/first-run.ts")).firstRunError(error, env, config, "helper");
+    throw await (await import("../shared/session/first-run.ts")).firstRunError(error, env, config, "helper");
   }
   checkFitsContext(stdinText, client.info(resolved.ref));
   // models.refresh: auto starts a background catalog refresh here (never awaited on the hot path; a replay
   // makes no network request); it is given at most 2 s at the end of the run (config-refresh.ts).
   const autoRefresh =
     config.modelsRefresh === "auto" && flags.replay === undefined
-      ? (await import("../shared/config-refresh.ts")).startAutoRefresh(config, env)
+      ? (await import("../../sdk/config/config-refresh.ts")).startAutoRefresh(config, env)
       : undefined;
 
   // Traces (off unless the variables or the user config name a collector).
@@ -169,7 +169,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
       const { buildRuleSet } = await import("../../policy/rules.ts");
-      const { loadProjectRules, projectHooks } = await import("../shared/project-rules.ts");
+      const { loadProjectRules, projectHooks } = await import("../../sdk/project/project-rules.ts");
       const { mergeHooks } = await import("../../agents/hooks/hooks.ts");
       const project = await loadProjectRules(process.cwd());
       // Listing a tool approves its calls, but not past a deny rule of the user's or the project's config.

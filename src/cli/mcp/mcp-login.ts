@@ -4,12 +4,12 @@
  * `--headless` says the authorization server approves without one; it never waits without a TTY.
  */
 import { AppError, ExitCode, terminalLine } from "../../kernel/index.ts";
+import { loadConfig } from "../../sdk/config/config.ts";
+import { sessionMcpConfigs } from "../../sdk/mcp-session.ts";
+import { loadProjectRules } from "../../sdk/project/project-rules.ts";
 import type { McpServerConfig } from "../../tools/mcp/types.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { loadConfig } from "../shared/config.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
-import { sessionMcpConfigs } from "../shared/mcp-session.ts";
-import { loadProjectRules } from "../shared/project-rules.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
 
 export interface LoginFlags {
   cwd?: string;

@@ -4,10 +4,10 @@
  * approval, which a run asks for. A server that fails to start is a row with state `failed` and why.
  */
 import { Redactor, terminalLine, terminalSafeValue } from "../../kernel/index.ts";
-import { loadConfig } from "../shared/config.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
-import { mcpSecrets, sessionMcpConfigs, userServersCwd } from "../shared/mcp-session.ts";
-import { loadProjectRules } from "../shared/project-rules.ts";
+import { loadConfig } from "../../sdk/config/config.ts";
+import { mcpSecrets, sessionMcpConfigs, userServersCwd } from "../../sdk/mcp-session.ts";
+import { loadProjectRules } from "../../sdk/project/project-rules.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
 
 export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promise<void> {
   const cwd = flags.cwd ?? process.cwd();

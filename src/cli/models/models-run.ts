@@ -5,10 +5,10 @@
 import { AppError, type ProviderKind, Redactor } from "../../kernel/index.ts";
 import { type CatalogEntry, catalogEntries, catalogSource } from "../../llm/catalog.ts";
 import { listEndpoints } from "../../llm/endpoints.ts";
+import { serverAnswers } from "../../llm/local/server-probe.ts";
 import { explainTiers, resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
-import { serverAnswers } from "../../llm/server-probe.ts";
+import { type AgentConfig, configFile, loadConfig } from "../../sdk/config/config.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { type AgentConfig, configFile, loadConfig } from "../shared/config.ts";
 import { formatTierExplanations, type TierExplanation, tierExplanations } from "./models-tiers.ts";
 
 export interface ModelsReport {

@@ -9,22 +9,22 @@ import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { flagApprover, flagReason } from "../../policy/approvers.ts";
 import { openTranscript, type Transcript } from "../../session/transcript.ts";
 import { chooseRenderer } from "../../ui/renderer.ts";
-import { exitCodeFor } from "../shared/exit-code.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
-import { parseLimitFlags } from "../shared/limit-flags.ts";
-import { commandTelemetry, finishTelemetry } from "../shared/run-telemetry.ts";
-import { loadSchemaFlag } from "../shared/schema-flag.ts";
-import { resumeCommand } from "../shared/session-continue.ts";
-import { runRootTurn, setUpSession, topModel } from "../shared/session-setup.ts";
+import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
+import { loadSchemaFlag } from "../shared/flags/schema-flag.ts";
+import { readSystemFlags, systemPromptFrom } from "../shared/flags/system-flag.ts";
+import { exitCodeFor } from "../shared/io/exit-code.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
 import {
   checkFitsContext,
   joinTask,
   readPipedStdin,
   STDIN_SKIPPED,
   taskFromStdin,
-} from "../shared/stdin-input.ts";
-import { stdoutPipe } from "../shared/stdout-pipe.ts";
-import { readSystemFlags, systemPromptFrom } from "../shared/system-flag.ts";
+} from "../shared/io/stdin-input.ts";
+import { stdoutPipe } from "../shared/io/stdout-pipe.ts";
+import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemetry.ts";
+import { resumeCommand } from "../shared/session/session-continue.ts";
+import { runRootTurn, setUpSession, topModel } from "../shared/session/session-setup.ts";
 import type { RunFlags } from "./run-flag-types.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
@@ -49,7 +49,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   // no network request); it is given at most 2 s at the end of the run (config-refresh.ts).
   const autoRefresh =
     setup.config.modelsRefresh === "auto" && flags.replay === undefined
-      ? (await import("../shared/config-refresh.ts")).startAutoRefresh(setup.config, setup.env)
+      ? (await import("../../sdk/config/config-refresh.ts")).startAutoRefresh(setup.config, setup.env)
       : undefined;
   const { continued, redactor, env, session } = setup;
   const systemPrompt = systemPromptFrom(systemTexts, setup.spec.system_prompt);

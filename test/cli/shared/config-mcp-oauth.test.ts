@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../../src/cli/shared/config.ts";
-import { mcpSecrets } from "../../../src/cli/shared/mcp-session.ts";
 import { AppError } from "../../../src/kernel/index.ts";
+import { loadConfig } from "../../../src/sdk/config/config.ts";
+import { mcpSecrets } from "../../../src/sdk/mcp-session.ts";
 
 let home: string;
 let env: Record<string, string>;

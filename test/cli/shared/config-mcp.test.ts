@@ -4,12 +4,12 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../../src/cli/shared/config.ts";
-import { mcpSecrets, sessionMcpConfigs, startTarget } from "../../../src/cli/shared/mcp-session.ts";
-import { loadProjectRules } from "../../../src/cli/shared/project-rules.ts";
 import { AppError } from "../../../src/kernel/index.ts";
 import { evaluate } from "../../../src/policy/evaluate.ts";
 import { buildRuleSet } from "../../../src/policy/rules.ts";
+import { loadConfig } from "../../../src/sdk/config/config.ts";
+import { mcpSecrets, sessionMcpConfigs, startTarget } from "../../../src/sdk/mcp-session.ts";
+import { loadProjectRules } from "../../../src/sdk/project/project-rules.ts";
 
 let home: string;
 let env: Record<string, string>;

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { configFile, loadConfig } from "../../../src/cli/shared/config.ts";
 import { AppError } from "../../../src/kernel/index.ts";
+import { configFile, loadConfig } from "../../../src/sdk/config/config.ts";
 
 let home: string;
 let env: Record<string, string>;

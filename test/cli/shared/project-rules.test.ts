@@ -6,10 +6,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseLimitFlags } from "../../../src/cli/shared/limit-flags.ts";
-import { loadProjectRules } from "../../../src/cli/shared/project-rules.ts";
+import { parseLimitFlags } from "../../../src/cli/shared/flags/limit-flags.ts";
 import { AppError, ExitCode, exitCodeForAppError } from "../../../src/kernel/index.ts";
 import { buildRuleSet } from "../../../src/policy/rules.ts";
+import { loadProjectRules } from "../../../src/sdk/project/project-rules.ts";
 
 let root: string | undefined;
 afterEach(async () => {
