@@ -89,7 +89,8 @@ export async function plan(node: Node, turn: number): Promise<Planned> {
   const request: ModelRequest = {
     model,
     system: node.system,
-    messages: [...messages],
+    // slice(), not spread: a whole-history spread costs 10-50 times more per element in Bun 1.4.
+    messages: messages.slice(),
     tools,
     signal: node.run.signal,
     ...(node.raiseLimit ? { maxOutputTokens: info.maxOutputTokens } : {}),

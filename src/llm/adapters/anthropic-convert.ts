@@ -132,13 +132,17 @@ function extendsPrevious(messages: readonly Message[], previous: readonly Messag
   return true;
 }
 
-/** Converts messages, merging consecutive same-role turns (tool results become one user turn). */
+/**
+ * Converts messages, merging consecutive same-role turns (tool results become one user turn).
+ * Whole-history arrays are copied with slice(), never with spread: in Bun 1.4 `[...array]` costs 10-50
+ * times slice()'s time per element (bench/long-session.ts: it grew a long session's turns).
+ */
 export function convertMessages(messages: Message[], memo?: ConvertMemo): MessageParam[] {
   const previous = memo?.previous;
   let out: Turn[] = [];
   let start = 0;
   if (previous && extendsPrevious(messages, previous.messages)) {
-    out = [...previous.turns];
+    out = previous.turns.slice();
     start = previous.messages.length;
     // The last turn may still grow (this turn's tool results join it): merge into a copy.
     const last = out.at(-1);
@@ -158,15 +162,17 @@ export function convertMessages(messages: Message[], memo?: ConvertMemo): Messag
       } else last.content.push(...blocks);
     } else out.push({ role, content: [...blocks] }); // a fresh array: later merges must not grow the memo's
   }
-  if (memo) memo.previous = { messages: [...messages], turns: out };
+  if (memo) memo.previous = { messages: messages.slice(), turns: out };
   const last = out.at(-1);
   const lastBlock = last?.content.at(-1);
   if (last && lastBlock && lastBlock.type !== "thinking" && lastBlock.type !== "redacted_thinking") {
     // Copies carry the mark: the memo's turn and block must not keep it into the next request.
     const marked = { ...lastBlock, cache_control: EPHEMERAL } as Block;
-    return [...out.slice(0, -1), { role: last.role, content: [...last.content.slice(0, -1), marked] }];
+    const turns = out.slice();
+    turns[turns.length - 1] = { role: last.role, content: [...last.content.slice(0, -1), marked] };
+    return turns;
   }
-  return [...out];
+  return out.slice();
 }
 
 /** Tool definitions; the last one marks the end of the cached prefix. */

@@ -66,6 +66,14 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
           apiKey: options.apiKey,
           authToken: null,
           maxRetries: 0,
+          // No SDK spans: agent's traces come from src/telemetry (redacted, its own provider). Left on,
+          // the SDK builds span settings and attributes on every call (it holds a tracer even when only
+          // the no-op global provider exists), and would hand unredacted requests to a global provider
+          // someone else registered. ClientOptions.openTelemetry in @anthropic-ai/sdk 1.12
+          // (src/client.ts): "`false`, short for `{ traces: false }`, disables the spans"; the SDK
+          // "creates an OpenTelemetry span of its own for each API call ... unless it is turned off"
+          // (pypi.org/project/openinference-instrumentation-anthropic, "Spans of the Anthropic SDK").
+          openTelemetry: false,
           // Absent: the SDK default, which reads ANTHROPIC_BASE_URL.
           ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
         }),
