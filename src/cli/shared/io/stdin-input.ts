@@ -10,6 +10,7 @@
  * When stdin is the task itself (`agent run -`, or no arguments) we wait for EOF however long it takes.
  */
 import { AppError } from "../../../kernel/index.ts";
+import { isTerminal } from "./std-streams.ts";
 
 /** How long a goal given as arguments waits for the first byte of a silent, never-closed stdin. */
 export const FIRST_BYTE_WAIT_MS = 3000;
@@ -25,11 +26,6 @@ export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
 /** How much of the input is checked for binary content (NUL bytes, invalid UTF-8). */
 const SNIFF_BYTES = 1024;
 
-/** The stdin a command reads; `process.stdin` in production. */
-export interface StdinLike extends NodeJS.ReadableStream {
-  isTTY?: boolean;
-}
-
 /** What was read: the text, and whether a silent stdin was given up on. */
 export interface StdinRead {
   text: string;
@@ -40,18 +36,20 @@ export interface StdinRead {
 /**
  * Reads piped stdin; "" on a terminal. With `waitForEof` false (the task is in the arguments), a stdin
  * that sends nothing within `firstByteMs` is left alone. Binary input is a usage error (exit 2).
+ * Read through `Bun.stdin.stream()`, not `process.stdin`, whose Node stream costs start-up time
+ * (std-streams.ts).
  */
 export async function readPipedStdin(options: {
   waitForEof: boolean;
-  stdin?: StdinLike;
+  /** Defaults to the process's stdin (fd 0) when it is not a terminal. */
+  stdin?: ReadableStream<Uint8Array>;
   firstByteMs?: number;
   /** Defaults to {@link MAX_STDIN_BYTES}. */
   maxBytes?: number;
 }): Promise<StdinRead> {
-  const stdin = options.stdin ?? process.stdin;
-  if (stdin.isTTY) return { text: "", skipped: false };
+  if (options.stdin === undefined && isTerminal(0)) return { text: "", skipped: false };
   const bytes = await collect(
-    stdin,
+    options.stdin ?? Bun.stdin.stream(),
     options.waitForEof ? undefined : (options.firstByteMs ?? FIRST_BYTE_WAIT_MS),
     options.maxBytes ?? MAX_STDIN_BYTES,
   );
@@ -59,56 +57,52 @@ export async function readPipedStdin(options: {
   return { text: decodeStdin(bytes), skipped: false };
 }
 
-function collect(
-  stdin: StdinLike,
+async function collect(
+  stdin: ReadableStream<Uint8Array>,
   firstByteMs: number | undefined,
   maxBytes: number,
 ): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
+  const reader = stdin.getReader();
+  const fail = (error: unknown) =>
+    new AppError("usage", `cannot read stdin: ${(error as Error).message ?? String(error)}`);
+  let next = reader.read();
+  if (firstByteMs !== undefined) {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const cleanup = () => {
-      if (timer) clearTimeout(timer);
-      stdin.off("data", onData);
-      stdin.off("end", onEnd);
-      stdin.off("error", onError);
-    };
-    const onData = (chunk: Buffer | string) => {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-      total += bytes.length;
-      if (total > maxBytes) {
-        // Stop reading now: the writer (e.g. `yes`) gets EPIPE once the pipe is closed, and nothing more is held.
-        cleanup();
-        chunks.length = 0;
-        stdin.pause();
-        if ("destroy" in stdin && typeof stdin.destroy === "function") stdin.destroy();
-        reject(new AppError("usage", tooLarge(maxBytes)));
-        return;
-      }
-      chunks.push(bytes);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(new AppError("usage", `cannot read stdin: ${error.message}`));
-    };
-    stdin.on("data", onData);
-    stdin.on("end", onEnd);
-    stdin.on("error", onError);
-    if (firstByteMs !== undefined) {
-      timer = setTimeout(() => {
-        cleanup();
-        stdin.pause();
-        resolve(undefined);
-      }, firstByteMs);
+    const silent = new Promise<"silent">((resolve) => {
+      timer = setTimeout(() => resolve("silent"), firstByteMs);
+    });
+    const first = await Promise.race([next, silent]).catch((error: unknown) => {
+      throw fail(error);
+    });
+    clearTimeout(timer);
+    if (first === "silent") {
+      // Leave stdin alone: the pending read is dropped, nothing more is taken from the pipe.
+      next.catch(() => {});
+      reader.releaseLock();
+      return undefined;
     }
-  });
+    next = Promise.resolve(first);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    let chunk: Awaited<typeof next>;
+    try {
+      chunk = await next;
+    } catch (error) {
+      throw fail(error);
+    }
+    if (chunk.done) return Buffer.concat(chunks);
+    total += chunk.value.byteLength;
+    if (total > maxBytes) {
+      // Stop reading now: the writer (e.g. `yes`) gets EPIPE once the pipe is closed, and nothing more is held.
+      chunks.length = 0;
+      await reader.cancel().catch(() => {});
+      throw new AppError("usage", tooLarge(maxBytes));
+    }
+    chunks.push(chunk.value);
+    next = reader.read();
+  }
 }
 
 function tooLarge(maxBytes: number): string {

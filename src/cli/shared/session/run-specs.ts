@@ -12,13 +12,14 @@ import {
   specAppError,
 } from "../../../agents/spec/spec-loader.ts";
 import type { AgentConfig } from "../../../sdk/config/config.ts";
+import { stderr as processStderr } from "../io/std-streams.ts";
 
 export async function loadRunSpecs(
   workspaceRoot: string,
   env: Record<string, string | undefined>,
   config: AgentConfig,
   agentName: string,
-  stderr: { write(text: string): unknown } = process.stderr,
+  stderr: { write(text: string): unknown } = processStderr,
 ): Promise<SpecLoadResult> {
   const loaded = await loadSpecs({
     workspaceRoot,

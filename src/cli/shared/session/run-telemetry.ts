@@ -8,11 +8,12 @@ import { terminalSafe } from "../../../kernel/index.ts";
 import { costOf, modelInfo } from "../../../llm/catalog.ts";
 import type { AgentConfig } from "../../../sdk/config/config.ts";
 import { openTelemetry, type Telemetry } from "../../../telemetry/telemetry.ts";
+import { stderr } from "../io/std-streams.ts";
 
 export type { Telemetry } from "../../../telemetry/telemetry.ts";
 
 function warn(message: string): void {
-  process.stderr.write(`agent: warning: telemetry: ${terminalSafe(message)}\n`);
+  stderr.write(`agent: warning: telemetry: ${terminalSafe(message)}\n`);
 }
 
 /** The traces of this process, or undefined when telemetry is off. */

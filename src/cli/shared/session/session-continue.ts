@@ -10,6 +10,7 @@ import { type ResumePoint, resumeFrom } from "../../../agents/loop/context/resum
 import { AppError, sessionsDir } from "../../../kernel/index.ts";
 import { displayIds, latestSession } from "../../../session/session-summary.ts";
 import { findSession, readTranscript, sessionIds } from "../../../session/sessions.ts";
+import { stderr } from "../io/std-streams.ts";
 
 /** The session a run continues. */
 export interface Continued {
@@ -53,7 +54,7 @@ export function continuedSession(
     return undefined;
   }
   const { events, warnings } = readTranscript(path);
-  for (const warning of warnings) process.stderr.write(`agent: ${warning}\n`);
+  for (const warning of warnings) stderr.write(`agent: ${warning}\n`);
   const sessionId = basename(path, ".jsonl");
   const start = events.find((e) => e.kind === "session_start" && e.depth === 0);
   const home = start?.kind === "session_start" ? start.data.cwd : "";
