@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_BIN, makeSandbox, type Sandbox } from "../cli/run-agent.ts";
 import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { isAlive } from "../tools/helpers.ts";
 
 export { AGENT_BIN };
 
@@ -69,6 +70,39 @@ export function spawnAgent(
     proc.exited,
   ]).then(([stdout, stderr, code]) => ({ code, stdout, stderr }));
   return { proc, done };
+}
+
+/** Generous: a run that has not ended by then is hung. */
+export const HUNG_AFTER_MS = 30_000;
+
+/**
+ * The run's output, or a failure naming the hang (the process is killed so the suite goes on); `why` is
+ * added to that failure to say what the run was waiting on.
+ */
+export async function endsOrHung(
+  running: RunningAgent,
+  hungAfterMs = HUNG_AFTER_MS,
+  why = "",
+): Promise<RunOutput> {
+  const timer = Bun.sleep(hungAfterMs).then(() => null);
+  const result = await Promise.race([running.done, timer]);
+  if (result === null) {
+    running.proc.kill("SIGKILL");
+    throw new Error(`the run did not end within ${hungAfterMs} ms${why}`);
+  }
+  return result;
+}
+
+/**
+ * A list for the pids of processes a test saw started (daemons the run must reap); after each test any of
+ * them still alive is killed, so a failing test leaves nothing running.
+ */
+export function strayPidsKilledAfterEach(): number[] {
+  const pids: number[] = [];
+  afterEach(() => {
+    for (const pid of pids.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+  });
+  return pids;
 }
 
 export function runAgentIn(
