@@ -5,15 +5,15 @@
  * repository skill's allowed-tools never approve exec (a user skill's do); an activated skill's folder
  * outside the workspace is readable after activation, not before; a 2 MB or FIFO SKILL.md is a warning.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
-  makeE2eSandbox,
+  freshServerAndSandbox,
   parseJsonLines,
   runAgentIn,
   toolResultsOf,
@@ -22,16 +22,9 @@ import {
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  server.clear();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 function writeSkill(base: string, name: string, frontmatter: string, body: string): string {
