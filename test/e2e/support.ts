@@ -216,6 +216,8 @@ export function processRunning(marker: string): boolean {
 export interface E2eFixture {
   server: FakeLlmServer;
   sandbox: E2eSandbox;
+  /** Runs bin/agent in the sandbox's workspace against the server's Anthropic endpoint ({@link anthropicEnv}). */
+  runAgent(args: string[], extraEnv?: Record<string, string>): Promise<RunOutput>;
 }
 
 /**
@@ -226,7 +228,13 @@ export interface E2eFixture {
 export function freshServerAndSandbox(
   use: (server: FakeLlmServer, sandbox: E2eSandbox) => void = () => {},
 ): E2eFixture {
-  const fixture: Partial<E2eFixture> = {};
+  const fixture: Partial<E2eFixture> = {
+    runAgent: (args, extraEnv) => {
+      const { server, sandbox } = fixture;
+      if (server === undefined || sandbox === undefined) throw new Error("runAgent is for inside a test");
+      return runAgentIn(sandbox, args, anthropicEnv(sandbox, server, extraEnv));
+    },
+  };
   beforeEach(async () => {
     fixture.server = await startFakeLlmServer();
     fixture.sandbox = makeE2eSandbox();
