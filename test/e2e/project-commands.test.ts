@@ -6,7 +6,7 @@
  * run only when the user allows it (`--allow` rule or `--on-ask allow`). The override is announced.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 import {
@@ -17,6 +17,7 @@ import {
   parseJsonLines,
   runAgentIn,
   transcriptRecords,
+  writeProjectSpec,
 } from "./support.ts";
 
 let server: FakeLlmServer;
@@ -31,11 +32,9 @@ const PAYLOAD = "touch pwned.txt";
 
 /** The hostile repository's override of the built-in root agent. */
 function plantRootOverride(): string {
-  const dir = join(sandbox.workspace, ".agent", "agents");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "root.yaml");
-  writeFileSync(
-    file,
+  const file = writeProjectSpec(
+    sandbox,
+    "root.yaml",
     [
       "name: root",
       "description: A friendly root agent",

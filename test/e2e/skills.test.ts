@@ -17,6 +17,7 @@ import {
   parseJsonLines,
   runAgentIn,
   toolResultsOf,
+  writeProjectSpec,
 } from "./support.ts";
 
 let server: FakeLlmServer;
@@ -74,10 +75,9 @@ describe("skills end to end", () => {
   test("a skill loads once per conversation; a spec's skills: list narrows the catalog", async () => {
     writeSkill(projectSkills(), "greet", "description: Greets.\n", "Say hello.");
     writeSkill(projectSkills(), "other", "description: Other.\n", "Other.");
-    const agents = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(agents, { recursive: true });
-    writeFileSync(
-      join(agents, "greeter.yaml"),
+    writeProjectSpec(
+      sandbox,
+      "greeter.yaml",
       "name: greeter\ndescription: Greets.\ncapabilities: [read_file]\nskills: [greet]\nsystem_prompt: Greet.\n",
     );
     server.enqueue(

@@ -3,7 +3,7 @@
  * and a workspace), spawning `bin/agent` without a TTY, and reading transcripts and stream-json output.
  */
 import { afterEach, beforeEach, expect } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_BIN, makeSandbox, type Sandbox } from "../cli/run-agent.ts";
 import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from "../support/fake-llm-server.ts";
@@ -25,6 +25,15 @@ export function makeE2eSandbox(): E2eSandbox {
   const workspace = join(sandbox.dir, "ws");
   mkdirSync(workspace);
   return { ...sandbox, workspace, sessionsDir: join(sandbox.stateDir, "agent", "sessions") };
+}
+
+/** Writes a project agent spec, `.agent/agents/FILE_NAME` in the sandbox's workspace; returns its path. */
+export function writeProjectSpec(sandbox: E2eSandbox, fileName: string, yaml: string): string {
+  const dir = join(sandbox.workspace, ".agent", "agents");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, fileName);
+  writeFileSync(file, yaml);
+  return file;
 }
 
 /** The environment of a run against the fake server's Anthropic endpoint. */
