@@ -37,13 +37,11 @@ test(
       await run.waitForScreen(/Enter send/, "the input box");
       run.type("/gr");
       await run.waitForScreen(/\/greet.*Greets someone by name\./, "the skill in the / menu");
-      run.type("eet Ada");
-      run.press("Enter");
+      run.send("eet Ada");
       await run.waitForScreen(/Hello, Ada!/, "the answer");
       await run.waitForScreen(/skill greet activated by you \(project .*SKILL\.md\)/, "the activation line");
       expect(JSON.stringify(server.requests[0]?.body)).toContain("Greet Ada in one line.");
-      run.press("C-d");
-      expect(await run.exitStatus()).toBe(0);
+      expect(await run.exitAfter("C-d")).toBe(0);
     } finally {
       run.close();
     }

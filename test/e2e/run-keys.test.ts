@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
+import { TEST_TIMEOUT_MS, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
 
@@ -29,18 +29,14 @@ test(
   "Esc interrupts `agent run`: exit 130, the interrupted summary and the resume line, no spinner left",
   async () => {
     server.enqueue(SLOW);
-    const run = startTerminal(["run", "tell me a slow story"], { server });
-    try {
+    await withTerminal(["run", "tell me a slow story"], { server }, async (run) => {
       await run.waitForScreen(RUNNING, "the running turn");
-      run.press("Escape");
-      expect(await run.exitStatus()).toBe(130);
+      expect(await run.exitAfter("Escape")).toBe(130);
       const after = run.screen();
       expect(after).toContain("interrupted (aborted)");
       expect(after).toMatch(/continue: agent run --resume \S+/);
       expect(after).not.toMatch(SPINNER);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -49,19 +45,14 @@ test(
   "Ctrl-C twice during a run exits 130 after the summary and the resume line, with no frozen spinner frame",
   async () => {
     server.enqueue(SLOW);
-    const run = startTerminal(["run", "tell me a slow story"], { server });
-    try {
+    await withTerminal(["run", "tell me a slow story"], { server }, async (run) => {
       await run.waitForScreen(RUNNING, "the running turn");
-      run.press("C-c");
-      run.press("C-c");
-      expect(await run.exitStatus()).toBe(130);
+      expect(await run.exitAfter("C-c", "C-c")).toBe(130);
       const after = run.screen();
       expect(after).toMatch(/■ interrupted \(aborted\)/);
       expect(after).toMatch(/continue: agent run --resume \S+/);
       expect(after).not.toMatch(SPINNER);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -75,8 +66,7 @@ test(
       { text: "I could not write it." },
       { text: "Not created: the write was denied." },
     );
-    const run = startTerminal(["-p", "Create hello.txt"], { server });
-    try {
+    await withTerminal(["-p", "Create hello.txt"], { server }, async (run) => {
       expect(await run.exitStatus()).toBe(0);
       const after = run.scrollback();
       expect(after).not.toMatch(/wants to run write_file/);
@@ -84,9 +74,7 @@ test(
       expect(after).toMatch(/denied/);
       expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
       expect(server.pending()).toBe(0);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );

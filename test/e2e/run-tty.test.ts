@@ -53,8 +53,7 @@ for (const ci of [false, true]) {
           expect(prompt).toMatch(/y yes once/);
           // Nothing is written while the prompt waits.
           expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
-          run.press("y");
-          expect(await run.exitStatus()).toBe(0);
+          expect(await run.exitAfter("y")).toBe(0);
           expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("Hello, world\n");
           const after = run.screen();
           expect(after).toContain("approved write_file hello.txt (once, by user)");
@@ -76,8 +75,7 @@ for (const ci of [false, true]) {
         const run = startTerminalRun("Create hello.txt", extraEnv);
         try {
           await run.waitForScreen(PROMPT, "the approval prompt");
-          run.press("n");
-          expect(await run.exitStatus()).toBe(0);
+          expect(await run.exitAfter("n")).toBe(0);
           expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
           expect(run.screen()).toContain("Nothing was written.");
           // The child was told that the user said no.
@@ -103,8 +101,7 @@ for (const ci of [false, true]) {
           await run.waitForScreen(/feedback for the model .*: use notes\.md/, "the feedback line");
           run.type(" instead");
           await run.waitForScreen(/use notes\.md instead/, "the typed feedback");
-          run.press("Enter");
-          expect(await run.exitStatus()).toBe(0);
+          expect(await run.exitAfter("Enter")).toBe(0);
           expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
           expect(toolResultsOf(server.requests[first + 2])).toEqual([
             expect.stringContaining("with feedback: use notes.md instead"),
@@ -122,8 +119,7 @@ for (const ci of [false, true]) {
         const run = startTerminalRun("Create hello.txt", extraEnv);
         try {
           await run.waitForScreen(PROMPT, "the approval prompt");
-          run.press("C-c");
-          expect(await run.exitStatus()).toBe(130);
+          expect(await run.exitAfter("C-c")).toBe(130);
           expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
           const after = run.screen();
           expect(after).toContain("interrupting (press Ctrl-C again to force)");
@@ -172,8 +168,7 @@ test(
     try {
       const prompt = await run.waitForScreen(PROMPT, "the approval prompt");
       expect(prompt).toContain("a yes for this session (adds write_file:hello.txt)");
-      run.press("a");
-      expect(await run.exitStatus()).toBe(0);
+      expect(await run.exitAfter("a")).toBe(0);
       expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("two\n");
       const records = transcriptRecords(onlyTranscriptText(run.sandbox));
       expect(records.filter((r) => r.kind === "approval_request")).toHaveLength(1);
