@@ -3,20 +3,16 @@
  * `/` list and suggestions, Ctrl-C twice to quit, Esc interrupting a turn (the next message reaching the
  * model on its own), Esc at an approval, /clear, `-c` scrollback and ↑, and small talk on the fast tier.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { anthropicEnv, makeE2eSandbox, runAgentIn } from "./support.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { anthropicEnv, freshServer, makeE2eSandbox, runAgentIn } from "./support.ts";
 import { TEST_TIMEOUT_MS, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** The input box is on screen (its key hint line). */

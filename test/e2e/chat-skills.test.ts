@@ -3,19 +3,16 @@
  * built-in commands; `/greet Ada` activates the skill (its body with the arguments reaches the model) and
  * the activation shows with the skill's path.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { freshServer } from "./support.ts";
 import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 test(

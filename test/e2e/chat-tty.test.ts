@@ -3,12 +3,13 @@
  * one conversation, approvals inside a turn, Ctrl-C interrupting a turn without leaving, Ctrl-D quitting
  * with exit 0, slash commands; and `agent chat` without a terminal is a usage error.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
+  freshServer,
   makeE2eSandbox,
   onlyTranscriptText,
   runAgentIn,
@@ -20,12 +21,8 @@ import {
 import { startTerminal, TEST_TIMEOUT_MS, tmux, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** root delegates to code-editor, which asks to write `path`; then the child and root answer. */

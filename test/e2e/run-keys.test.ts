@@ -3,19 +3,16 @@
  * the run (exit 130 with its summary and resume line), a second Ctrl-C leaves with the same end and no
  * frozen spinner, and `agent -p` never prompts.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
+import { freshServer } from "./support.ts";
 import { TEST_TIMEOUT_MS, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** A reply that starts and then never ends (the connection stays open): the run waits on the model. */

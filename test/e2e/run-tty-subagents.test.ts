@@ -3,22 +3,16 @@
  * one name told apart with each one's lines together under it and its answer shown once; an applied edit
  * keeps its collapsed diff; a denial is one line with its reason.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import type { E2eSandbox } from "./support.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { type E2eSandbox, freshServer } from "./support.ts";
 import { TEST_TIMEOUT_MS, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  expect(pending).toBe(0);
+freshServer((s) => {
+  server = s;
 });
 
 /** Resolves once the server has received `count` requests (checked as requests arrive, every 20 ms). */

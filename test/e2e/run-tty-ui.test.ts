@@ -2,21 +2,16 @@
  * The Ink view on a real terminal (tmux, see tmux.ts): markdown answers on a TTY and the raw answer when
  * stdout is piped, a running command's live tail, and a resize while the approval prompt is up.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { freshServer } from "./support.ts";
 import { TEST_TIMEOUT_MS, tmux, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  expect(pending).toBe(0);
+freshServer((s) => {
+  server = s;
 });
 
 const ANSWER = "# Result\n\nAll **green**.\n\n- one `x` *y*\n- two\n\n```sh\nbun test\n```";

@@ -2,21 +2,17 @@
  * `agent run` on a real pseudo-terminal (tmux, see tmux.ts). Each case runs with and without CI=true (CI
  * sets it, and Ink would turn its live region off under CI by default).
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { onlyTranscriptText, toolResultsOf, transcriptRecords } from "./support.ts";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
+import { freshServer, onlyTranscriptText, toolResultsOf, transcriptRecords } from "./support.ts";
 import { startTerminal, TEST_TIMEOUT_MS, type TerminalRun } from "./tmux.ts";
 
 /** Each test's own fake server, so turns left over by a failed test never reach the next one. */
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** `agent run GOAL FLAGS...` in a fresh tmux session. */

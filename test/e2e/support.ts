@@ -221,6 +221,23 @@ export function processRunning(marker: string): boolean {
   return Bun.spawnSync(["pgrep", "-f", marker], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 }
 
+/**
+ * Gives each test its own fake server (for tests that make their own sandbox, as the terminal tests do),
+ * handed to `use` before the test and closed after it; every scripted turn must have been asked for.
+ */
+export function freshServer(use: (server: FakeLlmServer) => void): void {
+  let server: FakeLlmServer | undefined;
+  beforeEach(async () => {
+    server = await startFakeLlmServer();
+    use(server);
+  });
+  afterEach(async () => {
+    const pending = server?.pending();
+    await server?.close();
+    expect(pending).toBe(0);
+  });
+}
+
 /** The current test's fake server and sandbox (set before each test by {@link freshServerAndSandbox}). */
 export interface E2eFixture {
   server: FakeLlmServer;
