@@ -1,5 +1,5 @@
 /**
- * The process's stdout and stderr without Node streams (src/cli/shared/std-streams.ts): every byte in
+ * The process's stdout and stderr without Node streams (src/cli/shared/io/std-streams.ts): every byte in
  * order to a reader that falls behind, a closed pipe that marks the stream broken instead of throwing,
  * and isatty answers for pipes and files. Each case runs in a child process, since the sinks are the
  * child's fds.
