@@ -19,7 +19,6 @@ import { createModelClient } from "../../llm/client.ts";
 import { describeNotice } from "../../llm/notice-text.ts";
 import { loadConfig } from "../../sdk/config/config.ts";
 import { idleTimeoutOption } from "../../sdk/config/idle-timeout.ts";
-import { denialLines } from "../../ui/progress-lines.ts";
 import { WarningLog } from "../../ui/result-warnings.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
@@ -237,7 +236,9 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   );
   // Text mode says on stderr what was refused (JSON carries it as `denials`): an answer alone could claim
   // a command ran that never did.
-  const denials = json ? [] : denialLines(outcome.activity?.denials ?? []);
+  const denied = json ? [] : (outcome.activity?.denials ?? []);
+  // The progress-line formatter loads only when there is a denial to print.
+  const denials = denied.length === 0 ? [] : (await import("../../ui/progress-lines.ts")).denialLines(denied);
   if (denials.length > 0) stderr.write(`${terminalSafe(redactor.redact(denials.join("\n")))}\n`);
   if (code !== 0) throw new CliExit(code, message, json);
 }

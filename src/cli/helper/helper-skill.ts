@@ -4,8 +4,6 @@
  * otherwise); the activation is reported on stderr with the skill's path. The helper has no `skill` tool
  * and no catalog: it is one model call (or a short tool loop) on what the user typed.
  */
-import { invokedSkill } from "../../agents/spec/skills/slash.ts";
-import { loadSessionSkills } from "../../sdk/session-skills.ts";
 
 /** The task text for `words`, or undefined when they are no skill command. */
 export async function helperSkillTask(
@@ -15,6 +13,10 @@ export async function helperSkillTask(
   note: (line: string) => void,
 ): Promise<string | undefined> {
   if (!words.trimStart().startsWith("/")) return undefined;
+  const [{ loadSessionSkills }, { invokedSkill }] = await Promise.all([
+    import("../../sdk/session-skills.ts"),
+    import("../../agents/spec/skills/slash.ts"),
+  ]);
   const skills = await loadSessionSkills(cwd, env, false);
   const invoked = invokedSkill(skills?.set, words);
   if (!invoked) return undefined;

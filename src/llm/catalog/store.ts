@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { type Catalog, mergeCatalog } from "./merge.ts";
+import type { Catalog } from "./merge.ts";
 import type { CatalogData, CompactModel } from "./models-dev.ts";
 import { fromPremerged, type PremergedCatalog } from "./premerged.ts";
 
@@ -68,7 +68,12 @@ export function catalog(): Catalog {
   const cache = readCache(catalogCachePath());
   const base = premerged();
   // The rule of combine(): a cache supersedes the snapshot only when it is newer.
-  loaded = !cache || cache.date <= base.date ? fromPremerged(base) : mergeCatalog(combine(snapshot(), cache));
+  if (!cache || cache.date <= base.date) loaded = fromPremerged(base);
+  else {
+    // require, not import: the merge and the overrides load only when a newer refresh must be merged.
+    const { mergeCatalog } = require("./merge.ts") as typeof import("./merge.ts");
+    loaded = mergeCatalog(combine(snapshot(), cache));
+  }
   return loaded;
 }
 

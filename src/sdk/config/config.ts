@@ -46,7 +46,6 @@
  * field and what was expected. yaml and zod are imported only when the file exists.
  */
 import { dirname, join } from "node:path";
-import { hooksDeclaredIn } from "../../agents/hooks/hooks.ts";
 import { configDir, readConfigFile } from "../../kernel/index.ts";
 import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 
@@ -67,6 +66,10 @@ export async function loadConfig(
   const { parseConfigText } = await import("./config-parse.ts");
   const config = parseConfigText(text, file);
   // The user's hooks name the user's scripts: `./check.sh` is next to config.yaml, not in the repository.
-  if (config.hooks) config.hooks = hooksDeclaredIn(config.hooks, dirname(file));
+  if (config.hooks) {
+    // Loaded only for a config that declares hooks (the hook matcher brings the shell parser).
+    const { hooksDeclaredIn } = await import("../../agents/hooks/hooks.ts");
+    config.hooks = hooksDeclaredIn(config.hooks, dirname(file));
+  }
   return config;
 }
