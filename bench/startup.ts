@@ -16,8 +16,9 @@
  * alike. `--baseline` adds another build's compiled helper and --version to the same rounds (e.g. main's
  * binary before a change); it can be given more than once. CPU ms is the child's user + system time, which other load moves least.
  *
- * Targets: compiled helper under 60 ms, under 80 MiB and within 3x the floor (median over median, same
- * run). Exits 1 when the compiled helper misses one.
+ * Targets (issue 16): the compiled helper within 3x the floor (median over median, same run) and under
+ * 80 MiB. No absolute time: the floor itself is 10 ms on one machine and 27 ms on another. Exits 1 when
+ * the compiled helper misses one.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +27,6 @@ import { startFakeLlmServer } from "../test/support/fake-llm-server.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BINARY = join(ROOT, "dist", "agent");
-const TARGET_MS = 60;
 const TARGET_MIB = 80;
 /** The compiled one-shot's median over the `bun -e 0` median, measured in the same run (issue 16). */
 const TARGET_FLOOR_RATIO = 3;
@@ -183,9 +183,9 @@ async function main(): Promise<void> {
 
   const compiled = results[2]!;
   const floorRatio = compiled.ms / floor.ms;
-  const ok = compiled.ms < TARGET_MS && compiled.mib < TARGET_MIB && floorRatio <= TARGET_FLOOR_RATIO;
+  const ok = compiled.mib < TARGET_MIB && floorRatio <= TARGET_FLOOR_RATIO;
   console.log(
-    `target: compiled helper < ${TARGET_MS} ms, < ${TARGET_MIB} MiB and within ${TARGET_FLOOR_RATIO}x the floor: ${ok ? "met" : "MISSED"} (${compiled.ms.toFixed(1)} ms, ${compiled.mib.toFixed(1)} MiB, ${floorRatio.toFixed(2)}x)`,
+    `target: compiled helper within ${TARGET_FLOOR_RATIO}x the floor and < ${TARGET_MIB} MiB: ${ok ? "met" : "MISSED"} (${compiled.ms.toFixed(1)} ms, ${floorRatio.toFixed(2)}x, ${compiled.mib.toFixed(1)} MiB)`,
   );
   if (!ok) process.exitCode = 1;
 }
