@@ -80,6 +80,8 @@ export interface ModelClient {
   info(ref: ModelRef): ModelInfo;
   /** Set when replaying: the first mismatched request and the recorded cost of what was served. */
   replay?: Pick<Replay, "mismatch" | "recordedCostUsd">;
+  /** Set when recording: the first cassette write that failed (AppError "state", exit 3). */
+  record?: { failure(): AppError | undefined };
 }
 
 function missingEndpointStream(ref: ModelRef): StreamFn {
@@ -207,6 +209,7 @@ export async function createModelClient(options: ModelClientOptions): Promise<Mo
 
   let stream: StreamFn;
   let replay: Replay | undefined;
+  let recording: { failure(): AppError | undefined } | undefined;
   if (options.replay !== undefined) {
     const { replayStream } = await import("./cassette/cassette.ts");
     replay = replayStream(options.replay, {
@@ -218,10 +221,12 @@ export async function createModelClient(options: ModelClientOptions): Promise<Mo
     stream = withFallback(streamFor, options.onNotice);
     if (options.record !== undefined) {
       const { recordingStream } = await import("./cassette/cassette.ts");
-      stream = recordingStream(stream, options.record, {
+      const recorder = recordingStream(stream, options.record, {
         workspaceRoot: options.workspaceRoot,
         redactor: Redactor.fromEnv(options.env),
       });
+      stream = recorder;
+      recording = recorder;
     }
   }
 
@@ -247,5 +252,6 @@ export async function createModelClient(options: ModelClientOptions): Promise<Mo
       return info;
     },
     ...(replay ? { replay } : {}),
+    ...(recording ? { record: recording } : {}),
   };
 }

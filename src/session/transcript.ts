@@ -14,6 +14,7 @@ import { AppError } from "../kernel/errors.ts";
 import type { AgentEvent } from "../kernel/events.ts";
 import { sessionsDir } from "../kernel/paths.ts";
 import type { Redactor } from "../kernel/redact.ts";
+import { writeAllSync } from "../kernel/write-all.ts";
 
 import { isSafeSessionId, newSessionId } from "./session-id.ts";
 import { lockSession, type SessionLock } from "./session-lock.ts";
@@ -94,7 +95,7 @@ export function openTranscript(options: TranscriptOptions): Transcript {
       if (fd === undefined) throw new Error(`transcript ${id} is closed`);
       const line = `${JSON.stringify(redactor.redactValue(event))}\n`;
       try {
-        writeSync(fd, line);
+        writeAllSync(fd, line);
       } catch (error) {
         failure = stateError(error, "cannot write the session transcript", path);
         throw failure;

@@ -108,3 +108,29 @@ test("a read-only state directory: exit 3, kind state, naming the path, before a
   expect(fx.server.requests.length - before).toBe(0);
   fx.server.clear();
 });
+
+test("a cassette whose disk fills mid-run: exit 3, kind state, naming the cassette (not a quiet 0)", async () => {
+  const disk = tinyTmpfs("256k");
+  const cassette = join(disk, "run.cassette.jsonl");
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  // The answer is held until the disk is full: the cassette's header is written, its exchange (larger
+  // than what is left of the header's page) cannot be.
+  fx.server.enqueue({ text: "x".repeat(20_000), holdUntil: held });
+  const before = fx.server.requests.length;
+  const running = spawnAgent(["helper", "--json", "--record", cassette, "hello"], {
+    env: env(join(fx.sandbox.dir, "state")),
+    cwd: fx.sandbox.home,
+  });
+  await waitFor(() => fx.server.requests.length > before, "the helper's model request");
+  fill(disk);
+  release();
+  const result = await running.done;
+  expect(result.stderr).not.toContain("internal error");
+  expect(result.code).toBe(3);
+  const error = errorOf(result.stdout);
+  expect(error.kind).toBe("state");
+  expect(error.message).toContain(`cannot write cassette ${cassette}: ENOSPC`);
+});

@@ -221,6 +221,9 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   // A strict replay that met a request unlike the recorded one is a usage error (exit 2).
   const mismatch = client.replay?.mismatch();
   if (mismatch !== undefined) throw new AppError("usage", mismatch);
+  // A cassette that could not be written (a full disk) fails the command (exit 3): the recording is incomplete.
+  const recordFailure = client.record?.failure();
+  if (recordFailure !== undefined) throw recordFailure;
   if (client.replay) outcome.recordedCostUsd = client.replay.recordedCostUsd();
   outcome.warnings = warnings.fields();
   const { code, message } = writeOutcome(

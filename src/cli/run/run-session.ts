@@ -167,6 +167,12 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
       renderer.dispose();
       throw new AppError("usage", mismatch);
     }
+    // A cassette that could not be written (a full disk) fails the command (exit 3): the recording is incomplete.
+    const recordFailure = setup.client.record?.failure();
+    if (recordFailure !== undefined) {
+      renderer.dispose();
+      throw recordFailure;
+    }
     const exitCode = exitCodeFor(result, interrupts.by);
     const resumable = answered || exitCode === ExitCode.interrupted || exitCode === ExitCode.hangup;
     const next = resumable ? resumeCommand("run", transcript.id, setup.workspace.root, env) : undefined;

@@ -3,7 +3,7 @@
  * cassette as it completes; `replayStream` serves a cassette back in order as a StreamFn, so a run can
  * be reproduced with no key and no network. See cassette-format.ts for the file format.
  */
-import { mkdirSync, openSync, readFileSync, realpathSync, writeSync } from "node:fs";
+import { mkdirSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   AppError,
@@ -12,6 +12,7 @@ import {
   type StreamEvent,
   type StreamFn,
 } from "../../kernel/index.ts";
+import { writeAllSync } from "../../kernel/write-all.ts";
 import { costOf, modelInfo } from "../catalog.ts";
 import {
   CASSETTE_VERSION,
@@ -45,7 +46,12 @@ function realRoot(root: string): string[] {
  * The file is opened once, here, and every exchange is written to that descriptor: a model that later
  * replaces the path with a symlink (to ~/.bashrc, say) redirects nothing (issue 22).
  */
-export function recordingStream(inner: StreamFn, file: string, options: CassetteOptions): StreamFn {
+/** A recording stream function, and the first write that failed (a full disk): the command reports it
+ * at the run's end (exit 3), since a stream function never throws and its consumer may stop reading
+ * before the exchange is saved. */
+export type RecordingStream = StreamFn & { failure(): AppError | undefined };
+
+export function recordingStream(inner: StreamFn, file: string, options: CassetteOptions): RecordingStream {
   const redactor = options.redactor ?? Redactor.fromEnv(process.env);
   const roots = realRoot(options.workspaceRoot);
   const header: CassetteHeader = {
@@ -57,22 +63,22 @@ export function recordingStream(inner: StreamFn, file: string, options: Cassette
   try {
     mkdirSync(dirname(file), { recursive: true });
     fd = openSync(file, "w", 0o600);
-    writeSync(fd, `${encodeRecord(header, roots)}\n`);
+    writeAllSync(fd, `${encodeRecord(header, roots)}\n`);
   } catch (error) {
     throw new AppError("usage", `cannot write cassette ${file}: ${(error as Error).message}`, { file });
   }
   let turn = 0;
-  const save = (exchange: CassetteExchange): AppError | undefined => {
+  let failure: AppError | undefined;
+  const save = (exchange: CassetteExchange): void => {
     try {
-      writeSync(fd, `${encodeRecord(redactor.redactValue(exchange), roots)}\n`);
-      return undefined;
+      writeAllSync(fd, `${encodeRecord(redactor.redactValue(exchange), roots)}\n`);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      return new AppError("state", `cannot write cassette ${file}: ${code}`, { file });
+      failure ??= new AppError("state", `cannot write cassette ${file}: ${code}`, { file });
     }
   };
 
-  return async function* record(request: ModelRequest): AsyncGenerator<StreamEvent> {
+  const record = async function* record(request: ModelRequest): AsyncGenerator<StreamEvent> {
     turn += 1;
     const exchange: CassetteExchange = {
       type: "exchange",
@@ -80,18 +86,16 @@ export function recordingStream(inner: StreamFn, file: string, options: Cassette
       request: summarizeRequest(request),
       events: [],
     };
-    let failure: AppError | undefined;
     try {
       for await (const event of inner(request)) {
         exchange.events.push(event);
         yield event;
       }
     } finally {
-      failure = save(exchange);
+      save(exchange);
     }
-    // Only reached when the consumer read to the end: a full disk is reported, not swallowed.
-    if (failure) throw failure;
   };
+  return Object.assign(record, { failure: () => failure });
 }
 
 /** Reads a cassette's exchanges in order. Throws AppError("usage") when the file cannot be read or is not a cassette. */
