@@ -2,6 +2,7 @@ import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
 import type { ChatInput as ChatInputValue } from "../chat-types.ts";
 import type { ChatCommand } from "../slash-commands.ts";
+import { charAfter } from "./chat-input-edit.ts";
 import { applyInputKey, emptyInput, type InputState } from "./chat-input-state.ts";
 import { SlashCommandList } from "./slash-command-list.tsx";
 import { tone } from "./theme.ts";
@@ -39,7 +40,7 @@ export function ChatInput({ colors, history, commands = [], columns = 80, onInpu
     } else onInput({ kind: "quit" });
   });
 
-  const lines = state.text.split("\n");
+  const lines = linesWithCursor(state.text, state.cursor);
   return (
     <Box flexDirection="column">
       <Box flexDirection="column" borderStyle="round" borderColor={tone(colors, "gray")} paddingX={1}>
@@ -47,8 +48,9 @@ export function ChatInput({ colors, history, commands = [], columns = 80, onInpu
           // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity but their position
           <Text key={i}>
             <Text color={tone(colors, "cyan")}>{i === 0 ? "› " : "  "}</Text>
-            {line}
-            {i === lines.length - 1 ? <Text inverse> </Text> : null}
+            {line.before}
+            {line.at === undefined ? null : <Text inverse>{line.at}</Text>}
+            {line.after}
           </Text>
         ))}
         {state.quitArmed === true ? (
@@ -64,4 +66,23 @@ export function ChatInput({ colors, history, commands = [], columns = 80, onInpu
       ) : null}
     </Box>
   );
+}
+
+/** One line of the box, split around the cursor (`at`: the character under it, a space at a line's end). */
+interface CursorLine {
+  before: string;
+  at?: string;
+  after: string;
+}
+
+/** The text's lines, the cursor's line split where the cursor is. */
+function linesWithCursor(text: string, cursor: number): CursorLine[] {
+  let start = 0;
+  return text.split("\n").map((line) => {
+    const offset = cursor - start;
+    start += line.length + 1;
+    if (offset < 0 || offset > line.length) return { before: line, after: "" };
+    const next = charAfter(line, offset);
+    return { before: line.slice(0, offset), at: line.slice(offset, next) || " ", after: line.slice(next) };
+  });
 }

@@ -1,0 +1,63 @@
+/**
+ * Editing a chat message on a real pseudo-terminal (tmux, see tmux.ts): the cursor keys a shell user
+ * presses (Home, End, Alt-B, Left, Ctrl-W) change the text where the cursor is, and the model receives
+ * the edited message.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
+
+let server: FakeLlmServer;
+
+beforeEach(async () => {
+  server = await startFakeLlmServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+/** The last user message of request `index`, as text. */
+function lastUserText(index: number): string {
+  const body = server.requests[index]?.body as
+    | { messages?: { role: string; content: unknown }[] }
+    | undefined;
+  const messages = body?.messages ?? [];
+  return JSON.stringify(messages[messages.length - 1]?.content);
+}
+
+test(
+  "Home, End, Alt-B, Left and Ctrl-W edit the message where the cursor is; the model gets the edited text",
+  async () => {
+    server.enqueue({ text: "Edited message received." });
+    const run = startTerminal(["chat", "--model", "best"], { server });
+    try {
+      await run.waitForScreen(/Enter send/, "the input box");
+      run.type("helo world");
+      await run.waitForScreen(/› helo world/, "the typed text");
+      run.press("Home");
+      run.type("> ");
+      await run.waitForScreen(/› > helo world/, "text inserted at the line's start");
+      run.press("End");
+      run.press("M-b");
+      run.press("Left");
+      run.press("Left");
+      run.type("l");
+      await run.waitForScreen(/› > hello world/, "a letter inserted inside a word");
+      run.press("End");
+      run.type(" extra");
+      await run.waitForScreen(/› > hello world extra/, "text appended at the end");
+      run.press("C-w");
+      run.press("C-w");
+      await run.waitForScreen(/› > hello\s+│/, "two words deleted before the cursor");
+      run.type("there");
+      await run.waitForScreen(/› > hello there/, "the edited message");
+      run.press("Enter");
+      await run.waitForScreen(/Edited message received\./, "the answer");
+      expect(lastUserText(0)).toContain("> hello there");
+      expect(lastUserText(0)).not.toContain("world");
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
