@@ -176,6 +176,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         await runCommand(command, { setup, convo, ui, totals, emit });
         continue;
       }
+      ui.sent(input.text);
       const chosen = convo.model ?? setup.override;
       // Nothing chose the model and the message is small talk: the fast tier answers (chat-tier.ts).
       const smallTalk = chosen === undefined && isSmallTalk(input.text);

@@ -103,7 +103,8 @@ export function applyEvent(
       draft.goal = event.data.goal;
       draft.model = event.data.model;
       draft.startedAt ??= event.time;
-      pushItem(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
+      if (draft.goalShown !== true) pushItem(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
+      draft.goalShown = false;
       return;
     }
     case "plan_start": {

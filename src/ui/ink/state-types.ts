@@ -115,6 +115,9 @@ export interface UiState {
   finished: (FinishedRun & { finishedAt: number }) | undefined;
   /** The root's latest message, so the summary does not print the same answer twice. */
   lastRootText: string;
+  /** The chat showed the user's message as typed (`sent`): the next root goal line is left out, since
+   * that goal may be the message expanded (a `/skill` line becomes the skill's instructions). */
+  goalShown?: boolean;
 }
 
 /** Pricing hook for live cost; cost is otherwise known only at the end. */
@@ -130,6 +133,8 @@ export type UiAction =
   | { type: "finish"; run: FinishedRun; now: number }
   /** A chat turn ended: its answer (unless shown) and status go to the history; the live part resets. */
   | { type: "turn_end"; run: FinishedRun; now: number }
+  /** The user's chat message as typed, shown as `▸ you: TEXT` before its turn runs. */
+  | { type: "sent"; text: string }
   /** A line of a chat's slash command output. */
   | { type: "note"; text: string; ok?: boolean }
   /** The chat's opening screen, first in the history. */

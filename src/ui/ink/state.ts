@@ -118,6 +118,10 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
         ...(action.ok !== undefined ? { ok: action.ok } : {}),
       });
       return;
+    case "sent":
+      pushItem(draft, fresh, { kind: "goal", depth: 0, agentName: "you", text: action.text });
+      draft.goalShown = true;
+      return;
     case "welcome":
       pushItem(draft, fresh, { kind: "welcome", depth: 0, agentName: "", text: "", welcome: action.info });
       return;
