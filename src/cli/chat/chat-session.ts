@@ -98,7 +98,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     }
     emit(
       makeEvent(who, "warning", {
-        message: "interrupting (Ctrl-C again quits the chat)",
+        message: key === "escape" ? "interrupting" : "interrupting (Ctrl-C again quits the chat)",
         code: "interrupted",
       }),
     );

@@ -18,20 +18,43 @@ export interface ChatInputProps {
   columns?: number;
   /** Called once with what the user sent, or with quit. */
   onInput: (input: ChatInputValue) => void;
+  /** A turn runs: Esc, Ctrl-C and Ctrl-D are the turn's keys (left to the caller), and Enter queues. */
+  busy?: boolean;
+  /** The text the box starts with (a draft typed in an earlier box). */
+  initialText?: string;
+  /** Called with the text after every change, to carry an unsent draft to the next box. */
+  onDraft?: (text: string) => void;
 }
 
-/** The chat's input box; keys as chat-input-state.ts describes. Mounted only while no turn runs. */
-export function ChatInput({ colors, history, commands = [], columns = 80, onInput }: ChatInputProps) {
-  const [state, setState] = useState<InputState>(() => emptyInput(history));
+/** The chat's input box; keys as chat-input-state.ts describes. */
+export function ChatInput({
+  colors,
+  history,
+  commands = [],
+  columns = 80,
+  onInput,
+  busy = false,
+  initialText = "",
+  onDraft,
+}: ChatInputProps) {
+  const [state, setState] = useState<InputState>(() => ({
+    ...emptyInput(history),
+    text: initialText,
+    cursor: initialText.length,
+    draft: initialText,
+  }));
   // The same, updated at once: several input chunks can arrive before React renders again.
   const now = useRef(state);
   const done = useRef(false);
 
   useInput((input, key) => {
     if (done.current) return;
+    if (busy && (key.escape || (key.ctrl && (input === "c" || input === "d")))) return;
+    const before = now.current.text;
     const { state: next, outcome } = applyInputKey(now.current, input, key);
     now.current = next;
     setState(next);
+    if (next.text !== before) onDraft?.(next.text);
     if (outcome === undefined) return;
     done.current = true;
     if (outcome.kind === "submit") {
@@ -57,7 +80,9 @@ export function ChatInput({ colors, history, commands = [], columns = 80, onInpu
           <Text color={tone(colors, "yellow")}>Press Ctrl-C again to exit</Text>
         ) : (
           <Text dimColor>
-            Enter send · \ Enter or Ctrl-J newline · ↑↓ history · /help · Ctrl-C twice quits
+            {busy
+              ? "Enter queues the message for when this turn ends · Esc interrupts the turn"
+              : "Enter send · \\ Enter or Ctrl-J newline · ↑↓ history · /help · Ctrl-C twice quits"}
           </Text>
         )}
       </Box>
