@@ -61,3 +61,27 @@ test(
   },
   TEST_TIMEOUT_MS,
 );
+
+test(
+  "Tab completes /mo to /model; `/` alone and Enter lists the commands instead of reaching the model",
+  async () => {
+    const run = startTerminal(["chat"], { server });
+    try {
+      await run.waitForScreen(/Enter send/, "the input box");
+      run.type("/mo");
+      await run.waitForScreen(/› \/mo/, "the typed prefix");
+      run.press("Tab");
+      await run.waitForScreen(/› \/model /, "the completed command");
+      run.press("Enter");
+      await run.waitForScreen(/model: anthropic:\S+/, "/model's answer");
+      run.type("/");
+      await run.waitForScreen(/› \/\s/, "a lone slash");
+      run.press("Enter");
+      await run.waitForScreen(/· \/compact\s+summarise/, "the command list /help prints");
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      run.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);

@@ -1,10 +1,12 @@
 import { describe, expect, test } from "bun:test";
+import { parseSlashCommand } from "../../src/cli/chat/chat-commands.ts";
 import {
   applyInputKey,
   emptyInput,
   type InputKey,
   type InputState,
 } from "../../src/ui/ink/chat-input-state.ts";
+import { completeSlash } from "../../src/ui/slash-commands.ts";
 
 /** Feeds keys to the pure input state; returns the final state and every outcome. */
 function keys(steps: [string, InputKey?][], start: InputState = emptyInput()) {
@@ -111,5 +113,28 @@ describe("the chat input's cursor", () => {
   test("\\ then Enter makes a newline at the cursor", () => {
     const state = keys([["ab"], ["", LEFT], ["\\"], ["", { return: true }]]).state;
     expect(state).toMatchObject({ text: "a\nb", cursor: 2 });
+  });
+});
+
+describe("Tab completes a / command", () => {
+  const commands = [
+    { name: "help", description: "" },
+    { name: "cost", description: "" },
+    { name: "compact", description: "" },
+    { name: "review", description: "" },
+    { name: "release", description: "" },
+  ];
+  test("one match: the whole name and a space; several: what they share; nothing to add: undefined", () => {
+    expect(completeSlash("/he", commands)).toBe("/help ");
+    expect(completeSlash("/r", commands)).toBe("/re");
+    expect(completeSlash("/co", commands)).toBeUndefined();
+    expect(completeSlash("/zz", commands)).toBeUndefined();
+    expect(completeSlash("hello", commands)).toBeUndefined();
+    expect(completeSlash("/help me", commands)).toBeUndefined();
+  });
+
+  test("`/` alone is /help, never a message to the model", () => {
+    expect(parseSlashCommand("/")).toEqual({ name: "help" });
+    expect(parseSlashCommand(" / ")).toEqual({ name: "help" });
   });
 });

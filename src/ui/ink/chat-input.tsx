@@ -1,7 +1,7 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
 import type { ChatInput as ChatInputValue } from "../chat-types.ts";
-import type { ChatCommand } from "../slash-commands.ts";
+import { type ChatCommand, completeSlash } from "../slash-commands.ts";
 import { charAfter } from "./chat-input-edit.ts";
 import { applyInputKey, emptyInput, type InputState } from "./chat-input-state.ts";
 import { SlashCommandList } from "./slash-command-list.tsx";
@@ -51,7 +51,20 @@ export function ChatInput({
     if (done.current) return;
     if (busy && (key.escape || (key.ctrl && (input === "c" || input === "d")))) return;
     const before = now.current.text;
-    const { state: next, outcome } = applyInputKey(now.current, input, key);
+    const completed = key.tab ? completeSlash(before, commands) : undefined;
+    const { state: next, outcome } =
+      completed === undefined
+        ? applyInputKey(now.current, input, key)
+        : {
+            state: {
+              ...now.current,
+              text: completed,
+              cursor: completed.length,
+              index: now.current.history.length,
+              draft: completed,
+            },
+            outcome: undefined,
+          };
     now.current = next;
     setState(next);
     if (next.text !== before) onDraft?.(next.text);
