@@ -103,6 +103,7 @@ export function applyEvent(
       draft.goal = event.data.goal;
       draft.model = event.data.model;
       draft.startedAt ??= event.time;
+      draft.costBeforeTurn = draft.costUsd;
       if (draft.goalShown !== true) pushItem(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
       draft.goalShown = false;
       return;
@@ -313,6 +314,7 @@ export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: bo
   if (root)
     parts.push(`${formatTokens(totalTokens(root.subtree.usage))} tokens`, formatCost(root.subtree.costUsd));
   add({ kind: "status", text: parts.join(" · "), ok: run.status === "success" });
+  if (root) draft.costUsd = (draft.costBeforeTurn ?? 0) + root.subtree.costUsd;
   draft.agents = [];
   draft.approvals = [];
   draft.elicitations = [];

@@ -89,7 +89,7 @@ export function ChatApp({
         usage={state.usage}
         costUsd={state.costUsd}
         showCost={showCost}
-        elapsedMs={state.startedAt === undefined ? 0 : now - state.startedAt}
+        {...(state.startedAt === undefined ? {} : { elapsedMs: now - state.startedAt })}
       />
     </Box>
   );

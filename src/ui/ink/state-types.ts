@@ -115,6 +115,10 @@ export interface UiState {
   finished: (FinishedRun & { finishedAt: number }) | undefined;
   /** The root's latest message, so the summary does not print the same answer twice. */
   lastRootText: string;
+  /** The chat's cost before the running turn: at the turn's end the status line's cost becomes this
+   * plus the turn's cost as the run reports it (its live sum is priced from the model name alone, which
+   * cannot tell a free local server's model from a paid one). */
+  costBeforeTurn?: number;
   /** The chat showed the user's message as typed (`sent`): the next root goal line is left out, since
    * that goal may be the message expanded (a `/skill` line becomes the skill's instructions). */
   goalShown?: boolean;
