@@ -50,6 +50,7 @@ export function App({ store, approver, colors, showCost, onInterrupt, onHistoryR
           elapsedMs={elapsedMs}
           colors={colors}
           showAnswer={finished.answer.trim() !== state.lastRootText}
+          showError={finished.error?.message !== state.lastRootError}
         />
       ) : (
         <>

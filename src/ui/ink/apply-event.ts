@@ -283,6 +283,7 @@ export function applyEvent(
       return;
     case "error":
       add({ ...base, kind: "error", text: event.data.message });
+      if (event.depth === 0) draft.lastRootError = event.data.message;
       return;
     case "session_end":
       draft.agents = draft.agents.filter((a) => a.id !== event.agent);
@@ -307,7 +308,9 @@ export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: bo
   };
   const answer = run.answer.trim();
   if (answer !== "" && answer !== draft.lastRootText.trim()) add({ kind: "message", text: answer });
-  if (run.error) add({ kind: "error", text: `${run.error.kind} error: ${run.error.message}` });
+  if (run.error && run.error.message !== draft.lastRootError)
+    add({ kind: "error", text: `${run.error.kind} error: ${run.error.message}` });
+  delete draft.lastRootError;
   const root = run.usage.find((r) => r.depth === 0);
   const parts = [`${run.status} (${run.finishReason})`];
   if (draft.startedAt !== undefined) parts.push(formatDuration(now - draft.startedAt));

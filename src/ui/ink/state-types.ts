@@ -115,6 +115,8 @@ export interface UiState {
   finished: (FinishedRun & { finishedAt: number }) | undefined;
   /** The root's latest message, so the summary does not print the same answer twice. */
   lastRootText: string;
+  /** The root's latest error line (an `error` event): the run's end does not print the same error again. */
+  lastRootError?: string;
   /** The chat's cost before the running turn: at the turn's end the status line's cost becomes this
    * plus the turn's cost as the run reports it (its live sum is priced from the model name alone, which
    * cannot tell a free local server's model from a paid one). */
