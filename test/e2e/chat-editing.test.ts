@@ -55,6 +55,10 @@ test(
       await run.waitForScreen(/Edited message received\./, "the answer");
       expect(lastUserText(0)).toContain("> hello there");
       expect(lastUserText(0)).not.toContain("world");
+      await run.waitForScreen(/Enter send/, "the input box again");
+      run.type("/cost");
+      run.press("Enter");
+      await run.waitForScreen(/· 1 turn · /, "/cost counting one turn in the singular");
     } finally {
       run.close();
     }

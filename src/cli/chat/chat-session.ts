@@ -301,9 +301,11 @@ async function runCommand(
       }
       return;
     }
-    case "cost":
-      ui.note(`${totals.turns} turns · ${formatUsage(totals.usage)} · ${formatCost(totals.costUsd)}`);
+    case "cost": {
+      const turns = `${totals.turns} ${totals.turns === 1 ? "turn" : "turns"}`;
+      ui.note(`${turns} · ${formatUsage(totals.usage)} · ${formatCost(totals.costUsd)}`);
       return;
+    }
     case "compact": {
       // The summary call is the loop's own (compaction.ts); its `compaction` event reaches the transcript,
       // the view and, through the emit tap above, this conversation.

@@ -39,7 +39,7 @@ export function Summary({ run, elapsedMs, colors, showAnswer, showError = true }
       {denials.length > 0 ? <Text color={tone(colors, "red")}>{denialLines(denials)[0]}</Text> : null}
       {denials.length > 0 ? <Text>{denialLines(denials).slice(1).join("\n")}</Text> : null}
       <Text color={color} bold>
-        {`■ ${run.status} (${run.finishReason})${denied} in ${formatDuration(elapsedMs)} · session ${run.sessionId}`}
+        {`■ ${run.status} (${run.finishReason}) in ${formatDuration(elapsedMs)}${denied} · session ${run.sessionId}`}
       </Text>
       {run.resumeCommand !== undefined ? <Text dimColor>{`continue: ${run.resumeCommand}`}</Text> : null}
       {run.usage.map((report) => (
