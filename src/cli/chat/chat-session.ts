@@ -162,6 +162,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   }
   try {
     let first: string | undefined = words.join(" ").trim() || undefined;
+    let lastSmallTalk = false;
     for (;;) {
       if (hungUp) break;
       const input = first !== undefined ? { kind: "message" as const, text: first } : await ui.nextInput();
@@ -180,8 +181,10 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       const chosen = convo.model ?? setup.override;
       // Nothing chose the model and the message is small talk: the fast tier answers (chat-tier.ts).
       const smallTalk = chosen === undefined && isSmallTalk(input.text);
-      if (smallTalk)
+      // Said when the chat moves to the fast tier, not again for each short message in a row.
+      if (smallTalk && !lastSmallTalk)
         ui.note(`tier ${SMALL_TALK_TIER} for a short message without code or files (/model to choose)`);
+      lastSmallTalk = smallTalk;
       const top = topModel(setup, input.text, smallTalk ? SMALL_TALK_TIER : chosen);
       if (top.auto) {
         const from =
