@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
+import { App } from "../../src/ui/ink/app.tsx";
 import { ChatApp } from "../../src/ui/ink/chat-app.tsx";
 import { ChatController } from "../../src/ui/ink/chat-controller.ts";
 import { InkApprover } from "../../src/ui/ink/ink-approver.ts";
@@ -87,5 +88,34 @@ describe("the chat's status line", () => {
     turn(0.25);
     expect(store.getSnapshot().costUsd).toBe(0.25);
     await until(() => (lastFrame() ?? "").includes("$0.2500"), "the reconciled cost on screen");
+  });
+});
+
+describe("agent run's status line", () => {
+  test("is not drawn before the run starts, then names the model", async () => {
+    const store = new UiStore({ flushMs: 0 });
+    const { lastFrame } = render(
+      <App
+        store={store}
+        approver={new InkApprover(store)}
+        colors={false}
+        showCost={true}
+        onInterrupt={() => {}}
+      />,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lastFrame() ?? "").not.toContain("tokens");
+    store.dispatch({
+      type: "event",
+      event: makeEvent(root, "session_start", {
+        sessionId: "s",
+        goal: "hi",
+        agentName: "root",
+        model: "m-1",
+        cwd: "/w",
+      }),
+    });
+    store.flush();
+    await until(() => (lastFrame() ?? "").includes("m-1 · 0 tokens · $0.0000"), "the status line");
   });
 });
