@@ -29,3 +29,24 @@ describe("the chat shows the user's message as typed", () => {
     ]);
   });
 });
+
+describe("agent run -c on a terminal says it continues a session", () => {
+  test("a resumed root start adds `continuing session ID` before its goal; a chat message does not", () => {
+    const resumed = makeEvent(root, "session_start", {
+      sessionId: "20261127-101500-ab12cd",
+      goal: "Continue where you left off.",
+      agentName: "root",
+      model: "m-1",
+      cwd: "/w",
+      resumed: true,
+    });
+    const run = reduce(initialState(), { type: "event", event: resumed });
+    expect(run.history.map((item) => [item.kind, item.text])).toEqual([
+      ["info", "continuing session ab12cd"],
+      ["goal", "Continue where you left off."],
+    ]);
+    let chat = reduce(initialState(), { type: "sent", text: "and now?" });
+    chat = reduce(chat, { type: "event", event: resumed });
+    expect(chat.history.map((item) => item.kind)).toEqual(["goal"]);
+  });
+});

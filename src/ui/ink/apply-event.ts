@@ -104,7 +104,15 @@ export function applyEvent(
       draft.model = event.data.model;
       draft.startedAt ??= event.time;
       draft.costBeforeTurn = draft.costUsd;
-      if (draft.goalShown !== true) pushItem(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
+      if (draft.goalShown !== true) {
+        // `agent run -c` / `--resume`: say that the model gets the earlier conversation (the chat says so
+        // when it opens, and shows the user's messages itself).
+        if (event.data.resumed === true) {
+          const id = event.data.sessionId.split("-").at(-1) ?? event.data.sessionId;
+          pushItem(draft, fresh, { ...base, kind: "info", text: `continuing session ${id}` });
+        }
+        pushItem(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
+      }
       draft.goalShown = false;
       return;
     }
