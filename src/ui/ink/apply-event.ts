@@ -139,7 +139,12 @@ export function applyEvent(
     case "tool_start": {
       const d = event.data;
       const description = describeToolCall(d.tool, d.args);
-      draft.calls[callKey(event.agent, d.id)] = { agent: event.agent, tool: d.tool, description };
+      draft.calls[callKey(event.agent, d.id)] = {
+        agent: event.agent,
+        tool: d.tool,
+        description,
+        startedAt: event.time,
+      };
       if (!shownAsTool(d)) return;
       agentOf(draft, event).tools.push({ id: d.id, tool: d.tool, description, startedAt: event.time });
       return;
@@ -187,7 +192,8 @@ export function applyEvent(
         return;
       }
       const summary = d.summary ? ` — ${d.isError ? failureReason(d.summary) : oneLine(d.summary, 80)}` : "";
-      const text = `${d.tool} ${description}${summary} (${formatDuration(d.durationMs)})`;
+      const ran = Math.max(0, d.durationMs - (call?.waitedMs ?? 0));
+      const text = `${d.tool} ${description}${summary} (${formatDuration(ran)})`;
       const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
       // An applied edit keeps its diff in the history, collapsed to its first changed lines.
       const diff = d.isError ? undefined : collapseDiff(d.display);
@@ -254,9 +260,17 @@ export function applyEvent(
       const request = draft.requests[d.id];
       delete draft.requests[d.id];
       const denied = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
-      const callId = denied ? callDecided(Object.entries(draft.calls), event.agent, request) : undefined;
+      const asked = denied || d.source === "user";
+      const callId = asked ? callDecided(Object.entries(draft.calls), event.agent, request) : undefined;
       const call = callId !== undefined ? draft.calls[callId] : undefined;
-      if (callId !== undefined && call) draft.calls[callId] = { ...call, denied: true };
+      if (callId !== undefined && call && denied) draft.calls[callId] = { ...call, denied: true };
+      else if (callId !== undefined && call?.startedAt !== undefined) {
+        // Approved by the user: the call runs from now; the time at the prompt is not its own.
+        draft.calls[callId] = { ...call, waitedMs: event.time - call.startedAt };
+        const id = callId.slice(callId.indexOf("\u0000") + 1);
+        const agent = agentOf(draft, event);
+        agent.tools = agent.tools.map((t) => (t.id === id ? { ...t, startedAt: event.time } : t));
+      }
       const what = call ? `${call.tool} ${call.description}`.trim() : undefined;
       const { text } = describeDecision(d, request, what);
       if (denied || d.source !== "rule") add({ ...base, kind: "approval", text, ok: !denied });
