@@ -88,6 +88,10 @@ export function applyEvent(
     // Reasoning streams into the live area as progress; only plan_end text becomes a message. Most events
     // of a run are these: only the live tail changes (no history item, so no label to work out).
     const agent = agentOf(draft, event);
+    // Reasoning, then the answer: the answer's tail starts afresh, so thinking is never shown as answer.
+    const thinking = event.kind === "reasoning_delta";
+    if ((agent.thinking === true) !== thinking) agent.streamTail = "";
+    agent.thinking = thinking;
     agent.streamTail = (agent.streamTail + event.data.delta).slice(-STREAM_TAIL_CHARS);
     delete agent.waitingSince;
     return;

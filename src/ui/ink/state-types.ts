@@ -62,6 +62,8 @@ export interface ActiveAgent {
   startedAt: number;
   /** The last {@link STREAM_TAIL_CHARS} characters of the text the model is streaming this turn. */
   streamTail: string;
+  /** The tail is the model's reasoning (labelled `thinking` on screen), not its answer. */
+  thinking?: boolean;
   tools: RunningTool[];
   /** The model of the agent's current turn (from plan_start), for pricing its usage. */
   model?: string;
