@@ -16,13 +16,15 @@
  *
  *   bun bench/long-session.ts [--binary dist/agent] [--baseline OTHER_BINARY]...
  *                             [--turns 1000] [--run-turns 500] [--delegate-every 50] [--only helper|run]
- *                             [--repeat 1]
+ *                             [--repeat 1] [--cpu-prof DIR]
  *
  * Without --binary it builds dist/agent first (`bun run build`). With --baseline (repeatable: main's build
  * and a release's) every binary runs in the same invocation (alternating per scenario) and prints side by side. `--repeat N` runs each scenario N
  * times per binary, alternating, and shows each binary's run with the shortest wall time (the one a busy
  * machine disturbed least). Every agent process is killed
  * after --limit-s seconds (default 600), so the benchmark always ends. Nothing here asserts a time.
+ * `--cpu-prof DIR` has every agent process write a CPU profile (Bun's `--cpu-prof --cpu-prof-dir=DIR`,
+ * passed through BUN_OPTIONS, which a compiled binary reads too) as CPU.*.cpuprofile into DIR.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -55,6 +57,7 @@ const DELEGATE_EVERY = count("--delegate-every", 50);
 const LIMIT_MS = count("--limit-s", 600) * 1000;
 const REPEAT = count("--repeat", 1);
 const ONLY = option("--only");
+const CPU_PROF_DIR = option("--cpu-prof");
 const FILE_LINES = Math.max(TURNS, RUN_TURNS) + 10;
 
 /** What one scenario measured for one binary. */
@@ -223,6 +226,14 @@ system_prompt: |
   You read data.txt in small ranges and ask code-reader for summaries.
 `;
 
+/** BUN_OPTIONS that make an agent process write its CPU profile into --cpu-prof DIR (none without it). */
+function profileEnv(): Record<string, string> {
+  if (!CPU_PROF_DIR) return {};
+  const dir = resolve(CPU_PROF_DIR);
+  mkdirSync(dir, { recursive: true });
+  return { BUN_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` };
+}
+
 async function scenario(binary: string, kind: "helper" | "run"): Promise<Measure> {
   const sandbox = makeSandbox();
   const log = new RequestLog();
@@ -249,7 +260,7 @@ async function scenario(binary: string, kind: "helper" | "run"): Promise<Measure
   const started = performance.now();
   const proc = Bun.spawn([binary, ...args], {
     cwd: sandbox.workspace,
-    env: { ...sandbox.env, ANTHROPIC_BASE_URL: server.anthropicBaseUrl },
+    env: { ...sandbox.env, ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ...profileEnv() },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -93,7 +93,7 @@ export interface RunLimits {
   /** Characters of one tool result the model receives (default MODEL_TEXT_LIMIT, src/tools/truncate.ts). */
   toolOutputChars?: number;
   /** Share of the context window (input tokens as last reported) past which the history is compacted
-   * (default 0.8, config `defaults.compact_threshold`; src/agents/loop/compaction.ts). */
+   * (default 0.8, config `defaults.compact_threshold`; src/agents/loop/context/compaction.ts). */
   compactThreshold?: number;
 }
 

@@ -1,10 +1,7 @@
 /** The program's entry (bin/agent.ts imports it; `bun build --compile` starts here). */
 import pkg from "../../package.json" with { type: "json" };
 import { ExitCode } from "../kernel/errors.ts";
-import { ignoreClosedPipes } from "./shared/closed-pipes.ts";
-import { stdoutPipe } from "./shared/stdout-pipe.ts";
-
-ignoreClosedPipes();
+import { stderr, stdout } from "./shared/io/std-streams.ts";
 
 /** `agent --version`, `-V` and `version` alone are answered before the program and its commands load. */
 const VERSION_ARGS = new Set(["--version", "-V", "version"]);
@@ -12,7 +9,7 @@ const VERSION_ARGS = new Set(["--version", "-V", "version"]);
 const args = process.argv.slice(2);
 async function main(): Promise<number> {
   if (args.length === 1 && VERSION_ARGS.has(args[0] ?? "")) {
-    process.stdout.write(`${pkg.version}\n`);
+    stdout.write(`${pkg.version}\n`);
     return ExitCode.done;
   }
   const { runCli } = await import("./program.ts");
@@ -20,7 +17,7 @@ async function main(): Promise<number> {
 }
 
 const code = await main();
-// Let stdout drain before exiting, so a piped answer is never cut short.
-if (!stdoutPipe().broken) await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+// Let stdout and stderr drain before exiting, so a piped answer is never cut short.
+await Promise.all([stdout.flushed(), stderr.flushed()]);
 // A reader that closed stdout early decides the code, as SIGPIPE would (docs/ci-and-json.md "Exit codes").
-process.exit(stdoutPipe().broken ? ExitCode.brokenPipe : code);
+process.exit(stdout.broken ? ExitCode.brokenPipe : code);

@@ -10,8 +10,9 @@ import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel
 import { errorRecord } from "../ui/json-shape.ts";
 import { COMMANDS } from "./commands.ts";
 import { CliExit } from "./shared/command-module.ts";
-import { acceptOutputJson, jsonRequested } from "./shared/shared-flags.ts";
-import { stdoutPipe } from "./shared/stdout-pipe.ts";
+import { acceptOutputJson, jsonRequested } from "./shared/flags/shared-flags.ts";
+import { isTerminal, stderr, stdout } from "./shared/io/std-streams.ts";
+import { stdoutPipe } from "./shared/io/stdout-pipe.ts";
 
 /** The top-level command names: every module in COMMANDS and the built-in `version`. */
 export const COMMAND_NAMES: readonly string[] = [...COMMANDS.map((entry) => entry.name), "version"];
@@ -32,8 +33,8 @@ export async function createProgram(only?: string): Promise<Command> {
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .configureOutput({
-      writeOut: (text) => process.stdout.write(text),
-      writeErr: (text) => process.stderr.write(text),
+      writeOut: (text) => stdout.write(text),
+      writeErr: (text) => stderr.write(text),
     });
   const entries = COMMANDS.filter((entry) => only === undefined || entry.name === only);
   const modules = await Promise.all(entries.map((entry) => entry.load()));
@@ -43,7 +44,7 @@ export async function createProgram(only?: string): Promise<Command> {
       .command("version")
       .description("print the version")
       .action(() => {
-        process.stdout.write(`${pkg.version}\n`);
+        stdout.write(`${pkg.version}\n`);
       });
   acceptOutputJson(program);
   return program;
@@ -101,7 +102,7 @@ export interface ErrorOutput {
 export function handleError(
   error: unknown,
   env: Record<string, string | undefined> = process.env,
-  output: ErrorOutput = { stderr: process.stderr },
+  output: ErrorOutput = { stderr },
 ): number {
   const { stderr } = output;
   const report = (kind: string, message: string, code: number): number => {
@@ -151,11 +152,11 @@ const JSON_RESULT_COMMANDS = new Set(["run", "helper", "eval"]);
 export async function runCli(args: string[]): Promise<number> {
   // From here on a closed stdout is an abort signal, never an uncaught EPIPE with a stack trace.
   stdoutPipe();
-  const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const terminal = isTerminal(0) && stdout.isTTY;
   if (args.length === 0 && !terminal) {
     // As `agent chat` says without a terminal: one line on stderr (it starts with the program name, so
     // no `agent:` prefix), stdout left empty for a pipe.
-    process.stderr.write(`${NO_TERMINAL_HINT}\n`);
+    stderr.write(`${NO_TERMINAL_HINT}\n`);
     return ExitCode.usage;
   }
   const expanded = expandShorthands(effectiveArgs(args, terminal), [...COMMAND_NAMES, "help"]);
@@ -168,8 +169,8 @@ export async function runCli(args: string[]): Promise<number> {
   } catch (error) {
     const json = JSON_RESULT_COMMANDS.has(expanded[0] ?? "") && jsonRequested(expanded);
     return handleError(error, process.env, {
-      stderr: process.stderr,
-      ...(json ? { json: process.stdout } : {}),
+      stderr: stderr,
+      ...(json ? { json: stdout } : {}),
     });
   }
 }

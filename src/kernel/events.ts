@@ -125,7 +125,7 @@ export interface EventDataMap {
   learn_signal: { signal: "success" | "failure" | "stumble"; detail: string; tool?: string };
   model_switch: { from: string; to: string; reason: string };
   /**
-   * The agent's history was compacted (src/agents/loop/compaction.ts): the messages before the last `kept`
+   * The agent's history was compacted (src/agents/loop/context/compaction.ts): the messages before the last `kept`
    * were replaced by `summary`. Recorded in the transcript so a resume rebuilds the same history; the
    * `message` events before it stay as they were (the transcript keeps the full conversation).
    */
@@ -145,7 +145,7 @@ export interface EventDataMap {
     summary: UserMessage;
   };
   /**
-   * A skill was activated (src/agents/loop/skill-activation.ts): by the model's `skill` call or the user's
+   * A skill was activated (src/agents/loop/skills/skill-activation.ts): by the model's `skill` call or the user's
    * `/name`. `path` is its SKILL.md (or command file); `granted` the allow rules its `allowed-tools` added
    * for this agent and its children; `ignored` why some were not (a project skill never approves exec).
    */

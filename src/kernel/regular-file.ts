@@ -73,7 +73,10 @@ export async function readRegularFile(
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length < buffer.length) continue;
+      if (length < buffer.length) {
+        if (readAll(length, after.size)) break;
+        continue;
+      }
       if (buffer.length > maxBytes) break;
       const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
       buffer.copy(grown, 0, 0, length);
@@ -114,7 +117,10 @@ export function readRegularFileSync(
       const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length < buffer.length) continue;
+      if (length < buffer.length) {
+        if (readAll(length, after.size)) break;
+        continue;
+      }
       if (buffer.length > maxBytes) break;
       const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
       buffer.copy(grown, 0, 0, length);
@@ -125,6 +131,15 @@ export function readRegularFileSync(
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * True once the bytes fstat counted are all read: the read that would only confirm the end is skipped
+ * (one thread-pool round trip per file tool call). A file fstat calls empty (/proc, /sys) is read to its
+ * end, since its size says nothing; one that grows after the fstat is read as it was then.
+ */
+function readAll(length: number, statSize: number): boolean {
+  return statSize > 0 && length >= statSize;
 }
 
 function checkRegular(info: Stats, maxBytes: number): RegularRead | null {

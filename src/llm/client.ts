@@ -16,7 +16,7 @@ import type {
   StreamFn,
 } from "../kernel/index.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
-import type { Replay } from "./cassette.ts";
+import type { Replay } from "./cassette/cassette.ts";
 import { modelInfo, retirementWarning } from "./catalog.ts";
 import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";
 import { withFallback } from "./fallback.ts";
@@ -105,7 +105,11 @@ function lazyEndpointStream(
   let loaded: Promise<StreamFn> | undefined;
   const load = async (): Promise<StreamFn> => {
     const [{ createProviderStream }, { withRetry }, { isLoopbackUrl, refusedHint, withRefusedHint }] =
-      await Promise.all([import("./providers.ts"), import("./retry.ts"), import("./local-endpoint.ts")]);
+      await Promise.all([
+        import("./providers.ts"),
+        import("./retry.ts"),
+        import("./local/local-endpoint.ts"),
+      ]);
     const config: ProviderConfig = {
       kind: endpoint.kind,
       name: endpoint.name,
@@ -204,7 +208,7 @@ export async function createModelClient(options: ModelClientOptions): Promise<Mo
   let stream: StreamFn;
   let replay: Replay | undefined;
   if (options.replay !== undefined) {
-    const { replayStream } = await import("./cassette.ts");
+    const { replayStream } = await import("./cassette/cassette.ts");
     replay = replayStream(options.replay, {
       workspaceRoot: options.workspaceRoot,
       ...(options.replayLoose ? { loose: true } : {}),
@@ -213,7 +217,7 @@ export async function createModelClient(options: ModelClientOptions): Promise<Mo
   } else {
     stream = withFallback(streamFor, options.onNotice);
     if (options.record !== undefined) {
-      const { recordingStream } = await import("./cassette.ts");
+      const { recordingStream } = await import("./cassette/cassette.ts");
       stream = recordingStream(stream, options.record, {
         workspaceRoot: options.workspaceRoot,
         redactor: Redactor.fromEnv(options.env),

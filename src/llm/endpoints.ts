@@ -5,7 +5,7 @@
  * Holds key values only to hand them to the provider client; listings show variable names, never values.
  */
 import type { ProviderKind, ReasoningEffort } from "../kernel/index.ts";
-import { ollamaBaseUrl } from "./ollama-host.ts";
+import { ollamaBaseUrl } from "./local/ollama-host.ts";
 
 export type Env = Record<string, string | undefined>;
 

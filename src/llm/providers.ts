@@ -4,7 +4,7 @@
  */
 import type { ProviderKind } from "../kernel/messages.ts";
 import type { StreamFn, WireProtocol } from "../kernel/stream.ts";
-import type { AdapterOptions } from "./adapter.ts";
+import type { AdapterOptions } from "./adapters/adapter.ts";
 import { withStreamGuard } from "./stream-guard.ts";
 
 /** One provider instance: which wire protocol, its name, key and endpoint. */
@@ -35,10 +35,10 @@ export function wireProtocol(config: Pick<ProviderConfig, "kind" | "compatible">
 /** Each wire adapter's module, imported on the first request of a provider that speaks it: a run that
  * talks to one provider loads one adapter (and, inside it, one SDK). */
 const ADAPTERS: Record<WireProtocol, () => Promise<(options: AdapterOptions) => StreamFn>> = {
-  "anthropic-messages": async () => (await import("./anthropic.ts")).anthropicStream,
-  "openai-responses": async () => (await import("./openai-responses.ts")).openaiResponsesStream,
-  "openai-chat": async () => (await import("./openai.ts")).openaiStream,
-  gemini: async () => (await import("./gemini.ts")).geminiStream,
+  "anthropic-messages": async () => (await import("./adapters/anthropic.ts")).anthropicStream,
+  "openai-responses": async () => (await import("./adapters/openai-responses.ts")).openaiResponsesStream,
+  "openai-chat": async () => (await import("./adapters/openai.ts")).openaiStream,
+  gemini: async () => (await import("./adapters/gemini.ts")).geminiStream,
 };
 
 /** A stream function whose adapter is created on its first request (the import is our own bundled

@@ -2,7 +2,7 @@
 export type Effect = "allow" | "ask" | "deny";
 
 /** Where a rule came from. Project files may only add ask and deny rules. */
-/** `skill`: an allow rule an activated skill's `allowed-tools` granted (src/agents/loop/skill-activation.ts). */
+/** `skill`: an allow rule an activated skill's `allowed-tools` granted (src/agents/loop/skills/skill-activation.ts). */
 export type RuleSource = "default" | "user" | "flag" | "project" | "session" | "skill";
 
 /** `TOOL` or `TOOL:PATTERN`; PATTERN is a glob over the tool's main argument. */

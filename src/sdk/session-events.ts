@@ -1,6 +1,5 @@
 /** A session's one event path: unredacted tap (in-process), then redaction, then the listeners. */
-import type { Notice } from "../cli/shared/project-notices.ts";
-import { emitNoticesAfterStart } from "../cli/shared/project-notices.ts";
+
 import {
   type AgentEvent,
   type AgentIdentity,
@@ -12,6 +11,8 @@ import {
 import { describeNotice } from "../llm/notice-text.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import type { EventQueue } from "./event-queue.ts";
+import type { Notice } from "./project/project-notices.ts";
+import { emitNoticesAfterStart } from "./project/project-notices.ts";
 import type { SessionOptions } from "./types.ts";
 
 /** The session's emit: every event once, in order; `notices` follow the first session_start. */

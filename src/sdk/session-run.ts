@@ -48,7 +48,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
   // `/name args`: the goal becomes the skill's body, the skill is activated before the first turn.
   const invoked = parts.skills ? invokedSkill(parts.skills.set, typed) : undefined;
   const goal = invoked
-    ? (await import("../agents/loop/skill-activation.ts")).userSkillGoal(invoked.skill, invoked.args)
+    ? (await import("../agents/loop/skills/skill-activation.ts")).userSkillGoal(invoked.skill, invoked.args)
     : typed;
   // Project instructions are read for every run, so an AGENTS.md edited between a chat's messages
   // counts from the next one.

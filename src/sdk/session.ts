@@ -6,13 +6,6 @@
 import { mergeHooks } from "../agents/hooks/hooks.ts";
 import { userInvocable } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
-import { loadConfig } from "../cli/shared/config.ts";
-import { idleTimeoutOption } from "../cli/shared/idle-timeout.ts";
-import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "../cli/shared/mcp-session.ts";
-import { type Notice, projectOverrideNotices } from "../cli/shared/project-notices.ts";
-import { loadProjectRules, projectHooks, trustsProject } from "../cli/shared/project-rules.ts";
-import { sandboxWorkspace } from "../cli/shared/sandbox-setup.ts";
-import { sessionToolsFor } from "../cli/shared/session-tools.ts";
 import { AppError, Redactor } from "../kernel/index.ts";
 import { createModelClient } from "../llm/client.ts";
 import { ApprovalGate } from "../policy/gate.ts";
@@ -23,12 +16,19 @@ import type { SandboxSettings } from "../tools/exec/sandbox-settings.ts";
 import { PRIMITIVE_NAMES } from "../tools/names.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { SwitchableApprover } from "./approver.ts";
+import { loadConfig } from "./config/config.ts";
+import { idleTimeoutOption } from "./config/idle-timeout.ts";
 import { EventQueue } from "./event-queue.ts";
 import { mcpElicitation } from "./mcp-elicitation.ts";
 import { mcpSampling } from "./mcp-sampling.ts";
+import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "./mcp-session.ts";
+import { type Notice, projectOverrideNotices } from "./project/project-notices.ts";
+import { loadProjectRules, projectHooks, trustsProject } from "./project/project-rules.ts";
+import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { noticeEvent, sessionEmit } from "./session-events.ts";
 import { runGoal } from "./session-run.ts";
 import { loadSessionSkills } from "./session-skills.ts";
+import { sessionToolsFor } from "./session-tools.ts";
 import type { Session, SessionOptions } from "./types.ts";
 
 export type { ApproveFn, RunOptions, Session, SessionOptions } from "./types.ts";
@@ -146,7 +146,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
 
 /**
  * The workspace at `cwd` with the sandbox the settings ask for, as `agent run` opens it
- * (cli/shared/sandbox-setup.ts): unavailable is a warning, or a config error when required.
+ * (sdk/sandbox-setup.ts): unavailable is a warning, or a config error when required.
  */
 async function sandboxedWorkspace(
   cwd: string,

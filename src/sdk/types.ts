@@ -3,8 +3,6 @@ import type { HooksConfig } from "../agents/hooks/hooks.ts";
 import type { OutputSchema } from "../agents/loop/output-schema.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import type { RunLimits } from "../agents/types.ts";
-import type { AgentConfig } from "../cli/shared/config.ts";
-import type { Notice } from "../cli/shared/project-notices.ts";
 import type {
   AgentEvent,
   ApprovalDecision,
@@ -18,6 +16,8 @@ import type {
 import type { ModelClient } from "../llm/client.ts";
 import type { SandboxSettings } from "../tools/exec/sandbox-settings.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import type { AgentConfig } from "./config/config.ts";
+import type { Notice } from "./project/project-notices.ts";
 
 /** Decides one approval request: a callback, or an Approver. */
 export type ApproveFn = (

@@ -23,7 +23,7 @@
  * the repository's `.env` into the environment).
  */
 
-/** `telemetry:` of the user config (cli/shared/config-schema.ts validates it). */
+/** `telemetry:` of the user config (sdk/config/config-schema.ts validates it). */
 export interface TelemetryConfig {
   /** The collector's base URL, as OTEL_EXPORTER_OTLP_ENDPOINT (`/v1/traces` is appended). */
   endpoint?: string;

@@ -1,7 +1,7 @@
 /**
  * Builds a Primitive from a zod schema and three functions: arguments are validated before anything runs,
  * and the JSON schema the model sees is derived from the same zod schema. In a session the pipeline
- * (src/agents/loop/invoke.ts) runs it; `run` is the standalone path, finished the same way (tool-output.ts).
+ * (src/agents/loop/tool-calls/invoke.ts) runs it; `run` is the standalone path, finished the same way (tool-output.ts).
  */
 
 import { z } from "zod";

@@ -45,7 +45,7 @@ export interface PolicyTarget {
   skillFolder?: boolean;
 }
 
-/** What kind of callable a tool is. Every kind goes through the same pipeline (src/agents/loop/invoke.ts). */
+/** What kind of callable a tool is. Every kind goes through the same pipeline (src/agents/loop/tool-calls/invoke.ts). */
 export type ToolKind = "primitive" | "agent" | "verify" | "mcp";
 
 /** What a tool's run returns: its output, and whether the session must stop (`--on-ask fail` met a
@@ -56,7 +56,7 @@ export interface ToolRunOutput extends ToolOutput {
 
 /**
  * Every callable thing: primitives, sub-agents, `verify:` commands and MCP server tools. The pipeline
- * (src/agents/loop/invoke.ts) validates the arguments, runs hooks, asks the approval gate about the policy
+ * (src/agents/loop/tool-calls/invoke.ts) validates the arguments, runs hooks, asks the approval gate about the policy
  * target, calls `execute`, then redacts and truncates the output once.
  */
 export interface Tool<A = Record<string, unknown>> {

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runHelper } from "../../src/agents/helper-loop.ts";
-import { resumeFrom } from "../../src/agents/loop/resume.ts";
+import { resumeFrom } from "../../src/agents/loop/context/resume.ts";
 import type { AgentEvent, ModelInfo, ModelRef } from "../../src/kernel/index.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
 import { scriptedProvider } from "../support/scripted-provider.ts";

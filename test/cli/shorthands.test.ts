@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { expandShorthands } from "../../src/cli/program.ts";
-import { jsonRequested } from "../../src/cli/shared/shared-flags.ts";
+import { jsonRequested } from "../../src/cli/shared/flags/shared-flags.ts";
 
 const COMMANDS = ["run", "helper", "agents", "models", "sessions", "version", "help"];
 

@@ -2,14 +2,14 @@
  * The docs pages (docs/providers-and-models.md, docs/ci-and-json.md) are a contract users script against: its tables and lists must say what the code does.
  * Several people edit both in parallel, so these checks pin the parts that drifted most easily: the
  * tier table (src/llm/resolve.ts), the `finish_reason` list (src/kernel/events.ts) and the exit code
- * table (src/kernel/errors.ts, src/cli/shared/exit-code.ts, src/agents/loop/finish.ts), and the keys of the
+ * table (src/kernel/errors.ts, src/cli/shared/io/exit-code.ts, src/agents/loop/finish.ts), and the keys of the
  * result object (src/ui/result.ts, src/ui/result-warnings.ts).
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { statusFor } from "../../src/agents/loop/finish.ts";
-import { exitCodeFor } from "../../src/cli/shared/exit-code.ts";
+import { exitCodeFor } from "../../src/cli/shared/io/exit-code.ts";
 import { ExitCode, FINISH_REASONS } from "../../src/kernel/index.ts";
 import { DEFAULT_TIER_MODELS, TIERS } from "../../src/llm/resolve.ts";
 import { buildResultRecord } from "../../src/ui/result.ts";

@@ -6,7 +6,13 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
-import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn } from "./support.ts";
+import {
+  anthropicEnv,
+  type E2eSandbox,
+  freshServerAndSandbox,
+  runAgentIn,
+  writeProjectSpec,
+} from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
@@ -106,10 +112,9 @@ describe("budgets", () => {
   });
 
   test("a bad spec budget exits 3 naming file, line and field", async () => {
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "root.yaml"),
+    writeProjectSpec(
+      sandbox,
+      "root.yaml",
       "name: root\ndescription: top\nsystem_prompt: hi\nconstraints:\n  max_cost_usd: -1\n",
     );
     const result = await run(["run", "goal"]);

@@ -3,20 +3,16 @@
  * `/` list and suggestions, Ctrl-C twice to quit, Esc interrupting a turn (the next message reaching the
  * model on its own), Esc at an approval, /clear, `-c` scrollback and ↑, and small talk on the fast tier.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { anthropicEnv, makeE2eSandbox, runAgentIn } from "./support.ts";
-import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { anthropicEnv, freshServer, makeE2eSandbox, runAgentIn } from "./support.ts";
+import { TEST_TIMEOUT_MS, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** The input box is on screen (its key hint line). */
@@ -29,8 +25,7 @@ function modelOf(index: number): string | undefined {
 test(
   "the chat opens with the model, tier, workspace and hint; / lists commands as you type; /mdoel suggests /model; Ctrl-C clears, then twice quits",
   async () => {
-    const run = startTerminal(["chat"], { server });
-    try {
+    await withTerminal(["chat"], { server }, async (run) => {
       const opening = await run.waitForScreen(INPUT, "the input box");
       expect(opening).toMatch(/model anthropic:\S+ \(tier best · \/model to change\)/);
       expect(opening).toMatch(/workspace \S+/);
@@ -45,18 +40,14 @@ test(
       // Ctrl-C on a non-empty input clears it (the chat stays).
       run.press("C-c");
       await run.waitForScreen(/│ ›\s+│/, "the cleared input");
-      run.type("/mdoel");
-      run.press("Enter");
+      run.send("/mdoel");
       await run.waitForScreen(/unknown command \/mdoel: did you mean \/model\?/, "the suggestion");
       await run.waitForScreen(INPUT, "the input box again");
       run.press("C-c");
       await run.waitForScreen(/Press Ctrl-C again to exit/, "the second Ctrl-C hint");
-      run.press("C-c");
-      expect(await run.exitStatus()).toBe(0);
+      expect(await run.exitAfter("C-c")).toBe(0);
       expect(server.requests).toHaveLength(0);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -68,15 +59,13 @@ test(
       { text: "Once upon a time there was a very slow story", hangAfterEvents: 4 },
       { text: "Line one done." },
     );
-    const run = startTerminal(["chat", "tell me a slow story"], { server });
-    try {
+    await withTerminal(["chat", "tell me a slow story"], { server }, async (run) => {
       // The reply has started (its request reached the server), and hangs there.
       await run.waitForScreen(/Once upon a time/, "the running turn's text");
       run.press("Escape");
       await run.waitForScreen(/interrupted/, "the interrupted turn");
       await run.waitForScreen(INPUT, "the input box after the interruption");
-      run.type("line one");
-      run.press("Enter");
+      run.send("line one");
       await run.waitForScreen(/Line one done\./, "the next answer");
       await run.waitForScreen(INPUT, "the input box again");
       const second = JSON.stringify(server.requests[1]?.body);
@@ -105,11 +94,8 @@ test(
       await run.waitForScreen(/│ ›\s+│/, "the cleared input");
       run.press("C-c");
       await run.waitForScreen(/Press Ctrl-C again to exit/, "the second Ctrl-C hint");
-      run.press("C-c");
-      expect(await run.exitStatus()).toBe(0);
-    } finally {
-      run.close();
-    }
+      expect(await run.exitAfter("C-c")).toBe(0);
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -121,8 +107,7 @@ test(
       { toolCalls: [{ name: "code-editor", args: { goal: "Create a.txt" } }] },
       { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "Hello\n" } }] },
     );
-    const run = startTerminal(["chat", "write a.txt"], { server });
-    try {
+    await withTerminal(["chat", "write a.txt"], { server }, async (run) => {
       await run.waitForScreen(/wants to run write_file/, "the approval prompt");
       run.press("Escape");
       await run.waitForScreen(/interrupted/, "the interrupted turn");
@@ -130,12 +115,8 @@ test(
       expect(existsSync(join(run.sandbox.workspace, "a.txt"))).toBe(false);
       // The turn stopped at the denial: the model was not asked again.
       expect(server.requests).toHaveLength(2);
-      run.press("C-c");
-      run.press("C-c");
-      expect(await run.exitStatus()).toBe(0);
-    } finally {
-      run.close();
-    }
+      expect(await run.exitAfter("C-c", "C-c")).toBe(0);
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -144,34 +125,26 @@ test(
   "a greeting runs on the fast tier, a request about code on the default (best); /clear clears the screen and the status line",
   async () => {
     server.enqueue({ text: "Hi! How can I help?" }, { text: "Fixed in greet.js." });
-    const run = startTerminal(["chat"], { server });
-    try {
+    await withTerminal(["chat"], { server }, async (run) => {
       const opening = await run.waitForScreen(INPUT, "the input box");
       const best = /model anthropic:(\S+)/.exec(opening)?.[1];
-      run.type("hello");
-      run.press("Enter");
+      run.send("hello");
       await run.waitForScreen(/Hi! How can I help\?/, "the greeting's answer");
       await run.waitForScreen(/tier fast for a short message/, "the tier note");
       await run.waitForScreen(INPUT, "the input box again");
-      run.type("fix the bug in greet.js");
-      run.press("Enter");
+      run.send("fix the bug in greet.js");
       await run.waitForScreen(/Fixed in greet\.js\./, "the second answer");
       await run.waitForScreen(INPUT, "the input box once more");
       expect(modelOf(1)).toBe(best);
       expect(modelOf(0)).not.toBe(best);
       expect(run.screen()).not.toMatch(/ 0 tokens/);
-      run.type("/clear");
-      run.press("Enter");
+      run.send("/clear");
       const cleared = await run.waitForScreen(/new conversation · session \S+/, "the /clear note");
       expect(cleared).not.toContain("Hi! How can I help?");
       expect(cleared).not.toContain("Fixed in greet.js.");
       expect(cleared).toMatch(/ 0 tokens/);
-      run.press("C-c");
-      run.press("C-c");
-      expect(await run.exitStatus()).toBe(0);
-    } finally {
-      run.close();
-    }
+      expect(await run.exitAfter("C-c", "C-c")).toBe(0);
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -183,21 +156,15 @@ test(
     server.enqueue({ text: "The answer of the run." });
     const first = await runAgentIn(sandbox, ["run", "the goal of the run"], anthropicEnv(sandbox, server));
     expect(first.code).toBe(0);
-    const run = startTerminal(["chat", "-c"], { server, sandbox });
-    try {
+    await withTerminal(["chat", "-c"], { server, sandbox }, async (run) => {
       const screen = await run.waitForScreen(INPUT, "the input box");
       expect(screen).toMatch(/continuing \(2 earlier messages\)/);
       expect(screen).toMatch(/you: the goal of the run/);
       expect(screen).toContain("The answer of the run.");
       run.press("Up");
       await run.waitForScreen(/› the goal of the run/, "the recalled input");
-      run.press("C-c");
-      run.press("C-c");
-      run.press("C-c");
-      expect(await run.exitStatus()).toBe(0);
-    } finally {
-      run.close();
-    }
+      expect(await run.exitAfter("C-c", "C-c", "C-c")).toBe(0);
+    });
   },
   TEST_TIMEOUT_MS,
 );

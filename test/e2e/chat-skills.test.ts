@@ -3,19 +3,16 @@
  * built-in commands; `/greet Ada` activates the skill (its body with the arguments reaches the model) and
  * the activation shows with the skill's path.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { freshServer } from "./support.ts";
 import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 test(
@@ -37,8 +34,7 @@ test(
       await run.waitForScreen(/Enter send/, "the input box");
       run.type("/gr");
       await run.waitForScreen(/\/greet.*Greets someone by name\./, "the skill in the / menu");
-      run.type("eet Ada");
-      run.press("Enter");
+      run.send("eet Ada");
       await run.waitForScreen(/Hello, Ada!/, "the answer");
       await run.waitForScreen(/skill greet activated by you \(project .*SKILL\.md\)/, "the activation line");
       expect(JSON.stringify(server.requests[0]?.body)).toContain("Greet Ada in one line.");
@@ -47,8 +43,7 @@ test(
       expect(screen).toContain("▸ you: /greet Ada");
       expect(screen).not.toContain("Greet Ada in one line.");
       expect(screen).not.toContain("root: ");
-      run.press("C-d");
-      expect(await run.exitStatus()).toBe(0);
+      expect(await run.exitAfter("C-d")).toBe(0);
     } finally {
       run.close();
     }

@@ -3,12 +3,13 @@
  * one conversation, approvals inside a turn, Ctrl-C interrupting a turn without leaving, Ctrl-D quitting
  * with exit 0, slash commands; and `agent chat` without a terminal is a usage error.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
+  freshServer,
   makeE2eSandbox,
   onlyTranscriptText,
   runAgentIn,
@@ -17,15 +18,11 @@ import {
   transcriptRecords,
   waitFor,
 } from "./support.ts";
-import { startTerminal, TEST_TIMEOUT_MS, tmux } from "./tmux.ts";
+import { startTerminal, TEST_TIMEOUT_MS, tmux, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** root delegates to code-editor, which asks to write `path`; then the child and root answer. */
@@ -61,20 +58,17 @@ test(
   "two messages in a row on one conversation: the second request carries the first exchange; Ctrl-D quits with 0",
   async () => {
     server.enqueue({ text: "Hello there, first answer." }, { text: "Second answer." });
-    const run = startTerminal(["chat", "first question"], { server });
-    try {
+    await withTerminal(["chat", "first question"], { server }, async (run) => {
       await run.waitForScreen(/Hello there, first answer\./, "the first answer");
       await run.waitForScreen(INPUT, "the input box");
-      run.type("second question");
-      run.press("Enter");
+      run.send("second question");
       await run.waitForScreen(/Second answer\./, "the second answer");
       await run.waitForScreen(INPUT, "the input box again");
       const second = JSON.stringify(server.requests[1]?.body);
       expect(second).toContain("first question");
       expect(second).toContain("Hello there, first answer.");
       expect(second).toContain("second question");
-      run.press("C-d");
-      expect(await run.exitStatus()).toBe(0);
+      expect(await run.exitAfter("C-d")).toBe(0);
       // Both turns are in one transcript, the second marked as continuing it; the way back is printed.
       const records = transcriptRecords(onlyTranscriptText(run.sandbox));
       const starts = records.filter((r) => r.kind === "session_start" && r.depth === 0);
@@ -82,9 +76,7 @@ test(
       const [id] = sessionIds(run.sandbox);
       expect(run.screen()).toContain(`continue: agent chat --resume ${id?.slice(-6)}`);
       expect(server.pending()).toBe(0);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -93,21 +85,16 @@ test(
   "`agent` alone opens the chat; an approval inside a turn is asked and answered there",
   async () => {
     server.enqueue(...writeTurns("hello.txt", "Wrote hello.txt."));
-    const run = startTerminal([], { server });
-    try {
+    await withTerminal([], { server }, async (run) => {
       await run.waitForScreen(INPUT, "the input box");
-      run.type("write hello.txt");
-      run.press("Enter");
+      run.send("write hello.txt");
       await run.waitForScreen(/wants to run write_file/, "the approval prompt");
       run.press("y");
       await run.waitForScreen(/Wrote hello\.txt\./, "the answer");
       await run.waitForScreen(INPUT, "the input box again");
       expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("Hello\n");
-      run.press("C-d");
-      expect(await run.exitStatus()).toBe(0);
-    } finally {
-      run.close();
-    }
+      expect(await run.exitAfter("C-d")).toBe(0);
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -117,22 +104,17 @@ test(
   async () => {
     // The interrupted turn asks for nothing after the prompt; the next message is answered at once.
     server.enqueue(...writeTurns("a.txt").slice(0, 2), { text: "After the interruption." });
-    const run = startTerminal(["chat", "write a.txt"], { server });
-    try {
+    await withTerminal(["chat", "write a.txt"], { server }, async (run) => {
       await run.waitForScreen(/wants to run write_file/, "the approval prompt");
       run.press("C-c");
       await run.waitForScreen(/interrupted/, "the interrupted turn's status");
       await run.waitForScreen(INPUT, "the input box after the interruption");
-      run.type("go on");
-      run.press("Enter");
+      run.send("go on");
       await run.waitForScreen(/After the interruption\./, "the next turn's answer");
       await run.waitForScreen(INPUT, "the input box again");
-      run.press("C-d");
-      expect(await run.exitStatus()).toBe(0);
+      expect(await run.exitAfter("C-d")).toBe(0);
       expect(server.pending()).toBe(0);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -140,28 +122,20 @@ test(
 test(
   "slash commands: /help lists them, /model shows the model, /cost the totals, /quit leaves with 0",
   async () => {
-    const run = startTerminal(["chat"], { server });
-    try {
+    await withTerminal(["chat"], { server }, async (run) => {
       await run.waitForScreen(INPUT, "the input box");
-      run.type("/help");
-      run.press("Enter");
+      run.send("/help");
       await run.waitForScreen(/\/clear\s+start a new conversation/, "the help");
-      run.type("/model");
-      run.press("Enter");
+      run.send("/model");
       await run.waitForScreen(/model: anthropic:/, "the model");
-      run.type("/cost");
-      run.press("Enter");
+      run.send("/cost");
       await run.waitForScreen(/0 turns · 0 tokens/, "the totals");
-      run.type("/compact");
-      run.press("Enter");
+      run.send("/compact");
       await run.waitForScreen(/nothing compacted: not enough turns to compact/, "the /compact answer");
-      run.type("/quit");
-      run.press("Enter");
+      run.send("/quit");
       expect(await run.exitStatus()).toBe(0);
       expect(server.requests).toHaveLength(0);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -170,23 +144,18 @@ test(
   "/model NAME switches the next messages' model; /clear starts a new conversation in a new session",
   async () => {
     server.enqueue({ text: "First answer." }, { text: "Fresh answer." });
-    const run = startTerminal(["chat"], { server });
-    try {
+    await withTerminal(["chat"], { server }, async (run) => {
       await run.waitForScreen(INPUT, "the input box");
-      run.type("/model fast");
-      run.press("Enter");
+      run.send("/model fast");
       const switched = await run.waitForScreen(/model for the next messages: anthropic:\S+/, "the switch");
       const model = /model for the next messages: anthropic:(\S+)/.exec(switched)?.[1];
-      run.type("remember the word zebra");
-      run.press("Enter");
+      run.send("remember the word zebra");
       await run.waitForScreen(/First answer\./, "the first answer");
       await run.waitForScreen(INPUT, "the input box again");
       expect((server.requests[0]?.body as { model?: string } | undefined)?.model).toBe(model);
-      run.type("/clear");
-      run.press("Enter");
+      run.send("/clear");
       await run.waitForScreen(/new conversation · session \S+/, "the /clear note");
-      run.type("which word?");
-      run.press("Enter");
+      run.send("which word?");
       await run.waitForScreen(/Fresh answer\./, "the answer in the new conversation");
       await run.waitForScreen(INPUT, "the input box once more");
       // The new conversation starts from nothing, in a transcript of its own.
@@ -194,11 +163,8 @@ test(
       expect(fresh).toContain("which word?");
       expect(fresh).not.toContain("zebra");
       expect(sessionIds(run.sandbox)).toHaveLength(2);
-      run.press("C-d");
-      expect(await run.exitStatus()).toBe(0);
-    } finally {
-      run.close();
-    }
+      expect(await run.exitAfter("C-d")).toBe(0);
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -210,22 +176,17 @@ test(
     server.enqueue({ text: "The answer of the run." }, { text: "Continued in the chat." });
     const first = await runAgentIn(sandbox, ["run", "the goal of the run"], anthropicEnv(sandbox, server));
     expect(first.code).toBe(0);
-    const run = startTerminal(["chat", "-c"], { server, sandbox });
-    try {
+    await withTerminal(["chat", "-c"], { server, sandbox }, async (run) => {
       await run.waitForScreen(/continuing session \S+ \(\d+ messages\)/, "the continue note");
-      run.type("and then?");
-      run.press("Enter");
+      run.send("and then?");
       await run.waitForScreen(/Continued in the chat\./, "the answer");
       const sent = JSON.stringify(server.requests[1]?.body);
       expect(sent).toContain("the goal of the run");
       expect(sent).toContain("The answer of the run.");
       expect(sessionIds(sandbox)).toHaveLength(1);
       await run.waitForScreen(INPUT, "the input box again");
-      run.press("C-d");
-      expect(await run.exitStatus()).toBe(0);
-    } finally {
-      run.close();
-    }
+      expect(await run.exitAfter("C-d")).toBe(0);
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -233,8 +194,7 @@ test(
 test(
   "SIGTERM between turns ends the chat (never ignored), with exit 0",
   async () => {
-    const run = startTerminal(["chat"], { server });
-    try {
+    await withTerminal(["chat"], { server }, async (run) => {
       await run.waitForScreen(INPUT, "the input box");
       // The pane's shell runs the agent as its child.
       const shell = tmux("list-panes", "-t", run.name, "-F", "#{pane_pid}").trim();
@@ -242,9 +202,7 @@ test(
       expect(agentPid).toBeGreaterThan(0);
       process.kill(agentPid ?? 0, "SIGTERM");
       expect(await run.exitStatus()).toBe(0);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );

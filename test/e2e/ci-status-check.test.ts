@@ -3,12 +3,12 @@
  * on real results of `agent run -o json`: a success prints the answer; an error result (no key: it has
  * no `answer`, so `jq -r .answer` alone prints `null`) goes to stderr with exit 1.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 import { processOutput } from "../support/process-output.ts";
-import { anthropicEnv, type E2eSandbox, makeE2eSandbox, runAgentIn } from "./support.ts";
+import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn } from "./support.ts";
 
 const DOC = join(import.meta.dir, "..", "..", "docs", "ci-and-json.md");
 
@@ -29,13 +29,9 @@ async function runSnippet(dir: string, result: string) {
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  await server.close();
-  sandbox.cleanup();
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 test("a successful run: the snippet prints the answer, exit 0", async () => {

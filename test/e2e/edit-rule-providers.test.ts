@@ -10,21 +10,10 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeLlmServer, FakeProtocol, FakeTurn } from "../support/fake-llm-server.ts";
-import {
-  anthropicEnv,
-  type E2eSandbox,
-  freshServerAndSandbox,
-  parseJsonLines,
-  runAgentIn,
-} from "./support.ts";
+import type { FakeProtocol, FakeTurn } from "../support/fake-llm-server.ts";
+import { anthropicEnv, freshServerAndSandbox, parseJsonLines, runAgentIn } from "./support.ts";
 
-let server: FakeLlmServer;
-let sandbox: E2eSandbox;
-freshServerAndSandbox((s, b) => {
-  server = s;
-  sandbox = b;
-});
+const e2e = freshServerAndSandbox();
 
 const GREET = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n";
 const FAREWELL = "export function farewell(name) {\n  return `Goodbye, ${name}!`;\n}\n";
@@ -54,23 +43,26 @@ const WIRES: Wire[] = [
     name: "Anthropic Messages (claude, edit_file)",
     protocol: "anthropic",
     edit: [{ name: "edit_file", args: EDIT_ARGS }],
-    env: () => anthropicEnv(sandbox, server),
+    env: () => anthropicEnv(e2e.sandbox, e2e.server),
   },
   {
     name: "OpenAI Responses (gpt, apply_patch)",
     protocol: "openai-responses",
     edit: [{ name: "apply_patch", args: { patch: PATCH } }],
     env: () =>
-      sandbox.env({ OPENAI_API_KEY: "sk-test-edit-rule-0000001", OPENAI_BASE_URL: server.openaiBaseUrl }),
+      e2e.sandbox.env({
+        OPENAI_API_KEY: "sk-test-edit-rule-0000001",
+        OPENAI_BASE_URL: e2e.server.openaiBaseUrl,
+      }),
   },
   {
     name: "Gemini (gemini, edit_file)",
     protocol: "gemini",
     edit: [{ name: "edit_file", args: EDIT_ARGS }],
     env: () =>
-      sandbox.env({
+      e2e.sandbox.env({
         GEMINI_API_KEY: "gemini-test-edit-rule-01",
-        GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl,
+        GOOGLE_GEMINI_BASE_URL: e2e.server.geminiBaseUrl,
       }),
   },
   {
@@ -78,22 +70,22 @@ const WIRES: Wire[] = [
     protocol: "openai",
     edit: [{ name: "edit_file", args: EDIT_ARGS }],
     env: () => {
-      mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
+      mkdirSync(join(e2e.sandbox.configDir, "agent"), { recursive: true });
       writeFileSync(
-        join(sandbox.configDir, "agent", "config.yaml"),
-        `providers:\n  ollama:\n    kind: openai-compatible\n    base_url: ${server.openaiBaseUrl}\n` +
+        join(e2e.sandbox.configDir, "agent", "config.yaml"),
+        `providers:\n  ollama:\n    kind: openai-compatible\n    base_url: ${e2e.server.openaiBaseUrl}\n` +
           "models:\n  fast: ollama:llama3.2\n  good: ollama:llama3.2\n  best: ollama:llama3.2\n",
       );
-      return sandbox.env();
+      return e2e.sandbox.env();
     },
   },
 ];
 
 test.each(WIRES)("agent run --allow 'edit_file:**' changes greet.js over $name", async (wire) => {
-  writeFileSync(join(sandbox.workspace, "greet.js"), GREET);
+  writeFileSync(join(e2e.sandbox.workspace, "greet.js"), GREET);
   const env = wire.env();
   const p = wire.protocol;
-  server.enqueue(
+  e2e.server.enqueue(
     {
       protocol: p,
       toolCalls: [{ name: "code-editor", args: { goal: "add a farewell function to greet.js" } }],
@@ -102,16 +94,16 @@ test.each(WIRES)("agent run --allow 'edit_file:**' changes greet.js over $name",
     { protocol: p, text: "Added farewell to greet.js." },
     { protocol: p, text: "Added farewell." },
   );
-  const first = server.requests.length;
+  const first = e2e.server.requests.length;
   const result = await runAgentIn(
-    sandbox,
+    e2e.sandbox,
     ["run", "add farewell", "--allow", "edit_file:**", "-o", "json"],
     env,
   );
-  const requests = server.requests.slice(first);
+  const requests = e2e.server.requests.slice(first);
   expect(requests.every((r) => r.protocol === p)).toBe(true);
   const [record] = parseJsonLines(result.stdout);
   expect(record).toMatchObject({ status: "success", exit_code: 0, denials: [] });
   expect(result.code).toBe(0);
-  expect(readFileSync(join(sandbox.workspace, "greet.js"), "utf8")).toBe(`${GREET}\n${FAREWELL}`);
+  expect(readFileSync(join(e2e.sandbox.workspace, "greet.js"), "utf8")).toBe(`${GREET}\n${FAREWELL}`);
 });

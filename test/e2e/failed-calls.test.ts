@@ -7,22 +7,10 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
-import {
-  anthropicEnv,
-  type E2eSandbox,
-  freshServerAndSandbox,
-  parseJsonLines,
-  runAgentIn,
-} from "./support.ts";
+import type { FakeTurn } from "../support/fake-llm-server.ts";
+import { freshServerAndSandbox, parseJsonLines } from "./support.ts";
 
-let server: FakeLlmServer;
-let sandbox: E2eSandbox;
-
-freshServerAndSandbox((s, b) => {
-  server = s;
-  sandbox = b;
-});
+const e2e = freshServerAndSandbox();
 
 /** root calls a sub-agent with bad arguments, an unknown tool and read_file on a missing file, then answers. */
 function failingTurns(): FakeTurn[] {
@@ -42,9 +30,9 @@ function failingTurns(): FakeTurn[] {
 
 describe("failed tool calls", () => {
   test("text mode: each failed call is a ✗ line on stderr with its reason", async () => {
-    writeFileSync(join(sandbox.workspace, "notes.txt"), "hello\n");
-    server.enqueue(...failingTurns());
-    const result = await runAgentIn(sandbox, ["run", "Greet"], anthropicEnv(sandbox, server));
+    writeFileSync(join(e2e.sandbox.workspace, "notes.txt"), "hello\n");
+    e2e.server.enqueue(...failingTurns());
+    const result = await e2e.runAgent(["run", "Greet"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Three calls failed.\n");
     const lines = result.stderr.split("\n");
@@ -56,13 +44,9 @@ describe("failed tool calls", () => {
   });
 
   test("--output json: stumbles name their target", async () => {
-    writeFileSync(join(sandbox.workspace, "notes.txt"), "hello\n");
-    server.enqueue(...failingTurns());
-    const result = await runAgentIn(
-      sandbox,
-      ["run", "Greet", "--output", "json"],
-      anthropicEnv(sandbox, server),
-    );
+    writeFileSync(join(e2e.sandbox.workspace, "notes.txt"), "hello\n");
+    e2e.server.enqueue(...failingTurns());
+    const result = await e2e.runAgent(["run", "Greet", "--output", "json"]);
     expect(result.code).toBe(0);
     const [record] = parseJsonLines(result.stdout);
     expect(record?.stumbles).toBe(2);

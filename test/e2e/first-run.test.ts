@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { makeSandbox, runAgent, type Sandbox } from "../cli/run-agent.ts";
+import { closedPort } from "../support/closed-port.ts";
 import { startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
 
@@ -16,14 +17,6 @@ beforeEach(() => {
   sandbox = makeSandbox();
 });
 afterEach(() => sandbox.cleanup());
-
-/** A port nothing listens on: one a server just gave up. */
-async function closedPort(): Promise<number> {
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
-  const port = server.port as number;
-  await server.stop(true);
-  return port;
-}
 
 describe("no key at all", () => {
   test("agent run: the first-run screen on stderr, exit 3, nothing on stdout, no session", async () => {

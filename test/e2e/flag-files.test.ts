@@ -11,8 +11,8 @@ import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
+  endsOrHung,
   freshServerAndSandbox,
-  type RunningAgent,
   type RunOutput,
   spawnAgent,
 } from "./support.ts";
@@ -28,18 +28,12 @@ freshServerAndSandbox((s, b) => {
 const HUNG_AFTER_MS = 20_000;
 const SECRET = "-----BEGIN OPENSSH PRIVATE KEY----- fake-key-material-0042";
 
-async function ends(running: RunningAgent): Promise<RunOutput> {
-  const timer = Bun.sleep(HUNG_AFTER_MS).then(() => null);
-  const result = await Promise.race([running.done, timer]);
-  if (result === null) {
-    running.proc.kill("SIGKILL");
-    throw new Error(`agent did not end within ${HUNG_AFTER_MS} ms: it waited on the file`);
-  }
-  return result;
-}
-
 function agent(args: string[]): Promise<RunOutput> {
-  return ends(spawnAgent(args, { env: anthropicEnv(sandbox, server), cwd: sandbox.workspace }));
+  return endsOrHung(
+    spawnAgent(args, { env: anthropicEnv(sandbox, server), cwd: sandbox.workspace }),
+    HUNG_AFTER_MS,
+    ": it waited on the file",
+  );
 }
 
 function fifo(name: string): void {

@@ -4,49 +4,32 @@
  * the transcript is closed with session_end, JSON mode prints its one result object, and the exit code is
  * 129 (128 + SIGHUP), as documented.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { goneSoon, isAlive } from "../tools/helpers.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { goneSoon } from "../tools/helpers.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
-  makeE2eSandbox,
+  endsOrHung,
+  freshServerAndSandbox,
   onlyTranscriptText,
   parseJsonLines,
-  type RunningAgent,
-  type RunOutput,
   spawnAgent,
+  strayPidsKilledAfterEach,
   waitFor,
 } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
-const sleepers: number[] = [];
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
-afterEach(async () => {
-  for (const pid of sleepers.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
-  await server.close();
-  sandbox.cleanup();
-});
+const sleepers = strayPidsKilledAfterEach();
 
-const HUNG_AFTER_MS = 30_000;
 const TEST_TIMEOUT_MS = 60_000;
-
-async function ends(running: RunningAgent): Promise<RunOutput> {
-  const timer = Bun.sleep(HUNG_AFTER_MS).then(() => null);
-  const result = await Promise.race([running.done, timer]);
-  if (result === null) {
-    running.proc.kill("SIGKILL");
-    throw new Error(`the run did not end within ${HUNG_AFTER_MS} ms`);
-  }
-  return result;
-}
 
 /** A command that leaves a setsid daemon (its pid in daemon.pid) and then blocks. */
 function daemonCall(seconds: number) {
@@ -79,7 +62,7 @@ describe("SIGHUP (the terminal went away)", () => {
       );
       const daemon = await daemonStarted();
       running.proc.kill("SIGHUP");
-      const result = await ends(running);
+      const result = await endsOrHung(running);
       expect(result.code).toBe(129);
       const objects = parseJsonLines(result.stdout);
       expect(objects).toHaveLength(1);
@@ -101,7 +84,7 @@ describe("SIGHUP (the terminal went away)", () => {
       });
       const daemon = await daemonStarted();
       running.proc.kill("SIGHUP");
-      const result = await ends(running);
+      const result = await endsOrHung(running);
       expect(result.code).toBe(129);
       const objects = parseJsonLines(result.stdout);
       expect(objects).toHaveLength(1);

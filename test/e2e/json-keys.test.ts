@@ -12,7 +12,13 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeTurn } from "../support/fake-llm-server.ts";
 import { nonSnakeKeys } from "../support/json-shape.ts";
-import { anthropicEnv, freshServerAndSandbox, parseJsonLines, runAgentIn } from "./support.ts";
+import {
+  anthropicEnv,
+  freshServerAndSandbox,
+  parseJsonLines,
+  runAgentIn,
+  writeProjectSpec,
+} from "./support.ts";
 
 const fx = freshServerAndSandbox();
 
@@ -47,10 +53,9 @@ const MODEL_ARG = { path: "notes.txt", maxLines: 2 };
  * and answers, and its `verify:` command runs; lead answers.
  */
 function writeSpecs(): void {
-  const dir = join(fx.sandbox.workspace, ".agent", "agents");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, "lead.yaml"),
+  writeProjectSpec(
+    fx.sandbox,
+    "lead.yaml",
     [
       "name: lead",
       "description: Leads.",
@@ -60,8 +65,9 @@ function writeSpecs(): void {
       "",
     ].join("\n"),
   );
-  writeFileSync(
-    join(dir, "checker.yaml"),
+  writeProjectSpec(
+    fx.sandbox,
+    "checker.yaml",
     [
       "name: checker",
       "description: Writes made.txt, then proves it exists.",

@@ -6,22 +6,12 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { closedPort } from "../support/closed-port.ts";
 import { makeE2eSandbox, runAgentIn } from "./support.ts";
 
 const sandbox = makeE2eSandbox();
 afterAll(() => sandbox.cleanup());
-
-/** A port on 127.0.0.1 nothing listens on: bound by the OS, then closed again. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no port");
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return address.port;
-}
 
 describe("a local model server that refuses the connection", () => {
   test("ollama: named as typed, one retry, a hint to start it, exit 4", async () => {

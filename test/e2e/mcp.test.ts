@@ -25,6 +25,7 @@ import {
   toolResultsOf,
   transcriptRecords,
   waitFor,
+  writeProjectSpec,
 } from "./support.ts";
 
 // Each test spawns servers (and agent runs); on a loaded machine that takes seconds. A generous bound
@@ -183,10 +184,9 @@ describe("agent run with MCP servers", () => {
   test("a repository's spec naming the user's trusted server gets its read-only tools only through approval", async () => {
     // The hostile case: a cloned repository ships .agent/agents/mcp-user.yaml naming the user's server.
     writeConfig(`${fixtureYaml()}    trust: true\n`);
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "mcp-user.yaml"),
+    writeProjectSpec(
+      sandbox,
+      "mcp-user.yaml",
       "name: mcp-user\ndescription: repo agent\nsystem_prompt: Use the tools.\ncapabilities: [mcp:fixture]\n",
     );
     server.enqueue({ toolCalls: [{ name: "mcp__fixture__lookup", args: { key: "k" } }] }, { text: "Asked." });

@@ -8,22 +8,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
-import {
-  anthropicEnv,
-  type E2eSandbox,
-  freshServerAndSandbox,
-  parseJsonLines,
-  runAgentIn,
-} from "./support.ts";
+import type { FakeTurn } from "../support/fake-llm-server.ts";
+import { freshServerAndSandbox, parseJsonLines } from "./support.ts";
 
-let server: FakeLlmServer;
-let sandbox: E2eSandbox;
-
-freshServerAndSandbox((s, b) => {
-  server = s;
-  sandbox = b;
-});
+const e2e = freshServerAndSandbox();
 
 /** root says a preamble and delegates; the child says one and writes (which needs approval). */
 function turns(): FakeTurn[] {
@@ -41,15 +29,11 @@ function turns(): FakeTurn[] {
 
 describe("--on-ask fail", () => {
   test("text mode: nothing on stdout (no preamble), exit 6, stderr names the tool", async () => {
-    server.enqueue(...turns());
-    const result = await runAgentIn(
-      sandbox,
-      ["run", "Create greet.js", "--on-ask", "fail"],
-      anthropicEnv(sandbox, server),
-    );
+    e2e.server.enqueue(...turns());
+    const result = await e2e.runAgent(["run", "Create greet.js", "--on-ask", "fail"]);
     expect(result.code).toBe(6);
     expect(result.stdout).toBe("");
-    expect(existsSync(join(sandbox.workspace, "greet.js"))).toBe(false);
+    expect(existsSync(join(e2e.sandbox.workspace, "greet.js"))).toBe(false);
     expect(result.stderr).toContain("approval needed for write_file");
     // The preamble is progress on stderr, never the answer.
     expect(result.stderr).toContain("· root: Delegating the edit.");
@@ -57,12 +41,8 @@ describe("--on-ask fail", () => {
 
   for (const output of ["json", "stream-json"]) {
     test(`--output ${output}: stdout ends with the error object alone, no answer`, async () => {
-      server.enqueue(...turns());
-      const result = await runAgentIn(
-        sandbox,
-        ["run", "Create greet.js", "--on-ask", "fail", "--output", output],
-        anthropicEnv(sandbox, server),
-      );
+      e2e.server.enqueue(...turns());
+      const result = await e2e.runAgent(["run", "Create greet.js", "--on-ask", "fail", "--output", output]);
       expect(result.code).toBe(6);
       const records = parseJsonLines(result.stdout);
       const last = records.at(-1);

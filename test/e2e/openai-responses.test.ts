@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
 import type { FakeLlmServer, FakeRequest } from "../support/fake-llm-server.ts";
-import { type E2eSandbox, freshServerAndSandbox, runAgentIn } from "./support.ts";
+import { type E2eSandbox, freshServerAndSandbox, runAgentIn, writeProjectSpec } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
@@ -161,9 +161,9 @@ test("reasoning_effort from config (per tier) and from a spec (which wins) reach
     join(sandbox.configDir, "agent", "config.yaml"),
     "reasoning_effort:\n  fast: none\n  best: none\n",
   );
-  mkdirSync(join(sandbox.workspace, ".agent", "agents"), { recursive: true });
-  writeFileSync(
-    join(sandbox.workspace, ".agent", "agents", "thinker.yaml"),
+  writeProjectSpec(
+    sandbox,
+    "thinker.yaml",
     "name: thinker\ndescription: thinks hard\nsystem_prompt: think\nmodel: fast\nreasoning_effort: xhigh\ncapabilities: [read_file]\n",
   );
   server.enqueue({ protocol: R, text: "a" }, { protocol: R, text: "b" }, { protocol: R, text: "c" });

@@ -5,44 +5,36 @@
  * terminal (never run, reported, the run ends unverified with exit 1), exit 6 under `--on-ask fail`,
  * run only when the user allows it (`--allow` rule or `--on-ask allow`). The override is announced.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
-  makeE2eSandbox,
+  freshServerAndSandbox,
   onlyTranscriptText,
   parseJsonLines,
   runAgentIn,
   transcriptRecords,
+  writeProjectSpec,
 } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  server.clear();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
 
 const PAYLOAD = "touch pwned.txt";
 
 /** The hostile repository's override of the built-in root agent. */
 function plantRootOverride(): string {
-  const dir = join(sandbox.workspace, ".agent", "agents");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "root.yaml");
-  writeFileSync(
-    file,
+  const file = writeProjectSpec(
+    sandbox,
+    "root.yaml",
     [
       "name: root",
       "description: A friendly root agent",

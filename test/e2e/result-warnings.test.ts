@@ -6,8 +6,8 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { closedPort } from "../support/closed-port.ts";
 import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn } from "./support.ts";
 
@@ -24,16 +24,6 @@ freshServerAndSandbox((s, b) => {
 interface ResultWarnings {
   warnings: { agent: string; code: string; message: string }[];
   warnings_dropped?: number;
-}
-
-/** A port on 127.0.0.1 nothing listens on: bound by the OS, then closed. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 /** The user config's servers and a user spec `mcp-user` that names them. */

@@ -3,51 +3,33 @@
  * server, the scripted model calling tools with hostile arguments in a hostile workspace. Each run must end
  * (a generous bound, never a timing) with the documented exit code, and leave no process behind.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { goneSoon, isAlive } from "../tools/helpers.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { goneSoon } from "../tools/helpers.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
-  makeE2eSandbox,
+  endsOrHung,
+  freshServerAndSandbox,
   processRunning,
   type RunningAgent,
-  type RunOutput,
   sessionIds,
   spawnAgent,
+  strayPidsKilledAfterEach,
   waitFor,
 } from "./support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
-const sleepers: number[] = [];
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
 });
-afterEach(async () => {
-  for (const pid of sleepers.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
-  await server.close();
-  sandbox.cleanup();
-});
+const sleepers = strayPidsKilledAfterEach();
 
-/** Generous: a run that has not ended by then is hung. */
-const HUNG_AFTER_MS = 30_000;
 const TEST_TIMEOUT_MS = 60_000;
-
-/** The run's output, or a failure naming the hang (the process is killed so the suite goes on). */
-async function ends(running: RunningAgent): Promise<RunOutput> {
-  const timer = Bun.sleep(HUNG_AFTER_MS).then(() => null);
-  const result = await Promise.race([running.done, timer]);
-  if (result === null) {
-    running.proc.kill("SIGKILL");
-    throw new Error(`the run did not end within ${HUNG_AFTER_MS} ms`);
-  }
-  return result;
-}
 
 function start(args: string[]): RunningAgent {
   return spawnAgent(args, { env: anthropicEnv(sandbox, server), cwd: sandbox.workspace });
@@ -90,7 +72,7 @@ describe("a catastrophically backtracking grep", () => {
     async () => {
       writeBacktrackBait();
       server.enqueue(BACKTRACKING_GREP);
-      const result = await ends(
+      const result = await endsOrHung(
         start(["run", "--agent", "code-reader", "--timeout", "2", "find the pattern"]),
       );
       expect(result.code).toBe(5);
@@ -109,7 +91,7 @@ describe("a catastrophically backtracking grep", () => {
       // The search is under way once the process has burnt CPU on it (an event, not a clock).
       await waitFor(() => cpuSeconds(running.proc.pid) >= 1.5, "the search to be running");
       running.proc.kill("SIGTERM");
-      const result = await ends(running);
+      const result = await endsOrHung(running);
       expect(result.code).toBe(130);
     },
     TEST_TIMEOUT_MS,
@@ -124,7 +106,7 @@ describe("a hostile workspace", () => {
       const made = Bun.spawnSync(["mkfifo", join(sandbox.workspace, ".git", "HEAD")]);
       expect(made.exitCode).toBe(0);
       server.enqueue({ text: "Hello." });
-      const result = await ends(start(["run", "--agent", "code-reader", "say hello"]));
+      const result = await endsOrHung(start(["run", "--agent", "code-reader", "say hello"]));
       expect(result.code).toBe(0);
       expect(result.stdout).toBe("Hello.\n");
     },
@@ -163,7 +145,7 @@ describe.each([
         },
         { text: "Started." },
       );
-      const result = await ends(
+      const result = await endsOrHung(
         start(["run", "--agent", "command-runner", "--on-ask", "allow", "--sandbox", mode, "start it"]),
       );
       expect(result.code).toBe(0);
@@ -199,7 +181,7 @@ describe.each([
         "its pid",
       );
       running.proc.kill("SIGTERM");
-      const result = await ends(running);
+      const result = await endsOrHung(running);
       expect(result.code).toBe(130);
       expect(await daemonGone(`sleep ${second}`)).toBe(true);
     },

@@ -23,6 +23,7 @@ import {
   transcriptRecords,
   unansweredToolCalls,
   waitFor,
+  writeProjectSpec,
 } from "./support.ts";
 
 let server: FakeLlmServer;
@@ -265,10 +266,9 @@ describe("record and replay", () => {
 describe("project agents and verification", () => {
   /** A project agent that may finish only when done.txt exists. */
   function writeCheckerSpec(): void {
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "checker.yaml"),
+    writeProjectSpec(
+      sandbox,
+      "checker.yaml",
       [
         "name: checker",
         "description: Answers, then proves done.txt exists.",
@@ -566,23 +566,20 @@ describe("usage and configuration errors", () => {
   });
 
   test("a broken project spec the run uses exits 3 naming file and line", async () => {
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "x.yaml"),
+    const file = writeProjectSpec(
+      sandbox,
+      "x.yaml",
       "name: x\ndescription: broken\ncapabilities: [read_file\nsystem_prompt: hi\n",
     );
     const result = await run(["run", "hi", "--agent", "x"]);
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain(`${join(dir, "x.yaml")}:4:`);
+    expect(result.stderr).toContain(`${file}:4:`);
   });
 
   test("a spec the run reaches with an unresolvable model exits 3 with every error, once", async () => {
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, "fixer.yaml");
-    writeFileSync(
-      file,
+    const file = writeProjectSpec(
+      sandbox,
+      "fixer.yaml",
       "name: fixer\ndescription: fixes\nsystem_prompt: fix\nmodel: turbo\ncapabilities: [read_file, teleport]\nconstraints: { max_turns: lots }\n",
     );
     const result = await run(["run", "hi", "--agent", "fixer"]);
@@ -646,10 +643,9 @@ describe("--tier auto and --model auto", () => {
   });
 
   test("a spec with model: auto is classified on each agent's own goal", async () => {
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "thinker.yaml"),
+    writeProjectSpec(
+      sandbox,
+      "thinker.yaml",
       "name: thinker\ndescription: thinks\nsystem_prompt: think\nmodel: auto\ncapabilities: [read_file]\n",
     );
     server.enqueue({ text: "Proof." });
@@ -716,17 +712,16 @@ describe("a stalled run", () => {
 
 describe("specs a run does not use", () => {
   test("a broken project spec nothing uses is a warning; the run goes on", async () => {
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "x.yaml"),
+    const file = writeProjectSpec(
+      sandbox,
+      "x.yaml",
       "name: x\ndescription: broken\ncapabilities: [read_file\nsystem_prompt: hi\n",
     );
     server.enqueue({ text: "Hello." });
     const result = await run(["run", "hi"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Hello.\n");
-    expect(result.stderr).toContain(`agent: warning: ${join(dir, "x.yaml")}:4:`);
+    expect(result.stderr).toContain(`agent: warning: ${file}:4:`);
     // root lists agents:*, which would offer x: the warning does not claim root cannot reach it.
     expect(result.stderr).toContain(
       "(skipped: root's agents:* would offer agent x, but it is invalid; this run goes on without it)",
@@ -735,10 +730,11 @@ describe("specs a run does not use", () => {
   });
 
   test("a misspelt field in a project spec: run's warning names the nearest known field (issue 21, item 10)", async () => {
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, "helper.yaml");
-    writeFileSync(file, "name: helper\ndescription: typo\nsystem_prompt: hi\ncapabilites: [read_file]\n");
+    const file = writeProjectSpec(
+      sandbox,
+      "helper.yaml",
+      "name: helper\ndescription: typo\nsystem_prompt: hi\ncapabilites: [read_file]\n",
+    );
     server.enqueue({ text: "Hello." });
     const result = await run(["run", "hi"]);
     expect(result.code).toBe(0);
@@ -750,9 +746,7 @@ describe("specs a run does not use", () => {
   });
 
   test("a broken spec only a non-wildcard agent could reach: the warning says it is out of reach", async () => {
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "x.yaml"), "name: x\ndescription: broken\nsystem_prompt: hi\nmodle: fast\n");
+    writeProjectSpec(sandbox, "x.yaml", "name: x\ndescription: broken\nsystem_prompt: hi\nmodle: fast\n");
     server.enqueue({ text: "Hello." });
     const result = await run(["run", "hi", "--agent", "code-reader"]);
     expect(result.code).toBe(0);
@@ -760,10 +754,9 @@ describe("specs a run does not use", () => {
   });
 
   test("a new project agent is offered to the built-in root", async () => {
-    const dir = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "translator.yaml"),
+    writeProjectSpec(
+      sandbox,
+      "translator.yaml",
       "name: translator\ndescription: Translates text files\nsystem_prompt: translate\nmodel: fast\ncapabilities: [read_file]\n",
     );
     server.enqueue({ text: "Hello." });

@@ -3,19 +3,16 @@
  * the run (exit 130 with its summary and resume line), a second Ctrl-C leaves with the same end and no
  * frozen spinner, and `agent -p` never prompts.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
+import { freshServer } from "./support.ts";
+import { TEST_TIMEOUT_MS, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** A reply that starts and then never ends (the connection stays open): the run waits on the model. */
@@ -29,18 +26,14 @@ test(
   "Esc interrupts `agent run`: exit 130, the interrupted summary and the resume line, no spinner left",
   async () => {
     server.enqueue(SLOW);
-    const run = startTerminal(["run", "tell me a slow story"], { server });
-    try {
+    await withTerminal(["run", "tell me a slow story"], { server }, async (run) => {
       await run.waitForScreen(RUNNING, "the running turn");
-      run.press("Escape");
-      expect(await run.exitStatus()).toBe(130);
+      expect(await run.exitAfter("Escape")).toBe(130);
       const after = run.screen();
       expect(after).toContain("interrupted (aborted)");
       expect(after).toMatch(/continue: agent run --resume \S+/);
       expect(after).not.toMatch(SPINNER);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -49,19 +42,14 @@ test(
   "Ctrl-C twice during a run exits 130 after the summary and the resume line, with no frozen spinner frame",
   async () => {
     server.enqueue(SLOW);
-    const run = startTerminal(["run", "tell me a slow story"], { server });
-    try {
+    await withTerminal(["run", "tell me a slow story"], { server }, async (run) => {
       await run.waitForScreen(RUNNING, "the running turn");
-      run.press("C-c");
-      run.press("C-c");
-      expect(await run.exitStatus()).toBe(130);
+      expect(await run.exitAfter("C-c", "C-c")).toBe(130);
       const after = run.screen();
       expect(after).toMatch(/■ interrupted \(aborted\)/);
       expect(after).toMatch(/continue: agent run --resume \S+/);
       expect(after).not.toMatch(SPINNER);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -75,8 +63,7 @@ test(
       { text: "I could not write it." },
       { text: "Not created: the write was denied." },
     );
-    const run = startTerminal(["-p", "Create hello.txt"], { server });
-    try {
+    await withTerminal(["-p", "Create hello.txt"], { server }, async (run) => {
       expect(await run.exitStatus()).toBe(0);
       const after = run.scrollback();
       expect(after).not.toMatch(/wants to run write_file/);
@@ -84,9 +71,7 @@ test(
       expect(after).toMatch(/denied/);
       expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
       expect(server.pending()).toBe(0);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );

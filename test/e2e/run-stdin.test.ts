@@ -1,5 +1,5 @@
 /**
- * Piped stdin for `agent run` (and the helper, which shares src/cli/shared/stdin-input.ts), without a TTY,
+ * Piped stdin for `agent run` (and the helper, which shares src/cli/shared/io/stdin-input.ts), without a TTY,
  * against the fake LLM server: the goal plus stdin as a delimited block, stdin as the goal, binary and
  * oversized input refused with exit 2, and an open stdin that never sends anything does not hang.
  */

@@ -3,21 +3,16 @@
  * one name told apart with each one's lines together under it and its answer shown once; an applied edit
  * keeps its collapsed diff; a denial is one line with its reason.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { type E2eSandbox, freshServer } from "./support.ts";
+import { TEST_TIMEOUT_MS, withTerminal } from "./tmux.ts";
 
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  await server.close();
-  expect(pending).toBe(0);
+freshServer((s) => {
+  server = s;
 });
 
 /** Resolves once the server has received `count` requests (checked as requests arrive, every 20 ms). */
@@ -50,14 +45,11 @@ test(
       { text: "Read it." },
       { text: "Both files read." },
     );
-    const run = startTerminal(["run", "read both files"], {
-      server,
-      prepare: (sandbox) => {
-        writeFileSync(join(sandbox.workspace, "a.txt"), "alpha\n");
-        writeFileSync(join(sandbox.workspace, "b.txt"), "beta\n");
-      },
-    });
-    try {
+    const prepare = (sandbox: E2eSandbox): void => {
+      writeFileSync(join(sandbox.workspace, "a.txt"), "alpha\n");
+      writeFileSync(join(sandbox.workspace, "b.txt"), "beta\n");
+    };
+    await withTerminal(["run", "read both files"], { server, prepare }, async (run) => {
       expect(await run.exitStatus()).toBe(0);
       const lines = run.scrollback().split("\n");
       const at = (pattern: RegExp): number => lines.findIndex((line) => pattern.test(line));
@@ -84,9 +76,7 @@ test(
       // The usage rows of the summary tell them apart too.
       expect(lines.some((line) => /^\s+code-reader #1 claude-/.test(line))).toBe(true);
       expect(lines.some((line) => /^\s+code-reader #2 claude-/.test(line))).toBe(true);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -105,28 +95,26 @@ test(
       },
       { text: "Edited; the removal was denied." },
     );
-    const run = startTerminal(
+    await withTerminal(
       ["run", "edit notes", "--agent", "code-editor", "--allow", "edit_file", "--deny", "exec:rm *"],
       { server, prepare: (sandbox) => writeFileSync(join(sandbox.workspace, "notes.txt"), before) },
+      async (run) => {
+        expect(await run.exitStatus()).toBe(0);
+        const screen = run.scrollback();
+        expect(screen).toMatch(/✓ edit_file notes\.txt/);
+        expect(screen).toMatch(/^\s+-line 1$/m);
+        expect(screen).toMatch(/^\s+-line 6$/m);
+        expect(screen).not.toMatch(/^\s+-line 7$/m);
+        expect(screen).toMatch(/^\s+… 10 more lines$/m);
+        expect(screen).not.toContain("+LINE 8");
+        // In the history, one line (the closing summary lists the denial again, with what would allow it).
+        const denial = screen
+          .split("\n")
+          .filter((line) => line.includes("rm -rf build") && !line.includes(": exec rm"));
+        expect(denial).toEqual(["  ✗ denied exec $ rm -rf build (by rule exec:rm *)"]);
+        expect(screen).not.toContain("DENIED:");
+      },
     );
-    try {
-      expect(await run.exitStatus()).toBe(0);
-      const screen = run.scrollback();
-      expect(screen).toMatch(/✓ edit_file notes\.txt/);
-      expect(screen).toMatch(/^\s+-line 1$/m);
-      expect(screen).toMatch(/^\s+-line 6$/m);
-      expect(screen).not.toMatch(/^\s+-line 7$/m);
-      expect(screen).toMatch(/^\s+… 10 more lines$/m);
-      expect(screen).not.toContain("+LINE 8");
-      // In the history, one line (the closing summary lists the denial again, with what would allow it).
-      const denial = screen
-        .split("\n")
-        .filter((line) => line.includes("rm -rf build") && !line.includes(": exec rm"));
-      expect(denial).toEqual(["  ✗ denied exec $ rm -rf build (by rule exec:rm *)"]);
-      expect(screen).not.toContain("DENIED:");
-    } finally {
-      run.close();
-    }
   },
   TEST_TIMEOUT_MS,
 );

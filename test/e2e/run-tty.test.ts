@@ -2,21 +2,17 @@
  * `agent run` on a real pseudo-terminal (tmux, see tmux.ts). Each case runs with and without CI=true (CI
  * sets it, and Ink would turn its live region off under CI by default).
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, type FakeTurn, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { onlyTranscriptText, toolResultsOf, transcriptRecords } from "./support.ts";
+import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
+import { freshServer, onlyTranscriptText, toolResultsOf, transcriptRecords } from "./support.ts";
 import { startTerminal, TEST_TIMEOUT_MS, type TerminalRun } from "./tmux.ts";
 
 /** Each test's own fake server, so turns left over by a failed test never reach the next one. */
 let server: FakeLlmServer;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** `agent run GOAL FLAGS...` in a fresh tmux session. */
@@ -53,8 +49,7 @@ for (const ci of [false, true]) {
           expect(prompt).toMatch(/y yes once/);
           // Nothing is written while the prompt waits.
           expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
-          run.press("y");
-          expect(await run.exitStatus()).toBe(0);
+          expect(await run.exitAfter("y")).toBe(0);
           expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("Hello, world\n");
           const after = run.screen();
           expect(after).toContain("approved write_file hello.txt (once, by user)");
@@ -76,8 +71,7 @@ for (const ci of [false, true]) {
         const run = startTerminalRun("Create hello.txt", extraEnv);
         try {
           await run.waitForScreen(PROMPT, "the approval prompt");
-          run.press("n");
-          expect(await run.exitStatus()).toBe(0);
+          expect(await run.exitAfter("n")).toBe(0);
           expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
           expect(run.screen()).toContain("Nothing was written.");
           // The child was told that the user said no.
@@ -103,8 +97,7 @@ for (const ci of [false, true]) {
           await run.waitForScreen(/feedback for the model .*: use notes\.md/, "the feedback line");
           run.type(" instead");
           await run.waitForScreen(/use notes\.md instead/, "the typed feedback");
-          run.press("Enter");
-          expect(await run.exitStatus()).toBe(0);
+          expect(await run.exitAfter("Enter")).toBe(0);
           expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
           expect(toolResultsOf(server.requests[first + 2])).toEqual([
             expect.stringContaining("with feedback: use notes.md instead"),
@@ -122,8 +115,7 @@ for (const ci of [false, true]) {
         const run = startTerminalRun("Create hello.txt", extraEnv);
         try {
           await run.waitForScreen(PROMPT, "the approval prompt");
-          run.press("C-c");
-          expect(await run.exitStatus()).toBe(130);
+          expect(await run.exitAfter("C-c")).toBe(130);
           expect(existsSync(join(run.sandbox.workspace, "hello.txt"))).toBe(false);
           const after = run.screen();
           expect(after).toContain("interrupting (press Ctrl-C again to force)");
@@ -172,8 +164,7 @@ test(
     try {
       const prompt = await run.waitForScreen(PROMPT, "the approval prompt");
       expect(prompt).toContain("a yes for this session (adds write_file:hello.txt)");
-      run.press("a");
-      expect(await run.exitStatus()).toBe(0);
+      expect(await run.exitAfter("a")).toBe(0);
       expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("two\n");
       const records = transcriptRecords(onlyTranscriptText(run.sandbox));
       expect(records.filter((r) => r.kind === "approval_request")).toHaveLength(1);

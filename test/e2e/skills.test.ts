@@ -5,34 +5,13 @@
  * repository skill's allowed-tools never approve exec (a user skill's do); an activated skill's folder
  * outside the workspace is readable after activation, not before; a 2 MB or FIFO SKILL.md is a warning.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import {
-  anthropicEnv,
-  type E2eSandbox,
-  makeE2eSandbox,
-  parseJsonLines,
-  runAgentIn,
-  toolResultsOf,
-} from "./support.ts";
+import { freshServerAndSandbox, parseJsonLines, toolResultsOf, writeProjectSpec } from "./support.ts";
 
-let server: FakeLlmServer;
-let sandbox: E2eSandbox;
-
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-  sandbox = makeE2eSandbox();
-});
-afterEach(async () => {
-  const pending = server.pending();
-  server.clear();
-  await server.close();
-  sandbox.cleanup();
-  expect(pending).toBe(0);
-});
+const e2e = freshServerAndSandbox();
 
 function writeSkill(base: string, name: string, frontmatter: string, body: string): string {
   const dir = join(base, name);
@@ -41,14 +20,15 @@ function writeSkill(base: string, name: string, frontmatter: string, body: strin
   return dir;
 }
 
-const projectSkills = () => join(sandbox.workspace, ".agents", "skills");
-const userSkills = () => join(sandbox.configDir, "agent", "skills");
+const projectSkills = () => join(e2e.sandbox.workspace, ".agents", "skills");
+const userSkills = () => join(e2e.sandbox.configDir, "agent", "skills");
 
 function run(args: string[]) {
-  return runAgentIn(sandbox, [...args, "--output", "stream-json"], anthropicEnv(sandbox, server));
+  return e2e.runAgent([...args, "--output", "stream-json"]);
 }
 
-const bodyOf = (i: number) => (server.requests[i]?.body ?? {}) as { system?: unknown; messages?: unknown[] };
+const bodyOf = (i: number) =>
+  (e2e.server.requests[i]?.body ?? {}) as { system?: unknown; messages?: unknown[] };
 const systemOf = (i: number) => JSON.stringify(bodyOf(i).system);
 const firstUserText = (i: number) => JSON.stringify(bodyOf(i).messages?.[0]);
 
@@ -60,7 +40,7 @@ describe("skills end to end", () => {
       "description: Greets a person by name.\n",
       "Say hello to $ARGUMENTS, then stop.",
     );
-    server.enqueue(
+    e2e.server.enqueue(
       { toolCalls: [{ name: "skill", args: { name: "greet", arguments: "Ada" } }] },
       { text: "Hello Ada." },
     );
@@ -70,7 +50,7 @@ describe("skills end to end", () => {
     expect(systemOf(0)).toContain("<name>greet</name>");
     expect(systemOf(0)).toContain("<description>Greets a person by name.</description>");
     expect(systemOf(1)).toBe(systemOf(0));
-    const [toolResult] = toolResultsOf(server.requests[1]);
+    const [toolResult] = toolResultsOf(e2e.server.requests[1]);
     expect(toolResult).toContain("Say hello to Ada, then stop.");
     const lines = parseJsonLines(result.stdout);
     const activated = lines.find((l) => l.type === "skill_activated");
@@ -81,13 +61,12 @@ describe("skills end to end", () => {
   test("a skill loads once per conversation; a spec's skills: list narrows the catalog", async () => {
     writeSkill(projectSkills(), "greet", "description: Greets.\n", "Say hello.");
     writeSkill(projectSkills(), "other", "description: Other.\n", "Other.");
-    const agents = join(sandbox.workspace, ".agent", "agents");
-    mkdirSync(agents, { recursive: true });
-    writeFileSync(
-      join(agents, "greeter.yaml"),
+    writeProjectSpec(
+      e2e.sandbox,
+      "greeter.yaml",
       "name: greeter\ndescription: Greets.\ncapabilities: [read_file]\nskills: [greet]\nsystem_prompt: Greet.\n",
     );
-    server.enqueue(
+    e2e.server.enqueue(
       { toolCalls: [{ name: "skill", args: { name: "greet" } }] },
       { toolCalls: [{ name: "skill", args: { name: "greet" } }] },
       { text: "Hello." },
@@ -96,7 +75,7 @@ describe("skills end to end", () => {
     expect(result.code).toBe(0);
     expect(systemOf(0)).toContain("<name>greet</name>");
     expect(systemOf(0)).not.toContain("<name>other</name>");
-    expect(toolResultsOf(server.requests[2]).at(-1)).toContain("already loaded in this conversation");
+    expect(toolResultsOf(e2e.server.requests[2]).at(-1)).toContain("already loaded in this conversation");
     expect(parseJsonLines(result.stdout).filter((l) => l.type === "skill_activated").length).toBe(1);
   });
 
@@ -107,7 +86,7 @@ describe("skills end to end", () => {
       "description: Greets a person by name.\n",
       "Say hello to $0 warmly.",
     );
-    server.enqueue({ text: "Hello Ada." });
+    e2e.server.enqueue({ text: "Hello Ada." });
     const result = await run(["run", "/greet Ada"]);
     expect(result.code).toBe(0);
     expect(firstUserText(0)).toContain("Say hello to Ada warmly.");
@@ -122,8 +101,8 @@ describe("skills end to end", () => {
       "description: Greets a person by name.\n",
       "Say hello to $0 warmly.",
     );
-    server.enqueue({ text: "Hello Ada." });
-    const result = await runAgentIn(sandbox, ["helper", "/greet Ada"], anthropicEnv(sandbox, server));
+    e2e.server.enqueue({ text: "Hello Ada." });
+    const result = await e2e.runAgent(["helper", "/greet Ada"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Hello Ada.\n");
     expect(JSON.stringify(bodyOf(0).messages)).toContain("Say hello to Ada warmly.");
@@ -131,12 +110,12 @@ describe("skills end to end", () => {
   });
 
   test("a legacy command file works as /name", async () => {
-    mkdirSync(join(sandbox.workspace, ".claude", "commands"), { recursive: true });
+    mkdirSync(join(e2e.sandbox.workspace, ".claude", "commands"), { recursive: true });
     writeFileSync(
-      join(sandbox.workspace, ".claude", "commands", "review.md"),
+      join(e2e.sandbox.workspace, ".claude", "commands", "review.md"),
       "Review the file $ARGUMENTS.\n",
     );
-    server.enqueue({ text: "Reviewed." });
+    e2e.server.enqueue({ text: "Reviewed." });
     const result = await run(["run", "/review src/a.ts"]);
     expect(result.code).toBe(0);
     expect(firstUserText(0)).toContain("Review the file src/a.ts.");
@@ -150,7 +129,7 @@ describe("skills end to end", () => {
       "Deploy.",
     );
     writeSkill(projectSkills(), "style", "description: House style.\nuser-invocable: false\n", "Use tabs.");
-    server.enqueue({ text: "ok" });
+    e2e.server.enqueue({ text: "ok" });
     const result = await run(["run", "hi"]);
     expect(result.code).toBe(0);
     expect(systemOf(0)).not.toContain("<name>deploy</name>");
@@ -168,7 +147,7 @@ describe("skills end to end", () => {
       "description: Audits.\ncontext: fork\n",
       "You are the auditor. Audit $ARGUMENTS.",
     );
-    server.enqueue(
+    e2e.server.enqueue(
       { toolCalls: [{ name: "skill", args: { name: "audit", arguments: "src" } }] },
       { text: "audit found nothing" },
       { text: "The audit found nothing." },
@@ -177,7 +156,7 @@ describe("skills end to end", () => {
     expect(result.code).toBe(0);
     expect(systemOf(1)).toContain("You are the auditor. Audit src.");
     expect(systemOf(1)).not.toContain("<available_skills>");
-    expect(toolResultsOf(server.requests[2]).join("\n")).toContain("audit found nothing");
+    expect(toolResultsOf(e2e.server.requests[2]).join("\n")).toContain("audit found nothing");
     const lines = parseJsonLines(result.stdout);
     expect(lines.find((l) => l.type === "act_start")).toMatchObject({ child_name: "audit" });
   });
@@ -189,13 +168,13 @@ describe("skills end to end", () => {
       "description: Builds.\nallowed-tools: Bash(touch:*) exec\n",
       "Build it.",
     );
-    server.enqueue(
+    e2e.server.enqueue(
       { toolCalls: [{ name: "skill", args: { name: "builder" } }] },
       { toolCalls: [{ name: "exec", args: { command: "touch made.txt" } }] },
       { text: "done" },
     );
     const result = await run(["run", "build", "--agent", "code-editor"]);
-    expect(existsSync(join(sandbox.workspace, "made.txt"))).toBe(false);
+    expect(existsSync(join(e2e.sandbox.workspace, "made.txt"))).toBe(false);
     const lines = parseJsonLines(result.stdout);
     expect(lines.find((l) => l.type === "skill_activated")).toMatchObject({ granted: [] });
     expect(String(lines.find((l) => l.type === "skill_activated")?.ignored)).toContain(
@@ -206,14 +185,14 @@ describe("skills end to end", () => {
 
   test("a user skill's allowed-tools pre-approve its command while active", async () => {
     writeSkill(userSkills(), "builder", "description: Builds.\nallowed-tools: Bash(touch:*)\n", "Build it.");
-    server.enqueue(
+    e2e.server.enqueue(
       { toolCalls: [{ name: "skill", args: { name: "builder" } }] },
       { toolCalls: [{ name: "exec", args: { command: "touch made.txt" } }] },
       { text: "done" },
     );
     const result = await run(["run", "build", "--agent", "code-editor"]);
     expect(result.code).toBe(0);
-    expect(existsSync(join(sandbox.workspace, "made.txt"))).toBe(true);
+    expect(existsSync(join(e2e.sandbox.workspace, "made.txt"))).toBe(true);
     const lines = parseJsonLines(result.stdout);
     expect(lines.find((l) => l.type === "skill_activated")).toMatchObject({ granted: ["exec:touch *"] });
   });
@@ -229,7 +208,7 @@ describe("skills end to end", () => {
     mkdirSync(join(dir, "references"));
     const resource = join(dir, "references", "rules.md");
     writeFileSync(resource, "RULE-ONE: tabs\n");
-    server.enqueue(
+    e2e.server.enqueue(
       { toolCalls: [{ name: "read_file", args: { path: resource } }] },
       { toolCalls: [{ name: "skill", args: { name: "guide" } }] },
       { toolCalls: [{ name: "read_file", args: { path: resource } }] },
@@ -237,11 +216,11 @@ describe("skills end to end", () => {
     );
     const result = await run(["run", "what is the style?", "--agent", "code-editor"]);
     expect(result.code).toBe(0);
-    const before = toolResultsOf(server.requests[1]).join("\n");
+    const before = toolResultsOf(e2e.server.requests[1]).join("\n");
     expect(before).not.toContain("RULE-ONE");
     expect(before).toContain("is outside the workspace");
-    expect(toolResultsOf(server.requests[2]).join("\n")).toContain(`Read ${dir}/references/rules.md.`);
-    expect(toolResultsOf(server.requests[3]).at(-1)).toContain("RULE-ONE: tabs");
+    expect(toolResultsOf(e2e.server.requests[2]).join("\n")).toContain(`Read ${dir}/references/rules.md.`);
+    expect(toolResultsOf(e2e.server.requests[3]).at(-1)).toContain("RULE-ONE: tabs");
   });
 
   test("a continued session (-c) keeps its activated skill's folder readable", async () => {
@@ -249,7 +228,7 @@ describe("skills end to end", () => {
     mkdirSync(join(dir, "references"));
     const resource = join(dir, "references", "rules.md");
     writeFileSync(resource, "RULE-TWO: spaces\n");
-    server.enqueue(
+    e2e.server.enqueue(
       { text: "Loaded." },
       { toolCalls: [{ name: "read_file", args: { path: resource } }] },
       { text: "Spaces." },
@@ -258,14 +237,14 @@ describe("skills end to end", () => {
     expect(first.code).toBe(0);
     const second = await run(["run", "-c", "what does the rule say?", "--agent", "code-editor"]);
     expect(second.code).toBe(0);
-    expect(toolResultsOf(server.requests[2]).at(-1)).toContain("RULE-TWO: spaces");
+    expect(toolResultsOf(e2e.server.requests[2]).at(-1)).toContain("RULE-TWO: spaces");
   });
 
   test("a 2 MB SKILL.md and a FIFO SKILL.md are refused with warnings; the run goes on", async () => {
     writeSkill(projectSkills(), "huge", `description: big\nx: "${"a".repeat(2 * 1024 * 1024)}"\n`, "x");
     mkdirSync(join(projectSkills(), "pipe"));
     execFileSync("mkfifo", [join(projectSkills(), "pipe", "SKILL.md")]);
-    server.enqueue({ text: "ok" });
+    e2e.server.enqueue({ text: "ok" });
     const result = await run(["run", "hi"]);
     expect(result.code).toBe(0);
     const warnings = parseJsonLines(result.stdout).filter((l) => l.type === "warning" && l.code === "skills");

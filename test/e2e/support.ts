@@ -3,10 +3,11 @@
  * and a workspace), spawning `bin/agent` without a TTY, and reading transcripts and stream-json output.
  */
 import { afterEach, beforeEach, expect } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_BIN, makeSandbox, type Sandbox } from "../cli/run-agent.ts";
 import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { isAlive } from "../tools/helpers.ts";
 
 export { AGENT_BIN };
 
@@ -24,6 +25,15 @@ export function makeE2eSandbox(): E2eSandbox {
   const workspace = join(sandbox.dir, "ws");
   mkdirSync(workspace);
   return { ...sandbox, workspace, sessionsDir: join(sandbox.stateDir, "agent", "sessions") };
+}
+
+/** Writes a project agent spec, `.agent/agents/FILE_NAME` in the sandbox's workspace; returns its path. */
+export function writeProjectSpec(sandbox: E2eSandbox, fileName: string, yaml: string): string {
+  const dir = join(sandbox.workspace, ".agent", "agents");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, fileName);
+  writeFileSync(file, yaml);
+  return file;
 }
 
 /** The environment of a run against the fake server's Anthropic endpoint. */
@@ -69,6 +79,39 @@ export function spawnAgent(
     proc.exited,
   ]).then(([stdout, stderr, code]) => ({ code, stdout, stderr }));
   return { proc, done };
+}
+
+/** Generous: a run that has not ended by then is hung. */
+export const HUNG_AFTER_MS = 30_000;
+
+/**
+ * The run's output, or a failure naming the hang (the process is killed so the suite goes on); `why` is
+ * added to that failure to say what the run was waiting on.
+ */
+export async function endsOrHung(
+  running: RunningAgent,
+  hungAfterMs = HUNG_AFTER_MS,
+  why = "",
+): Promise<RunOutput> {
+  const timer = Bun.sleep(hungAfterMs).then(() => null);
+  const result = await Promise.race([running.done, timer]);
+  if (result === null) {
+    running.proc.kill("SIGKILL");
+    throw new Error(`the run did not end within ${hungAfterMs} ms${why}`);
+  }
+  return result;
+}
+
+/**
+ * A list for the pids of processes a test saw started (daemons the run must reap); after each test any of
+ * them still alive is killed, so a failing test leaves nothing running.
+ */
+export function strayPidsKilledAfterEach(): number[] {
+  const pids: number[] = [];
+  afterEach(() => {
+    for (const pid of pids.splice(0)) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+  });
+  return pids;
 }
 
 export function runAgentIn(
@@ -178,10 +221,29 @@ export function processRunning(marker: string): boolean {
   return Bun.spawnSync(["pgrep", "-f", marker], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
 }
 
+/**
+ * Gives each test its own fake server (for tests that make their own sandbox, as the terminal tests do),
+ * handed to `use` before the test and closed after it; every scripted turn must have been asked for.
+ */
+export function freshServer(use: (server: FakeLlmServer) => void): void {
+  let server: FakeLlmServer | undefined;
+  beforeEach(async () => {
+    server = await startFakeLlmServer();
+    use(server);
+  });
+  afterEach(async () => {
+    const pending = server?.pending();
+    await server?.close();
+    expect(pending).toBe(0);
+  });
+}
+
 /** The current test's fake server and sandbox (set before each test by {@link freshServerAndSandbox}). */
 export interface E2eFixture {
   server: FakeLlmServer;
   sandbox: E2eSandbox;
+  /** Runs bin/agent in the sandbox's workspace against the server's Anthropic endpoint ({@link anthropicEnv}). */
+  runAgent(args: string[], extraEnv?: Record<string, string>): Promise<RunOutput>;
 }
 
 /**
@@ -192,7 +254,13 @@ export interface E2eFixture {
 export function freshServerAndSandbox(
   use: (server: FakeLlmServer, sandbox: E2eSandbox) => void = () => {},
 ): E2eFixture {
-  const fixture: Partial<E2eFixture> = {};
+  const fixture: Partial<E2eFixture> = {
+    runAgent: (args, extraEnv) => {
+      const { server, sandbox } = fixture;
+      if (server === undefined || sandbox === undefined) throw new Error("runAgent is for inside a test");
+      return runAgentIn(sandbox, args, anthropicEnv(sandbox, server, extraEnv));
+    },
+  };
   beforeEach(async () => {
     fixture.server = await startFakeLlmServer();
     fixture.sandbox = makeE2eSandbox();

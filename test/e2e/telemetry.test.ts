@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { closedPort } from "../support/closed-port.ts";
 import type { FakeLlmServer, FakeTurn } from "../support/fake-llm-server.ts";
 import {
   decodeTraces,
@@ -264,7 +265,7 @@ describe("traces over OTLP/HTTP", () => {
 
 describe("a collector that is down never holds the exit back", () => {
   test("closed port: the run ends with its own exit code and one warning line", async () => {
-    const port = closedPort();
+    const port = await closedPort();
     server.enqueue({ text: "done" });
     const result = await runAgentIn(
       sandbox,
@@ -307,11 +308,3 @@ describe("a collector that is down never holds the exit back", () => {
     }
   });
 });
-
-/** A port nothing listens on: one the system just gave out and took back. */
-function closedPort(): number {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}

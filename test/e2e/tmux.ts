@@ -52,6 +52,10 @@ export interface TerminalRun {
   press(...keys: string[]): void;
   /** Types text literally (send-keys -l), no Enter. */
   type(text: string): void;
+  /** Types text literally and presses Enter: a message or a / command sent. */
+  send(text: string): void;
+  /** Presses each key in turn (one send-keys each), then waits for the run to end: its exit status. */
+  exitAfter(...keys: string[]): Promise<number>;
   /** Waits for the run to end and returns its exit status (printed by the pane's shell). */
   exitStatus(): Promise<number>;
   close(): void;
@@ -103,21 +107,32 @@ export function startTerminal(args: string[], options: TerminalOptions): Termina
       await Bun.sleep(50);
     }
   };
+  const press = (...keys: string[]): void => {
+    tmux("send-keys", "-t", name, ...keys);
+  };
+  const type = (text: string): void => {
+    tmux("send-keys", "-t", name, "-l", text);
+  };
+  const exitStatus = async (): Promise<number> => {
+    const text = await waitForScreen(/EXIT=\d+/, "the run to end (EXIT=)");
+    return Number(/EXIT=(\d+)/.exec(text)?.[1]);
+  };
   return {
     name,
     sandbox,
     screen,
     scrollback: () => tmux("capture-pane", "-p", "-S", "-", "-t", name),
     waitForScreen,
-    press: (...keys) => {
-      tmux("send-keys", "-t", name, ...keys);
+    press,
+    type,
+    send: (text) => {
+      type(text);
+      press("Enter");
     },
-    type: (text) => {
-      tmux("send-keys", "-t", name, "-l", text);
-    },
-    exitStatus: async () => {
-      const text = await waitForScreen(/EXIT=\d+/, "the run to end (EXIT=)");
-      return Number(/EXIT=(\d+)/.exec(text)?.[1]);
+    exitStatus,
+    exitAfter: async (...keys) => {
+      for (const key of keys) press(key);
+      return exitStatus();
     },
     close: () => {
       try {
@@ -130,4 +145,18 @@ export function startTerminal(args: string[], options: TerminalOptions): Termina
       }
     },
   };
+}
+
+/** Runs `body` with a terminal run of `agent ARGS...`, then closes it (the tmux session and the sandbox) whatever happened. */
+export async function withTerminal(
+  args: string[],
+  options: TerminalOptions,
+  body: (run: TerminalRun) => Promise<void>,
+): Promise<void> {
+  const run = startTerminal(args, options);
+  try {
+    await body(run);
+  } finally {
+    run.close();
+  }
 }

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ModelRequest, ReasoningEffort, StopReason } from "../../src/kernel/stream.ts";
 import { emptyUsage } from "../../src/kernel/usage.ts";
+import { roundEffort } from "../../src/llm/adapters/effort.ts";
 import { catalogEntry, costOf, modelInfo } from "../../src/llm/catalog.ts";
-import { roundEffort } from "../../src/llm/effort.ts";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { collect, expectDone, makeRequest, PROTOCOLS, streamFor } from "./harness.ts";

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ModelRequest, StreamEvent } from "../../src/kernel/index.ts";
-import { recordingStream } from "../../src/llm/cassette.ts";
+import { recordingStream } from "../../src/llm/cassette/cassette.ts";
 import { scriptedProvider } from "../support/scripted-provider.ts";
 
 let dir: string;

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError, type ModelRequest, Redactor, type StreamEvent } from "../../src/kernel/index.ts";
-import { readCassette, recordingStream, replayStream } from "../../src/llm/cassette.ts";
-import { WORKSPACE_PLACEHOLDER } from "../../src/llm/cassette-format.ts";
+import { readCassette, recordingStream, replayStream } from "../../src/llm/cassette/cassette.ts";
+import { WORKSPACE_PLACEHOLDER } from "../../src/llm/cassette/cassette-format.ts";
 import { costOf, modelInfo } from "../../src/llm/catalog.ts";
 import { scriptedProvider } from "../support/scripted-provider.ts";
 

@@ -2,21 +2,12 @@
  * Requests the APIs accept, for every model (issue 20): the real adapters against the fake server, whose
  * rules refuse what the real APIs refuse (test/support/fake-rules-*.ts, with the real error texts).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/kernel/index.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { fakeServerPerFile } from "../support/fake-server-per-file.ts";
 import { collect, expectDone, makeRequest, streamFor } from "./harness.ts";
 
-let server: FakeLlmServer;
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  server.clear();
-});
+const server = await fakeServerPerFile();
 
 const hi: Message[] = [{ role: "user", content: "hi" }];
 

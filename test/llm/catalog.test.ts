@@ -10,8 +10,9 @@ import { emptyUsage } from "../../src/kernel/index.ts";
 import { mergeCatalog } from "../../src/llm/catalog/merge.ts";
 import type { CatalogData } from "../../src/llm/catalog/models-dev.ts";
 import { OVERRIDES } from "../../src/llm/catalog/overrides.ts";
+import { type PremergedCatalog, toPremerged } from "../../src/llm/catalog/premerged.ts";
 import { refreshCatalog } from "../../src/llm/catalog/refresh.ts";
-import { catalogCachePath, resetCatalog } from "../../src/llm/catalog/store.ts";
+import { catalog, catalogCachePath, resetCatalog } from "../../src/llm/catalog/store.ts";
 import { catalogEntry, catalogSource, costOf, modelInfo } from "../../src/llm/catalog.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 
@@ -19,18 +20,49 @@ const FIXTURE = join(import.meta.dir, "../fixtures/models-dev/api.json");
 const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
 
 describe("start-up cost", () => {
-  test("importing the model layer reads no catalog; the first lookup does", () => {
+  test("importing the model layer reads no catalog; a lookup reads the premerged catalog, not the snapshot", () => {
     const script = [
       'await import("./src/llm/resolve.ts");',
       'await import("./src/llm/client.ts");',
-      'const loaded = () => Object.keys(require.cache).some((k) => k.includes("models-snapshot"));',
-      "const before = loaded();",
+      "const loaded = (name) => Object.keys(require.cache).some((k) => k.includes(name));",
+      'const before = [loaded("models-snapshot"), loaded("catalog-merged")];',
       'const { modelInfo } = await import("./src/llm/catalog.ts");',
-      'modelInfo("gpt-6.2-sol");',
-      "console.log(JSON.stringify([before, loaded()]));",
+      'const known = modelInfo("gpt-6.2-sol").known;',
+      'console.log(JSON.stringify([...before, known, loaded("models-snapshot"), loaded("catalog-merged")]));',
     ].join("\n");
-    const child = Bun.spawnSync([process.execPath, "-e", script], { cwd: join(import.meta.dir, "../..") });
-    expect(child.stdout.toString().trim()).toBe("[false,true]");
+    const child = Bun.spawnSync([process.execPath, "-e", script], {
+      cwd: join(import.meta.dir, "../.."),
+      env: { ...process.env, XDG_CACHE_HOME: join(tmpdir(), "agent-no-catalog-cache") },
+    });
+    // Without a newer cached refresh the snapshot JSON is never parsed: catalog-merged.json holds the merge.
+    expect(child.stdout.toString().trim()).toBe("[false,false,true,false,true]");
+  });
+
+  test("catalog-merged.json is what mergeCatalog builds from the snapshot and the overrides today", () => {
+    const snapshot = require("../../src/llm/catalog/models-snapshot.json") as CatalogData;
+    const committed = require("../../src/llm/catalog/catalog-merged.json") as PremergedCatalog;
+    const fresh = JSON.parse(JSON.stringify(toPremerged(mergeCatalog(snapshot)))) as PremergedCatalog;
+    // On a failure: an override or the snapshot changed; run `bun scripts/catalog-merged.ts` and commit the file.
+    expect(committed).toEqual(fresh);
+  });
+
+  test("a catalog built from the premerged file equals the merge, Maps and all", () => {
+    const previous = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), "agent-catalog-"));
+    try {
+      resetCatalog();
+      const snapshot = require("../../src/llm/catalog/models-snapshot.json") as CatalogData;
+      const built = catalog();
+      const merged = mergeCatalog(snapshot);
+      expect([...built.entries]).toEqual([...merged.entries]);
+      expect([...built.aliases]).toEqual([...merged.aliases]);
+      expect([built.source, built.date]).toEqual([merged.source, merged.date]);
+    } finally {
+      rmSync(process.env.XDG_CACHE_HOME, { recursive: true, force: true });
+      if (previous === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = previous;
+      resetCatalog();
+    }
   });
 });
 

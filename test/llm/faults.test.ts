@@ -1,11 +1,11 @@
 /** Failures through withRetry(createProviderStream(...)) against the fake server, for every protocol. */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import type { ModelRequest, ProviderNotice, StreamEvent } from "../../src/kernel/stream.ts";
 import { emptyUsage } from "../../src/kernel/usage.ts";
 import { makeProviderError } from "../../src/llm/errors.ts";
 import type { ProviderConfig } from "../../src/llm/providers.ts";
 import { withRetry } from "../../src/llm/retry.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { fakeServerPerFile } from "../support/fake-server-per-file.ts";
 import {
   collect,
   expectDone,
@@ -17,17 +17,7 @@ import {
   tap,
 } from "./harness.ts";
 
-let server: FakeLlmServer;
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-// Turns a test scripted but (by design) never used must not answer the next test.
-afterEach(() => {
-  server.clear();
-});
+const server = await fakeServerPerFile();
 
 /** Number of events each protocol sends before its first text delta reaches the caller. */
 const EVENTS_BEFORE_TEXT = { anthropic: 2, openai: 1, gemini: 0 } as const;

@@ -1,22 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { AppError, ExitCode, exitCodeForAppError } from "../../src/kernel/index.ts";
+import { ExitCode, exitCodeForAppError } from "../../src/kernel/index.ts";
 import { costOf, modelInfo } from "../../src/llm/catalog.ts";
 import { listEndpoints, type ModelsConfig } from "../../src/llm/endpoints.ts";
 import { DEFAULT_TIER_MODELS, detectProvider, resolveModel } from "../../src/llm/resolve.ts";
+import { thrownAppError } from "../support/thrown-app-error.ts";
 
 const ANTHROPIC = { ANTHROPIC_API_KEY: "sk-ant-test-key-0001" };
 const OPENAI = { OPENAI_API_KEY: "sk-test-openai-key-0001" };
 const GEMINI = { GEMINI_API_KEY: "gemini-test-key-0001" };
-
-function appError(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected an AppError");
-}
 
 describe("tiers per provider", () => {
   for (const [env, provider] of [
@@ -92,7 +83,7 @@ describe("provider order", () => {
   });
 
   test("no key at all: a config error (exit 3) naming every variable to set", () => {
-    const error = appError(() => resolveModel("fast", { env: {} }));
+    const error = thrownAppError(() => resolveModel("fast", { env: {} }));
     expect(error.kind).toBe("config");
     expect(exitCodeForAppError(error.kind)).toBe(ExitCode.config);
     for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"]) {
@@ -143,13 +134,13 @@ describe("provider:model and bare ids", () => {
   });
 
   test("an id no provider claims is a usage error that says how to write it", () => {
-    const error = appError(() => resolveModel("llama3.2", { env }));
+    const error = thrownAppError(() => resolveModel("llama3.2", { env }));
     expect(error.kind).toBe("usage");
     expect(error.message).toContain("provider:model");
   });
 
   test("an unknown provider prefix is named", () => {
-    const error = appError(() => resolveModel("lmstudio:llama3.2", { env }));
+    const error = thrownAppError(() => resolveModel("lmstudio:llama3.2", { env }));
     expect(error.kind).toBe("usage");
     expect(error.message).toContain('unknown provider "lmstudio"');
   });
@@ -173,7 +164,7 @@ describe("provider:model and bare ids", () => {
   });
 
   test("an explicit model whose provider has no key names the variable", () => {
-    const error = appError(() => resolveModel("gemini:gemini-3-pro-preview", { env: ANTHROPIC }));
+    const error = thrownAppError(() => resolveModel("gemini:gemini-3-pro-preview", { env: ANTHROPIC }));
     expect(error.kind).toBe("config");
     expect(error.message).toContain("GEMINI_API_KEY or GOOGLE_API_KEY");
   });
@@ -200,7 +191,7 @@ describe("config", () => {
         vllm: { kind: "openai-compatible", baseUrl: "http://127.0.0.1:8000/v1", apiKeyEnv: "VLLM_KEY" },
       },
     };
-    expect(appError(() => resolveModel("vllm:m", { env: {}, config })).message).toContain("VLLM_KEY");
+    expect(thrownAppError(() => resolveModel("vllm:m", { env: {}, config })).message).toContain("VLLM_KEY");
     expect(resolveModel("vllm:m", { env: { VLLM_KEY: "k-123456789" }, config }).reason).toContain(
       "VLLM_KEY set",
     );
@@ -223,7 +214,7 @@ describe("config", () => {
   });
 
   test("an override none of whose models has credentials names what to set", () => {
-    const error = appError(() =>
+    const error = thrownAppError(() =>
       resolveModel("good", { env: ANTHROPIC, config: { models: { good: ["gpt-4o"] } } }),
     );
     expect(error.kind).toBe("config");

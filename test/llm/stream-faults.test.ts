@@ -4,24 +4,15 @@
  *   and the reply arrives whole, once;
  * - a provider that goes silent fails after one idle window: silence is not retried five times.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { ProviderKind } from "../../src/kernel/messages.ts";
 import type { ModelRequest, StreamEvent, StreamFn } from "../../src/kernel/stream.ts";
 import type { ProviderConfig } from "../../src/llm/providers.ts";
 import { withRetry } from "../../src/llm/retry.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { fakeServerPerFile } from "../support/fake-server-per-file.ts";
 import { collect, expectDone, expectError, makeRequest, streamFor, toolCalls } from "./harness.ts";
 
-let server: FakeLlmServer;
-beforeAll(async () => {
-  server = await startFakeLlmServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-afterEach(() => {
-  server.clear();
-});
+const server = await fakeServerPerFile();
 
 interface Wire {
   name: string;

@@ -5,11 +5,11 @@
  * Before, a library session ran every exec unsandboxed, ignored `sandbox:` and said nothing.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentEvent, createSession, defineSpec } from "agent";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { makeLibraryDirs } from "../support/library-dirs.ts";
 import { binWithOnly, outsideTmpDir } from "../tools/helpers.ts";
 
 let server: FakeLlmServer;
@@ -19,18 +19,9 @@ let env: Record<string, string>;
 
 beforeEach(async () => {
   server = await startFakeLlmServer();
-  dir = mkdtempSync(join(tmpdir(), "agent-sdk-safety-"));
+  ({ dir, env } = makeLibraryDirs("agent-sdk-safety-", server, "sk-ant-test-sdk-000002"));
   // Outside /tmp: the sandbox's /tmp is private, so a write there would not prove anything.
   outside = outsideTmpDir("agent-sdk-outside-");
-  for (const d of ["ws", "config", "config/agent", "state", "home"]) mkdirSync(join(dir, d));
-  env = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: join(dir, "home"),
-    XDG_CONFIG_HOME: join(dir, "config"),
-    XDG_STATE_HOME: join(dir, "state"),
-    ANTHROPIC_API_KEY: "sk-ant-test-sdk-000002",
-    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-  };
 });
 afterEach(async () => {
   server.clear();

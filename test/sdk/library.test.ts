@@ -5,8 +5,7 @@
  * iterator) while a goal runs.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type AgentEvent,
@@ -18,6 +17,7 @@ import {
   type Session,
 } from "agent";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { makeLibraryDirs } from "../support/library-dirs.ts";
 import { FIXTURE_SERVER, fixturePids, pidAlive, survivors } from "../support/mcp-fixture.ts";
 
 let server: FakeLlmServer;
@@ -26,16 +26,7 @@ let env: Record<string, string>;
 
 beforeEach(async () => {
   server = await startFakeLlmServer();
-  dir = mkdtempSync(join(tmpdir(), "agent-sdk-"));
-  for (const d of ["ws", "config", "config/agent", "state", "home"]) mkdirSync(join(dir, d));
-  env = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: join(dir, "home"),
-    XDG_CONFIG_HOME: join(dir, "config"),
-    XDG_STATE_HOME: join(dir, "state"),
-    ANTHROPIC_API_KEY: "sk-ant-test-sdk-000001",
-    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-  };
+  ({ dir, env } = makeLibraryDirs("agent-sdk-", server, "sk-ant-test-sdk-000001"));
 });
 afterEach(async () => {
   const pending = server.pending();

@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppError, exitCodeForAppError } from "../../src/kernel/errors.ts";
+import { exitCodeForAppError } from "../../src/kernel/errors.ts";
 import { type AgentEvent, makeEvent, type RunResult } from "../../src/kernel/events.ts";
 import { emptyUsage } from "../../src/kernel/usage.ts";
 import { formatSession } from "../../src/session/format-session.ts";
 import { latestSession, listSessions } from "../../src/session/session-summary.ts";
 import { findSession, readTranscript } from "../../src/session/sessions.ts";
+import { thrownAppError } from "../support/thrown-app-error.ts";
 
 const root = { agent: "root", name: "root", depth: 0 };
 const child = { agent: "root/code-editor#1", name: "code-editor", parent: "root", depth: 1 };
@@ -44,16 +45,6 @@ function writeSession(id: string, time: number, goal: string, finished: boolean)
   return path;
 }
 
-function sessionError(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error("expected an AppError");
-}
-
 describe("readTranscript", () => {
   test("skips a torn last line with a warning", () => {
     const path = writeSession("20261122-100000-aaaaaa", 1000, "goal", true);
@@ -68,7 +59,7 @@ describe("readTranscript", () => {
     const path = join(dir, "20261122-100000-bbbbbb.jsonl");
     const ok = JSON.stringify(makeEvent(root, "warning", { message: "w" }));
     writeFileSync(path, `${ok}\nnot json\n${ok}\n`);
-    const error = sessionError(() => readTranscript(path));
+    const error = thrownAppError(() => readTranscript(path));
     expect(error.kind).toBe("session");
     expect(error.details.line).toBe(2);
     expect(error.message).toContain(":2:");
@@ -77,11 +68,11 @@ describe("readTranscript", () => {
 
 describe("findSession", () => {
   test("an unknown id is a session error (exit 2), and nothing is created", () => {
-    const error = sessionError(() => findSession("20990101-000000-ffffff", { dir }));
+    const error = thrownAppError(() => findSession("20990101-000000-ffffff", { dir }));
     expect(error.kind).toBe("session");
     expect(exitCodeForAppError(error.kind)).toBe(2);
     expect(listSessions({ dir })).toEqual([]);
-    expect(sessionError(() => readTranscript("nope", { dir })).kind).toBe("session");
+    expect(thrownAppError(() => readTranscript("nope", { dir })).kind).toBe("session");
   });
 
   test("finds by exact id or unique prefix", () => {
@@ -89,7 +80,7 @@ describe("findSession", () => {
     writeSession("20261122-110000-bbbbbb", 2000, "goal", true);
     expect(findSession("20261122-100000-aaaaaa", { dir })).toBe(path);
     expect(findSession("20261122-10", { dir })).toBe(path);
-    expect(sessionError(() => findSession("20261122", { dir })).message).toContain("ambiguous");
+    expect(thrownAppError(() => findSession("20261122", { dir })).message).toContain("ambiguous");
   });
 });
 

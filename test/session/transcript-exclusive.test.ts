@@ -15,10 +15,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppError } from "../../src/kernel/errors.ts";
 import { makeEvent } from "../../src/kernel/events.ts";
 import { Redactor } from "../../src/kernel/redact.ts";
 import { openTranscript } from "../../src/session/transcript.ts";
+import { thrownAppError } from "../support/thrown-app-error.ts";
 
 const root = { agent: "root", name: "root", depth: 0 };
 const redactor = new Redactor([]);
@@ -33,16 +33,6 @@ afterEach(() => {
 
 const note = (message: string) => makeEvent(root, "warning", { message, code: "note" });
 
-function thrown(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected an AppError");
-}
-
 /** A pid that is certainly not running: a child that has exited. */
 function deadPid(): number {
   const child = Bun.spawnSync(["true"]);
@@ -55,9 +45,9 @@ describe("exclusive create", () => {
     const first = openTranscript({ dir, newId: id, redactor });
     first.append(note("first run"));
     // While the first run holds it, and after it ended: refused either way.
-    expect(thrown(() => openTranscript({ dir, newId: id, redactor })).kind).toBe("session");
+    expect(thrownAppError(() => openTranscript({ dir, newId: id, redactor })).kind).toBe("session");
     first.close();
-    const error = thrown(() => openTranscript({ dir, newId: id, redactor }));
+    const error = thrownAppError(() => openTranscript({ dir, newId: id, redactor }));
     expect(error.kind).toBe("session");
     expect(error.message).toContain("already exists");
     expect(
@@ -71,7 +61,7 @@ describe("exclusive create", () => {
 describe("session lock", () => {
   test("a second open of a running session is refused, naming the owner's pid", () => {
     const t = openTranscript({ dir, redactor });
-    const error = thrown(() => openTranscript({ dir, sessionId: t.id, redactor }));
+    const error = thrownAppError(() => openTranscript({ dir, sessionId: t.id, redactor }));
     expect(error.kind).toBe("session");
     expect(error.message).toContain(`is in use by process ${process.pid}`);
     t.close();
@@ -107,7 +97,7 @@ describe("session lock", () => {
       const reader = (holder.stdout as ReadableStream<Uint8Array>).getReader();
       const first = await reader.read();
       expect(new TextDecoder().decode(first.value)).toContain("locked");
-      const error = thrown(() => openTranscript({ dir, sessionId: t.id, redactor }));
+      const error = thrownAppError(() => openTranscript({ dir, sessionId: t.id, redactor }));
       expect(error.message).toContain(`session ${t.id} is in use by process ${holder.pid}`);
       (holder.stdin as import("bun").FileSink).write("done\n");
       (holder.stdin as import("bun").FileSink).end();
@@ -137,7 +127,7 @@ describe("one descriptor", () => {
     writeFileSync(victim, "");
     const id = "20261126-120000-0000aa";
     symlinkSync(victim, join(dir, `${id}.jsonl`));
-    const error = thrown(() => openTranscript({ dir, sessionId: id, redactor }));
+    const error = thrownAppError(() => openTranscript({ dir, sessionId: id, redactor }));
     expect(error.message).toContain("symbolic link");
     expect(readFileSync(victim, "utf8")).toBe("");
   });

@@ -6,6 +6,25 @@
  */
 import { expect } from "bun:test";
 
+/** The top-level keys of a successful `agent helper --json` result (docs/ci-and-json.md), sorted. */
+export const HELPER_RESULT_KEYS = [
+  "answer",
+  "context_elided",
+  "denials",
+  "exit_code",
+  "finish_reason",
+  "model",
+  "provider",
+  "schema_version",
+  "status",
+  "stumbles",
+  "tool_calls",
+  "turns",
+  "type",
+  "usage",
+  "warnings",
+];
+
 const SNAKE = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 /** Keys whose value is a tool call's arguments, named by the model. */
 const MODEL_ARGUMENTS = new Set(["args", "arguments"]);

@@ -1,11 +1,11 @@
 import { makeEvent, type ToolCall, type ToolDefinition } from "../../kernel/index.ts";
 import type { Tool } from "../../tools/types.ts";
-import { ABORTED_RESULT, type CallResult, errorResult, invoke, traced } from "./invoke.ts";
 import { type ActContext, append, finishNode, type Node, type NodeOutcome } from "./node.ts";
-import { repairToolCall } from "./tool-call-repair.ts";
+import { ABORTED_RESULT, type CallResult, errorResult, invoke, traced } from "./tool-calls/invoke.ts";
+import { repairToolCall } from "./tool-calls/tool-call-repair.ts";
 
-export { ABORTED_RESULT, type CallOutcome, type CallResult } from "./invoke.ts";
 export type { ActContext } from "./node.ts";
+export { ABORTED_RESULT, type CallOutcome, type CallResult } from "./tool-calls/invoke.ts";
 
 /**
  * Act: runs one response's tool calls, each through the one pipeline (invoke.ts). Concurrent tools

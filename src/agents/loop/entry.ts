@@ -6,20 +6,20 @@ import { systemPromptWith } from "../spec/instructions.ts";
 import { catalogBlock, modelInvocable, skillsFor } from "../spec/skills/catalog.ts";
 import { type AgentSpec, type LoadedSpec, mcpCapabilities, primitiveCapabilities } from "../spec/spec.ts";
 import type { RunAgentOptions } from "../types.ts";
-import { RunLog } from "./activity-log.ts";
-import { COMPACT_THRESHOLD, Compactor } from "./compaction.ts";
+import { RunLog } from "./bookkeeping/activity-log.ts";
+import { runSignal, type SessionShared } from "./bookkeeping/session-shared.ts";
+import { UsageTracker } from "./bookkeeping/usage-tracker.ts";
+import { COMPACT_THRESHOLD, Compactor } from "./context/compaction.ts";
+import { repairHistory } from "./context/history.ts";
 import { nextTier } from "./escalation.ts";
 import { ContextMeter, StallDetector } from "./guards.ts";
-import { repairHistory } from "./history.ts";
 import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { errorText, type Node, type NodeOutcome, nodeFail, startSession } from "./node.ts";
 import { AnswerShaper } from "./output-schema.ts";
-import { runSignal, type SessionShared } from "./session-shared.ts";
 import { StopHandler } from "./stop-reasons.ts";
 import { type DelegationContext, subAgentDefinitions, subAgentTool } from "./sub-agents.ts";
 import { decideAuto } from "./tier-classifier.ts";
 import { runTurns } from "./turns.ts";
-import { UsageTracker } from "./usage-tracker.ts";
 
 /**
  * The agent loop: Perceive, Plan, Act, Verify, repeated until the model answers without tool calls
@@ -190,7 +190,7 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
   });
   if (who.depth === 0) startSession(node);
   // The skill tool and activations load only in a session that has skills (a folder exists).
-  const skills = options.skills ? await import("./skill-tool.ts") : undefined;
+  const skills = options.skills ? await import("./skills/skill-tool.ts") : undefined;
   const problem = buildTools(node, skills);
   if (problem) return nodeFail(node, problem, "config");
   // The user's `/name args`: the goal already holds the skill's body (session-run.ts); its folder and grants
@@ -216,7 +216,7 @@ async function setUp(node: Node): Promise<NodeOutcome | undefined> {
 }
 
 /** The run's registry: its sub-agents (while depth allows), then its primitives. A problem's message. */
-function buildTools(node: Node, skills?: typeof import("./skill-tool.ts")): string | undefined {
+function buildTools(node: Node, skills?: typeof import("./skills/skill-tool.ts")): string | undefined {
   const { options, who, depthBound } = node;
   const { spec } = options;
   const toolsFor = options.toolsFor ?? toolDefinitionsFor;

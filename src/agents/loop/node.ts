@@ -9,14 +9,14 @@ import {
 import type { Tool } from "../../tools/types.ts";
 import type { ActivationState } from "../spec/skills/types.ts";
 import type { RunAgentOptions, RunLimits } from "../types.ts";
-import type { Compactor } from "./compaction.ts";
+import type { runSignal, SessionShared } from "./bookkeeping/session-shared.ts";
+import type { Compactor } from "./context/compaction.ts";
 import { type Finish, statusFor } from "./finish.ts";
 import type { ContextMeter, StallDetector } from "./guards.ts";
-import type { InvokeContext } from "./invoke.ts";
 import type { LearnRecorder } from "./learn.ts";
 import type { AnswerShaper } from "./output-schema.ts";
-import type { runSignal, SessionShared } from "./session-shared.ts";
 import type { StopHandler } from "./stop-reasons.ts";
+import type { InvokeContext } from "./tool-calls/invoke.ts";
 
 /** The state of one agent run, and how a run ends (turns.ts holds the phases in between). */
 

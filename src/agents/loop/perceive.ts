@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { readConfigFileResult } from "../../kernel/index.ts";
-import { closeOpenToolCalls } from "./history.ts";
+import { closeOpenToolCalls } from "./context/history.ts";
 import { append, type Node } from "./node.ts";
 
 /**

@@ -1,11 +1,11 @@
 import { assistantText, assistantToolCalls, makeEvent } from "../../kernel/index.ts";
 import { act } from "./act.ts";
+import { describeBudget } from "./bookkeeping/usage-tracker.ts";
+import { notRunResult, withTextToolCalls } from "./context/history.ts";
 import { escalate } from "./escalation.ts";
-import { notRunResult, withTextToolCalls } from "./history.ts";
 import { aborted, append, finishNode, type Node, type NodeOutcome } from "./node.ts";
 import { perceive } from "./perceive.ts";
 import { plan } from "./plan.ts";
-import { describeBudget } from "./usage-tracker.ts";
 import { finishStalled, verifyAnswer, verifyResults } from "./verify.ts";
 
 /** The turns of one run in loop order: perceive (perceive.ts), then plan (plan.ts), act (act.ts) and verify

@@ -6,9 +6,9 @@ import { specOrigin } from "../spec/spec.ts";
 import { escalate } from "./escalation.ts";
 import type { Finish } from "./finish.ts";
 import { STALL_NUDGE } from "./guards.ts";
-import { type CallResult, type InvokeContext, invoke } from "./invoke.ts";
 import type { LearnRecorder } from "./learn.ts";
 import { type ActContext, aborted, append, finishNode, type Node, type NodeOutcome } from "./node.ts";
+import { type CallResult, type InvokeContext, invoke } from "./tool-calls/invoke.ts";
 
 /**
  * Verify: judges each tool result (success, failure, stumble) and runs the spec's `verify:`

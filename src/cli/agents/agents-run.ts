@@ -16,9 +16,10 @@ import {
   type SpecLoadResult,
 } from "../../agents/spec/spec-loader.ts";
 import { AppError, ExitCode } from "../../kernel/index.ts";
-import { loadConfig } from "../shared/config.ts";
-import { sessionMcpConfigs } from "../shared/mcp-session.ts";
-import { loadProjectRules } from "../shared/project-rules.ts";
+import { loadConfig } from "../../sdk/config/config.ts";
+import { sessionMcpConfigs } from "../../sdk/mcp-session.ts";
+import { loadProjectRules } from "../../sdk/project/project-rules.ts";
+import { stderr, stdout } from "../shared/io/std-streams.ts";
 
 type Out = { write(text: string): unknown };
 
@@ -33,8 +34,8 @@ export interface AgentsIo {
 const defaultIo = (): AgentsIo => ({
   cwd: process.cwd(),
   env: process.env,
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout: stdout,
+  stderr: stderr,
 });
 
 /** One agent as `agents list` reports it. */

@@ -2,9 +2,9 @@
 import type { Command } from "commander";
 import { ExitCode } from "../../kernel/index.ts";
 import { CliExit, type CommandModule } from "../shared/command-module.ts";
-import { addExamplesAndExitCodes } from "../shared/help-text.ts";
-import { addSessionOptions } from "../shared/session-options.ts";
-import type { SessionFlags } from "../shared/session-setup.ts";
+import { addExamplesAndExitCodes } from "../shared/flags/help-text.ts";
+import { addSessionOptions } from "../shared/flags/session-options.ts";
+import type { SessionFlags } from "../shared/session/session-setup.ts";
 
 export const chatCommand: CommandModule = {
   register(program: Command) {

@@ -4,7 +4,7 @@
  * continue a chat like any run. One approval gate serves the whole chat: "yes for this session" lasts.
  */
 
-import { applyCompaction, compactConversation } from "../../agents/loop/compaction.ts";
+import { applyCompaction, compactConversation } from "../../agents/loop/context/compaction.ts";
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import {
   type AgentEvent,
@@ -24,16 +24,17 @@ import { openTranscript, type Transcript } from "../../session/transcript.ts";
 import { type ChatUi, type ChatWelcomeInfo, openChatUi } from "../../ui/chat.ts";
 import { formatCost, formatUsage } from "../../ui/format.ts";
 import { unknownCommandText } from "../../ui/slash-commands.ts";
-import { exitCodeFor } from "../shared/exit-code.ts";
-import { commandTelemetry, finishTelemetry } from "../shared/run-telemetry.ts";
-import { resumeCommand, shortIdOf } from "../shared/session-continue.ts";
+import { exitCodeFor } from "../shared/io/exit-code.ts";
+import { handOverToProcessStreams, isTerminal, stderr, stdout } from "../shared/io/std-streams.ts";
+import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemetry.ts";
+import { resumeCommand, shortIdOf } from "../shared/session/session-continue.ts";
 import {
   runRootTurn,
   type SessionFlags,
   type SessionSetup,
   setUpSession,
   topModel,
-} from "../shared/session-setup.ts";
+} from "../shared/session/session-setup.ts";
 import {
   CHAT_HELP,
   chatCommandsWith,
@@ -56,7 +57,7 @@ interface Conversation {
 
 /** Runs `agent chat`; resolves to the exit code (0 when the user quits). */
 export async function chatSession(words: string[], flags: SessionFlags): Promise<number> {
-  if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+  if (!isTerminal(0) || !stdout.isTTY) {
     throw new AppError(
       "usage",
       'agent chat needs a terminal (stdin and stdout); without one, use agent run "goal" (agent run --help)',
@@ -107,6 +108,8 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   // Traces (off unless the variables or the user config name a collector): one trace per message. Set
   // up before the view opens, so a warning about them reaches stderr before Ink owns the screen.
   const telemetry = await commandTelemetry(setup.config, env);
+  // The view draws on process.stdout: every other write goes there too from now on (std-streams.ts).
+  handOverToProcessStreams();
   const ui: ChatUi = await openChatUi({
     colors: !env.NO_COLOR,
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
@@ -222,9 +225,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   }
   if (hungUp) return ExitCode.hangup;
   if (convo.resumed) {
-    process.stderr.write(
-      `continue: ${resumeCommand("chat", convo.transcript.id, setup.workspace.root, env)}\n`,
-    );
+    stderr.write(`continue: ${resumeCommand("chat", convo.transcript.id, setup.workspace.root, env)}\n`);
   }
   return 0;
 }

@@ -8,7 +8,8 @@ import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { AppError, ExitCode, stateDir } from "../../kernel/index.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
+import { stderr, stdout } from "../shared/io/std-streams.ts";
 import type { EvalReport } from "./eval-report.ts";
 import { runSuite } from "./eval-run.ts";
 import { parseShard } from "./eval-shard.ts";
@@ -48,7 +49,7 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
   const old = flags.compare ? readReport(flags.compare) : undefined;
   const loaded = await loadSuite(file);
   if ("errors" in loaded) {
-    for (const error of loaded.errors) process.stderr.write(`${formatSuiteError(error)}\n`);
+    for (const error of loaded.errors) stderr.write(`${formatSuiteError(error)}\n`);
     const count = loaded.errors.length;
     throw new AppError("spec", `the suite ${file} is invalid (${count} problem${count === 1 ? "" : "s"})`, {
       file,
@@ -58,8 +59,7 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
   const cassettes = (dir: string | true) => (dir === true ? join(dirname(file), "cassettes") : dir);
   // The first Ctrl-C or SIGTERM stops the running tasks (each run ends as interrupted) and starts no more.
   const interrupts = handleInterrupts({
-    onFirst: () =>
-      process.stderr.write("agent: stopping the running tasks (a second signal quits at once)\n"),
+    onFirst: () => stderr.write("agent: stopping the running tasks (a second signal quits at once)\n"),
     onForce: () => process.exit(ExitCode.interrupted),
   });
   let report: EvalReport;
@@ -73,7 +73,7 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
       keepWorkspaces: flags.keepWorkspaces === true,
       env: process.env,
       signal: interrupts.signal,
-      progress: (line) => process.stderr.write(`${line}\n`),
+      progress: (line) => stderr.write(`${line}\n`),
     });
   } finally {
     interrupts.dispose();
@@ -85,18 +85,18 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
     );
   const comparison = old && flags.compare ? compareReports(old, report, flags.compare) : undefined;
   if (flags.output === "json") {
-    process.stdout.write(`${JSON.stringify(comparison ? { ...report, comparison } : report)}\n`);
+    stdout.write(`${JSON.stringify(comparison ? { ...report, comparison } : report)}\n`);
   } else {
-    process.stdout.write(reportTable(report));
-    if (comparison) process.stdout.write(`\n${comparisonText(comparison)}`);
+    stdout.write(reportTable(report));
+    if (comparison) stdout.write(`\n${comparisonText(comparison)}`);
   }
-  process.stderr.write(`task results and transcripts: ${outDir}\n`);
+  stderr.write(`task results and transcripts: ${outDir}\n`);
   finish(report, flags.junit);
 }
 
 export async function evalMergeCommand(files: string[], flags: MergeFlags): Promise<void> {
   const report = mergeReports(files.map((file) => ({ file, report: readReport(file) })));
-  process.stdout.write(flags.output === "json" ? `${JSON.stringify(report)}\n` : reportTable(report));
+  stdout.write(flags.output === "json" ? `${JSON.stringify(report)}\n` : reportTable(report));
   finish(report, flags.junit);
 }
 

@@ -2,9 +2,10 @@
  * `agent helper` without `--tools`: one model request, no tools, the answer streamed as it arrives.
  * Kept apart from the agent loop on purpose: this path must start fast (no tool or loop imports).
  */
+
+import { describeBudget, UsageTracker } from "../../agents/loop/bookkeeping/usage-tracker.ts";
 import { AnswerShaper, type OutputSchema } from "../../agents/loop/output-schema.ts";
 import { StopHandler } from "../../agents/loop/stop-reasons.ts";
-import { describeBudget, UsageTracker } from "../../agents/loop/usage-tracker.ts";
 import {
   type AssistantMessage,
   addUsage,

@@ -6,9 +6,9 @@ import { type Command, Option } from "commander";
 import { ExitCode } from "../../kernel/index.ts";
 import { ALIAS_LINES } from "../../llm/catalog/tiers.ts";
 import type { CommandModule } from "../shared/command-module.ts";
-import { addExamplesAndExitCodes } from "../shared/help-text.ts";
-import { sandboxOptions } from "../shared/sandbox-flags.ts";
-import { cassetteOptions, outputOption } from "../shared/shared-flags.ts";
+import { addExamplesAndExitCodes } from "../shared/flags/help-text.ts";
+import { sandboxOptions } from "../shared/flags/sandbox-flags.ts";
+import { cassetteOptions, outputOption } from "../shared/flags/shared-flags.ts";
 import type { HelperFlags } from "./helper-flag-types.ts";
 
 export const helperCommand: CommandModule = {

@@ -1,6 +1,6 @@
-import type { SandboxFlags } from "../shared/sandbox-flags.ts";
-import type { CassetteFlags, OutputFormat } from "../shared/shared-flags.ts";
-import type { SystemFlags } from "../shared/system-flag.ts";
+import type { SandboxFlags } from "../shared/flags/sandbox-flags.ts";
+import type { CassetteFlags, OutputFormat } from "../shared/flags/shared-flags.ts";
+import type { SystemFlags } from "../shared/flags/system-flag.ts";
 
 /** Flags of `agent helper`, as commander parses them. */
 export interface HelperFlags extends SystemFlags, CassetteFlags, SandboxFlags {

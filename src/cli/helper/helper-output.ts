@@ -15,7 +15,8 @@ import {
 import { SCHEMA_VERSION } from "../../ui/json-shape.ts";
 import { type ActivityFields, activityFields, type TokenCounts, tokenCounts } from "../../ui/result.ts";
 import type { WarningFields } from "../../ui/result-warnings.ts";
-import { exitCodeFor } from "../shared/exit-code.ts";
+import { exitCodeFor } from "../shared/io/exit-code.ts";
+import { stdout as processStdout } from "../shared/io/std-streams.ts";
 
 /** The end of a helper run. */
 export interface HelperOutcome {
@@ -59,7 +60,7 @@ export interface OutputMode {
 export function writeOutcome(
   raw: HelperOutcome,
   mode: OutputMode,
-  stdout: { write(text: string): unknown } = process.stdout,
+  stdout: { write(text: string): unknown } = processStdout,
   redactor: Redactor = Redactor.fromEnv(),
 ): { code: number; message: string } {
   const outcome = redactor.redactValue(raw);

@@ -17,24 +17,25 @@ import {
 } from "../../kernel/index.ts";
 import { createModelClient } from "../../llm/client.ts";
 import { describeNotice } from "../../llm/notice-text.ts";
+import { loadConfig } from "../../sdk/config/config.ts";
+import { idleTimeoutOption } from "../../sdk/config/idle-timeout.ts";
 import { denialLines } from "../../ui/progress-lines.ts";
 import { WarningLog } from "../../ui/result-warnings.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { loadConfig } from "../shared/config.ts";
-import { idleTimeoutOption } from "../shared/idle-timeout.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
-import { parseLimitFlags } from "../shared/limit-flags.ts";
-import { commandTelemetry, finishTelemetry } from "../shared/run-telemetry.ts";
-import { sandboxSettings } from "../shared/sandbox-flags.ts";
+import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
+import { sandboxSettings } from "../shared/flags/sandbox-flags.ts";
+import { readSystemFlags, systemPromptFrom } from "../shared/flags/system-flag.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
+import { stderr, stdout } from "../shared/io/std-streams.ts";
 import {
   checkFitsContext,
   joinTask,
   readPipedStdin,
   STDIN_SKIPPED,
   taskFromStdin,
-} from "../shared/stdin-input.ts";
-import { stdoutPipe } from "../shared/stdout-pipe.ts";
-import { readSystemFlags, systemPromptFrom } from "../shared/system-flag.ts";
+} from "../shared/io/stdin-input.ts";
+import { stdoutPipe } from "../shared/io/stdout-pipe.ts";
+import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemetry.ts";
 import { SINGLE_CALL_SYSTEM, singleCall } from "./helper-call.ts";
 import type { HelperFlags } from "./helper-flag-types.ts";
 import { chooseModelName, parseToolList } from "./helper-options.ts";
@@ -52,7 +53,7 @@ function budgetsOf(limits: RunLimits): Pick<RunLimits, "tokenBudget" | "costBudg
 
 /** Loads `--schema` (and Ajv) only when the flag is given: the plain helper must start fast. */
 async function loadSchema(value: string): Promise<OutputSchema | undefined> {
-  const { loadSchemaFlag } = await import("../shared/schema-flag.ts");
+  const { loadSchemaFlag } = await import("../shared/flags/schema-flag.ts");
   return loadSchemaFlag(value, process.cwd());
 }
 
@@ -70,16 +71,16 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const singleSystem = tools === undefined ? systemPromptFrom(systemTexts, SINGLE_CALL_SYSTEM) : undefined;
   const outputSchema = flags.schema !== undefined ? await loadSchema(flags.schema) : undefined;
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(args) });
-  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  if (stdin.skipped) stderr.write(`agent: ${STDIN_SKIPPED}\n`);
   const stdinText = stdin.text;
   // Every warning of the run: one stderr line, and the JSON result's `warnings` (as `agent run` reports them).
   const warnings = new WarningLog();
   const warn = (message: string, code: string): void => {
     warnings.add("root", code, message);
-    process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`);
+    stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`);
   };
   const skillTask = await helperSkillTask(args.join(" "), process.cwd(), env, (line) =>
-    process.stderr.write(`agent: ${terminalSafe(line)}\n`),
+    stderr.write(`agent: ${terminalSafe(line)}\n`),
   );
   const prompt = joinTask(
     skillTask !== undefined ? [skillTask] : args,
@@ -98,7 +99,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   if (choice.auto) {
     const flag = flags.model !== undefined ? "--model" : "--tier";
     const { describeTierChoice } = await import("../../agents/loop/tier-classifier.ts");
-    process.stderr.write(`agent: ${describeTierChoice(choice.auto, flag)}\n`);
+    stderr.write(`agent: ${describeTierChoice(choice.auto, flag)}\n`);
   }
 
   const config = await loadConfig(env);
@@ -112,7 +113,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     fallback,
     onNotice: (notice) => {
       if (notice.type === "fallback") fellBackTo = notice.to;
-      process.stderr.write(`agent: ${describeNotice(notice)}\n`);
+      stderr.write(`agent: ${describeNotice(notice)}\n`);
     },
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
@@ -125,27 +126,26 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
   } catch (error) {
     // No key anywhere: the first-run screen on stderr, as `agent run` shows it (first-run.ts).
-    throw await (await import("../shared/first-run.ts")).firstRunError(error, env, config, "helper");
+    throw await (await import("../shared/session/first-run.ts")).firstRunError(error, env, config, "helper");
   }
   checkFitsContext(stdinText, client.info(resolved.ref));
   // models.refresh: auto starts a background catalog refresh here (never awaited on the hot path; a replay
   // makes no network request); it is given at most 2 s at the end of the run (config-refresh.ts).
   const autoRefresh =
     config.modelsRefresh === "auto" && flags.replay === undefined
-      ? (await import("../shared/config-refresh.ts")).startAutoRefresh(config, env)
+      ? (await import("../../sdk/config/config-refresh.ts")).startAutoRefresh(config, env)
       : undefined;
 
   // Traces (off unless the variables or the user config name a collector).
   const telemetry = await commandTelemetry(config, env);
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   // A schema'd answer is checked before it is printed, so it is never streamed.
-  const streamed =
-    tools === undefined && process.stdout.isTTY === true && !json && outputSchema === undefined;
+  const streamed = tools === undefined && stdout.isTTY && !json && outputSchema === undefined;
   // Streamed to a terminal: redacted in whole words (a key split across deltas is caught), and model text
   // never drives the terminal (a sequence split across deltas is held whole).
   const words = new WholeWords();
   const screen = new TerminalSafeStream();
-  const show = (text: string) => process.stdout.write(screen.push(redactor.redact(text)));
+  const show = (text: string) => stdout.write(screen.push(redactor.redact(text)));
   let outcome: HelperOutcome;
   const startedAt = Date.now();
   try {
@@ -169,7 +169,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     } else {
       const { runWithTools } = await import("./helper-tools.ts");
       const { buildRuleSet } = await import("../../policy/rules.ts");
-      const { loadProjectRules, projectHooks } = await import("../shared/project-rules.ts");
+      const { loadProjectRules, projectHooks } = await import("../../sdk/project/project-rules.ts");
       const { mergeHooks } = await import("../../agents/hooks/hooks.ts");
       const project = await loadProjectRules(process.cwd());
       // Listing a tool approves its calls, but not past a deny rule of the user's or the project's config.
@@ -180,7 +180,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
       const trusted = projectHooks(project, process.cwd(), config.trustedProjects);
       if (trusted.notice) warn(trusted.notice, "hooks");
       const hooks = mergeHooks([config.hooks, trusted.hooks]);
-      const showProgress = flags.verbose === true || process.stderr.isTTY === true;
+      const showProgress = flags.verbose === true || stderr.isTTY;
       outcome = await runWithTools({
         client,
         model: choice.name,
@@ -198,8 +198,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
         ...(hooks ? { hooks } : {}),
         ...(showProgress
           ? {
-              progress: (line: string) =>
-                process.stderr.write(`agent: ${terminalSafe(redactor.redact(line))}\n`),
+              progress: (line: string) => stderr.write(`agent: ${terminalSafe(redactor.redact(line))}\n`),
             }
           : {}),
         systemTexts,
@@ -215,10 +214,10 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   }
   if (streamed) {
     show(words.end());
-    process.stdout.write(screen.end());
+    stdout.write(screen.end());
   }
   await autoRefresh?.settle((note) =>
-    process.stderr.write(`agent: warning: ${terminalSafe(redactor.redact(note))}\n`),
+    stderr.write(`agent: warning: ${terminalSafe(redactor.redact(note))}\n`),
   );
   // A strict replay that met a request unlike the recorded one is a usage error (exit 2).
   const mismatch = client.replay?.mismatch();
@@ -230,15 +229,15 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     {
       json,
       streamed,
-      tty: process.stdout.isTTY === true,
+      tty: stdout.isTTY,
       ...(interrupts.by !== undefined ? { interruptedBy: interrupts.by } : {}),
     },
-    process.stdout,
+    stdout,
     redactor,
   );
   // Text mode says on stderr what was refused (JSON carries it as `denials`): an answer alone could claim
   // a command ran that never did.
   const denials = json ? [] : denialLines(outcome.activity?.denials ?? []);
-  if (denials.length > 0) process.stderr.write(`${terminalSafe(redactor.redact(denials.join("\n")))}\n`);
+  if (denials.length > 0) stderr.write(`${terminalSafe(redactor.redact(denials.join("\n")))}\n`);
   if (code !== 0) throw new CliExit(code, message, json);
 }

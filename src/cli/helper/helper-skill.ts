@@ -18,7 +18,7 @@ export async function helperSkillTask(
   const skills = await loadSessionSkills(cwd, env, false);
   const invoked = invokedSkill(skills?.set, words);
   if (!invoked) return undefined;
-  const { userSkillGoal } = await import("../../agents/loop/skill-activation.ts");
+  const { userSkillGoal } = await import("../../agents/loop/skills/skill-activation.ts");
   note(`skill ${invoked.skill.name} (${invoked.skill.scope} ${invoked.skill.file})`);
   return userSkillGoal(invoked.skill, invoked.args);
 }

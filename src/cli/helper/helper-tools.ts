@@ -16,6 +16,8 @@ import {
 } from "../../kernel/index.ts";
 import { type ModelClient, modelDeps } from "../../llm/client.ts";
 import type { Rule } from "../../policy/index.ts";
+import { sandboxWorkspace } from "../../sdk/sandbox-setup.ts";
+import { sessionToolsFor } from "../../sdk/session-tools.ts";
 import { redactingEmit } from "../../session/redacting-emit.ts";
 import { chooseSandbox } from "../../tools/exec/sandbox.ts";
 import type { SandboxSettings } from "../../tools/exec/sandbox-settings.ts";
@@ -23,9 +25,7 @@ import type { PrimitiveName } from "../../tools/types.ts";
 import { Workspace } from "../../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../../ui/format.ts";
 import type { WarningLog } from "../../ui/result-warnings.ts";
-import { sandboxWorkspace } from "../shared/sandbox-setup.ts";
-import { sessionToolsFor } from "../shared/session-tools.ts";
-import { type SystemTexts, systemPromptFrom } from "../shared/system-flag.ts";
+import { type SystemTexts, systemPromptFrom } from "../shared/flags/system-flag.ts";
 import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 

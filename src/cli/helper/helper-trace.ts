@@ -11,7 +11,7 @@ import {
   type Redactor,
   type RunResult,
 } from "../../kernel/index.ts";
-import type { Telemetry } from "../shared/run-telemetry.ts";
+import type { Telemetry } from "../shared/session/run-telemetry.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 
 type ErrorKind = NonNullable<RunResult["error"]>["kind"];

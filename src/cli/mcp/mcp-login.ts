@@ -4,12 +4,13 @@
  * `--headless` says the authorization server approves without one; it never waits without a TTY.
  */
 import { AppError, ExitCode, terminalLine } from "../../kernel/index.ts";
+import { loadConfig } from "../../sdk/config/config.ts";
+import { sessionMcpConfigs } from "../../sdk/mcp-session.ts";
+import { loadProjectRules } from "../../sdk/project/project-rules.ts";
 import type { McpServerConfig } from "../../tools/mcp/types.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { loadConfig } from "../shared/config.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
-import { sessionMcpConfigs } from "../shared/mcp-session.ts";
-import { loadProjectRules } from "../shared/project-rules.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
+import { isTerminal, stderr, stdout } from "../shared/io/std-streams.ts";
 
 export interface LoginFlags {
   cwd?: string;
@@ -22,8 +23,8 @@ type HttpConfig = Extract<McpServerConfig, { transport: "http" }>;
 
 export async function runMcpLogin(name: string, flags: LoginFlags): Promise<void> {
   const config = await httpServer(name, flags.cwd);
-  const print = (line: string) => process.stderr.write(`${terminalLine(line)}\n`);
-  const terminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const print = (line: string) => stderr.write(`${terminalLine(line)}\n`);
+  const terminal = isTerminal(0) && stderr.isTTY;
   const clientCredentials = config.oauth?.grant === "client_credentials";
   if (!terminal && !flags.headless && !clientCredentials) {
     throw new AppError(
@@ -45,7 +46,7 @@ export async function runMcpLogin(name: string, flags: LoginFlags): Promise<void
       { userAgent, print, signal: interrupts.signal },
       async (connection) => connection.tools.length,
     );
-    process.stdout.write(
+    stdout.write(
       clientCredentials
         ? `${name}: client credentials accepted (${tools} tools); runs get a token the same way\n`
         : `logged in to ${name} (${tools} tools); the token is stored for ${config.url} only\n`,
@@ -63,7 +64,7 @@ export async function runMcpLogout(name: string, flags: { cwd?: string }): Promi
   const config = await httpServer(name, flags.cwd);
   const { deleteAuthRecord } = await import("../../tools/mcp/auth/token-store.ts");
   const had = await deleteAuthRecord(config.url);
-  process.stdout.write(
+  stdout.write(
     had
       ? `logged out of ${name}: its tokens and registration are deleted\n`
       : `${name}: nothing was stored\n`,

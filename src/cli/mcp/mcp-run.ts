@@ -4,10 +4,11 @@
  * approval, which a run asks for. A server that fails to start is a row with state `failed` and why.
  */
 import { Redactor, terminalLine, terminalSafeValue } from "../../kernel/index.ts";
-import { loadConfig } from "../shared/config.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
-import { mcpSecrets, sessionMcpConfigs, userServersCwd } from "../shared/mcp-session.ts";
-import { loadProjectRules } from "../shared/project-rules.ts";
+import { loadConfig } from "../../sdk/config/config.ts";
+import { mcpSecrets, sessionMcpConfigs, userServersCwd } from "../../sdk/mcp-session.ts";
+import { loadProjectRules } from "../../sdk/project/project-rules.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
+import { stderr, stdout } from "../shared/io/std-streams.ts";
 
 export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promise<void> {
   const cwd = flags.cwd ?? process.cwd();
@@ -33,13 +34,13 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
           note: `declared by ${servers[name]?.fromProject}; a run asks before starting it`,
         })),
     ]);
-    for (const notice of notices) process.stderr.write(`agent: warning: ${terminalLine(notice.message)}\n`);
+    for (const notice of notices) stderr.write(`agent: warning: ${terminalLine(notice.message)}\n`);
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify(terminalSafeValue(rows), null, 2)}\n`);
+      stdout.write(`${JSON.stringify(terminalSafeValue(rows), null, 2)}\n`);
       return;
     }
     if (rows.length === 0) {
-      process.stdout.write("no MCP servers configured (mcp_servers in your user config)\n");
+      stdout.write("no MCP servers configured (mcp_servers in your user config)\n");
       return;
     }
     for (const row of rows) {
@@ -51,7 +52,7 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
             : `tools: ${row.tools.map(terminalLine).join(", ") || "(none)"}`;
       // Names and errors come from the servers: each field is one terminal-safe line, so a tool name
       // holding a newline cannot print a forged row.
-      process.stdout.write(`${[row.name, row.transport, row.state, detail].map(terminalLine).join("\t")}\n`);
+      stdout.write(`${[row.name, row.transport, row.state, detail].map(terminalLine).join("\t")}\n`);
     }
   } finally {
     await manager.closeAll();

@@ -15,7 +15,7 @@ import { catalogEntries } from "../../llm/catalog.ts";
 import { type Endpoint, findEndpoint, keyVarsText, listEndpoints } from "../../llm/endpoints.ts";
 import { type LiveModel, listLiveModels } from "../../llm/model-list.ts";
 import { DEFAULT_TIER_MODELS, detectProvider, TIERS } from "../../llm/resolve.ts";
-import type { AgentConfig } from "../shared/config.ts";
+import type { AgentConfig } from "../../sdk/config/config.ts";
 
 export interface CheckedModel {
   id: string;

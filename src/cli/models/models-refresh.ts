@@ -9,13 +9,14 @@
 import { ExitCode } from "../../kernel/index.ts";
 import { DEFAULT_MODELS_URL, refreshCatalog } from "../../llm/catalog/refresh.ts";
 import { CliExit } from "../shared/command-module.ts";
+import { stderr, stdout } from "../shared/io/std-streams.ts";
 
 export async function refreshModels(env: Record<string, string | undefined>): Promise<void> {
   const url = env.AGENT_MODELS_URL && env.AGENT_MODELS_URL !== "" ? env.AGENT_MODELS_URL : DEFAULT_MODELS_URL;
   const result = await refreshCatalog(url, { env });
   if (!result.ok) {
-    process.stderr.write(`agent: ${result.note}\n`);
+    stderr.write(`agent: ${result.note}\n`);
     throw new CliExit(ExitCode.provider);
   }
-  process.stdout.write(`refreshed ${result.models} models from ${result.source} → ${result.path}\n`);
+  stdout.write(`refreshed ${result.models} models from ${result.source} → ${result.path}\n`);
 }

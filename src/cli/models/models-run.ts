@@ -5,10 +5,11 @@
 import { AppError, type ProviderKind, Redactor } from "../../kernel/index.ts";
 import { type CatalogEntry, catalogEntries, catalogSource } from "../../llm/catalog.ts";
 import { listEndpoints } from "../../llm/endpoints.ts";
+import { serverAnswers } from "../../llm/local/server-probe.ts";
 import { explainTiers, resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
-import { serverAnswers } from "../../llm/server-probe.ts";
+import { type AgentConfig, configFile, loadConfig } from "../../sdk/config/config.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { type AgentConfig, configFile, loadConfig } from "../shared/config.ts";
+import { stdout } from "../shared/io/std-streams.ts";
 import { formatTierExplanations, type TierExplanation, tierExplanations } from "./models-tiers.ts";
 
 export interface ModelsReport {
@@ -199,10 +200,10 @@ export async function runModels(flags: ModelsFlags): Promise<void> {
   if (flags.check) {
     const { checkModels, formatModelsCheck } = await import("./models-check.ts");
     const check = await checkModels(process.env, config);
-    process.stdout.write(flags.json ? `${JSON.stringify(check, null, 2)}\n` : formatModelsCheck(check));
+    stdout.write(flags.json ? `${JSON.stringify(check, null, 2)}\n` : formatModelsCheck(check));
     if (check.exitCode !== 0) throw new CliExit(check.exitCode);
     return;
   }
   const report = await modelsReport(process.env, config, { all: flags.all === true });
-  process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatModelsReport(report));
+  stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatModelsReport(report));
 }

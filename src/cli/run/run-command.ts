@@ -1,9 +1,9 @@
 /** `agent run "goal"`: the full agent with delegation, approvals and a transcript. Work lives in run-session.ts. */
 import { type Command, Option } from "commander";
 import { CliExit, type CommandModule } from "../shared/command-module.ts";
-import { addExamplesAndExitCodes } from "../shared/help-text.ts";
-import { addSessionOptions } from "../shared/session-options.ts";
-import { outputOption } from "../shared/shared-flags.ts";
+import { addExamplesAndExitCodes } from "../shared/flags/help-text.ts";
+import { addSessionOptions } from "../shared/flags/session-options.ts";
+import { outputOption } from "../shared/flags/shared-flags.ts";
 import type { RunFlags } from "./run-flag-types.ts";
 
 export const runCommand: CommandModule = {

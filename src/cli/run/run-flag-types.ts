@@ -1,6 +1,6 @@
-import type { SessionFlags } from "../shared/session-options.ts";
-import type { OutputFormat } from "../shared/shared-flags.ts";
-import type { SystemFlags } from "../shared/system-flag.ts";
+import type { SessionFlags } from "../shared/flags/session-options.ts";
+import type { OutputFormat } from "../shared/flags/shared-flags.ts";
+import type { SystemFlags } from "../shared/flags/system-flag.ts";
 
 /** Flags of `agent run`, as commander parses them. */
 export interface RunFlags extends SessionFlags, SystemFlags {

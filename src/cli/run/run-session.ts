@@ -8,23 +8,24 @@ import { AppError, ExitCode, makeEvent } from "../../kernel/index.ts";
 import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { flagApprover, flagReason } from "../../policy/approvers.ts";
 import { openTranscript, type Transcript } from "../../session/transcript.ts";
-import { chooseRenderer } from "../../ui/renderer.ts";
-import { exitCodeFor } from "../shared/exit-code.ts";
-import { handleInterrupts } from "../shared/interrupts.ts";
-import { parseLimitFlags } from "../shared/limit-flags.ts";
-import { commandTelemetry, finishTelemetry } from "../shared/run-telemetry.ts";
-import { loadSchemaFlag } from "../shared/schema-flag.ts";
-import { resumeCommand } from "../shared/session-continue.ts";
-import { runRootTurn, setUpSession, topModel } from "../shared/session-setup.ts";
+import { chooseRenderer, selectRenderer } from "../../ui/renderer.ts";
+import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
+import { loadSchemaFlag } from "../shared/flags/schema-flag.ts";
+import { readSystemFlags, systemPromptFrom } from "../shared/flags/system-flag.ts";
+import { exitCodeFor } from "../shared/io/exit-code.ts";
+import { handleInterrupts } from "../shared/io/interrupts.ts";
+import { handOverToProcessStreams, isTerminal, stderr, stdout } from "../shared/io/std-streams.ts";
 import {
   checkFitsContext,
   joinTask,
   readPipedStdin,
   STDIN_SKIPPED,
   taskFromStdin,
-} from "../shared/stdin-input.ts";
-import { stdoutPipe } from "../shared/stdout-pipe.ts";
-import { readSystemFlags, systemPromptFrom } from "../shared/system-flag.ts";
+} from "../shared/io/stdin-input.ts";
+import { stdoutPipe } from "../shared/io/stdout-pipe.ts";
+import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemetry.ts";
+import { resumeCommand } from "../shared/session/session-continue.ts";
+import { runRootTurn, setUpSession, topModel } from "../shared/session/session-setup.ts";
 import type { RunFlags } from "./run-flag-types.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
@@ -35,7 +36,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const systemTexts = await readSystemFlags(flags, workspaceDir);
   const continuing = flags.continue === true || flags.resume !== undefined;
   const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !continuing });
-  if (stdin.skipped) process.stderr.write(`agent: ${STDIN_SKIPPED}\n`);
+  if (stdin.skipped) stderr.write(`agent: ${STDIN_SKIPPED}\n`);
   const goal =
     continuing && taskFromStdin(goalWords) && stdin.text.trim() === ""
       ? "Continue where you left off."
@@ -49,7 +50,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   // no network request); it is given at most 2 s at the end of the run (config-refresh.ts).
   const autoRefresh =
     setup.config.modelsRefresh === "auto" && flags.replay === undefined
-      ? (await import("../shared/config-refresh.ts")).startAutoRefresh(setup.config, setup.env)
+      ? (await import("../../sdk/config/config-refresh.ts")).startAutoRefresh(setup.config, setup.env)
       : undefined;
   const { continued, redactor, env, session } = setup;
   const systemPrompt = systemPromptFrom(systemTexts, setup.spec.system_prompt);
@@ -63,7 +64,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
         : flags.tier !== undefined
           ? "--tier"
           : `spec ${setup.spec.name}: model:`;
-    process.stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
+    stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
   }
 
   // A session another process holds (exit 2) or a state directory that cannot be written (exit 3) ends
@@ -79,12 +80,15 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     throw error;
   }
   // `agent -p` never prompts: it runs as without a terminal on stdin (plain progress, --on-ask decides).
-  const stdinIsTTY = process.stdin.isTTY === true && flags.printMode !== true;
+  const stdinIsTTY = isTerminal(0) && flags.printMode !== true;
+  const terminals = { output: flags.output, stdinIsTTY, stdoutIsTTY: stdout.isTTY };
+  // The Ink UI draws on process.stdout: every other write goes there too from now on (std-streams.ts).
+  const streams = selectRenderer(terminals) === "ink" ? handOverToProcessStreams() : { stdout, stderr };
   const renderer = await chooseRenderer({
-    output: flags.output,
-    stdinIsTTY,
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
+    ...terminals,
+    stderrIsTTY: stderr.isTTY,
+    stdout: streams.stdout,
+    stderr: streams.stderr,
     noColor: Boolean(env.NO_COLOR),
     redactor,
     costOf: (model, usage) => costOf(usage, modelInfo(model)),
@@ -108,7 +112,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const why = flagReason({
     explicit: onAsk !== undefined,
     stdinIsTTY,
-    stdoutIsTTY: process.stdout.isTTY === true,
+    stdoutIsTTY: stdout.isTTY,
   });
   session.setApprover(interactive ?? flagApprover(onAsk ?? "deny", why));
 
@@ -167,7 +171,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     const resumable = answered || exitCode === ExitCode.interrupted || exitCode === ExitCode.hangup;
     const next = resumable ? resumeCommand("run", transcript.id, setup.workspace.root, env) : undefined;
     const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
-    await autoRefresh?.settle((note) => process.stderr.write(`agent: warning: ${note}\n`));
+    await autoRefresh?.settle((note) => stderr.write(`agent: warning: ${note}\n`));
     await renderer.finish(
       redactor.redactValue({
         ...result,

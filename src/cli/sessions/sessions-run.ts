@@ -8,6 +8,7 @@ import { formatSession } from "../../session/format-session.ts";
 import { displayIds, listSessions, type SessionSummary } from "../../session/session-summary.ts";
 import { readTranscript, sessionIds } from "../../session/sessions.ts";
 import { formatCost, oneLine } from "../../ui/format.ts";
+import { stderr, stdout } from "../shared/io/std-streams.ts";
 
 type Out = { write(text: string): unknown };
 
@@ -23,8 +24,8 @@ export interface SessionsIo {
 const defaultIo = (): SessionsIo => ({
   env: process.env,
   cwd: process.cwd(),
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout: stdout,
+  stderr: stderr,
 });
 
 function pad2(n: number): string {

@@ -9,6 +9,7 @@ import { collectSkills, readSkillSources, type SkillFileResult } from "../../age
 import { existingSources, type SkillSource, skillSearchPath } from "../../agents/spec/skills/search-path.ts";
 import { formatSkillProblem, type Skill } from "../../agents/spec/skills/types.ts";
 import { ExitCode } from "../../kernel/index.ts";
+import { stderr, stdout } from "../shared/io/std-streams.ts";
 
 type Out = { write(text: string): unknown };
 
@@ -23,8 +24,8 @@ export interface SkillsIo {
 const defaultIo = (): SkillsIo => ({
   cwd: process.cwd(),
   env: process.env,
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout: stdout,
+  stderr: stderr,
 });
 
 /** One file found, as `skills list` reports it. */

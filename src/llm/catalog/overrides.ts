@@ -3,6 +3,8 @@
  * retirement dates, time-limited prices) and every model released after the snapshot (2026-07-02).
  * Each entry cites the page it came from (read 2026-11-23..26).
  *
+ * After any change here run `bun scripts/catalog-merged.ts` (premerged.ts says why).
+ *
  * Merge rule (src/llm/catalog/merge.ts): `facts` (limits, prices, dates) apply only when models.dev has
  * no entry for the id or the models.dev data (snapshot commit or refresh day) predates the override's
  * `asOf`, so a refresh by a user online supersedes them; everything else (efforts, quirks, retirement,

@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { type Catalog, mergeCatalog } from "./merge.ts";
 import type { CatalogData, CompactModel } from "./models-dev.ts";
+import { fromPremerged, type PremergedCatalog } from "./premerged.ts";
 
 /** $XDG_CACHE_HOME/agent/models.json (default ~/.cache/agent/models.json). */
 export function catalogCachePath(env: Record<string, string | undefined> = process.env): string {
@@ -54,11 +55,20 @@ export function combine(base: CatalogData, cache: CatalogData | undefined): Cata
   };
 }
 
+/** The snapshot merged with the overrides ahead of time (premerged.ts). */
+function premerged(): PremergedCatalog {
+  return require("./catalog-merged.json") as PremergedCatalog;
+}
+
 let loaded: Catalog | undefined;
 
-/** The catalog, built once per process. */
+/** The catalog, built once per process: the premerged snapshot unless a newer cached refresh exists. */
 export function catalog(): Catalog {
-  loaded ??= mergeCatalog(combine(snapshot(), readCache(catalogCachePath())));
+  if (loaded) return loaded;
+  const cache = readCache(catalogCachePath());
+  const base = premerged();
+  // The rule of combine(): a cache supersedes the snapshot only when it is newer.
+  loaded = !cache || cache.date <= base.date ? fromPremerged(base) : mergeCatalog(combine(snapshot(), cache));
   return loaded;
 }
 

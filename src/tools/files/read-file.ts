@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { definePrimitive } from "../define.ts";
 import { readTarget } from "../policy-target.ts";
-import { cutLine, plural } from "../truncate.ts";
+import { countLines, cutLine, plural } from "../truncate.ts";
 import { readTextFile } from "./files.ts";
 
 /** Lines returned when the model gives no limit. */
@@ -37,29 +37,28 @@ export const readFileTool = definePrimitive<ReadFileArgs>({
     const abs = await ctx.workspace.resolveForRead(args.path);
     const rel = ctx.workspace.relative(abs);
     const text = await readTextFile(abs, rel, ctx.workspace);
-    const lines = text.split("\n");
-    if (lines.at(-1) === "") lines.pop();
+    const total = countLines(text);
     const start = (args.offset ?? 1) - 1;
     const limit = args.limit ?? DEFAULT_READ_LIMIT;
-    if (lines.length === 0) {
+    if (total === 0) {
       return { modelText: `(${rel} is empty)`, display: `Read ${rel} (empty)`, isError: false };
     }
-    if (start >= lines.length) {
+    if (start >= total) {
       return {
-        modelText: `Error: offset ${start + 1} is past the end of ${rel} (${lines.length} lines)`,
+        modelText: `Error: offset ${start + 1} is past the end of ${rel} (${total} lines)`,
         display: `Error: offset past end of ${rel}`,
         isError: true,
       };
     }
-    const shown = lines.slice(start, start + limit);
+    const shown = lineWindow(text, start, Math.min(limit, total - start));
     const width = String(start + shown.length).length;
     const body = shown
       .map((line, i) => `${String(start + i + 1).padStart(width)}\t${cutLine(line)}`)
       .join("\n");
     const end = start + shown.length;
     const more =
-      end < lines.length
-        ? `\n\n(showing lines ${start + 1}-${end} of ${lines.length}; pass offset ${end + 1} to read more)`
+      end < total
+        ? `\n\n(showing lines ${start + 1}-${end} of ${total}; pass offset ${end + 1} to read more)`
         : "";
     return {
       modelText: body + more,
@@ -68,3 +67,20 @@ export const readFileTool = definePrimitive<ReadFileArgs>({
     };
   },
 });
+
+/**
+ * Lines `start` to `start + count - 1` (0-based) of `text`, split at "\n" as `text.split("\n")` would,
+ * without splitting the rest: a long session reads a few lines of a large file per turn, and one string
+ * per line of the whole file each time was garbage for the collector. `count` must not run past the end.
+ */
+export function lineWindow(text: string, start: number, count: number): string[] {
+  let at = 0;
+  for (let skipped = 0; skipped < start; skipped++) at = text.indexOf("\n", at) + 1;
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const end = text.indexOf("\n", at);
+    lines.push(end === -1 ? text.slice(at) : text.slice(at, end));
+    at = end + 1;
+  }
+  return lines;
+}

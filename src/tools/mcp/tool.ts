@@ -1,7 +1,7 @@
 /**
  * An MCP server's tool as an ordinary Tool: the loop validates, puts it to the gate (rule target
  * `mcp:SERVER/TOOL`: policy name `mcp`, target `SERVER/TOOL`), runs it, and the pipeline redacts and
- * truncates its output as every tool's (src/agents/loop/invoke.ts).
+ * truncates its output as every tool's (src/agents/loop/tool-calls/invoke.ts).
  */
 import { type JsonSchema, Redactor, type ToolOutput } from "../../kernel/index.ts";
 import { errorOutput, finishOutput } from "../tool-output.ts";

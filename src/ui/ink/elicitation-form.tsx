@@ -96,12 +96,10 @@ export function ElicitationForm({
       return;
     }
     const field = fields[focus.current] as FormField;
-    if (key.upArrow || (key.tab && key.shift)) {
-      moveTo(focus.current - 1);
-      return show();
-    }
-    if (key.downArrow || key.tab) {
-      moveTo(focus.current + 1);
+    // ↑ or Shift-Tab moves up, ↓ or Tab down.
+    const move = key.upArrow || (key.tab && key.shift) ? -1 : key.downArrow || key.tab ? 1 : 0;
+    if (move !== 0) {
+      moveTo(focus.current + move);
       return show();
     }
     if (key.return) return enter();
@@ -160,19 +158,17 @@ export function ElicitationForm({
   );
 }
 
-function FieldLine({
-  field,
-  draft,
-  focused,
-  cursor,
-  colors,
-}: {
+/** One field of the form as drawn: its draft, whether it has the focus, the cursor in a list of choices. */
+interface FieldProps {
   field: FormField;
   draft: FieldDraft;
   focused: boolean;
   cursor: number;
   colors: boolean;
-}) {
+}
+
+function FieldLine(props: FieldProps) {
+  const { field, focused, colors } = props;
   return (
     <Box flexDirection="column">
       <Text>
@@ -182,26 +178,14 @@ function FieldLine({
           {field.required ? "*" : ""}
           {bounds(field)}:
         </Text>{" "}
-        <FieldValue field={field} draft={draft} focused={focused} cursor={cursor} colors={colors} />
+        <FieldValue {...props} />
       </Text>
       {focused && field.description ? <Text dimColor> {field.description}</Text> : null}
     </Box>
   );
 }
 
-function FieldValue({
-  field,
-  draft,
-  focused,
-  cursor,
-  colors,
-}: {
-  field: FormField;
-  draft: FieldDraft;
-  focused: boolean;
-  cursor: number;
-  colors: boolean;
-}) {
+function FieldValue({ field, draft, focused, cursor, colors }: FieldProps) {
   switch (field.kind) {
     case "boolean":
       return <Text>{draft === true ? "[x] yes" : "[ ] no"}</Text>;

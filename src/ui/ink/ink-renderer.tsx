@@ -41,7 +41,7 @@ export interface InkRenderer extends Renderer {
 export function createInkRenderer(options: InkRendererOptions): InkRenderer {
   const store = new UiStore({ flushMs: options.flushMs, costOf: options.costOf });
   const approver = new InkApprover(store);
-  // Each key becomes SIGINT, so the run's own handler (cli/shared/interrupts.ts) counts it: the first
+  // Each key becomes SIGINT, so the run's own handler (cli/shared/io/interrupts.ts) counts it: the first
   // interrupts, a second forces. Esc only ever interrupts: after the first signal it sends none.
   let signalled = false;
   const onInterrupt =

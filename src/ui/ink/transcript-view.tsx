@@ -41,6 +41,8 @@ export function TranscriptView({
   useLayoutEffect(() => {
     store.markPrinted(state.historyGeneration);
   }, [store, state.historyGeneration]);
+  // What the approval prompt and the form take alike.
+  const questionProps = { colors, queued: state.questions.length - 1, onInterrupt };
   return (
     <>
       <Static key={state.historyGeneration} items={batches}>
@@ -58,20 +60,16 @@ export function TranscriptView({
         <ApprovalPrompt
           key={request.id}
           request={request}
-          colors={colors}
-          queued={state.questions.length - 1}
           onDecision={(decision) => approver.answer(request.id, decision)}
-          onInterrupt={onInterrupt}
+          {...questionProps}
         />
       ) : null}
       {question ? (
         <ElicitationForm
           key={question.id}
           question={question}
-          colors={colors}
-          queued={state.questions.length - 1}
           onAnswer={(answer) => approver.answerForm(question.id, answer)}
-          onInterrupt={onInterrupt}
+          {...questionProps}
         />
       ) : null}
     </>

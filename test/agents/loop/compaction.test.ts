@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { applyCompaction, compactionCut, summaryMessage } from "../../../src/agents/loop/compaction.ts";
-import { resumeFrom } from "../../../src/agents/loop/resume.ts";
+import {
+  applyCompaction,
+  compactionCut,
+  summaryMessage,
+} from "../../../src/agents/loop/context/compaction.ts";
+import { resumeFrom } from "../../../src/agents/loop/context/resume.ts";
 import type { Message, ModelRequest } from "../../../src/kernel/index.ts";
 import type { ScriptedTurn } from "../../support/scripted-provider.ts";
 import { assertNoOrphans, type Harness, harness, spec } from "../harness.ts";

@@ -9,7 +9,7 @@ import {
   estimateTokens,
   StallDetector,
 } from "../../../src/agents/loop/guards.ts";
-import { detectTextToolCalls, repairToolCall } from "../../../src/agents/loop/tool-call-repair.ts";
+import { detectTextToolCalls, repairToolCall } from "../../../src/agents/loop/tool-calls/tool-call-repair.ts";
 import type { Message } from "../../../src/kernel/index.ts";
 import { assertNoOrphans, type Harness, harness, spec } from "../harness.ts";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { liveOutput } from "../../../src/agents/loop/live-output.ts";
+import { liveOutput } from "../../../src/agents/loop/tool-calls/live-output.ts";
 import { type AgentEvent, lastLines, OutputTail, TAIL_LINE_CHARS } from "../../../src/kernel/index.ts";
 
 test("tool_output events: the first chunk at once, then at most ten a second, each with the latest lines", () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { CONTINUE_NOTE, MALFORMED_NOTE, MAX_PAUSE_RESENDS } from "../../../src/agents/loop/stop-reasons.ts";
-import { exitCodeFor } from "../../../src/cli/shared/exit-code.ts";
+import { exitCodeFor } from "../../../src/cli/shared/io/exit-code.ts";
 import { type Harness, harness, spec } from "../harness.ts";
 
 let h: Harness | undefined;

@@ -1,5 +1,5 @@
 /**
- * Every callable thing shares one pipeline (src/agents/loop/invoke.ts): a primitive, a sub-agent, a spec's
+ * Every callable thing shares one pipeline (src/agents/loop/tool-calls/invoke.ts): a primitive, a sub-agent, a spec's
  * `verify:` command and an MCP server's tool (the SDK fixture server over stdio) each go through the same
  * stages. Each trait (approval asked, redaction, truncation,
  * events, hooks) runs the same assertions over every kind of tool.

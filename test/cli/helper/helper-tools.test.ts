@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../../src/llm/resolve.ts";
-import { expectJsonShape } from "../../support/json-shape.ts";
+import { expectJsonShape, HELPER_RESULT_KEYS } from "../../support/json-shape.ts";
 import { runAgent, withFakeServerAndSandbox } from "../run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
@@ -151,23 +151,7 @@ describe("agent helper --tools", () => {
     const result = await helper(["--tools", "read_file", "--json", "answer?"]);
     expect(result.code).toBe(0);
     const output = JSON.parse(result.stdout);
-    expect(Object.keys(output).sort()).toEqual([
-      "answer",
-      "context_elided",
-      "denials",
-      "exit_code",
-      "finish_reason",
-      "model",
-      "provider",
-      "schema_version",
-      "status",
-      "stumbles",
-      "tool_calls",
-      "turns",
-      "type",
-      "usage",
-      "warnings",
-    ]);
+    expect(Object.keys(output).sort()).toEqual(HELPER_RESULT_KEYS);
     expect(output).toMatchObject({
       type: "result",
       warnings: [],

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectJsonShape } from "../../support/json-shape.ts";
+import { expectJsonShape, HELPER_RESULT_KEYS } from "../../support/json-shape.ts";
 import { makeSandbox, runAgent, withFakeServerAndSandbox } from "../run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
@@ -81,23 +81,7 @@ describe("agent helper output and errors", () => {
       const result = await runAgent(["helper", ...flag, QUESTION], { env: anthropicEnv() });
       expect(result.code).toBe(0);
       const output = JSON.parse(result.stdout);
-      expect(Object.keys(output).sort()).toEqual([
-        "answer",
-        "context_elided",
-        "denials",
-        "exit_code",
-        "finish_reason",
-        "model",
-        "provider",
-        "schema_version",
-        "status",
-        "stumbles",
-        "tool_calls",
-        "turns",
-        "type",
-        "usage",
-        "warnings",
-      ]);
+      expect(Object.keys(output).sort()).toEqual(HELPER_RESULT_KEYS);
       expect(output).toMatchObject({
         type: "result",
         warnings: [],

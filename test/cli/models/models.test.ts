@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TIER_MODELS } from "../../../src/llm/resolve.ts";
+import { closedPort } from "../../support/closed-port.ts";
 import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
 
 let sandbox: Sandbox;
@@ -75,14 +76,6 @@ describe("agent models", () => {
     expect(good.reason).toContain("ANTHROPIC_API_KEY");
   });
 });
-
-/** A port nothing listens on: one a server just gave up. */
-async function closedPort(): Promise<number> {
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
-  const port = server.port as number;
-  await server.stop(true);
-  return port;
-}
 
 describe("agent models: a local Ollama is ready only when it answers (issue 21, item 8)", () => {
   // The built-in ollama endpoint (no config entry replacing it).

@@ -1,32 +1,13 @@
 /** The `oauth:` block of an HTTP MCP server in the user config: normalized, its errors naming file, line
  * and field, and its secrets (in config or in the variables it names) handed to the redactor. */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "../../../src/cli/shared/config.ts";
-import { mcpSecrets } from "../../../src/cli/shared/mcp-session.ts";
-import { AppError } from "../../../src/kernel/index.ts";
+import { describe, expect, test } from "bun:test";
+import { loadConfig } from "../../../src/sdk/config/config.ts";
+import { mcpSecrets } from "../../../src/sdk/mcp-session.ts";
+import { userConfigHomePerTest } from "../../support/user-config.ts";
 
-let home: string;
-let env: Record<string, string>;
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "agent-config-oauth-"));
-  env = { XDG_CONFIG_HOME: home };
-});
-afterEach(() => rmSync(home, { recursive: true, force: true }));
-
-function write(text: string): void {
-  mkdirSync(join(home, "agent"), { recursive: true });
-  writeFileSync(join(home, "agent", "config.yaml"), text);
-}
-
-async function failure(text: string): Promise<string> {
-  write(text);
-  const error = await loadConfig(env).catch((e: unknown) => e);
-  if (error instanceof AppError) return error.message;
-  throw new Error(`expected a config error, got ${String(error)}`);
-}
+const user = userConfigHomePerTest("agent-config-oauth-");
+const { write } = user;
+const failure = async (text: string): Promise<string> => (await user.failure(text)).message;
 
 const server = (oauth: string) =>
   `mcp_servers:\n  docs:\n    url: https://mcp.example.com/mcp\n    oauth:\n${oauth}`;
@@ -37,7 +18,7 @@ describe("oauth: in an HTTP server's config", () => {
       `${server("      client_id: agent-cli\n      client_secret_env: DOCS_SECRET\n      scopes: [read, write]\n      callback_port: 43123\n")}` +
         "  ci:\n    url: https://ci.example.com/mcp\n    oauth: {grant: client_credentials, client_id: bot, client_secret_env: CI_SECRET}\n",
     );
-    const config = await loadConfig(env);
+    const config = await loadConfig(user.env);
     expect(config.mcpServers.docs).toMatchObject({
       transport: "http",
       oauth: {

@@ -1,37 +1,18 @@
 /** `mcp_servers` and `trusted_projects` in the user config: normalized, and errors naming file, line and
  * field; a project config may declare servers but never trust itself. */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../../src/cli/shared/config.ts";
-import { mcpSecrets, sessionMcpConfigs, startTarget } from "../../../src/cli/shared/mcp-session.ts";
-import { loadProjectRules } from "../../../src/cli/shared/project-rules.ts";
 import { AppError } from "../../../src/kernel/index.ts";
 import { evaluate } from "../../../src/policy/evaluate.ts";
 import { buildRuleSet } from "../../../src/policy/rules.ts";
+import { loadConfig } from "../../../src/sdk/config/config.ts";
+import { mcpSecrets, sessionMcpConfigs, startTarget } from "../../../src/sdk/mcp-session.ts";
+import { loadProjectRules } from "../../../src/sdk/project/project-rules.ts";
+import { userConfigHomePerTest } from "../../support/user-config.ts";
 
-let home: string;
-let env: Record<string, string>;
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "agent-config-mcp-"));
-  env = { XDG_CONFIG_HOME: home };
-});
-afterEach(() => rmSync(home, { recursive: true, force: true }));
-
-function write(text: string): string {
-  mkdirSync(join(home, "agent"), { recursive: true });
-  const file = join(home, "agent", "config.yaml");
-  writeFileSync(file, text);
-  return file;
-}
-
-async function failure(text: string): Promise<AppError> {
-  write(text);
-  const error = await loadConfig(env).catch((e: unknown) => e);
-  if (error instanceof AppError) return error;
-  throw new Error(`expected a config error, got ${String(error)}`);
-}
+const user = userConfigHomePerTest("agent-config-mcp-");
+const { write, failure } = user;
 
 describe("mcp_servers in config", () => {
   test("run-time keys: tool_timeout_ms, the caps, tools/exclude_tools and sampling; a bad value names its field", async () => {
@@ -39,7 +20,7 @@ describe("mcp_servers in config", () => {
       "mcp_servers:\n  gh:\n    command: gh-mcp\n    tool_timeout_ms: 120000\n    max_description_chars: 500\n" +
         "    max_tools_bytes: 4096\n    tools: [search, get_issue]\n    exclude_tools: [delete_repo]\n    sampling: true\n",
     );
-    const config = await loadConfig(env);
+    const config = await loadConfig(user.env);
     expect(config.mcpServers.gh).toMatchObject({
       toolTimeoutMs: 120_000,
       sampling: true,
@@ -62,7 +43,7 @@ describe("mcp_servers in config", () => {
         "  docs:\n    url: http://127.0.0.1:3000/mcp\n    headers: {Authorization: Bearer x}\n    startup_timeout_ms: 500\n" +
         "trusted_projects: [/src/app]\n",
     );
-    const config = await loadConfig(env);
+    const config = await loadConfig(user.env);
     expect(config.mcpServers).toEqual({
       gh: {
         transport: "stdio",
@@ -107,14 +88,14 @@ describe("mcp_servers in config", () => {
 
 describe("project servers", () => {
   function project(text: string): string {
-    const dir = mkdtempSync(join(home, "proj-"));
+    const dir = mkdtempSync(join(user.home, "proj-"));
     mkdirSync(join(dir, ".agent"));
     writeFileSync(join(dir, ".agent", "config.yaml"), text);
     return dir;
   }
 
   test("a project cannot trust itself", async () => {
-    const dir = project(`trusted_projects: [${JSON.stringify(home)}]\n`);
+    const dir = project(`trusted_projects: [${JSON.stringify(user.home)}]\n`);
     const error = await loadProjectRules(dir).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).message).toContain("not trusted_projects");

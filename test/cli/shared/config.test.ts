@@ -1,45 +1,19 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { configFile, loadConfig } from "../../../src/cli/shared/config.ts";
-import { AppError } from "../../../src/kernel/index.ts";
+import { configFile, loadConfig } from "../../../src/sdk/config/config.ts";
+import { userConfigHomePerTest } from "../../support/user-config.ts";
 
-let home: string;
-let env: Record<string, string>;
-
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), "agent-config-"));
-  env = { XDG_CONFIG_HOME: home };
-});
-afterEach(() => rmSync(home, { recursive: true, force: true }));
-
-function write(text: string): string {
-  mkdirSync(join(home, "agent"), { recursive: true });
-  const file = join(home, "agent", "config.yaml");
-  writeFileSync(file, text);
-  return file;
-}
-
-async function failure(text: string): Promise<AppError> {
-  write(text);
-  try {
-    await loadConfig(env);
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected a config error");
-}
+const user = userConfigHomePerTest("agent-config-");
+const { write, failure } = user;
 
 describe("loadConfig", () => {
   test("a missing file is an empty config", async () => {
-    const config = await loadConfig(env);
+    const config = await loadConfig(user.env);
     expect(config.file).toBeUndefined();
     expect(config.models).toEqual({});
     expect(config.providers).toEqual({});
     expect(config.rules).toEqual({ allow: [], ask: [], deny: [] });
-    expect(configFile(env)).toBe(join(home, "agent", "config.yaml"));
+    expect(configFile(user.env)).toBe(join(user.home, "agent", "config.yaml"));
   });
 
   test("a full config is normalized: lists, camelCase, defaults", async () => {
@@ -67,7 +41,7 @@ defaults:
   on_ask: fail
   compact_threshold: 0.7
 `);
-    const config = await loadConfig(env);
+    const config = await loadConfig(user.env);
     expect(config).toEqual({
       file,
       models: { fast: ["ollama:llama3.2"], best: ["anthropic:claude-opus-5-5", "openai:gpt-6-astra"] },
@@ -89,7 +63,7 @@ defaults:
 
   test("an empty file is an empty config", async () => {
     write("# nothing yet\n");
-    expect((await loadConfig(env)).models).toEqual({});
+    expect((await loadConfig(user.env)).models).toEqual({});
   });
 });
 
@@ -104,7 +78,7 @@ providers:
 `);
     expect(error.kind).toBe("config");
     expect(error.details).toMatchObject({ line: 6, field: "providers.ollama.base_url" });
-    expect(error.message).toContain(`${join(home, "agent", "config.yaml")} line 6`);
+    expect(error.message).toContain(`${join(user.home, "agent", "config.yaml")} line 6`);
     expect(error.message).toContain("providers.ollama.base_url");
     expect(error.message).toContain("expected base_url: an http(s) URL");
   });
@@ -180,14 +154,18 @@ rules: {}
 describe("sandbox:", () => {
   test("mode, network and required are read as written", async () => {
     write("sandbox:\n  mode: read-only\n  network: true\n  required: true\n");
-    expect((await loadConfig(env)).sandbox).toEqual({ mode: "read-only", network: true, required: true });
+    expect((await loadConfig(user.env)).sandbox).toEqual({
+      mode: "read-only",
+      network: true,
+      required: true,
+    });
   });
 
   test("an unknown mode names file, line, field and the modes", async () => {
     const error = await failure("rules:\n  allow: []\nsandbox:\n  mode: sometimes\n");
     expect(error.kind).toBe("config");
     expect(error.details).toMatchObject({ line: 4, field: "sandbox.mode" });
-    expect(error.message).toContain(`${join(home, "agent", "config.yaml")} line 4`);
+    expect(error.message).toContain(`${join(user.home, "agent", "config.yaml")} line 4`);
     expect(error.message).toContain("expected mode: off, workspace-write, read-only");
   });
 
@@ -206,7 +184,7 @@ describe("telemetry:", () => {
     write(
       "telemetry:\n  endpoint: http://localhost:4318\n  headers: {x-key: abc}\n  include_content: true\n",
     );
-    expect((await loadConfig(env)).telemetry).toEqual({
+    expect((await loadConfig(user.env)).telemetry).toEqual({
       endpoint: "http://localhost:4318",
       headers: { "x-key": "abc" },
       includeContent: true,

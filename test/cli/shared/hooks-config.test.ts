@@ -3,8 +3,8 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { loadConfig } from "../../../src/cli/shared/config.ts";
 import { AppError, ExitCode, exitCodeForAppError } from "../../../src/kernel/index.ts";
+import { loadConfig } from "../../../src/sdk/config/config.ts";
 
 let home: string;
 let env: Record<string, string>;

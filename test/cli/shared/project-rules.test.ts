@@ -6,10 +6,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseLimitFlags } from "../../../src/cli/shared/limit-flags.ts";
-import { loadProjectRules } from "../../../src/cli/shared/project-rules.ts";
+import { parseLimitFlags } from "../../../src/cli/shared/flags/limit-flags.ts";
 import { AppError, ExitCode, exitCodeForAppError } from "../../../src/kernel/index.ts";
 import { buildRuleSet } from "../../../src/policy/rules.ts";
+import { loadProjectRules } from "../../../src/sdk/project/project-rules.ts";
+import { thrownAppError } from "../../support/thrown-app-error.ts";
 
 let root: string | undefined;
 afterEach(async () => {
@@ -21,16 +22,6 @@ async function project(yaml: string): Promise<string> {
   await mkdir(join(root, ".agent"));
   await writeFile(join(root, ".agent", "config.yaml"), yaml);
   return root;
-}
-
-function thrown(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected an AppError");
 }
 
 async function rejected(promise: Promise<unknown>): Promise<AppError> {
@@ -62,7 +53,7 @@ describe("project rules", () => {
   test("an allow rule in the project file is a config error (exit 3) naming the file", async () => {
     const dir = await project("rules:\n  allow: ['exec:*']\n");
     const lists = await loadProjectRules(dir);
-    const error = thrown(() => buildRuleSet({ project: lists }));
+    const error = thrownAppError(() => buildRuleSet({ project: lists }));
     expect(exitCodeForAppError(error.kind)).toBe(ExitCode.config);
     expect(error.message).toContain(join(dir, ".agent", "config.yaml"));
     expect(error.message).toContain("only ask and deny");
@@ -101,7 +92,7 @@ describe("limit flags", () => {
     [{ timeout: "abc" }, "--timeout expects a positive number"],
     [{ timeout: "-1" }, "--timeout expects a positive number"],
   ])("%p is a usage error (exit 2)", (flags, message) => {
-    const error = thrown(() => parseLimitFlags(flags));
+    const error = thrownAppError(() => parseLimitFlags(flags));
     expect(exitCodeForAppError(error.kind)).toBe(ExitCode.usage);
     expect(error.message).toContain(message);
   });

@@ -8,8 +8,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sessionMcpConfigs } from "../../../src/cli/shared/mcp-session.ts";
-import { loadProjectRules, projectHooks } from "../../../src/cli/shared/project-rules.ts";
+import { sessionMcpConfigs } from "../../../src/sdk/mcp-session.ts";
+import { loadProjectRules, projectHooks } from "../../../src/sdk/project/project-rules.ts";
 
 const base = mkdtempSync(join(tmpdir(), "agent-trust-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -1,0 +1,23 @@
+/**
+ * Writes src/llm/catalog/catalog-merged.json: the shipped models.dev snapshot merged with our overrides
+ * (src/llm/catalog/premerged.ts says why). Run it after changing overrides.ts or the snapshot:
+ *
+ *   bun scripts/catalog-merged.ts
+ *
+ * test/llm/catalog.test.ts fails while the committed file is out of date.
+ */
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { mergeCatalog } from "../src/llm/catalog/merge.ts";
+import type { CatalogData } from "../src/llm/catalog/models-dev.ts";
+import { toPremerged } from "../src/llm/catalog/premerged.ts";
+
+const snapshot = require("../src/llm/catalog/models-snapshot.json") as CatalogData;
+const out = resolve(import.meta.dir, "../src/llm/catalog/catalog-merged.json");
+const premerged = toPremerged(mergeCatalog(snapshot));
+writeFileSync(out, `${JSON.stringify(premerged, null, 2)}\n`);
+// In the repository's JSON style, so `bun run check` passes on the written file.
+Bun.spawnSync([process.execPath, "x", "biome", "format", "--write", out], { stdout: "ignore" });
+process.stdout.write(
+  `wrote ${premerged.entries.length} models and ${premerged.aliases.length} aliases to ${out}\n`,
+);

@@ -1,0 +1,143 @@
+import { makeEvent } from "../../../kernel/index.ts";
+import type { Tool, ToolRunOutput, ValidationResult } from "../../../tools/types.ts";
+import { substituteSkill } from "../../spec/skills/substitute.ts";
+import type { Skill } from "../../spec/skills/types.ts";
+import { type AgentSpec, DEFAULT_CONSTRAINTS, primitiveCapabilities } from "../../spec/spec.ts";
+import type { Node } from "../node.ts";
+import { activate, activatedText, modelSkills } from "./skill-activation.ts";
+
+export { activate, activationsFromHistory, restoreActivations } from "./skill-activation.ts";
+
+import { childIdentity, type DelegationContext, delegationResult } from "../sub-agents.ts";
+
+/**
+ * The `skill {name, arguments?}` tool (DESIGN "One tool pipeline"): progressive disclosure's second tier
+ * (agentskills.io "Adding skills support", Step 4, "Dedicated tool activation", with the names as an enum
+ * so the model cannot invent one). An inline skill returns its body with the arguments substituted, once
+ * per conversation; a `context: fork` skill runs as a sub-agent whose system prompt is the body. The tool
+ * holds no permission of its own (allowed by default; `deny: [skill:NAME]` refuses one): what the skill
+ * then does goes through the gate like every other call.
+ */
+
+interface SkillArgs {
+  name: string;
+  arguments: string;
+}
+
+/** The tool, or undefined when the agent may activate no skill (no empty tool is offered). */
+export function skillTool(node: Node, delegation: DelegationContext): Tool<SkillArgs> | undefined {
+  const skills = modelSkills(node);
+  if (skills.length === 0) return undefined;
+  const names = skills.map((s) => s.name);
+  return {
+    name: "skill",
+    kind: "primitive",
+    description:
+      "Load a skill from <available_skills> by name: returns its full instructions (or, for a skill that runs on its own, its result). Call it when the task matches the skill's description.",
+    parameters: {
+      type: "object",
+      properties: {
+        name: {
+          type: "string",
+          enum: names,
+          description: "The skill's name, as listed in <available_skills>.",
+        },
+        arguments: {
+          type: "string",
+          description: "Optional arguments for the skill (what the user asked for).",
+        },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+    readOnly: false,
+    concurrent: false,
+    policyName: "skill",
+    allowByDefault: true,
+    validate: (args) => validateSkillArgs(args, names),
+    policyTarget: async (args) => ({ targets: [args.name], sensitive: false }),
+    label: (args) => args.name,
+    preview: async (args) => `activate skill ${args.name}`,
+    execute: async (args, ctx) => {
+      const skill = skills.find((s) => s.name === args.name) as Skill;
+      if (!activate(node, skill, "model"))
+        return {
+          modelText: `The skill ${skill.name} is already loaded in this conversation: follow its instructions above.`,
+          display: `skill ${skill.name} (already loaded)`,
+          isError: false,
+        };
+      if (skill.fork) return runFork(node, skill, args.arguments, ctx.callId ?? skill.name, delegation);
+      return {
+        modelText: activatedText(skill, args.arguments),
+        display: `skill ${skill.name}: ${skill.file}`,
+        isError: false,
+      };
+    },
+  };
+}
+
+function validateSkillArgs(args: unknown, names: string[]): ValidationResult<SkillArgs> {
+  const record = (args ?? {}) as Record<string, unknown>;
+  const name = record.name;
+  if (typeof name !== "string" || !names.includes(name))
+    return { ok: false, error: `invalid arguments for skill: \`name\` must be one of ${names.join(", ")}` };
+  const given = record.arguments ?? "";
+  if (typeof given !== "string")
+    return { ok: false, error: "invalid arguments for skill: `arguments` must be a string when given" };
+  return { ok: true, value: { name, arguments: given } };
+}
+
+/**
+ * The sub-agent a `context: fork` skill runs as: the body is its system prompt; its tools are the
+ * parent's primitives (never more), or, for an agent that only delegates (the root), code-editor's.
+ */
+export function forkSpec(node: Node, skill: Skill, args: string): AgentSpec {
+  const parent = node.options.spec;
+  const own = primitiveCapabilities(parent);
+  const editor = node.options.specs.get("code-editor");
+  const capabilities = own.length > 0 ? own : editor ? primitiveCapabilities(editor) : [];
+  return {
+    name: skill.name,
+    description: skill.description,
+    system_prompt: substituteSkill(skill.body, args, skill.dir),
+    model: editor && own.length === 0 ? editor.model : parent.model,
+    capabilities,
+    constraints: { ...DEFAULT_CONSTRAINTS, max_depth: 0, can_spawn: false },
+    tags: ["skill"],
+    version: "1",
+    skills: false,
+    ...(parent.instructions !== undefined ? { instructions: parent.instructions } : {}),
+  };
+}
+
+async function runFork(
+  node: Node,
+  skill: Skill,
+  args: string,
+  callId: string,
+  ctx: DelegationContext,
+): Promise<ToolRunOutput> {
+  const spec = forkSpec(node, skill, args);
+  const goal = args.trim() !== "" ? args : `Carry out the ${skill.name} skill's instructions.`;
+  const child = childIdentity(ctx.who, skill.name, ctx.counters);
+  ctx.emit(makeEvent(ctx.who, "act_start", { id: callId, child: child.agent, childName: skill.name, goal }));
+  const outcome = await ctx.runChild(spec, goal, [], child, child.depth);
+  const { status, finishReason, answer } = outcome.result;
+  ctx.emit(
+    makeEvent(ctx.who, "act_end", {
+      id: callId,
+      child: child.agent,
+      childName: skill.name,
+      status,
+      finishReason,
+      answer,
+    }),
+  );
+  const { content, isError } = delegationResult(skill.name, outcome.result);
+  return {
+    modelText: content,
+    display: `skill ${skill.name} (forked): ${status} (${finishReason})`,
+    isError,
+    ...(outcome.stop !== undefined ? { stop: outcome.stop } : {}),
+  };
+}

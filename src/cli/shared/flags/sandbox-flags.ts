@@ -1,0 +1,32 @@
+/** `--sandbox MODE` and `--sandbox-network`, shared by `agent run` and `agent helper` (see sandbox-setup.ts). */
+import { Option } from "commander";
+import {
+  SANDBOX_MODES,
+  type SandboxMode,
+  type SandboxSettings,
+} from "../../../tools/exec/sandbox-settings.ts";
+
+/** The sandbox flags as commander parses them. */
+export interface SandboxFlags {
+  sandbox?: SandboxMode;
+  sandboxNetwork?: boolean;
+}
+
+/** The options, for a command's option list. */
+export function sandboxOptions(): Option[] {
+  return [
+    new Option(
+      "--sandbox <mode>",
+      "run exec and verify: commands under bubblewrap (Linux): workspace-write (default where bwrap works), read-only or off",
+    ).choices([...SANDBOX_MODES]),
+    new Option("--sandbox-network", "let sandboxed commands reach the network"),
+  ];
+}
+
+/** Config settings with the flags laid over them. */
+export function sandboxSettings(flags: SandboxFlags, config: SandboxSettings | undefined): SandboxSettings {
+  const settings: SandboxSettings = { ...config };
+  if (flags.sandbox !== undefined) settings.mode = flags.sandbox;
+  if (flags.sandboxNetwork === true) settings.network = true;
+  return settings;
+}

@@ -1,0 +1,188 @@
+/**
+ * What `agent run` and `agent chat` build before the first model call, in one place: the flags' workspace
+ * (sandboxed), specs and rules made into a library session (`createSession`, the same entry library users
+ * get), and the conversation to continue (`-c`, `--resume`). Each run of the root agent then goes through
+ * {@link runRootTurn}, so a chat message runs exactly as `agent run` does.
+ */
+import type { ResumePoint } from "../../../agents/loop/context/resume.ts";
+import { decideAuto, type TierChoice } from "../../../agents/loop/tier-classifier.ts";
+import type { AgentSpec } from "../../../agents/spec/spec.ts";
+import type { RunAgentOptions, RunLimits } from "../../../agents/types.ts";
+import {
+  type AgentEvent,
+  type AgentIdentity,
+  AppError,
+  type Message,
+  type Redactor,
+  type RunResult,
+} from "../../../kernel/index.ts";
+import type { ModelClient } from "../../../llm/client.ts";
+import { type AgentConfig, loadConfig } from "../../../sdk/config/config.ts";
+import { sessionMcpConfigs } from "../../../sdk/mcp-session.ts";
+import { projectOverrideNotices } from "../../../sdk/project/project-notices.ts";
+import { loadProjectRules } from "../../../sdk/project/project-rules.ts";
+import { sandboxWorkspace } from "../../../sdk/sandbox-setup.ts";
+import { createSession, type Session } from "../../../sdk/session.ts";
+import { chooseSandbox } from "../../../tools/exec/sandbox.ts";
+import { Workspace } from "../../../tools/workspace.ts";
+import { parseLimitFlags } from "../flags/limit-flags.ts";
+import { sandboxSettings } from "../flags/sandbox-flags.ts";
+import type { SessionFlags } from "../flags/session-options.ts";
+import { loadRunSpecs } from "./run-specs.ts";
+import { type Continued, continuedSession } from "./session-continue.ts";
+
+export type { SessionFlags } from "../flags/session-options.ts";
+
+/** A library session (sdk/session.ts) set up from the CLI's flags, ready to run turns of its root agent. */
+export interface SessionSetup {
+  session: Session;
+  env: Record<string, string | undefined>;
+  workspace: Workspace;
+  config: AgentConfig;
+  spec: AgentSpec;
+  /** The root agent's identity in events of the caller's own (an interruption notice, a compaction). */
+  who: AgentIdentity;
+  redactor: Redactor;
+  client: ModelClient;
+  limits: RunLimits;
+  /** The conversation `-c` or `--resume` continues; undefined for a new session. */
+  continued?: Continued & { point: ResumePoint };
+  /** `--model` or else `--tier`: the top agent's model name instead of its spec's. */
+  override?: string;
+  /** A stalled root continues once on the next tier with its conversation (off with --no-fallback). */
+  escalate: boolean;
+  /** Where the session's events go (redacted, in order), and optionally each event before redaction
+   * (in-process only); set once the transcript and the view exist. */
+  setSink(sink: (event: AgentEvent) => void, unredacted?: (event: AgentEvent) => void): void;
+}
+
+/** Builds a session from the flags; throws AppError for usage, config, spec and session problems. */
+export async function setUpSession(
+  flags: SessionFlags,
+  command: "run" | "chat" = "run",
+  firstGoal = "",
+): Promise<SessionSetup> {
+  const env = process.env;
+  parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
+  const opened = await openWorkspace(flags.cwd ?? process.cwd());
+  const config = await loadConfig(env);
+  const sandboxing = sandboxSettings(flags, config.sandbox);
+  // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
+  const probed = chooseSandbox(sandboxing, opened.roots, env);
+  const limits = parseLimitFlags(flags, config.defaults); // budgets the flags leave unset come from config
+  const continued = continuedSession(flags, opened.root, command);
+
+  const agentName = flags.agent ?? continued?.point.agentName ?? config.defaults.agent ?? "root";
+  // Specs may name the MCP servers of the user config and of a trusted project (mcp-session.ts).
+  const mcp = sessionMcpConfigs(config, await loadProjectRules(opened.root), opened.root);
+  const loaded = await loadRunSpecs(opened.root, env, { ...config, mcpServers: mcp.servers }, agentName);
+  const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
+  let sink: (event: AgentEvent) => void = () => {};
+  let tap: ((event: AgentEvent) => void) | undefined;
+  const session = await createSession({
+    workspace: sandboxed.workspace,
+    env,
+    config,
+    specs: loaded.specs.values(),
+    rules: { allow: flags.allow ?? [], deny: flags.deny ?? [] },
+    onEvent: (event) => sink(event),
+    onUnredactedEvent: (event) => tap?.(event),
+    notices: [
+      ...projectOverrideNotices(loaded),
+      ...(sandboxed.warning ? [{ code: "sandbox_unavailable", message: sandboxed.warning }] : []),
+    ],
+    fallback: flags.fallback !== false,
+    ...(continued ? { sessionId: continued.sessionId } : {}),
+    ...(flags.record !== undefined ? { record: flags.record } : {}),
+    ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
+    ...(flags.replayLoose ? { replayLoose: true } : {}),
+  });
+  const spec = session.spec(agentName);
+  // Resolve the top agent's model now, so a missing key fails before a transcript is created (exit 3);
+  // `auto` is decided per goal (topModel), here from the first one when it is known.
+  const override = flags.model ?? flags.tier;
+  try {
+    session.client.resolve(decideAuto(override ?? spec.model, firstGoal).name);
+  } catch (error) {
+    // No key anywhere: the first-run screen instead of one line (first-run.ts).
+    const { firstRunError } = await import("./first-run.ts");
+    throw await firstRunError(error, env, config, command);
+  }
+
+  return {
+    session,
+    env,
+    workspace: session.workspace,
+    config,
+    spec,
+    who: { agent: "root", name: spec.name, depth: 0 },
+    redactor: session.redactor,
+    client: session.client,
+    limits,
+    ...(override !== undefined ? { override } : {}),
+    escalate: flags.fallback !== false && config.defaults.fallback !== false,
+    ...(continued ? { continued } : {}),
+    setSink: (next, unredacted) => {
+      sink = next;
+      tap = unredacted;
+    },
+  };
+}
+
+/** One run of the root agent on the session's conversation. */
+export interface RootTurn {
+  goal: string;
+  signal: AbortSignal;
+  /** The transcript this turn's events go to. */
+  sessionId: string;
+  /** The conversation so far (empty for a new one). */
+  history: Message[];
+  /** Marks session_start as continuing the session. */
+  resumed: boolean;
+  /** Model override (`--model`, or `/model` in a chat). */
+  model?: string;
+  /** `--system`: replaces the root agent's system prompt. */
+  systemPrompt?: string;
+  /** `--schema`: the JSON schema the final answer must match. */
+  outputSchema?: RunAgentOptions["outputSchema"];
+}
+
+/** Runs the root agent once, with its sub-agents, approvals and tools, on the session. */
+export function runRootTurn(setup: SessionSetup, turn: RootTurn): Promise<RunResult> {
+  return setup.session.run(turn.goal, {
+    agent: setup.spec.name,
+    signal: turn.signal,
+    sessionId: turn.sessionId,
+    limits: setup.limits,
+    escalate: setup.escalate,
+    ...(turn.model !== undefined ? { model: turn.model } : {}),
+    ...(turn.systemPrompt !== undefined ? { systemPrompt: turn.systemPrompt } : {}),
+    ...(turn.outputSchema ? { outputSchema: turn.outputSchema } : {}),
+    ...(turn.history.length > 0 || turn.resumed ? { history: turn.history, resumed: turn.resumed } : {}),
+  });
+}
+
+/**
+ * The top agent's model for one goal: `--model`/`--tier` (or a chat's `/model`) else the spec's, with
+ * `auto` decided from the goal as `agent helper --tier auto` does. `model` is set when it differs from
+ * what the spec alone gives; `auto` describes the choice for the user.
+ */
+export function topModel(
+  setup: SessionSetup,
+  goal: string,
+  override = setup.override,
+): { model?: string; auto?: TierChoice } {
+  const top = decideAuto(override ?? setup.spec.model, goal);
+  return {
+    ...(override !== undefined || top.auto ? { model: top.name } : {}),
+    ...(top.auto ? { auto: top.auto } : {}),
+  };
+}
+
+async function openWorkspace(dir: string): Promise<Workspace> {
+  try {
+    return await Workspace.open(dir);
+  } catch (error) {
+    throw new AppError("usage", `--cwd ${dir}: not a usable directory (${(error as Error).message})`);
+  }
+}

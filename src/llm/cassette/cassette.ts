@@ -1,0 +1,210 @@
+/**
+ * Record and replay at the provider layer. `recordingStream` appends each model exchange to a
+ * cassette as it completes; `replayStream` serves a cassette back in order as a StreamFn, so a run can
+ * be reproduced with no key and no network. See cassette-format.ts for the file format.
+ */
+import { mkdirSync, openSync, readFileSync, realpathSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  AppError,
+  type ModelRequest,
+  Redactor,
+  type StreamEvent,
+  type StreamFn,
+} from "../../kernel/index.ts";
+import { costOf, modelInfo } from "../catalog.ts";
+import {
+  CASSETTE_VERSION,
+  type CassetteExchange,
+  type CassetteHeader,
+  decodeRecord,
+  encodeRecord,
+  summarizeRequest,
+} from "./cassette-format.ts";
+import { firstDifference } from "./cassette-match.ts";
+
+export interface CassetteOptions {
+  /** Paths under this root are stored as `${WORKSPACE}` and substituted back on replay. */
+  workspaceRoot: string;
+  /** Redacts secrets before anything is written. Default: Redactor.fromEnv(process.env). */
+  redactor?: Redactor;
+}
+
+function realRoot(root: string): string[] {
+  try {
+    return [root, realpathSync(root)];
+  } catch {
+    return [root];
+  }
+}
+
+/**
+ * Wraps a stream function so every exchange is appended to `file` (created or truncated now, with a
+ * header line) when its terminal event arrives, or when the consumer stops early. Events pass through
+ * unchanged and as they come. Each line is written with a synchronous write, so a crash loses nothing.
+ * The file is opened once, here, and every exchange is written to that descriptor: a model that later
+ * replaces the path with a symlink (to ~/.bashrc, say) redirects nothing (issue 22).
+ */
+export function recordingStream(inner: StreamFn, file: string, options: CassetteOptions): StreamFn {
+  const redactor = options.redactor ?? Redactor.fromEnv(process.env);
+  const roots = realRoot(options.workspaceRoot);
+  const header: CassetteHeader = {
+    type: "cassette",
+    version: CASSETTE_VERSION,
+    created: new Date().toISOString(),
+  };
+  let fd: number;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    fd = openSync(file, "w", 0o600);
+    writeSync(fd, `${encodeRecord(header, roots)}\n`);
+  } catch (error) {
+    throw new AppError("usage", `cannot write cassette ${file}: ${(error as Error).message}`, { file });
+  }
+  let turn = 0;
+  const save = (exchange: CassetteExchange): AppError | undefined => {
+    try {
+      writeSync(fd, `${encodeRecord(redactor.redactValue(exchange), roots)}\n`);
+      return undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      return new AppError("state", `cannot write cassette ${file}: ${code}`, { file });
+    }
+  };
+
+  return async function* record(request: ModelRequest): AsyncGenerator<StreamEvent> {
+    turn += 1;
+    const exchange: CassetteExchange = {
+      type: "exchange",
+      turn,
+      request: summarizeRequest(request),
+      events: [],
+    };
+    let failure: AppError | undefined;
+    try {
+      for await (const event of inner(request)) {
+        exchange.events.push(event);
+        yield event;
+      }
+    } finally {
+      failure = save(exchange);
+    }
+    // Only reached when the consumer read to the end: a full disk is reported, not swallowed.
+    if (failure) throw failure;
+  };
+}
+
+/** Reads a cassette's exchanges in order. Throws AppError("usage") when the file cannot be read or is not a cassette. */
+export function readCassette(file: string, workspaceRoot: string): CassetteExchange[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new AppError("usage", `cannot read cassette ${file}: ${(error as Error).message}`, { file });
+  }
+  const exchanges: CassetteExchange[] = [];
+  const lines = text.split("\n");
+  let sawHeader = false;
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    const record = decodeRecord(line, workspaceRoot);
+    if (!record) {
+      // A torn last line (a crash mid-write) is tolerated; anything else is a broken file.
+      if (i >= lines.length - 2) break;
+      throw new AppError("usage", `cassette ${file} line ${i + 1} is not a cassette record`, {
+        file,
+        line: i + 1,
+      });
+    }
+    if (record.type === "cassette") {
+      if (record.version !== CASSETTE_VERSION) {
+        throw new AppError(
+          "usage",
+          `cassette ${file} has version ${record.version}; this agent reads version ${CASSETTE_VERSION}`,
+          {
+            file,
+          },
+        );
+      }
+      sawHeader = true;
+    } else {
+      exchanges.push(record);
+    }
+  }
+  if (!sawHeader) throw new AppError("usage", `${file} is not a cassette (no header line)`, { file });
+  return exchanges;
+}
+
+/** A replaying stream, and what the run needs to know about the replay afterwards. */
+export interface Replay {
+  stream: StreamFn;
+  /** The first request that did not match its recording (strict replay only), as a sentence. */
+  mismatch(): string | undefined;
+  /** What the served exchanges cost when they were recorded, at catalog prices. */
+  recordedCostUsd(): number;
+}
+
+/**
+ * Serves the exchanges of `file` in order. Unless `loose`, each request must match the recorded one
+ * (cassette-match.ts); the first that does not ends the stream with an error and is kept for
+ * {@link Replay.mismatch}. A call past the last exchange yields a terminal error saying how many turns
+ * the cassette holds. Reads the file now, so a missing or broken cassette fails before the run starts.
+ */
+export function replayStream(file: string, options: { workspaceRoot: string; loose?: boolean }): Replay {
+  const exchanges = readCassette(file, options.workspaceRoot);
+  let next = 0;
+  let mismatch: string | undefined;
+  let recordedCost = 0;
+
+  async function* replay(request: ModelRequest): AsyncGenerator<StreamEvent> {
+    const exchange = exchanges[next];
+    next += 1;
+    const difference =
+      exchange && !options.loose ? firstDifference(exchange.request, summarizeRequest(request)) : undefined;
+    if (difference !== undefined || mismatch !== undefined) {
+      mismatch ??= `--replay ${file}: request ${next} does not match the recording: ${difference}; record the cassette again, or pass --replay-loose to serve it anyway`;
+      yield {
+        type: "error",
+        error: {
+          kind: "bad_request",
+          message: mismatch,
+          provider: request.model.provider,
+          model: request.model.id,
+        },
+      };
+      return;
+    }
+    if (!exchange) {
+      yield {
+        type: "error",
+        error: {
+          kind: "bad_request",
+          message: `cassette ${file} holds ${exchanges.length} turn${exchanges.length === 1 ? "" : "s"} and the run asked for turn ${next}`,
+          provider: request.model.provider,
+          model: request.model.id,
+        },
+      };
+      return;
+    }
+    for (const event of exchange.events) {
+      if (request.signal?.aborted) {
+        yield {
+          type: "error",
+          error: {
+            kind: "aborted",
+            message: "aborted",
+            provider: request.model.provider,
+            model: request.model.id,
+          },
+        };
+        return;
+      }
+      if (event.type === "done") {
+        const { provider, id } = exchange.request.model;
+        recordedCost += costOf(event.usage, modelInfo(id, provider));
+      }
+      yield event;
+    }
+  }
+  return { stream: replay, mismatch: () => mismatch, recordedCostUsd: () => recordedCost };
+}
