@@ -3,18 +3,15 @@
  * open the interactive session: on a terminal (tmux, see tmux.ts) `agent -c` continues the workspace's
  * latest session; off a terminal it says the chat needs one (exit 2), not "unknown option".
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { anthropicEnv, makeE2eSandbox, runAgentIn } from "./support.ts";
+import { expect, test } from "bun:test";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { anthropicEnv, freshServer, makeE2eSandbox, runAgentIn } from "./support.ts";
 import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
 
 let server: FakeLlmServer;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 test(

@@ -3,17 +3,15 @@
  * presses (Home, End, Alt-B, Left, Ctrl-W) change the text where the cursor is, and the model receives
  * the edited message.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { expect, test } from "bun:test";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { freshServer } from "./support.ts";
 import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
 
 let server: FakeLlmServer;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** The last user message of request `index`, as text. */

@@ -3,17 +3,15 @@
  * pseudo-terminal (tmux, see tmux.ts): said when the chat moves to the fast tier, not for every short
  * message in a row.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { expect, test } from "bun:test";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { freshServer } from "./support.ts";
 import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
 
 let server: FakeLlmServer;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 test(

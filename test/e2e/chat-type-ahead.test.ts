@@ -3,17 +3,15 @@
  * the running turn; a message sent there is queued and reaches the model as the next message when the
  * turn ends; Esc interrupts the turn and puts a queued message back into the box, unsent.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { expect, test } from "bun:test";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { freshServer } from "./support.ts";
 import { startTerminal, TEST_TIMEOUT_MS } from "./tmux.ts";
 
 let server: FakeLlmServer;
 
-beforeEach(async () => {
-  server = await startFakeLlmServer();
-});
-afterEach(async () => {
-  await server.close();
+freshServer((s) => {
+  server = s;
 });
 
 /** The last user message of request `index`, as text. */
