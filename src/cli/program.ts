@@ -67,8 +67,19 @@ export function expandShorthands(args: readonly string[], commandNames: readonly
   if (first.startsWith("--print=")) return ["run", PRINT_MODE, first.slice("--print=".length), ...rest];
   if (!first.startsWith("-") && /\s/.test(first.trim()) && !commandNames.includes(first))
     return ["run", ...args];
+  // Options before any command (`agent -c`, `agent -m opus`, `agent --resume ID "go on"`) are the chat's,
+  // as `claude -c` opens the interactive session (https://code.claude.com/docs/en/cli-reference); with -p
+  // among them it is the print run (`claude -c -p "query"`). Help and version stay the program's own.
+  if (first.startsWith("-") && !PROGRAM_OPTIONS.has(first)) {
+    const print = args.findIndex((arg) => arg === "-p" || arg === "--print");
+    if (print === -1) return ["chat", ...args];
+    return ["run", PRINT_MODE, ...args.slice(0, print), ...args.slice(print + 1)];
+  }
   return [...args];
 }
+
+/** The program's own options, which never mean the chat. */
+const PROGRAM_OPTIONS = new Set(["-h", "--help", "-V", "--version"]);
 
 /** A message as one terminal-safe line (messages can quote model or tool text). */
 function oneLine(text: string): string {

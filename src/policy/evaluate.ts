@@ -44,13 +44,21 @@ function permits(rule: Rule, texts: UnitTexts): boolean {
   return texts.risky === undefined || rule.pattern === undefined || rule.pattern.includes(texts.risky);
 }
 
+/**
+ * A rule as a reason names it: a project's rule says where it lives, since the user did not write it and
+ * would look for it in their own config (`deny rule exec:rm * of the project's .agent/config.yaml`).
+ */
+function ruleName(rule: Rule): string {
+  return rule.source === "project" ? `${rule.text} of the project's .agent/config.yaml` : rule.text;
+}
+
 /** Decides one unit. Deny beats a session grant, which beats ask, which beats allow. */
 function decideUnit(rules: Rule[], texts: UnitTexts, fallback: Unit): Unit {
   const deny = rules.find((r) => r.effect === "deny" && restricts(r, texts));
-  if (deny) return { effect: "deny", rule: deny, reason: `deny rule ${deny.text}` };
+  if (deny) return { effect: "deny", rule: deny, reason: `deny rule ${ruleName(deny)}` };
   const unknown = texts.unresolved === undefined ? undefined : rules.find((r) => r.effect === "deny");
   if (unknown) {
-    const reason = `${texts.unresolved} may be a command, and deny rule ${unknown.text} could match it`;
+    const reason = `${texts.unresolved} may be a command, and deny rule ${ruleName(unknown)} could match it`;
     return { effect: "deny", rule: unknown, reason };
   }
   const grant = rules.find((r) => r.effect === "allow" && r.source === "session" && matches(r, texts.strict));
@@ -62,7 +70,7 @@ function decideUnit(rules: Rule[], texts: UnitTexts, fallback: Unit): Unit {
       granted: true,
     };
   const asking = rules.find((r) => r.effect === "ask" && restricts(r, texts));
-  if (asking) return { effect: "ask", rule: asking, reason: `ask rule ${asking.text}` };
+  if (asking) return { effect: "ask", rule: asking, reason: `ask rule ${ruleName(asking)}` };
   const allow = rules.find((r) => r.effect === "allow" && permits(r, texts));
   if (allow) return { effect: "allow", rule: allow, reason: `allow rule ${allow.text}` };
   if (texts.risky !== undefined && rules.some((r) => r.effect === "allow" && matches(r, texts.strict))) {

@@ -36,6 +36,8 @@ export interface ChatUi {
   nextInput(): Promise<ChatInput>;
   /** Shows the end of a turn (answer unless already shown, status, tokens, cost). */
   turnEnded(run: FinishedRun): void;
+  /** Shows the user's message as typed (`▸ you: TEXT`), before the turn that answers it. */
+  sent(text: string): void;
   /** Prints a line of slash-command output (`ok: false` for an error). */
   note(text: string, ok?: boolean): void;
   /** `/clear`: a cleared screen and a fresh status line (no tokens, cost or time; `model` when given). */

@@ -37,6 +37,23 @@ export function matchSlash(input: string, commands: readonly ChatCommand[]): Sla
 }
 
 /**
+ * Tab in the input box (as a shell completes, and as Claude Code's Tab accepts a suggestion,
+ * https://code.claude.com/docs/en/interactive-mode): `/mo` becomes `/model ` when one command starts with
+ * it, or is extended to what every match shares (with skills `review` and `release`, `/r` → `/re`; `/co`
+ * stays, cost and compact share nothing more). Undefined when there is nothing to add.
+ */
+export function completeSlash(input: string, commands: readonly ChatCommand[]): string | undefined {
+  const match = matchSlash(input, commands);
+  if (match.kind !== "list") return undefined;
+  const names = match.commands.map((c) => c.name);
+  const [only] = names;
+  if (names.length === 1 && only !== undefined) return `/${only} `;
+  let shared = only ?? "";
+  for (const name of names) while (!name.startsWith(shared)) shared = shared.slice(0, -1);
+  return shared.length > input.length - 1 ? `/${shared}` : undefined;
+}
+
+/**
  * The known command nearest to `name` by edit distance, when it is near enough to be a slip: at most 2
  * edits, or a third of the longer name's length (`mdoel` → `model`: a swap is 2 edits). Ties go to the
  * command listed first.

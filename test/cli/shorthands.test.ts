@@ -26,6 +26,21 @@ describe("expandShorthands", () => {
       ["helper", "what is 2+2"],
     ],
     [["--version"], ["--version"]],
+    [["-h"], ["-h"]],
+    // Options with no command are the chat's (`claude -c`); with -p among them, the print run.
+    [["-c"], ["chat", "-c"]],
+    [
+      ["-m", "opus", "hello"],
+      ["chat", "-m", "opus", "hello"],
+    ],
+    [
+      ["--resume", "ab12cd"],
+      ["chat", "--resume", "ab12cd"],
+    ],
+    [
+      ["-c", "-p", "check for type errors"],
+      ["run", "--print-mode", "-c", "check for type errors"],
+    ],
     [[], []],
   ];
   for (const [args, expected] of cases) {

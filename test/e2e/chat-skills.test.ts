@@ -38,6 +38,11 @@ test(
       await run.waitForScreen(/Hello, Ada!/, "the answer");
       await run.waitForScreen(/skill greet activated by you \(project .*SKILL\.md\)/, "the activation line");
       expect(JSON.stringify(server.requests[0]?.body)).toContain("Greet Ada in one line.");
+      // The screen shows the line as typed, not the instructions it expanded to.
+      const screen = run.screen();
+      expect(screen).toContain("▸ you: /greet Ada");
+      expect(screen).not.toContain("Greet Ada in one line.");
+      expect(screen).not.toContain("root: ");
       expect(await run.exitAfter("C-d")).toBe(0);
     } finally {
       run.close();

@@ -165,5 +165,9 @@ describe("denials are reported", () => {
       { tool: "exec", decided_by: "rule", rule: "exec:python3 *", suggested_allow: [] },
     ]);
     expect(result.stderr).toContain("remove or narrow the deny rule exec:python3 * to allow it");
+    // The rule is the project's, not the user's: the reason says which file holds it.
+    expect(result.stderr).toContain(
+      "the policy denies it: deny rule exec:python3 * of the project's .agent/config.yaml;",
+    );
   });
 });

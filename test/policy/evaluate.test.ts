@@ -60,13 +60,18 @@ describe("evaluate: precedence", () => {
     expect(evaluate(req("exec", ["git push origin"]), all)).toMatchObject({
       effect: "ask",
       rule: { text: "exec:git push *" },
-      reason: "ask rule exec:git push *",
+      // The rules() helper puts ask and deny rules in the project's file: the reason says so.
+      reason: "ask rule exec:git push * of the project's .agent/config.yaml",
     });
     expect(evaluate(req("exec", ["git push --force origin"]), all)).toMatchObject({
       effect: "deny",
       rule: { text: "exec:git push --force*" },
-      reason: "deny rule exec:git push --force*",
+      reason: "deny rule exec:git push --force* of the project's .agent/config.yaml",
     });
+    // A rule of the user's own config or a flag is named as written.
+    const own = [parseRule("exec:rm *", "deny", "user"), parseRule("exec:npm *", "ask", "flag")];
+    expect(evaluate(req("exec", ["rm -rf x"]), own).reason).toBe("deny rule exec:rm *");
+    expect(evaluate(req("exec", ["npm publish"]), own).reason).toBe("ask rule exec:npm *");
   });
 
   test("a deny rule refuses a read-only tool too", () => {

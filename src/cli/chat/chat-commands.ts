@@ -22,6 +22,8 @@ const ALIASES: Record<string, string> = { exit: "quit", "?": "help" };
  * is a command, so a message that starts with a path (`/usr/lib is full`) is sent as it is.
  */
 export function parseSlashCommand(line: string): SlashCommand | undefined {
+  // A `/` alone (Enter on the menu without choosing) shows the commands; it is not a message to the model.
+  if (line.trim() === "/") return { name: "help" };
   const match = /^\/([a-z]+|\?)(?:\s+([\s\S]*))?$/.exec(line.trim());
   if (!match) return undefined;
   const name = ALIASES[match[1] ?? ""] ?? match[1] ?? "";
@@ -50,7 +52,8 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
 /** What `/help` prints: the commands, then the keys. */
 export const CHAT_HELP: readonly string[] = [
   ...CHAT_COMMANDS.map((c) => `/${c.name.padEnd(17)}${c.description}`),
-  "keys: Enter send · \\ then Enter, Ctrl-J or Alt+Enter newline · ↑/↓ earlier inputs",
+  "keys: Enter send · \\ then Enter, Ctrl-J or Alt+Enter newline · ↑/↓ earlier inputs · Tab completes a /command",
+  "      ←/→, Home/End, Ctrl-A/E, Alt-B/F move · Ctrl-W, Ctrl-U, Ctrl-K delete a word, to the start, to the end",
   "      Esc interrupt the running turn (at an approval prompt: no, and interrupt)",
   "      Ctrl-C clear the input (on an empty input: press again to quit) · during a turn: interrupt",
 ];

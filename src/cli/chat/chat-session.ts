@@ -99,7 +99,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     }
     emit(
       makeEvent(who, "warning", {
-        message: "interrupting (Ctrl-C again quits the chat)",
+        message: key === "escape" ? "interrupting" : "interrupting (Ctrl-C again quits the chat)",
         code: "interrupted",
       }),
     );
@@ -165,6 +165,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   }
   try {
     let first: string | undefined = words.join(" ").trim() || undefined;
+    let lastSmallTalk = false;
     for (;;) {
       if (hungUp) break;
       const input = first !== undefined ? { kind: "message" as const, text: first } : await ui.nextInput();
@@ -179,11 +180,14 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         await runCommand(command, { setup, convo, ui, totals, emit });
         continue;
       }
+      ui.sent(input.text);
       const chosen = convo.model ?? setup.override;
       // Nothing chose the model and the message is small talk: the fast tier answers (chat-tier.ts).
       const smallTalk = chosen === undefined && isSmallTalk(input.text);
-      if (smallTalk)
+      // Said when the chat moves to the fast tier, not again for each short message in a row.
+      if (smallTalk && !lastSmallTalk)
         ui.note(`tier ${SMALL_TALK_TIER} for a short message without code or files (/model to choose)`);
+      lastSmallTalk = smallTalk;
       const top = topModel(setup, input.text, smallTalk ? SMALL_TALK_TIER : chosen);
       if (top.auto) {
         const from =
@@ -301,9 +305,11 @@ async function runCommand(
       }
       return;
     }
-    case "cost":
-      ui.note(`${totals.turns} turns · ${formatUsage(totals.usage)} · ${formatCost(totals.costUsd)}`);
+    case "cost": {
+      const turns = `${totals.turns} ${totals.turns === 1 ? "turn" : "turns"}`;
+      ui.note(`${turns} · ${formatUsage(totals.usage)} · ${formatCost(totals.costUsd)}`);
       return;
+    }
     case "compact": {
       // The summary call is the loop's own (compaction.ts); its `compaction` event reaches the transcript,
       // the view and, through the emit tap above, this conversation.

@@ -50,6 +50,7 @@ export function App({ store, approver, colors, showCost, onInterrupt, onHistoryR
           elapsedMs={elapsedMs}
           colors={colors}
           showAnswer={finished.answer.trim() !== state.lastRootText}
+          showError={finished.error?.message !== state.lastRootError}
         />
       ) : (
         <>
@@ -57,13 +58,16 @@ export function App({ store, approver, colors, showCost, onInterrupt, onHistoryR
             <InterruptKey onInterrupt={onInterrupt} />
           )}
           <LiveArea agents={state.agents} colors={colors} columns={columns} now={now} />
-          <StatusLine
-            model={state.model}
-            usage={state.usage}
-            costUsd={state.costUsd}
-            showCost={showCost}
-            elapsedMs={elapsedMs}
-          />
+          {/* Until the run starts nothing is known: no `… · 0 tokens · $0.0000 · 0ms` placeholder. */}
+          {state.startedAt === undefined ? null : (
+            <StatusLine
+              model={state.model}
+              usage={state.usage}
+              costUsd={state.costUsd}
+              showCost={showCost}
+              elapsedMs={elapsedMs}
+            />
+          )}
         </>
       )}
     </Box>

@@ -88,6 +88,10 @@ export function applyEvent(
     // Reasoning streams into the live area as progress; only plan_end text becomes a message. Most events
     // of a run are these: only the live tail changes (no history item, so no label to work out).
     const agent = agentOf(draft, event);
+    // Reasoning, then the answer: the answer's tail starts afresh, so thinking is never shown as answer.
+    const thinking = event.kind === "reasoning_delta";
+    if ((agent.thinking === true) !== thinking) agent.streamTail = "";
+    agent.thinking = thinking;
     agent.streamTail = (agent.streamTail + event.data.delta).slice(-STREAM_TAIL_CHARS);
     delete agent.waitingSince;
     return;
@@ -103,7 +107,17 @@ export function applyEvent(
       draft.goal = event.data.goal;
       draft.model = event.data.model;
       draft.startedAt ??= event.time;
-      pushItem(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
+      draft.costBeforeTurn = draft.costUsd;
+      if (draft.goalShown !== true) {
+        // `agent run -c` / `--resume`: say that the model gets the earlier conversation (the chat says so
+        // when it opens, and shows the user's messages itself).
+        if (event.data.resumed === true) {
+          const id = event.data.sessionId.split("-").at(-1) ?? event.data.sessionId;
+          pushItem(draft, fresh, { ...base, kind: "info", text: `continuing session ${id}` });
+        }
+        pushItem(draft, fresh, { ...base, kind: "goal", text: event.data.goal });
+      }
+      draft.goalShown = false;
       return;
     }
     case "plan_start": {
@@ -129,7 +143,12 @@ export function applyEvent(
     case "tool_start": {
       const d = event.data;
       const description = describeToolCall(d.tool, d.args);
-      draft.calls[callKey(event.agent, d.id)] = { agent: event.agent, tool: d.tool, description };
+      draft.calls[callKey(event.agent, d.id)] = {
+        agent: event.agent,
+        tool: d.tool,
+        description,
+        startedAt: event.time,
+      };
       if (!shownAsTool(d)) return;
       agentOf(draft, event).tools.push({ id: d.id, tool: d.tool, description, startedAt: event.time });
       return;
@@ -177,7 +196,8 @@ export function applyEvent(
         return;
       }
       const summary = d.summary ? ` — ${d.isError ? failureReason(d.summary) : oneLine(d.summary, 80)}` : "";
-      const text = `${d.tool} ${description}${summary} (${formatDuration(d.durationMs)})`;
+      const ran = Math.max(0, d.durationMs - (call?.waitedMs ?? 0));
+      const text = `${d.tool} ${description}${summary} (${formatDuration(ran)})`;
       const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
       // An applied edit keeps its diff in the history, collapsed to its first changed lines.
       const diff = d.isError ? undefined : collapseDiff(d.display);
@@ -244,9 +264,17 @@ export function applyEvent(
       const request = draft.requests[d.id];
       delete draft.requests[d.id];
       const denied = d.decision.kind === "deny" || d.decision.kind === "deny_feedback";
-      const callId = denied ? callDecided(Object.entries(draft.calls), event.agent, request) : undefined;
+      const asked = denied || d.source === "user";
+      const callId = asked ? callDecided(Object.entries(draft.calls), event.agent, request) : undefined;
       const call = callId !== undefined ? draft.calls[callId] : undefined;
-      if (callId !== undefined && call) draft.calls[callId] = { ...call, denied: true };
+      if (callId !== undefined && call && denied) draft.calls[callId] = { ...call, denied: true };
+      else if (callId !== undefined && call?.startedAt !== undefined) {
+        // Approved by the user: the call runs from now; the time at the prompt is not its own.
+        draft.calls[callId] = { ...call, waitedMs: event.time - call.startedAt };
+        const id = callId.slice(callId.indexOf("\u0000") + 1);
+        const agent = agentOf(draft, event);
+        agent.tools = agent.tools.map((t) => (t.id === id ? { ...t, startedAt: event.time } : t));
+      }
       const what = call ? `${call.tool} ${call.description}`.trim() : undefined;
       const { text } = describeDecision(d, request, what);
       if (denied || d.source !== "rule") add({ ...base, kind: "approval", text, ok: !denied });
@@ -281,6 +309,7 @@ export function applyEvent(
       return;
     case "error":
       add({ ...base, kind: "error", text: event.data.message });
+      if (event.depth === 0) draft.lastRootError = event.data.message;
       return;
     case "session_end":
       draft.agents = draft.agents.filter((a) => a.id !== event.agent);
@@ -305,13 +334,16 @@ export function endTurn(draft: UiState, run: FinishedRun, now: number, fresh: bo
   };
   const answer = run.answer.trim();
   if (answer !== "" && answer !== draft.lastRootText.trim()) add({ kind: "message", text: answer });
-  if (run.error) add({ kind: "error", text: `${run.error.kind} error: ${run.error.message}` });
+  if (run.error && run.error.message !== draft.lastRootError)
+    add({ kind: "error", text: `${run.error.kind} error: ${run.error.message}` });
+  delete draft.lastRootError;
   const root = run.usage.find((r) => r.depth === 0);
   const parts = [`${run.status} (${run.finishReason})`];
   if (draft.startedAt !== undefined) parts.push(formatDuration(now - draft.startedAt));
   if (root)
     parts.push(`${formatTokens(totalTokens(root.subtree.usage))} tokens`, formatCost(root.subtree.costUsd));
   add({ kind: "status", text: parts.join(" · "), ok: run.status === "success" });
+  if (root) draft.costUsd = (draft.costBeforeTurn ?? 0) + root.subtree.costUsd;
   draft.agents = [];
   draft.approvals = [];
   draft.elicitations = [];

@@ -1,4 +1,4 @@
-import { Box, useInput, useWindowSize } from "ink";
+import { Box, Text, useInput, useWindowSize } from "ink";
 import { useSyncExternalStore } from "react";
 import type { InterruptKeyName } from "../renderer-types.ts";
 import type { ChatCommand } from "../slash-commands.ts";
@@ -24,8 +24,9 @@ export interface ChatAppProps {
 }
 
 /**
- * The chat view: every turn's finished items in <Static>, then either the running turn (approval prompt,
- * live area) or the input box, and the status line with the session's model, tokens and cost.
+ * The chat view: every turn's finished items in <Static>, then either the input box, or the running turn
+ * (approval prompt, live area) with the box below it for typing ahead (a message sent there is queued for
+ * the turn's end), and the status line with the session's model, tokens and cost.
  */
 export function ChatApp({
   store,
@@ -38,9 +39,31 @@ export function ChatApp({
 }: ChatAppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const waiting = useSyncExternalStore(chat.subscribe, chat.isWaiting);
+  const queued = useSyncExternalStore(chat.subscribe, chat.queued);
   const { columns } = useWindowSize();
   const now = useNow(100, !waiting);
-  const request = state.approvals[0];
+  const asking = state.approvals.length > 0 || state.elicitations.length > 0;
+  // Interrupting the turn also takes back a message queued for its end (it goes back into the box).
+  const interrupt = (key?: InterruptKeyName): void => {
+    chat.unqueue();
+    onInterrupt(key);
+  };
+  const box = (busy: boolean) => (
+    <ChatInput
+      // A fresh box (history position reset, the draft carried over) for every message.
+      key={`${busy ? "busy" : "input"}-${chat.round}`}
+      colors={colors}
+      history={chat.history}
+      commands={commands}
+      columns={columns}
+      busy={busy}
+      initialText={chat.draft}
+      onDraft={(text) => {
+        chat.draft = text;
+      }}
+      onInput={(input) => (busy && input.kind === "message" ? chat.queue(input.text) : chat.answer(input))}
+    />
+  );
 
   return (
     <Box flexDirection="column">
@@ -49,22 +72,16 @@ export function ChatApp({
         state={state}
         approver={approver}
         colors={colors}
-        onInterrupt={onInterrupt}
+        onInterrupt={interrupt}
       />
       {waiting ? (
-        <ChatInput
-          // A fresh box (empty, history position reset) for every message.
-          key={chat.round}
-          colors={colors}
-          history={chat.history}
-          commands={commands}
-          columns={columns}
-          onInput={(input) => chat.answer(input)}
-        />
+        box(false)
       ) : (
         <>
-          {request || state.elicitations.length > 0 ? null : <InterruptKey onInterrupt={onInterrupt} />}
+          {asking ? null : <InterruptKey onInterrupt={interrupt} />}
           <LiveArea agents={state.agents} colors={colors} columns={columns} now={now} />
+          {/* While an approval prompt or a form asks, its keys are its own; the draft waits in `chat`. */}
+          {asking ? null : queued !== undefined ? <QueuedLine text={queued} /> : box(true)}
         </>
       )}
       <StatusLine
@@ -72,7 +89,7 @@ export function ChatApp({
         usage={state.usage}
         costUsd={state.costUsd}
         showCost={showCost}
-        elapsedMs={state.startedAt === undefined ? 0 : now - state.startedAt}
+        {...(state.startedAt === undefined ? {} : { elapsedMs: now - state.startedAt })}
       />
     </Box>
   );
@@ -85,4 +102,13 @@ function InterruptKey({ onInterrupt }: { onInterrupt: (key?: InterruptKeyName) =
     else if (key.ctrl && input === "c") onInterrupt("ctrl-c");
   });
   return null;
+}
+
+/** A message sent during the turn, waiting for its end. */
+function QueuedLine({ text }: { text: string }) {
+  return (
+    <Text dimColor>
+      {`⏎ queued: ${text.split("\n")[0]}${text.includes("\n") ? " …" : ""} (sent when this turn ends; Esc interrupts the turn and puts it back)`}
+    </Text>
+  );
 }

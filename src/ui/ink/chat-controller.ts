@@ -3,12 +3,19 @@ import type { ChatInput } from "../chat-types.ts";
 /**
  * Whether the chat waits for input, outside React (like UiStore): the CLI asks for the next input, the
  * input box answers. Components read it with useSyncExternalStore.
+ *
+ * While a turn runs the box stays: what is typed there is kept (`draft`), and a message sent there is
+ * queued (`queued`) and handed over as the next input as soon as the turn ends, as Claude Code and Codex
+ * queue a message typed during a turn. Interrupting the turn puts a queued message back in the box.
  */
 export class ChatController {
   /** Earlier inputs (a continued session's, then this chat's), for Up/Down. */
   readonly history: string[];
-  /** Counts the requests for input: a new input box for each. */
+  /** Counts the input boxes: a new one (fresh state) for each request for input, queue and unqueue. */
   round = 0;
+  /** Text typed but not sent, carried from one box to the next (the turn's box to the waiting one). */
+  draft = "";
+  private queuedText: string | undefined;
   private waiting: ((input: ChatInput) => void) | undefined;
   private readonly listeners = new Set<() => void>();
 
@@ -21,13 +28,22 @@ export class ChatController {
     return () => this.listeners.delete(listener);
   };
 
-  /** True while the input box is shown. */
+  /** True while the input box waits for the next message (no turn runs). */
   readonly isWaiting = (): boolean => this.waiting !== undefined;
 
-  /** Shows the input box; resolves with what the user sends. */
+  /** The message sent while the turn runs, waiting for the turn's end (undefined: none). */
+  readonly queued = (): string | undefined => this.queuedText;
+
+  /** Shows the input box; resolves with what the user sends (at once with a queued message). */
   next(): Promise<ChatInput> {
+    this.round += 1;
+    const queued = this.queuedText;
+    if (queued !== undefined) {
+      this.queuedText = undefined;
+      this.notify();
+      return Promise.resolve({ kind: "message", text: queued });
+    }
     return new Promise((resolve) => {
-      this.round += 1;
       this.waiting = resolve;
       this.notify();
     });
@@ -37,8 +53,26 @@ export class ChatController {
   answer(input: ChatInput): void {
     const waiting = this.waiting;
     this.waiting = undefined;
+    this.draft = "";
     this.notify();
     waiting?.(input);
+  }
+
+  /** A message sent while a turn runs: the next input once the turn ends. */
+  queue(text: string): void {
+    this.queuedText = text;
+    this.draft = "";
+    this.round += 1;
+    this.notify();
+  }
+
+  /** The turn was interrupted: a queued message goes back into the box instead of being sent. */
+  unqueue(): void {
+    if (this.queuedText === undefined) return;
+    this.draft = this.queuedText;
+    this.queuedText = undefined;
+    this.round += 1;
+    this.notify();
   }
 
   private notify(): void {

@@ -79,6 +79,10 @@ export function createInkChat(options: InkChatOptions): InkChat {
       store.dispatch({ type: "reset", ...(model !== undefined ? { model } : {}) });
       store.flush();
     },
+    sent(text: string) {
+      store.dispatch({ type: "sent", text });
+      store.flush();
+    },
     note(text: string, ok?: boolean) {
       store.dispatch({ type: "note", text, ...(ok !== undefined ? { ok } : {}) });
       store.flush();

@@ -53,6 +53,8 @@ export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAge
           .split("\n")
           .filter((line) => line.trim() !== "")
           .slice(-streamLines);
+        // Reasoning is labelled, as Claude Code's "Thinking…": it is progress, not the answer.
+        if (agent.thinking === true && tail.length > 0) tail[0] = `thinking: ${tail[0]}`;
         return (
           <Box key={agent.id} flexDirection="column" marginLeft={indent}>
             <Text>

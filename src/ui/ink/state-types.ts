@@ -62,6 +62,8 @@ export interface ActiveAgent {
   startedAt: number;
   /** The last {@link STREAM_TAIL_CHARS} characters of the text the model is streaming this turn. */
   streamTail: string;
+  /** The tail is the model's reasoning (labelled `thinking` on screen), not its answer. */
+  thinking?: boolean;
   tools: RunningTool[];
   /** The model of the agent's current turn (from plan_start), for pricing its usage. */
   model?: string;
@@ -115,6 +117,15 @@ export interface UiState {
   finished: (FinishedRun & { finishedAt: number }) | undefined;
   /** The root's latest message, so the summary does not print the same answer twice. */
   lastRootText: string;
+  /** The root's latest error line (an `error` event): the run's end does not print the same error again. */
+  lastRootError?: string;
+  /** The chat's cost before the running turn: at the turn's end the status line's cost becomes this
+   * plus the turn's cost as the run reports it (its live sum is priced from the model name alone, which
+   * cannot tell a free local server's model from a paid one). */
+  costBeforeTurn?: number;
+  /** The chat showed the user's message as typed (`sent`): the next root goal line is left out, since
+   * that goal may be the message expanded (a `/skill` line becomes the skill's instructions). */
+  goalShown?: boolean;
 }
 
 /** Pricing hook for live cost; cost is otherwise known only at the end. */
@@ -130,6 +141,8 @@ export type UiAction =
   | { type: "finish"; run: FinishedRun; now: number }
   /** A chat turn ended: its answer (unless shown) and status go to the history; the live part resets. */
   | { type: "turn_end"; run: FinishedRun; now: number }
+  /** The user's chat message as typed, shown as `▸ you: TEXT` before its turn runs. */
+  | { type: "sent"; text: string }
   /** A line of a chat's slash command output. */
   | { type: "note"; text: string; ok?: boolean }
   /** The chat's opening screen, first in the history. */

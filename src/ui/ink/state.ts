@@ -118,7 +118,13 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
         ...(action.ok !== undefined ? { ok: action.ok } : {}),
       });
       return;
+    case "sent":
+      pushItem(draft, fresh, { kind: "goal", depth: 0, agentName: "you", text: action.text });
+      draft.goalShown = true;
+      return;
     case "welcome":
+      // The status line names the model the next message runs on from the start, not `…`.
+      if (draft.model === "") draft.model = modelIdOf(action.info.model);
       pushItem(draft, fresh, { kind: "welcome", depth: 0, agentName: "", text: "", welcome: action.info });
       return;
     case "earlier":
@@ -135,7 +141,7 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
     case "reset":
       draft.usage = emptyUsage();
       draft.costUsd = 0;
-      draft.model = action.model ?? "";
+      draft.model = action.model === undefined ? "" : modelIdOf(action.model);
       draft.switches = {};
       draft.seen = {};
       draft.startedAt = undefined;
@@ -144,4 +150,9 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
     case "event":
       applyEvent(draft, action.event, costOf, fresh);
   }
+}
+
+/** `provider:id` (how the chat names the model it opens with) as the id alone, as the turns' events name it. */
+function modelIdOf(ref: string): string {
+  return ref.slice(ref.indexOf(":") + 1);
 }

@@ -9,13 +9,14 @@ export interface StatusLineProps {
   costUsd: number;
   /** Shown only when a pricing function is known or the run has finished. */
   showCost: boolean;
-  elapsedMs: number;
+  /** Undefined between a chat's turns: nothing runs, so no time is shown (not a stale `0ms`). */
+  elapsedMs?: number;
 }
 
 /** One line: model · tokens · cost · elapsed. */
 export function StatusLine({ model, usage, costUsd, showCost, elapsedMs }: StatusLineProps) {
   const parts = [model || "…", `${formatTokens(totalTokens(usage))} tokens`];
   if (showCost) parts.push(formatCost(costUsd));
-  parts.push(formatDuration(elapsedMs));
+  if (elapsedMs !== undefined) parts.push(formatDuration(elapsedMs));
   return <Text dimColor>{parts.join(" · ")}</Text>;
 }

@@ -13,10 +13,12 @@ export interface SummaryProps {
   colors: boolean;
   /** Print the answer (when the history does not already end with it). */
   showAnswer: boolean;
+  /** Print the run's error (false when the history already shows it as the root's last error line). */
+  showError?: boolean;
 }
 
 /** The end of a run: the answer when needed, status, then usage and cost per agent. */
-export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
+export function Summary({ run, elapsedMs, colors, showAnswer, showError = true }: SummaryProps) {
   const { columns } = useWindowSize();
   const denials = run.activity?.denials ?? [];
   const ok = run.status === "success" && denials.length === 0;
@@ -31,13 +33,13 @@ export function Summary({ run, elapsedMs, colors, showAnswer }: SummaryProps) {
       {showAnswer && run.answer.trim() !== "" ? (
         <Text>{renderMarkdown(run.answer.trim(), colors, columns)}</Text>
       ) : null}
-      {run.error ? (
+      {run.error && showError ? (
         <Text color={tone(colors, "red")}>{`✗ ${run.error.kind} error: ${run.error.message}`}</Text>
       ) : null}
       {denials.length > 0 ? <Text color={tone(colors, "red")}>{denialLines(denials)[0]}</Text> : null}
       {denials.length > 0 ? <Text>{denialLines(denials).slice(1).join("\n")}</Text> : null}
       <Text color={color} bold>
-        {`■ ${run.status} (${run.finishReason})${denied} in ${formatDuration(elapsedMs)} · session ${run.sessionId}`}
+        {`■ ${run.status} (${run.finishReason}) in ${formatDuration(elapsedMs)}${denied} · session ${run.sessionId}`}
       </Text>
       {run.resumeCommand !== undefined ? <Text dimColor>{`continue: ${run.resumeCommand}`}</Text> : null}
       {run.usage.map((report) => (
