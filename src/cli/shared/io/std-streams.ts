@@ -24,7 +24,9 @@ const terminal = new Map<StdFd, boolean>();
 
 /**
  * isatty(3) for fd 0, 1 or 2, cached. Bun's `node:tty` loads node:net and the stream modules (15 ms in a
- * compiled binary); `process.binding("tty_wrap").isTTY` is the same isatty check Node's `tty.isatty` makes.
+ * compiled binary); `process.binding("tty_wrap").isTTY` is the check Node's `tty.isatty` makes (lib/tty.js
+ * takes `isTTY` from the tty_wrap binding), and Bun's own test of `process.binding('tty_wrap')` checks it
+ * against `isatty` for fds 0, 1 and 2. The module's `isatty` stays as the fallback.
  */
 export function isTerminal(fd: StdFd): boolean {
   let known = terminal.get(fd);
