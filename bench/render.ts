@@ -36,8 +36,8 @@ const ROOT = resolve(option("--root") ?? resolve(import.meta.dir, ".."));
 const AS_JSON = process.argv.includes("--json");
 
 /** The renderers of the checkout at ROOT (this one by default; another one's modules under --baseline). */
-const { createInkRenderer }: typeof import("../src/ui/ink/ink-renderer.tsx") = await import(
-  `${ROOT}/src/ui/ink/ink-renderer.tsx`
+const { createInkRenderer }: typeof import("../src/ui/ink/run/ink-renderer.tsx") = await import(
+  `${ROOT}/src/ui/ink/run/ink-renderer.tsx`
 );
 const { JsonRenderer, StreamJsonRenderer }: typeof import("../src/ui/json-renderers.ts") = await import(
   `${ROOT}/src/ui/json-renderers.ts`

@@ -9,7 +9,7 @@ export type { ChatCommand } from "./slash-commands.ts";
 
 /** The shapes of the chat's view (a leaf: chat.ts and the Ink chat both import it). */
 
-/** What the chat's opening screen says (ink/chat-welcome.tsx). */
+/** What the chat's opening screen says (ink/chat/chat-welcome.tsx). */
 export interface ChatWelcomeInfo {
   /** The model that answers (`provider:model`). */
   model: string;

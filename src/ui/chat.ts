@@ -1,6 +1,6 @@
 /**
  * The chat's view, as the CLI sees it (no Ink here): events in, the user's next input out. The Ink
- * implementation (ink/chat-renderer.tsx) is loaded only on a terminal, like the run's Ink renderer.
+ * implementation (ink/chat/chat-renderer.tsx) is loaded only on a terminal, like the run's Ink renderer.
  */
 import type { ChatUi, ChatUiOptions } from "./chat-types.ts";
 
@@ -15,6 +15,6 @@ export type {
 
 /** Mounts the chat's Ink view. Call only with a TTY on stdin and stdout. */
 export async function openChatUi(options: ChatUiOptions): Promise<ChatUi> {
-  const { createInkChat } = await import("./ink/chat-renderer.tsx");
+  const { createInkChat } = await import("./ink/chat/chat-renderer.tsx");
   return createInkChat(options);
 }

@@ -52,7 +52,7 @@ export async function chooseRenderer(options: RendererOptions): Promise<Renderer
   const stderr = options.stderr ?? process.stderr;
   switch (kind) {
     case "ink": {
-      const { createInkRenderer } = await import("./ink/ink-renderer.tsx");
+      const { createInkRenderer } = await import("./ink/run/ink-renderer.tsx");
       return createInkRenderer({
         // Ink only gets here with a TTY on stdin and stdout. Ink's own detection would turn live redraws
         // off whenever CI is set, and with them the approval prompt: a user at a terminal must see it.

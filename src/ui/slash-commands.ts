@@ -1,7 +1,7 @@
 /**
  * The chat's `/` commands as the input box lists them while the user types (as Claude Code and Gemini CLI
  * do), and the nearest known command for one that is not (edit distance through fastest-levenshtein,
- * https://github.com/ka-weihe/fastest-levenshtein). Pure: the Ink list (ink/slash-command-list.tsx) and the
+ * https://github.com/ka-weihe/fastest-levenshtein). Pure: the Ink list (ink/chat/slash-command-list.tsx) and the
  * chat command's handling of an unknown command share it.
  */
 import { distance } from "fastest-levenshtein";

@@ -4,7 +4,7 @@ import type { ApprovalDecision, ApprovalRequest } from "../../src/kernel/approva
 import { ApprovalGate } from "../../src/policy/gate.ts";
 import { buildRuleSet } from "../../src/policy/rules.ts";
 import { shellWord } from "../../src/policy/shell-quote.ts";
-import { ApprovalPrompt } from "../../src/ui/ink/approval-prompt.tsx";
+import { ApprovalPrompt } from "../../src/ui/ink/prompts/approval-prompt.tsx";
 import { tone } from "../../src/ui/ink/theme.ts";
 import { approvalRequest, tick } from "./fixtures.ts";
 

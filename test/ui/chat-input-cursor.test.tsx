@@ -5,7 +5,7 @@ import {
   emptyInput,
   type InputKey,
   type InputState,
-} from "../../src/ui/ink/chat-input-state.ts";
+} from "../../src/ui/ink/chat/chat-input-state.ts";
 import { completeSlash } from "../../src/ui/slash-commands.ts";
 
 /** Feeds keys to the pure input state; returns the final state and every outcome. */

@@ -6,12 +6,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
-import { ChatApp } from "../../src/ui/ink/chat-app.tsx";
-import { ChatController } from "../../src/ui/ink/chat-controller.ts";
-import { CHAT_HINT, ChatWelcome } from "../../src/ui/ink/chat-welcome.tsx";
-import { InkApprover } from "../../src/ui/ink/ink-approver.ts";
-import { SlashCommandList } from "../../src/ui/ink/slash-command-list.tsx";
-import { UiStore } from "../../src/ui/ink/store.ts";
+import { ChatApp } from "../../src/ui/ink/chat/chat-app.tsx";
+import { ChatController } from "../../src/ui/ink/chat/chat-controller.ts";
+import { CHAT_HINT, ChatWelcome } from "../../src/ui/ink/chat/chat-welcome.tsx";
+import { SlashCommandList } from "../../src/ui/ink/chat/slash-command-list.tsx";
+import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
+import { UiStore } from "../../src/ui/ink/state/store.ts";
 import {
   type ChatCommand,
   matchSlash,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeEvent } from "../../src/kernel/events.ts";
-import { initialState, reduce } from "../../src/ui/ink/state.ts";
+import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
 import { root } from "./fixtures.ts";
 
 const start = (goal: string) =>

@@ -6,11 +6,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
-import { App } from "../../src/ui/ink/app.tsx";
-import { ChatApp } from "../../src/ui/ink/chat-app.tsx";
-import { ChatController } from "../../src/ui/ink/chat-controller.ts";
-import { InkApprover } from "../../src/ui/ink/ink-approver.ts";
-import { UiStore } from "../../src/ui/ink/store.ts";
+import { ChatApp } from "../../src/ui/ink/chat/chat-app.tsx";
+import { ChatController } from "../../src/ui/ink/chat/chat-controller.ts";
+import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
+import { App } from "../../src/ui/ink/run/app.tsx";
+import { UiStore } from "../../src/ui/ink/state/store.ts";
 import { finishedRun, root } from "./fixtures.ts";
 
 afterEach(() => cleanup());

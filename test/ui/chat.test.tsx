@@ -5,17 +5,17 @@ import { effectiveArgs } from "../../src/cli/program.ts";
 import type { ApprovalDecision } from "../../src/kernel/approvals.ts";
 import { makeEvent } from "../../src/kernel/events.ts";
 import type { ChatInput } from "../../src/ui/chat.ts";
-import { ApprovalPrompt } from "../../src/ui/ink/approval-prompt.tsx";
-import { ChatApp } from "../../src/ui/ink/chat-app.tsx";
-import { ChatController } from "../../src/ui/ink/chat-controller.ts";
+import { ChatApp } from "../../src/ui/ink/chat/chat-app.tsx";
+import { ChatController } from "../../src/ui/ink/chat/chat-controller.ts";
 import {
   applyInputKey,
   emptyInput,
   type InputKey,
   type InputState,
-} from "../../src/ui/ink/chat-input-state.ts";
-import { InkApprover } from "../../src/ui/ink/ink-approver.ts";
-import { UiStore } from "../../src/ui/ink/store.ts";
+} from "../../src/ui/ink/chat/chat-input-state.ts";
+import { ApprovalPrompt } from "../../src/ui/ink/prompts/approval-prompt.tsx";
+import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
+import { UiStore } from "../../src/ui/ink/state/store.ts";
 import { approvalRequest, finishedRun, root } from "./fixtures.ts";
 
 afterEach(() => cleanup());

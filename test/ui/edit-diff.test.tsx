@@ -3,8 +3,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
 import { collapseDiff } from "../../src/ui/format.ts";
-import { diffLineTone, HistoryLine } from "../../src/ui/ink/history-line.tsx";
-import { initialState, reduce } from "../../src/ui/ink/state.ts";
+import { diffLineTone, HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
+import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
 import { tone } from "../../src/ui/ink/theme.ts";
 import { editor } from "./fixtures.ts";
 

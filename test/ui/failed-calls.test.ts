@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { type AgentEvent, makeEvent } from "../../src/kernel/events.ts";
-import { initialState, reduce, type UiState } from "../../src/ui/ink/state.ts";
+import { initialState, reduce, type UiState } from "../../src/ui/ink/state/state.ts";
 import { ProgressLines } from "../../src/ui/progress-lines.ts";
 import { editor, MemorySink, root } from "./fixtures.ts";
 

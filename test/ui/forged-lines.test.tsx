@@ -6,8 +6,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
-import { ApprovalPrompt } from "../../src/ui/ink/approval-prompt.tsx";
-import { UiStore } from "../../src/ui/ink/store.ts";
+import { ApprovalPrompt } from "../../src/ui/ink/prompts/approval-prompt.tsx";
+import { UiStore } from "../../src/ui/ink/state/store.ts";
 import { ProgressLines } from "../../src/ui/progress-lines.ts";
 import { approvalRequest } from "./fixtures.ts";
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
-import { App } from "../../src/ui/ink/app.tsx";
-import { InkApprover } from "../../src/ui/ink/ink-approver.ts";
-import type { HistoryItem } from "../../src/ui/ink/state.ts";
-import { UiStore } from "../../src/ui/ink/store.ts";
+import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
+import { App } from "../../src/ui/ink/run/app.tsx";
+import type { HistoryItem } from "../../src/ui/ink/state/state.ts";
+import { UiStore } from "../../src/ui/ink/state/store.ts";
 import { approvalRequest, finishedRun, root, sampleRun, tick } from "./fixtures.ts";
 
 afterEach(() => cleanup());

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
-import { App } from "../../src/ui/ink/app.tsx";
-import { HistoryLine } from "../../src/ui/ink/history-line.tsx";
-import { InkApprover } from "../../src/ui/ink/ink-approver.ts";
-import { LiveArea } from "../../src/ui/ink/live-area.tsx";
-import { renderMarkdown } from "../../src/ui/ink/markdown.ts";
-import { initialState, reduce } from "../../src/ui/ink/state.ts";
-import { UiStore } from "../../src/ui/ink/store.ts";
+import { HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
+import { renderMarkdown } from "../../src/ui/ink/history/markdown.ts";
+import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
+import { App } from "../../src/ui/ink/run/app.tsx";
+import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
+import { UiStore } from "../../src/ui/ink/state/store.ts";
+import { LiveArea } from "../../src/ui/ink/views/live-area.tsx";
 import { root, tick } from "./fixtures.ts";
 
 afterEach(() => cleanup());

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createInkRenderer } from "../../src/ui/ink/ink-renderer.tsx";
+import { createInkRenderer } from "../../src/ui/ink/run/ink-renderer.tsx";
 import { FakeTtyIn, FakeTtyOut } from "./fake-tty.ts";
 import { approvalRequest, finishedRun, sampleRun, tick } from "./fixtures.ts";
 

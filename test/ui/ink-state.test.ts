@@ -6,7 +6,7 @@ import {
   reduceBatch,
   STREAM_TAIL_CHARS,
   type UiState,
-} from "../../src/ui/ink/state.ts";
+} from "../../src/ui/ink/state/state.ts";
 import { approvalRequest, editor, finishedRun, reader, root, sampleRun } from "./fixtures.ts";
 
 function run(events = sampleRun()): UiState {

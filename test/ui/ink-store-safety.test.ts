@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { makeEvent } from "../../src/kernel/events.ts";
-import { UiStore } from "../../src/ui/ink/store.ts";
+import { UiStore } from "../../src/ui/ink/state/store.ts";
 import { approvalRequest, finishedRun } from "./fixtures.ts";
 
 const root = { agent: "root", name: "root", depth: 0 };

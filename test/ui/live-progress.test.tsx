@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { render } from "ink-testing-library";
 import { type AgentEvent, type EventDataMap, type EventKind, makeEvent } from "../../src/kernel/events.ts";
-import { LiveArea } from "../../src/ui/ink/live-area.tsx";
-import { initialState, reduce } from "../../src/ui/ink/state.ts";
-import type { ActiveAgent } from "../../src/ui/ink/state-types.ts";
+import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
+import type { ActiveAgent } from "../../src/ui/ink/state/state-types.ts";
+import { LiveArea } from "../../src/ui/ink/views/live-area.tsx";
 import { editor } from "./fixtures.ts";
 
 /** An event of the editor sub-agent at `time` (ms after an arbitrary start). */

@@ -2,8 +2,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { stripEscapeSequences } from "../../src/kernel/terminal-text.ts";
-import { HistoryLine } from "../../src/ui/ink/history-line.tsx";
-import { renderMarkdown } from "../../src/ui/ink/markdown.ts";
+import { HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
+import { renderMarkdown } from "../../src/ui/ink/history/markdown.ts";
 
 afterEach(() => cleanup());
 

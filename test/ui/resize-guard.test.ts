@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { EventEmitter } from "node:events";
 import { makeEvent } from "../../src/kernel/events.ts";
 import { CLEAR_SCREEN_AND_SCROLLBACK, guardResize, inkInteractive } from "../../src/ui/ink/resize-guard.ts";
-import { REPLAY_ITEMS, UiStore } from "../../src/ui/ink/store.ts";
+import { REPLAY_ITEMS, UiStore } from "../../src/ui/ink/state/store.ts";
 import { root } from "./fixtures.ts";
 
 class FakeTty extends EventEmitter {

@@ -1,7 +1,7 @@
 /** A skill's activation shows in the Ink history and the plain progress with its path and scope. */
 import { expect, test } from "bun:test";
 import { makeEvent } from "../../src/kernel/events.ts";
-import { initialState, reduce } from "../../src/ui/ink/state.ts";
+import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
 import { ProgressLines } from "../../src/ui/progress-lines.ts";
 import { MemorySink, root } from "./fixtures.ts";
 

@@ -1,8 +1,8 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
-import { ChatWelcome } from "./chat-welcome.tsx";
+import { ChatWelcome } from "../chat/chat-welcome.tsx";
+import type { HistoryItem } from "../state/state.ts";
 import { itemIndent, itemRows, itemText } from "./history-text.ts";
-import type { HistoryItem } from "./state.ts";
 
 export { diffLineTone } from "./history-text.ts";
 

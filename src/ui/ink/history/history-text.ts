@@ -14,9 +14,9 @@ import { styledCharsFromTokens, styledCharsToString, tokenize } from "@alcalzone
 import chalk from "chalk";
 import widestLine from "widest-line";
 import wrapAnsi from "wrap-ansi";
+import type { HistoryItem } from "../state/state.ts";
+import { type Tone, tone } from "../theme.ts";
 import { renderMarkdown } from "./markdown.ts";
-import type { HistoryItem } from "./state.ts";
-import { type Tone, tone } from "./theme.ts";
 
 const MARKS: Record<HistoryItem["kind"], string> = {
   goal: "▸",

@@ -1,6 +1,6 @@
 import { Text } from "ink";
-import { totalTokens, type Usage } from "../../kernel/usage.ts";
-import { formatCost, formatDuration, formatTokens } from "../format.ts";
+import { totalTokens, type Usage } from "../../../kernel/usage.ts";
+import { formatCost, formatDuration, formatTokens } from "../../format.ts";
 
 /** Props of {@link StatusLine}. */
 export interface StatusLineProps {

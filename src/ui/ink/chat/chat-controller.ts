@@ -1,4 +1,4 @@
-import type { ChatInput } from "../chat-types.ts";
+import type { ChatInput } from "../../chat-types.ts";
 
 /**
  * Whether the chat waits for input, outside React (like UiStore): the CLI asks for the next input, the

@@ -1,10 +1,10 @@
 import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
-import { TAIL_LINES } from "../../kernel/output-tail.ts";
-import { agentLabel, formatDuration, oneLine } from "../format.ts";
-import { renderMarkdown } from "./markdown.ts";
-import type { ActiveAgent, RunningTool } from "./state.ts";
-import { fit, tone } from "./theme.ts";
+import { TAIL_LINES } from "../../../kernel/output-tail.ts";
+import { agentLabel, formatDuration, oneLine } from "../../format.ts";
+import { renderMarkdown } from "../history/markdown.ts";
+import type { ActiveAgent, RunningTool } from "../state/state.ts";
+import { fit, tone } from "../theme.ts";
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

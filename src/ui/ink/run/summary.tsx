@@ -1,10 +1,10 @@
 import { Box, Text, useWindowSize } from "ink";
-import { totalTokens } from "../../kernel/usage.ts";
-import { agentLabel, formatCost, formatDuration, formatTokens } from "../format.ts";
-import { denialLines, deniedText } from "../progress-lines.ts";
-import type { FinishedRun } from "../result.ts";
-import { renderMarkdown } from "./markdown.ts";
-import { tone } from "./theme.ts";
+import { totalTokens } from "../../../kernel/usage.ts";
+import { agentLabel, formatCost, formatDuration, formatTokens } from "../../format.ts";
+import { denialLines, deniedText } from "../../progress-lines.ts";
+import type { FinishedRun } from "../../result.ts";
+import { renderMarkdown } from "../history/markdown.ts";
+import { tone } from "../theme.ts";
 
 /** Props of {@link Summary}. */
 export interface SummaryProps {

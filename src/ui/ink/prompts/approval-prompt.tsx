@@ -1,11 +1,11 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
-import type { ApprovalDecision, ApprovalRequest } from "../../kernel/approvals.ts";
-import { shellWord } from "../../policy/shell-quote.ts";
-import { displayArgs } from "../format.ts";
-import type { InterruptKeyName } from "../renderer-types.ts";
+import type { ApprovalDecision, ApprovalRequest } from "../../../kernel/approvals.ts";
+import { shellWord } from "../../../policy/shell-quote.ts";
+import { displayArgs } from "../../format.ts";
+import type { InterruptKeyName } from "../../renderer-types.ts";
+import { tone } from "../theme.ts";
 import { DiffPreview } from "./diff-preview.tsx";
-import { tone } from "./theme.ts";
 
 /** Props of {@link ApprovalPrompt}. */
 export interface ApprovalPromptProps {

@@ -1,6 +1,6 @@
-import type { AgentEvent } from "../../kernel/events.ts";
-import { TerminalSafeStream, terminalSafeValue } from "../../kernel/terminal-text.ts";
-import type { FinishedRun } from "../result.ts";
+import type { AgentEvent } from "../../../kernel/events.ts";
+import { TerminalSafeStream, terminalSafeValue } from "../../../kernel/terminal-text.ts";
+import type { FinishedRun } from "../../result.ts";
 import {
   type CostFn,
   type HistoryItem,

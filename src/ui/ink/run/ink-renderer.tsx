@@ -3,14 +3,14 @@
  * loading Ink costs ~140 ms and its input hooks need a TTY on stdin.
  */
 import { render } from "ink";
-import type { AgentEvent } from "../../kernel/events.ts";
-import type { InterruptKeyName, Renderer } from "../renderer-types.ts";
-import type { FinishedRun } from "../result.ts";
+import type { AgentEvent } from "../../../kernel/events.ts";
+import type { InterruptKeyName, Renderer } from "../../renderer-types.ts";
+import type { FinishedRun } from "../../result.ts";
+import { InkApprover } from "../prompts/ink-approver.ts";
+import { guardResize, inkInteractive } from "../resize-guard.ts";
+import type { CostFn, HistoryItem } from "../state/state.ts";
+import { UiStore } from "../state/store.ts";
 import { App } from "./app.tsx";
-import { InkApprover } from "./ink-approver.ts";
-import { guardResize, inkInteractive } from "./resize-guard.ts";
-import type { CostFn, HistoryItem } from "./state.ts";
-import { UiStore } from "./store.ts";
 
 /** Options for {@link createInkRenderer}. */
 export interface InkRendererOptions {

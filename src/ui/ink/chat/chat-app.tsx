@@ -1,14 +1,14 @@
 import { Box, Text, useInput, useWindowSize } from "ink";
 import { useSyncExternalStore } from "react";
-import type { InterruptKeyName } from "../renderer-types.ts";
-import type { ChatCommand } from "../slash-commands.ts";
+import type { InterruptKeyName } from "../../renderer-types.ts";
+import type { ChatCommand } from "../../slash-commands.ts";
+import type { InkApprover } from "../prompts/ink-approver.ts";
+import type { UiStore } from "../state/store.ts";
+import { LiveArea, useNow } from "../views/live-area.tsx";
+import { StatusLine } from "../views/status-line.tsx";
+import { TranscriptView } from "../views/transcript-view.tsx";
 import type { ChatController } from "./chat-controller.ts";
 import { ChatInput } from "./chat-input.tsx";
-import type { InkApprover } from "./ink-approver.ts";
-import { LiveArea, useNow } from "./live-area.tsx";
-import { StatusLine } from "./status-line.tsx";
-import type { UiStore } from "./store.ts";
-import { TranscriptView } from "./transcript-view.tsx";
 
 /** Props of {@link ChatApp}. */
 export interface ChatAppProps {

@@ -1,11 +1,11 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
-import type { ChatInput as ChatInputValue } from "../chat-types.ts";
-import { type ChatCommand, completeSlash } from "../slash-commands.ts";
+import type { ChatInput as ChatInputValue } from "../../chat-types.ts";
+import { type ChatCommand, completeSlash } from "../../slash-commands.ts";
+import { tone } from "../theme.ts";
 import { charAfter } from "./chat-input-edit.ts";
 import { applyInputKey, emptyInput, type InputState } from "./chat-input-state.ts";
 import { SlashCommandList } from "./slash-command-list.tsx";
-import { tone } from "./theme.ts";
 
 /** Props of {@link ChatInput}. */
 export interface ChatInputProps {

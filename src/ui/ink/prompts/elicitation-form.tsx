@@ -6,10 +6,10 @@ import {
   type FieldDraft,
   type FormField,
   initialDrafts,
-} from "../../kernel/elicitation.ts";
-import { terminalLine } from "../../kernel/terminal-text.ts";
-import type { InterruptKeyName } from "../renderer-types.ts";
-import { tone } from "./theme.ts";
+} from "../../../kernel/elicitation.ts";
+import { terminalLine } from "../../../kernel/terminal-text.ts";
+import type { InterruptKeyName } from "../../renderer-types.ts";
+import { tone } from "../theme.ts";
 
 /** What the form answers: the drafts in field order, or a decline. */
 export type FormAnswer = { action: "accept"; drafts: FieldDraft[] } | { action: "decline" };

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { tone } from "./theme.ts";
+import { tone } from "../theme.ts";
 
 /** Props of {@link DiffPreview}. */
 export interface DiffPreviewProps {

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { type ChatCommand, matchSlash } from "../slash-commands.ts";
-import { fit, tone } from "./theme.ts";
+import { type ChatCommand, matchSlash } from "../../slash-commands.ts";
+import { fit, tone } from "../theme.ts";
 
 /** Props of {@link SlashCommandList}. */
 export interface SlashCommandListProps {

@@ -3,14 +3,14 @@
  * input hooks need a TTY on stdin.
  */
 import { render } from "ink";
-import type { AgentEvent } from "../../kernel/events.ts";
-import type { ChatInput, ChatUi, ChatUiOptions } from "../chat-types.ts";
-import type { FinishedRun } from "../result.ts";
+import type { AgentEvent } from "../../../kernel/events.ts";
+import type { ChatInput, ChatUi, ChatUiOptions } from "../../chat-types.ts";
+import type { FinishedRun } from "../../result.ts";
+import { InkApprover } from "../prompts/ink-approver.ts";
+import { CLEAR_SCREEN_AND_SCROLLBACK } from "../resize-guard.ts";
+import { UiStore } from "../state/store.ts";
 import { ChatApp } from "./chat-app.tsx";
 import { ChatController } from "./chat-controller.ts";
-import { InkApprover } from "./ink-approver.ts";
-import { CLEAR_SCREEN_AND_SCROLLBACK } from "./resize-guard.ts";
-import { UiStore } from "./store.ts";
 
 /** Options of {@link createInkChat}: the chat's, plus streams for tests. */
 export interface InkChatOptions extends ChatUiOptions {

@@ -1,13 +1,13 @@
 import { Box, useInput, useWindowSize } from "ink";
 import { useSyncExternalStore } from "react";
-import type { InterruptKeyName } from "../renderer-types.ts";
-import type { InkApprover } from "./ink-approver.ts";
-import { LiveArea, useNow } from "./live-area.tsx";
-import type { HistoryItem } from "./state.ts";
-import { StatusLine } from "./status-line.tsx";
-import type { UiStore } from "./store.ts";
+import type { InterruptKeyName } from "../../renderer-types.ts";
+import type { InkApprover } from "../prompts/ink-approver.ts";
+import type { HistoryItem } from "../state/state.ts";
+import type { UiStore } from "../state/store.ts";
+import { LiveArea, useNow } from "../views/live-area.tsx";
+import { StatusLine } from "../views/status-line.tsx";
+import { TranscriptView } from "../views/transcript-view.tsx";
 import { Summary } from "./summary.tsx";
-import { TranscriptView } from "./transcript-view.tsx";
 
 /** Props of {@link App}. */
 export interface AppProps {

@@ -1,8 +1,8 @@
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../kernel/approvals.ts";
-import type { ElicitationAnswer, ElicitationQuestion, FieldDraft } from "../../kernel/elicitation.ts";
-import { terminalSafe } from "../../kernel/terminal-text.ts";
+import type { ApprovalDecision, ApprovalRequest, Approver } from "../../../kernel/approvals.ts";
+import type { ElicitationAnswer, ElicitationQuestion, FieldDraft } from "../../../kernel/elicitation.ts";
+import { terminalSafe } from "../../../kernel/terminal-text.ts";
+import type { UiStore } from "../state/store.ts";
 import type { FormAnswer } from "./elicitation-form.tsx";
-import type { UiStore } from "./store.ts";
 
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("The approval was aborted", "AbortError");

@@ -1,7 +1,7 @@
 /** How one event changes the UI state draft (the event half of the reducer in state.ts). */
 
-import { type AgentEvent, shownAsTool } from "../../kernel/events.ts";
-import { addUsage, totalTokens } from "../../kernel/usage.ts";
+import { type AgentEvent, shownAsTool } from "../../../kernel/events.ts";
+import { addUsage, totalTokens } from "../../../kernel/usage.ts";
 import {
   agentLabel,
   callDecided,
@@ -15,9 +15,9 @@ import {
   formatDuration,
   formatTokens,
   oneLine,
-} from "../format.ts";
-import type { FinishedRun } from "../result.ts";
-import { skillActivationText } from "../skill-activation-text.ts";
+} from "../../format.ts";
+import type { FinishedRun } from "../../result.ts";
+import { skillActivationText } from "../../skill-activation-text.ts";
 import { closeGroup, flushGroups, type NewItem, openGroup, pushItem, route } from "./history-groups.ts";
 import type { ActiveAgent, CostFn, HistoryItem, UiState } from "./state-types.ts";
 

@@ -1,12 +1,12 @@
 import { Static, useWindowSize } from "ink";
 import { useLayoutEffect, useRef } from "react";
-import type { InterruptKeyName } from "../renderer-types.ts";
-import { ApprovalPrompt } from "./approval-prompt.tsx";
-import { ElicitationForm } from "./elicitation-form.tsx";
-import { HistoryBatch } from "./history-line.tsx";
-import type { InkApprover } from "./ink-approver.ts";
-import type { HistoryItem, UiState } from "./state.ts";
-import type { UiStore } from "./store.ts";
+import type { InterruptKeyName } from "../../renderer-types.ts";
+import { HistoryBatch } from "../history/history-line.tsx";
+import { ApprovalPrompt } from "../prompts/approval-prompt.tsx";
+import { ElicitationForm } from "../prompts/elicitation-form.tsx";
+import type { InkApprover } from "../prompts/ink-approver.ts";
+import type { HistoryItem, UiState } from "../state/state.ts";
+import type { UiStore } from "../state/store.ts";
 
 /** Props of {@link TranscriptView}. */
 export interface TranscriptViewProps {

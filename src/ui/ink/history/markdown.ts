@@ -1,8 +1,8 @@
 import { Marked, type MarkedExtension, type Tokens } from "marked";
 import { markedTerminal } from "marked-terminal";
 import wrapAnsi from "wrap-ansi";
-import { stripEscapeSequences } from "../../kernel/terminal-text.ts";
-import { palette } from "../ansi.ts";
+import { stripEscapeSequences } from "../../../kernel/terminal-text.ts";
+import { palette } from "../../ansi.ts";
 
 /**
  * Assistant text as terminal markdown for the Ink view (headings, emphasis, lists, code fences as an

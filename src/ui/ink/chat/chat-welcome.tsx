@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import type { ChatWelcomeInfo } from "../chat-types.ts";
-import { tone } from "./theme.ts";
+import type { ChatWelcomeInfo } from "../../chat-types.ts";
+import { tone } from "../theme.ts";
 
 /** The hint line every chat opens with. */
 export const CHAT_HINT = "/help · Esc interrupts · Ctrl-C twice quits";
