@@ -17,6 +17,7 @@
  * and the ratio this/baseline. `--root DIR` (used by those processes) loads the renderers from DIR.
  */
 import { EventEmitter } from "node:events";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type AgentEvent, type AgentIdentity, makeEvent } from "../src/kernel/events.ts";
 import type { Renderer, TextSink } from "../src/ui/renderer-types.ts";
@@ -36,9 +37,12 @@ const ROOT = resolve(option("--root") ?? resolve(import.meta.dir, ".."));
 const AS_JSON = process.argv.includes("--json");
 
 /** The renderers of the checkout at ROOT (this one by default; another one's modules under --baseline). */
-const { createInkRenderer }: typeof import("../src/ui/ink/run/ink-renderer.tsx") = await import(
-  `${ROOT}/src/ui/ink/run/ink-renderer.tsx`
-);
+/** Where the checkout keeps the Ink renderer: ink/run/ since the ink folder was split, ink/ before. */
+const INK_RENDERER = ["src/ui/ink/run/ink-renderer.tsx", "src/ui/ink/ink-renderer.tsx"]
+  .map((path) => `${ROOT}/${path}`)
+  .find((path) => existsSync(path));
+if (INK_RENDERER === undefined) throw new Error(`${ROOT}: no src/ui/ink renderer found`);
+const { createInkRenderer }: typeof import("../src/ui/ink/run/ink-renderer.tsx") = await import(INK_RENDERER);
 const { JsonRenderer, StreamJsonRenderer }: typeof import("../src/ui/json-renderers.ts") = await import(
   `${ROOT}/src/ui/json-renderers.ts`
 );
