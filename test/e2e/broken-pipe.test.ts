@@ -69,7 +69,6 @@ for (const output of ["stream-json", "json", "text"] as const) {
     });
     const first = await firstLine(proc.stdout as ReadableStream<Uint8Array>);
     // head has printed its one line (and exits with it): let the model answer now.
-    const requestsAtClose = server.requests.length;
     release();
     const [stderr, code] = await Promise.all([
       new Response(proc.stderr as ReadableStream<Uint8Array>).text(),
@@ -86,7 +85,10 @@ for (const output of ["stream-json", "json", "text"] as const) {
     const last = JSON.parse(records.at(-1) ?? "{}") as { kind?: string; data?: { status?: string } };
     expect(last.kind).toBe("session_end");
     if (output === "stream-json") {
-      expect(server.requests).toHaveLength(requestsAtClose);
+      // The run stops at its first failed write: before its first model request, or (when its next lines
+      // still fit in the pipe before head exited) once that request's answer arrives. Never a second
+      // request, which the answer's tool call would need.
+      expect(server.requests.length).toBeLessThanOrEqual(1);
       expect(last.data?.status).toBe("interrupted");
     } else {
       expect(server.requests).toHaveLength(2);
