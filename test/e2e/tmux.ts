@@ -89,7 +89,28 @@ export function startTerminal(args: string[], options: TerminalOptions): Termina
   // Run by sh whatever the user's shell; print the status, then keep the pane open for capture-pane.
   const script = `${command}; echo "EXIT=$?"; exec sleep 600`;
   try {
-    tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "sh", "-c", script);
+    // remain-on-exit keeps the pane readable even if its shell dies: a Ctrl-C sent after the agent has
+    // already exited reaches the shell (the terminal is back in cooked mode), and without it the pane, the
+    // session and the tmux server vanish before the test reads the screen.
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      name,
+      "-x",
+      "120",
+      "-y",
+      "40",
+      "sh",
+      "-c",
+      script,
+      ";",
+      "set-option",
+      "-t",
+      name,
+      "remain-on-exit",
+      "on",
+    );
   } catch (error) {
     sandbox.cleanup();
     throw error;
