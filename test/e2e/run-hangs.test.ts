@@ -119,11 +119,14 @@ describe("a hostile workspace", () => {
  * command's own PID namespace, so the host finds the daemon by its command line (`pgrep -f`, which sees the
  * processes inside). Either way the sweep by marker variable has to reach it.
  */
+// The daemons' command lines carry this process's pid (`sleep 306.4242`): the sandboxed case finds its
+// daemon by command line machine-wide, and another suite running beside this one has its own.
+const PID = process.pid;
 describe.each([
-  { mode: "off", seconds: [304, 305] },
-  { mode: "workspace-write", seconds: [306, 307] },
+  { mode: "off", seconds: [`304.${PID}`, `305.${PID}`] },
+  { mode: "workspace-write", seconds: [`306.${PID}`, `307.${PID}`] },
 ])("exec leaves nothing running after the run (--sandbox $mode)", ({ mode, seconds }) => {
-  const [first = 0, second = 0] = seconds;
+  const [first = "0", second = "0"] = seconds;
   const daemonGone = async (marker: string): Promise<boolean> => {
     if (mode === "off") return goneSoon(pidIn("daemon.pid"));
     expect(readFileSync(join(sandbox.workspace, "daemon.pid"), "utf8").trim()).not.toBe("");
