@@ -87,7 +87,10 @@ export function startTerminal(args: string[], options: TerminalOptions): Termina
   const agent = `env -i ${assignments.join(" ")} ${[AGENT_BIN, ...args].map(shellQuote).join(" ")}`;
   const command = [`cd ${shellQuote(sandbox.workspace)}`, `${agent}${options.pipe ?? ""}`].join(" && ");
   // Run by sh whatever the user's shell; print the status, then keep the pane open for capture-pane.
-  const script = `${command}; echo "EXIT=$?"; exec sleep 600`;
+  // `trap : INT`: a Ctrl-C the terminal turns into SIGINT (once the agent has left raw mode) reaches the
+  // whole foreground group, this shell too; caught (not ignored, so the agent starts with the default),
+  // it no longer kills the shell before it prints the status.
+  const script = `trap : INT; ${command}; echo "EXIT=$?"; exec sleep 600`;
   try {
     // remain-on-exit keeps the pane readable even if its shell dies: a Ctrl-C sent after the agent has
     // already exited reaches the shell (the terminal is back in cooked mode), and without it the pane, the
