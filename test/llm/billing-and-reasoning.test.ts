@@ -4,8 +4,8 @@
  * server, the official SDKs and our adapters.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ModelRequest, ReasoningEffort, StopReason } from "../../src/kernel/stream.ts";
-import { emptyUsage } from "../../src/kernel/usage.ts";
+import type { ModelRequest, ReasoningEffort, StopReason } from "../../src/kernel/conversation/stream.ts";
+import { emptyUsage } from "../../src/kernel/conversation/usage.ts";
 import { roundEffort } from "../../src/llm/adapters/effort.ts";
 import { catalogEntry, costOf, modelInfo } from "../../src/llm/catalog.ts";
 import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { assistantText, type ProviderKind } from "../../src/kernel/messages.ts";
-import type { StopReason } from "../../src/kernel/stream.ts";
+import { assistantText, type ProviderKind } from "../../src/kernel/conversation/messages.ts";
+import type { StopReason } from "../../src/kernel/conversation/stream.ts";
 import { type FakeLlmServer, type FakeProtocol, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { collect, expectDone, makeRequest, streamFor, toolCalls } from "./harness.ts";
 

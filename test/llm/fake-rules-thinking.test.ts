@@ -3,7 +3,7 @@
  * with the real status and text, without consuming a scripted turn; and it serves what they serve.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { AssistantMessage, Message } from "../../src/kernel/messages.ts";
+import type { AssistantMessage, Message } from "../../src/kernel/conversation/messages.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { collect, expectDone, expectError, makeRequest, streamFor } from "./harness.ts";
 

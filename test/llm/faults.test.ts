@@ -1,7 +1,7 @@
 /** Failures through withRetry(createProviderStream(...)) against the fake server, for every protocol. */
 import { beforeEach, describe, expect, test } from "bun:test";
-import type { ModelRequest, ProviderNotice, StreamEvent } from "../../src/kernel/stream.ts";
-import { emptyUsage } from "../../src/kernel/usage.ts";
+import type { ModelRequest, ProviderNotice, StreamEvent } from "../../src/kernel/conversation/stream.ts";
+import { emptyUsage } from "../../src/kernel/conversation/usage.ts";
 import { makeProviderError } from "../../src/llm/errors.ts";
 import type { ProviderConfig } from "../../src/llm/providers.ts";
 import { withRetry } from "../../src/llm/retry.ts";

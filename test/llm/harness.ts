@@ -1,7 +1,7 @@
 /** Shared helpers for the provider-layer tests: requests, protocol table, event collection. */
-import type { AssistantMessage, Message, ProviderKind } from "../../src/kernel/messages.ts";
-import type { ModelRequest, StreamEvent, TerminalEvent } from "../../src/kernel/stream.ts";
-import type { ToolDefinition } from "../../src/kernel/tools.ts";
+import type { AssistantMessage, Message, ProviderKind } from "../../src/kernel/conversation/messages.ts";
+import type { ModelRequest, StreamEvent, TerminalEvent } from "../../src/kernel/conversation/stream.ts";
+import type { ToolDefinition } from "../../src/kernel/conversation/tools.ts";
 import { createProviderStream, type ProviderConfig } from "../../src/llm/providers.ts";
 import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 

@@ -5,8 +5,8 @@
  * - a provider that goes silent fails after one idle window: silence is not retried five times.
  */
 import { describe, expect, test } from "bun:test";
-import type { ProviderKind } from "../../src/kernel/messages.ts";
-import type { ModelRequest, StreamEvent, StreamFn } from "../../src/kernel/stream.ts";
+import type { ProviderKind } from "../../src/kernel/conversation/messages.ts";
+import type { ModelRequest, StreamEvent, StreamFn } from "../../src/kernel/conversation/stream.ts";
 import type { ProviderConfig } from "../../src/llm/providers.ts";
 import { withRetry } from "../../src/llm/retry.ts";
 import { fakeServerPerFile } from "../support/fake-server-per-file.ts";

@@ -5,7 +5,7 @@
  * Completions (text-only tool messages) one user message with the images right after the tool results.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Message } from "../../src/kernel/messages.ts";
+import type { Message } from "../../src/kernel/conversation/messages.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { collect, expectDone, makeRequest, streamFor } from "./harness.ts";
 

@@ -14,7 +14,7 @@
  * person is stood in for by an answerer that accepts the form exactly as it is pre-filled, as a user
  * pressing Enter on every field would.
  */
-import { initialDrafts } from "../../src/kernel/elicitation.ts";
+import { initialDrafts } from "../../src/kernel/run-events/elicitation.ts";
 import type { McpClientHandlers } from "../../src/tools/mcp/client-requests.ts";
 import type { McpConnection } from "../../src/tools/mcp/connection.ts";
 import { elicitationHandler } from "../../src/tools/mcp/elicitation.ts";

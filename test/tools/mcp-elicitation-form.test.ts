@@ -3,7 +3,7 @@
  * the schema defaults (SEP-1034), and the edited drafts back as the result's `content`.
  */
 import { describe, expect, test } from "bun:test";
-import { draftValue, type FormField, initialDrafts } from "../../src/kernel/elicitation.ts";
+import { draftValue, type FormField, initialDrafts } from "../../src/kernel/run-events/elicitation.ts";
 import {
   elicitationQuestion,
   elicitResult,

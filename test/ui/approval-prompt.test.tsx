@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import type { ApprovalDecision, ApprovalRequest } from "../../src/kernel/approvals.ts";
+import type { ApprovalDecision, ApprovalRequest } from "../../src/kernel/run-events/approvals.ts";
 import { ApprovalGate } from "../../src/policy/gate.ts";
 import { buildRuleSet } from "../../src/policy/rules.ts";
 import { shellWord } from "../../src/policy/shell-quote.ts";

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { makeEvent } from "../../src/kernel/events.ts";
+import { makeEvent } from "../../src/kernel/run-events/events.ts";
 import { ChatApp } from "../../src/ui/ink/chat/chat-app.tsx";
 import { ChatController } from "../../src/ui/ink/chat/chat-controller.ts";
 import { CHAT_HINT, ChatWelcome } from "../../src/ui/ink/chat/chat-welcome.tsx";

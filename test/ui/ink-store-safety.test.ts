@@ -4,7 +4,7 @@
  * previews and the final result.
  */
 import { expect, test } from "bun:test";
-import { makeEvent } from "../../src/kernel/events.ts";
+import { makeEvent } from "../../src/kernel/run-events/events.ts";
 import { UiStore } from "../../src/ui/ink/state/store.ts";
 import { approvalRequest, finishedRun } from "./fixtures.ts";
 

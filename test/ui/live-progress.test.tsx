@@ -1,6 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { render } from "ink-testing-library";
-import { type AgentEvent, type EventDataMap, type EventKind, makeEvent } from "../../src/kernel/events.ts";
+import {
+  type AgentEvent,
+  type EventDataMap,
+  type EventKind,
+  makeEvent,
+} from "../../src/kernel/run-events/events.ts";
 import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
 import type { ActiveAgent } from "../../src/ui/ink/state/state-types.ts";
 import { LiveArea } from "../../src/ui/ink/views/live-area.tsx";

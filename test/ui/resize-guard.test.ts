@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { EventEmitter } from "node:events";
-import { makeEvent } from "../../src/kernel/events.ts";
+import { makeEvent } from "../../src/kernel/run-events/events.ts";
 import { CLEAR_SCREEN_AND_SCROLLBACK, guardResize, inkInteractive } from "../../src/ui/ink/resize-guard.ts";
 import { REPLAY_ITEMS, UiStore } from "../../src/ui/ink/state/store.ts";
 import { root } from "./fixtures.ts";

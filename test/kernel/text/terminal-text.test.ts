@@ -6,7 +6,7 @@ import {
   TerminalSafeStream,
   terminalSafe,
   terminalSafeValue,
-} from "../../src/kernel/terminal-text.ts";
+} from "../../../src/kernel/text/terminal-text.ts";
 
 /** Hostile inputs and what a terminal may show of them (xterm ctlseqs; ECMA-48). */
 const CASES: [string, string, string][] = [

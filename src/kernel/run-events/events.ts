@@ -1,8 +1,8 @@
+import type { Message, UserMessage } from "../conversation/messages.ts";
+import type { AgentUsageReport, Usage } from "../conversation/usage.ts";
+import type { ProviderErrorKind } from "../errors.ts";
 import type { DenialSource, RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
-import type { ProviderErrorKind } from "./errors.ts";
-import type { Message, UserMessage } from "./messages.ts";
-import type { AgentUsageReport, Usage } from "./usage.ts";
 
 /** How a run ended. Maps to exit codes in src/cli (see docs/ci-and-json.md "Exit codes"). */
 export type RunStatus = "success" | "failure" | "limit" | "error" | "interrupted";

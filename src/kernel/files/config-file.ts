@@ -1,6 +1,6 @@
 import { lstat, realpath } from "node:fs/promises";
 import { relative, sep } from "node:path";
-import { AppError, type AppErrorKind } from "./errors.ts";
+import { AppError, type AppErrorKind } from "../errors.ts";
 import { type RegularRead, readRegularFile } from "./regular-file.ts";
 
 /**

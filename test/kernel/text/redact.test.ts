@@ -1,6 +1,6 @@
 /** Key shapes are redacted whatever the case of their marker; text without a marker comes back as it was. */
 import { expect, test } from "bun:test";
-import { REDACTED, Redactor } from "../../src/kernel/redact.ts";
+import { REDACTED, Redactor } from "../../../src/kernel/text/redact.ts";
 
 const redactor = new Redactor([]);
 

@@ -1,4 +1,4 @@
-import type { ProviderError } from "./errors.ts";
+import type { ProviderError } from "../errors.ts";
 import type { AssistantMessage, Message, ProviderKind, ToolCall } from "./messages.ts";
 import type { ToolDefinition } from "./tools.ts";
 import type { Usage } from "./usage.ts";

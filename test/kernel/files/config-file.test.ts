@@ -1,12 +1,12 @@
 /**
- * The one guarded reader for files the CLI reads on its own (src/kernel/config-file.ts): regular files
+ * The one guarded reader for files the CLI reads on its own (src/kernel/files/config-file.ts): regular files
  * up to the cap are read; everything that could block, flood or leave the workspace is refused.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppError, readConfigFile, readConfigFileResult } from "../../src/kernel/index.ts";
+import { AppError, readConfigFile, readConfigFileResult } from "../../../src/kernel/index.ts";
 
 let dir: string;
 let ws: string;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readRegularFile } from "../../src/kernel/regular-file.ts";
+import { readRegularFile } from "../../../src/kernel/files/regular-file.ts";
 
 let dir: string;
 beforeEach(() => {
