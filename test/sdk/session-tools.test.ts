@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseRule } from "../../../src/policy/rules.ts";
-import { fetchOriginsAllowedByRules, sessionToolsFor } from "../../../src/sdk/session-tools.ts";
-import { Workspace } from "../../../src/tools/workspace.ts";
+import { parseRule } from "../../src/policy/rules.ts";
+import { fetchOriginsAllowedByRules, sessionToolsFor } from "../../src/sdk/session-tools.ts";
+import { Workspace } from "../../src/tools/workspace.ts";
 
 let server: ReturnType<typeof Bun.serve>;
 let root: string;
