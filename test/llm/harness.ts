@@ -19,7 +19,7 @@ export const TEST_KEYS: Record<ProviderKind, string> = {
 
 /** The provider config pointing `kind` at the fake server. The shared protocol tests speak Chat
  * Completions for `openai` (an OpenAI-compatible server); pass `{ compatible: false }` for the official
- * endpoint's Responses path (test/llm/openai-responses.test.ts). */
+ * endpoint's Responses path (test/llm/adapters/openai-responses.test.ts). */
 export function configFor(
   server: FakeLlmServer,
   kind: ProviderKind,

@@ -1,10 +1,10 @@
 /** Retirement notices (issue 20): the catalog's dates, one line naming the replacement, one warning event. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { unlistedCatalogModels } from "../../src/llm/catalog/check.ts";
-import { catalogEntries, retirementWarning } from "../../src/llm/catalog.ts";
-import { createModelClient } from "../../src/llm/client.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, makeRequest, TEST_KEYS } from "./harness.ts";
+import { unlistedCatalogModels } from "../../../src/llm/catalog/check.ts";
+import { catalogEntries, retirementWarning } from "../../../src/llm/catalog.ts";
+import { createModelClient } from "../../../src/llm/client.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, makeRequest, TEST_KEYS } from "../harness.ts";
 
 const on = (iso: string) => new Date(`${iso}T12:00:00Z`);
 

@@ -1,11 +1,11 @@
 /** Error classification, retry-after parsing, and the stream guard's own failures. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ModelRequest, StreamEvent, StreamFn } from "../../src/kernel/conversation/stream.ts";
-import { classifyError, kindForStatus, parseRetryAfter } from "../../src/llm/errors.ts";
-import { withRetry } from "../../src/llm/retry.ts";
-import { withStreamGuard } from "../../src/llm/stream-guard.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, expectError, makeRequest, streamFor } from "./harness.ts";
+import type { ModelRequest, StreamEvent, StreamFn } from "../../../src/kernel/conversation/stream.ts";
+import { classifyError, kindForStatus, parseRetryAfter } from "../../../src/llm/errors.ts";
+import { withRetry } from "../../../src/llm/retry.ts";
+import { withStreamGuard } from "../../../src/llm/stream-guard.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, expectError, makeRequest, streamFor } from "../harness.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

@@ -1,11 +1,11 @@
 /** Failures through withRetry(createProviderStream(...)) against the fake server, for every protocol. */
 import { beforeEach, describe, expect, test } from "bun:test";
-import type { ModelRequest, ProviderNotice, StreamEvent } from "../../src/kernel/conversation/stream.ts";
-import { emptyUsage } from "../../src/kernel/conversation/usage.ts";
-import { makeProviderError } from "../../src/llm/errors.ts";
-import type { ProviderConfig } from "../../src/llm/providers.ts";
-import { withRetry } from "../../src/llm/retry.ts";
-import { fakeServerPerFile } from "../support/fake-server-per-file.ts";
+import type { ModelRequest, ProviderNotice, StreamEvent } from "../../../src/kernel/conversation/stream.ts";
+import { emptyUsage } from "../../../src/kernel/conversation/usage.ts";
+import { makeProviderError } from "../../../src/llm/errors.ts";
+import type { ProviderConfig } from "../../../src/llm/providers.ts";
+import { withRetry } from "../../../src/llm/retry.ts";
+import { fakeServerPerFile } from "../../support/fake-server-per-file.ts";
 import {
   collect,
   expectDone,
@@ -15,7 +15,7 @@ import {
   streamFor,
   TEST_KEYS,
   tap,
-} from "./harness.ts";
+} from "../harness.ts";
 
 const server = await fakeServerPerFile();
 

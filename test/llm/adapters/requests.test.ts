@@ -1,8 +1,8 @@
 /** Multi-turn request conversion, checked in the request bodies the fake server logged. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Message } from "../../src/kernel/conversation/messages.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, makeRequest, streamFor } from "./harness.ts";
+import type { Message } from "../../../src/kernel/conversation/messages.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, streamFor } from "../harness.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

@@ -5,12 +5,12 @@
  * - a provider that goes silent fails after one idle window: silence is not retried five times.
  */
 import { describe, expect, test } from "bun:test";
-import type { ProviderKind } from "../../src/kernel/conversation/messages.ts";
-import type { ModelRequest, StreamEvent, StreamFn } from "../../src/kernel/conversation/stream.ts";
-import type { ProviderConfig } from "../../src/llm/providers.ts";
-import { withRetry } from "../../src/llm/retry.ts";
-import { fakeServerPerFile } from "../support/fake-server-per-file.ts";
-import { collect, expectDone, expectError, makeRequest, streamFor, toolCalls } from "./harness.ts";
+import type { ProviderKind } from "../../../src/kernel/conversation/messages.ts";
+import type { ModelRequest, StreamEvent, StreamFn } from "../../../src/kernel/conversation/stream.ts";
+import type { ProviderConfig } from "../../../src/llm/providers.ts";
+import { withRetry } from "../../../src/llm/retry.ts";
+import { fakeServerPerFile } from "../../support/fake-server-per-file.ts";
+import { collect, expectDone, expectError, makeRequest, streamFor, toolCalls } from "../harness.ts";
 
 const server = await fakeServerPerFile();
 

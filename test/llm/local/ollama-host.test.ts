@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { OLLAMA_DEFAULT_BASE_URL, ollamaBaseUrl } from "../../src/llm/local/ollama-host.ts";
+import { OLLAMA_DEFAULT_BASE_URL, ollamaBaseUrl } from "../../../src/llm/local/ollama-host.ts";
 
 // OLLAMA_HOST forms and the address Ollama itself derives from them (ollama/ollama envconfig/config.go,
 // getOllamaHost), plus the OpenAI-compatible /v1 path.

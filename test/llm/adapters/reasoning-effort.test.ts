@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formatSpecError, parseSpecText } from "../../src/agents/spec/spec-loader.ts";
-import { AppError } from "../../src/kernel/index.ts";
-import { acceptedEffort, effectiveEffort } from "../../src/llm/adapters/effort.ts";
-import { resolveModel } from "../../src/llm/resolve.ts";
-import { loadConfig } from "../../src/sdk/config/config.ts";
+import { formatSpecError, parseSpecText } from "../../../src/agents/spec/spec-loader.ts";
+import { AppError } from "../../../src/kernel/index.ts";
+import { acceptedEffort, effectiveEffort } from "../../../src/llm/adapters/effort.ts";
+import { resolveModel } from "../../../src/llm/resolve.ts";
+import { loadConfig } from "../../../src/sdk/config/config.ts";
 
 describe("per-model efforts (catalog efforts, src/llm/adapters/effort.ts)", () => {
   test("a model without `none` gets its floor, never `none`", () => {

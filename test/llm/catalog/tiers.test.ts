@@ -2,11 +2,17 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AppError } from "../../src/kernel/index.ts";
-import type { CatalogEntry } from "../../src/llm/catalog/entry.ts";
-import { aliasTarget, chooseTier } from "../../src/llm/catalog/tiers.ts";
-import { catalogEntry } from "../../src/llm/catalog.ts";
-import { aliasNames, DEFAULT_TIER_MODELS, explainTiers, resolveModel, TIERS } from "../../src/llm/resolve.ts";
+import { AppError } from "../../../src/kernel/index.ts";
+import type { CatalogEntry } from "../../../src/llm/catalog/entry.ts";
+import { aliasTarget, chooseTier } from "../../../src/llm/catalog/tiers.ts";
+import { catalogEntry } from "../../../src/llm/catalog.ts";
+import {
+  aliasNames,
+  DEFAULT_TIER_MODELS,
+  explainTiers,
+  resolveModel,
+  TIERS,
+} from "../../../src/llm/resolve.ts";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 const KEYS = {
@@ -79,7 +85,7 @@ describe("tier defaults follow the catalog", () => {
   });
 
   test("docs/models.md's tier list is the catalog's choice", () => {
-    const doc = readFileSync(join(import.meta.dir, "../../docs/models.md"), "utf8").replace(/\s+/g, " ");
+    const doc = readFileSync(join(import.meta.dir, "../../../docs/models.md"), "utf8").replace(/\s+/g, " ");
     for (const tier of TIERS) {
       const firsts = (["anthropic", "openai", "gemini"] as const).map((p) => DEFAULT_TIER_MODELS[tier][p][0]);
       expect(doc).toContain(`${tier}: ${firsts.join(", ")}`);

@@ -3,9 +3,9 @@
  * with the real status and text, without consuming a scripted turn; and it serves what they serve.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { AssistantMessage, Message } from "../../src/kernel/conversation/messages.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, expectError, makeRequest, streamFor } from "./harness.ts";
+import type { AssistantMessage, Message } from "../../../src/kernel/conversation/messages.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, expectError, makeRequest, streamFor } from "../harness.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

@@ -11,14 +11,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { AssistantMessage, Message } from "../../src/kernel/conversation/messages.ts";
-import type { ToolDefinition } from "../../src/kernel/conversation/tools.ts";
-import { withRetry } from "../../src/llm/retry.ts";
-import { PRIMITIVES } from "../../src/tools/registry.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { cleanup, contextFor, tempDir } from "../tools/helpers.ts";
-import { collect, expectDone, expectError, makeRequest, streamFor, toolCalls } from "./harness.ts";
-import { namedEventSse, readCassette, readChunks, readJson } from "./recorded-support.ts";
+import type { AssistantMessage, Message } from "../../../src/kernel/conversation/messages.ts";
+import type { ToolDefinition } from "../../../src/kernel/conversation/tools.ts";
+import { withRetry } from "../../../src/llm/retry.ts";
+import { PRIMITIVES } from "../../../src/tools/registry.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { cleanup, contextFor, tempDir } from "../../tools/helpers.ts";
+import { collect, expectDone, expectError, makeRequest, streamFor, toolCalls } from "../harness.ts";
+import { namedEventSse, readCassette, readChunks, readJson } from "../recorded-support.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

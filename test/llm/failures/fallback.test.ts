@@ -6,11 +6,11 @@ import type {
   ProviderNotice,
   StreamEvent,
   StreamFn,
-} from "../../src/kernel/index.ts";
-import { emptyUsage } from "../../src/kernel/index.ts";
-import { createModelClient } from "../../src/llm/client.ts";
-import { withFallback } from "../../src/llm/fallback.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+} from "../../../src/kernel/index.ts";
+import { emptyUsage } from "../../../src/kernel/index.ts";
+import { createModelClient } from "../../../src/llm/client.ts";
+import { withFallback } from "../../../src/llm/fallback.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 
 function errorStream(kind: ProviderError["kind"], afterText?: string): StreamFn {
   return async function* (request: ModelRequest): AsyncGenerator<StreamEvent> {

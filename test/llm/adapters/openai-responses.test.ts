@@ -5,12 +5,12 @@
  * tier's model, so switching the adapter back would fail).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Message, ReasoningEffort } from "../../src/kernel/index.ts";
-import { DEFAULT_TIER_MODELS, TIERS } from "../../src/llm/resolve.ts";
-import { withRetry } from "../../src/llm/retry.ts";
-import { fakeEncryptedContent } from "../support/fake-frames-responses.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, expectError, makeRequest, streamFor, toolCalls } from "./harness.ts";
+import type { Message, ReasoningEffort } from "../../../src/kernel/index.ts";
+import { DEFAULT_TIER_MODELS, TIERS } from "../../../src/llm/resolve.ts";
+import { withRetry } from "../../../src/llm/retry.ts";
+import { fakeEncryptedContent } from "../../support/fake-frames-responses.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, expectError, makeRequest, streamFor, toolCalls } from "../harness.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

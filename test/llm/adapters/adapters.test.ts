@@ -1,8 +1,8 @@
 /** The three adapters, through the official SDKs, against the fake server: streaming, tool calls, usage. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { assistantText } from "../../src/kernel/conversation/messages.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, makeRequest, PROTOCOLS, streamFor, toolCalls } from "./harness.ts";
+import { assistantText } from "../../../src/kernel/conversation/messages.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, PROTOCOLS, streamFor, toolCalls } from "../harness.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

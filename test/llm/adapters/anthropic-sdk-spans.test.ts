@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, makeRequest, streamFor } from "./harness.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, streamFor } from "../harness.ts";
 
 let server: FakeLlmServer;
 const exporter = new InMemorySpanExporter();

@@ -3,9 +3,9 @@
  * rules refuse what the real APIs refuse (test/support/fake-rules-*.ts, with the real error texts).
  */
 import { describe, expect, test } from "bun:test";
-import type { Message } from "../../src/kernel/index.ts";
-import { fakeServerPerFile } from "../support/fake-server-per-file.ts";
-import { collect, expectDone, makeRequest, streamFor } from "./harness.ts";
+import type { Message } from "../../../src/kernel/index.ts";
+import { fakeServerPerFile } from "../../support/fake-server-per-file.ts";
+import { collect, expectDone, makeRequest, streamFor } from "../harness.ts";
 
 const server = await fakeServerPerFile();
 

@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppError, type ModelRequest, Redactor, type StreamEvent } from "../../src/kernel/index.ts";
-import { readCassette, recordingStream, replayStream } from "../../src/llm/cassette/cassette.ts";
-import { WORKSPACE_PLACEHOLDER } from "../../src/llm/cassette/cassette-format.ts";
-import { costOf, modelInfo } from "../../src/llm/catalog.ts";
-import { scriptedProvider } from "../support/scripted-provider.ts";
+import { AppError, type ModelRequest, Redactor, type StreamEvent } from "../../../src/kernel/index.ts";
+import { readCassette, recordingStream, replayStream } from "../../../src/llm/cassette/cassette.ts";
+import { WORKSPACE_PLACEHOLDER } from "../../../src/llm/cassette/cassette-format.ts";
+import { costOf, modelInfo } from "../../../src/llm/catalog.ts";
+import { scriptedProvider } from "../../support/scripted-provider.ts";
 
 let dir: string;
 let workspace: string;

@@ -6,17 +6,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { emptyUsage } from "../../src/kernel/index.ts";
-import { mergeCatalog } from "../../src/llm/catalog/merge.ts";
-import type { CatalogData } from "../../src/llm/catalog/models-dev.ts";
-import { OVERRIDES } from "../../src/llm/catalog/overrides.ts";
-import { type PremergedCatalog, toPremerged } from "../../src/llm/catalog/premerged.ts";
-import { refreshCatalog } from "../../src/llm/catalog/refresh.ts";
-import { catalog, catalogCachePath, resetCatalog } from "../../src/llm/catalog/store.ts";
-import { catalogEntry, catalogSource, costOf, modelInfo } from "../../src/llm/catalog.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import { emptyUsage } from "../../../src/kernel/index.ts";
+import { mergeCatalog } from "../../../src/llm/catalog/merge.ts";
+import type { CatalogData } from "../../../src/llm/catalog/models-dev.ts";
+import { OVERRIDES } from "../../../src/llm/catalog/overrides.ts";
+import { type PremergedCatalog, toPremerged } from "../../../src/llm/catalog/premerged.ts";
+import { refreshCatalog } from "../../../src/llm/catalog/refresh.ts";
+import { catalog, catalogCachePath, resetCatalog } from "../../../src/llm/catalog/store.ts";
+import { catalogEntry, catalogSource, costOf, modelInfo } from "../../../src/llm/catalog.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 
-const FIXTURE = join(import.meta.dir, "../fixtures/models-dev/api.json");
+const FIXTURE = join(import.meta.dir, "../../fixtures/models-dev/api.json");
 const day = (iso: string) => new Date(`${iso}T12:00:00Z`);
 
 describe("start-up cost", () => {
@@ -31,7 +31,7 @@ describe("start-up cost", () => {
       'console.log(JSON.stringify([...before, known, loaded("models-snapshot"), loaded("catalog-merged")]));',
     ].join("\n");
     const child = Bun.spawnSync([process.execPath, "-e", script], {
-      cwd: join(import.meta.dir, "../.."),
+      cwd: join(import.meta.dir, "../../.."),
       env: { ...process.env, XDG_CACHE_HOME: join(tmpdir(), "agent-no-catalog-cache") },
     });
     // Without a newer cached refresh the snapshot JSON is never parsed: catalog-merged.json holds the merge.
@@ -39,8 +39,8 @@ describe("start-up cost", () => {
   });
 
   test("catalog-merged.json is what mergeCatalog builds from the snapshot and the overrides today", () => {
-    const snapshot = require("../../src/llm/catalog/models-snapshot.json") as CatalogData;
-    const committed = require("../../src/llm/catalog/catalog-merged.json") as PremergedCatalog;
+    const snapshot = require("../../../src/llm/catalog/models-snapshot.json") as CatalogData;
+    const committed = require("../../../src/llm/catalog/catalog-merged.json") as PremergedCatalog;
     const fresh = JSON.parse(JSON.stringify(toPremerged(mergeCatalog(snapshot)))) as PremergedCatalog;
     // On a failure: an override or the snapshot changed; run `bun scripts/catalog-merged.ts` and commit the file.
     expect(committed).toEqual(fresh);
@@ -51,7 +51,7 @@ describe("start-up cost", () => {
     process.env.XDG_CACHE_HOME = mkdtempSync(join(tmpdir(), "agent-catalog-"));
     try {
       resetCatalog();
-      const snapshot = require("../../src/llm/catalog/models-snapshot.json") as CatalogData;
+      const snapshot = require("../../../src/llm/catalog/models-snapshot.json") as CatalogData;
       const built = catalog();
       const merged = mergeCatalog(snapshot);
       expect([...built.entries]).toEqual([...merged.entries]);
@@ -68,7 +68,7 @@ describe("start-up cost", () => {
 
 describe("snapshot and overrides", () => {
   test("the snapshot names its models.dev commit and date, and lists the three providers' models", () => {
-    const snapshot = require("../../src/llm/catalog/models-snapshot.json") as CatalogData;
+    const snapshot = require("../../../src/llm/catalog/models-snapshot.json") as CatalogData;
     expect(snapshot.source).toBe("models.dev f3fc692299671838c7c65fd8126bf84d81a2e817");
     expect(snapshot.date).toBe("2026-07-02");
     const providers = new Set(snapshot.models.map((m) => m.provider));

@@ -4,13 +4,13 @@
  * server, the official SDKs and our adapters.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ModelRequest, ReasoningEffort, StopReason } from "../../src/kernel/conversation/stream.ts";
-import { emptyUsage } from "../../src/kernel/conversation/usage.ts";
-import { roundEffort } from "../../src/llm/adapters/effort.ts";
-import { catalogEntry, costOf, modelInfo } from "../../src/llm/catalog.ts";
-import { DEFAULT_TIER_MODELS } from "../../src/llm/resolve.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, makeRequest, PROTOCOLS, streamFor } from "./harness.ts";
+import type { ModelRequest, ReasoningEffort, StopReason } from "../../../src/kernel/conversation/stream.ts";
+import { emptyUsage } from "../../../src/kernel/conversation/usage.ts";
+import { roundEffort } from "../../../src/llm/adapters/effort.ts";
+import { catalogEntry, costOf, modelInfo } from "../../../src/llm/catalog.ts";
+import { DEFAULT_TIER_MODELS } from "../../../src/llm/resolve.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, PROTOCOLS, streamFor } from "../harness.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

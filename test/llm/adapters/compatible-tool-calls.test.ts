@@ -4,8 +4,8 @@
  * `index` at all (issues/7881). Each call must stay a call of its own.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, makeRequest, streamFor, toolCalls } from "./harness.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, streamFor, toolCalls } from "../harness.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

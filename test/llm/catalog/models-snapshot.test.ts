@@ -3,9 +3,9 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CatalogData } from "../../src/llm/catalog/models-dev.ts";
+import type { CatalogData } from "../../../src/llm/catalog/models-dev.ts";
 
-const SCRIPT = join(import.meta.dir, "../../scripts/models-snapshot.ts");
+const SCRIPT = join(import.meta.dir, "../../../scripts/models-snapshot.ts");
 
 function run(args: string[]): { code: number; stderr: string } {
   const child = Bun.spawnSync([process.execPath, SCRIPT, ...args], { stderr: "pipe", stdout: "pipe" });
@@ -71,7 +71,7 @@ describe("scripts/models-snapshot.ts", () => {
   test("accepts an api.json; bad usage exits 2 with the usage line", () => {
     const dir = mkdtempSync(join(tmpdir(), "models-dev-"));
     const out = join(dir, "snapshot.json");
-    const fixture = join(import.meta.dir, "../fixtures/models-dev/api.json");
+    const fixture = join(import.meta.dir, "../../fixtures/models-dev/api.json");
     expect(run([fixture, "--out", out, "--date", "2026-11-26"]).code).toBe(0);
     const data = JSON.parse(readFileSync(out, "utf8")) as CatalogData;
     expect(data.models.map((m) => m.id)).toEqual(["claude-sonnet-5-5", "gpt-7-nova"]);

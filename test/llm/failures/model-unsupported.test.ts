@@ -4,11 +4,11 @@
  * request to the tier's next candidate before any output.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ProviderKind, ProviderNotice } from "../../src/kernel/index.ts";
-import { createModelClient } from "../../src/llm/client.ts";
-import { kindForStatus } from "../../src/llm/errors.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, expectError, makeRequest, streamFor, TEST_KEYS } from "./harness.ts";
+import type { ProviderKind, ProviderNotice } from "../../../src/kernel/index.ts";
+import { createModelClient } from "../../../src/llm/client.ts";
+import { kindForStatus } from "../../../src/llm/errors.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, expectError, makeRequest, streamFor, TEST_KEYS } from "../harness.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

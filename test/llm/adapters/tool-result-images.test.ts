@@ -5,9 +5,9 @@
  * Completions (text-only tool messages) one user message with the images right after the tool results.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Message } from "../../src/kernel/conversation/messages.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, makeRequest, streamFor } from "./harness.ts";
+import type { Message } from "../../../src/kernel/conversation/messages.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, streamFor } from "../harness.ts";
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";

@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { assistantText, type ProviderKind } from "../../src/kernel/conversation/messages.ts";
-import type { StopReason } from "../../src/kernel/conversation/stream.ts";
-import { type FakeLlmServer, type FakeProtocol, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, makeRequest, streamFor, toolCalls } from "./harness.ts";
+import { assistantText, type ProviderKind } from "../../../src/kernel/conversation/messages.ts";
+import type { StopReason } from "../../../src/kernel/conversation/stream.ts";
+import { type FakeLlmServer, type FakeProtocol, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, streamFor, toolCalls } from "../harness.ts";
 
-const CORPUS = path.resolve(import.meta.dir, "../../../shared/conformance/provider-streams");
+const CORPUS = path.resolve(import.meta.dir, "../../../../shared/conformance/provider-streams");
 const FOLDERS: Record<string, ProviderKind & FakeProtocol> = {
   anthropic: "anthropic",
   "openai-chat": "openai",

@@ -11,9 +11,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ModelRequest, StreamEvent } from "../../src/kernel/index.ts";
-import { recordingStream } from "../../src/llm/cassette/cassette.ts";
-import { scriptedProvider } from "../support/scripted-provider.ts";
+import type { ModelRequest, StreamEvent } from "../../../src/kernel/index.ts";
+import { recordingStream } from "../../../src/llm/cassette/cassette.ts";
+import { scriptedProvider } from "../../support/scripted-provider.ts";
 
 let dir: string;
 beforeEach(() => {

@@ -7,13 +7,13 @@
  * tool calls). Data copied from pydantic/pydantic-ai (MIT) and vercel/ai (Apache-2.0): see the README.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { AssistantMessage, Message, ProviderKind } from "../../src/kernel/conversation/messages.ts";
-import { assistantText } from "../../src/kernel/conversation/messages.ts";
-import type { StreamEvent } from "../../src/kernel/conversation/stream.ts";
-import type { ToolDefinition } from "../../src/kernel/conversation/tools.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, makeRequest, streamFor, toolCalls } from "./harness.ts";
-import { readCassette, readChunkLines, recordedTurn, withoutCacheControl } from "./recorded-support.ts";
+import type { AssistantMessage, Message, ProviderKind } from "../../../src/kernel/conversation/messages.ts";
+import { assistantText } from "../../../src/kernel/conversation/messages.ts";
+import type { StreamEvent } from "../../../src/kernel/conversation/stream.ts";
+import type { ToolDefinition } from "../../../src/kernel/conversation/tools.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, streamFor, toolCalls } from "../harness.ts";
+import { readCassette, readChunkLines, recordedTurn, withoutCacheControl } from "../recorded-support.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

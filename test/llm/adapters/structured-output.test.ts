@@ -4,10 +4,10 @@
  * builders send only what those rules accept.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ModelRequest } from "../../src/kernel/index.ts";
-import { buildRequest as anthropicRequest } from "../../src/llm/adapters/anthropic-convert.ts";
-import { isStrictCompatible } from "../../src/llm/adapters/response-schema.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
+import type { ModelRequest } from "../../../src/kernel/index.ts";
+import { buildRequest as anthropicRequest } from "../../../src/llm/adapters/anthropic-convert.ts";
+import { isStrictCompatible } from "../../../src/llm/adapters/response-schema.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 
 let server: FakeLlmServer;
 beforeAll(async () => {

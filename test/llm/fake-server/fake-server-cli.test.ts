@@ -3,10 +3,10 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createProviderStream } from "../../src/llm/providers.ts";
-import { collect, expectDone, makeRequest } from "./harness.ts";
+import { createProviderStream } from "../../../src/llm/providers.ts";
+import { collect, expectDone, makeRequest } from "../harness.ts";
 
-const SERVER = path.resolve(import.meta.dir, "../support/fake-llm-server.ts");
+const SERVER = path.resolve(import.meta.dir, "../../support/fake-llm-server.ts");
 let child: ReturnType<typeof Bun.spawn> | undefined;
 afterEach(() => {
   child?.kill();
