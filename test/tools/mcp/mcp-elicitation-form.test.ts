@@ -3,13 +3,13 @@
  * the schema defaults (SEP-1034), and the edited drafts back as the result's `content`.
  */
 import { describe, expect, test } from "bun:test";
-import { draftValue, type FormField, initialDrafts } from "../../src/kernel/run-events/elicitation.ts";
+import { draftValue, type FormField, initialDrafts } from "../../../src/kernel/run-events/elicitation.ts";
 import {
   elicitationQuestion,
   elicitResult,
   formFields,
   MAX_FIELDS,
-} from "../../src/tools/mcp/elicitation-form.ts";
+} from "../../../src/tools/mcp/elicitation-form.ts";
 
 /** One property of each type the spec allows. */
 const SPEC_SCHEMA = {

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { globTool } from "../../src/tools/search/glob.ts";
-import { grepTool, timeoutNote } from "../../src/tools/search/grep.ts";
-import { cleanup, contextFor, tempDir } from "./helpers.ts";
+import { globTool } from "../../../src/tools/search/glob.ts";
+import { grepTool, timeoutNote } from "../../../src/tools/search/grep.ts";
+import { cleanup, contextFor, tempDir } from "../helpers.ts";
 
 let root: string;
 beforeAll(async () => {

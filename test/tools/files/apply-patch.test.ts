@@ -1,11 +1,11 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { chmod, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { applyPatchTool } from "../../src/tools/files/apply-patch.ts";
-import { applyChunks } from "../../src/tools/files/apply-patch-match.ts";
-import { PatchParseError, parsePatch, patchPaths } from "../../src/tools/files/apply-patch-parser.ts";
-import { WorkspaceError } from "../../src/tools/workspace.ts";
-import { cleanup, contextFor, tempDir } from "./helpers.ts";
+import { applyPatchTool } from "../../../src/tools/files/apply-patch.ts";
+import { applyChunks } from "../../../src/tools/files/apply-patch-match.ts";
+import { PatchParseError, parsePatch, patchPaths } from "../../../src/tools/files/apply-patch-parser.ts";
+import { WorkspaceError } from "../../../src/tools/workspace.ts";
+import { cleanup, contextFor, tempDir } from "../helpers.ts";
 
 const dirs: string[] = [];
 let root: string;

@@ -9,11 +9,11 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redactor } from "../../src/kernel/index.ts";
-import { McpServers } from "../../src/tools/mcp/servers.ts";
-import type { McpServerConfig } from "../../src/tools/mcp/types.ts";
-import type { ToolContext } from "../../src/tools/types.ts";
-import { Workspace } from "../../src/tools/workspace.ts";
+import { Redactor } from "../../../src/kernel/index.ts";
+import { McpServers } from "../../../src/tools/mcp/servers.ts";
+import type { McpServerConfig } from "../../../src/tools/mcp/types.ts";
+import type { ToolContext } from "../../../src/tools/types.ts";
+import { Workspace } from "../../../src/tools/workspace.ts";
 import {
   FIXTURE_SERVER,
   fixturePids,
@@ -22,7 +22,7 @@ import {
   processGone,
   startHttpFixture,
   survivors,
-} from "../support/mcp-fixture.ts";
+} from "../../support/mcp-fixture.ts";
 
 // Each test spawns servers (and agent runs); on a loaded machine that takes seconds. A generous bound
 // for "it ended at all", never a timing assertion.

@@ -1,7 +1,7 @@
 /** An MCP result as the model and the user see it (src/tools/mcp/result-content.ts), hostile images included. */
 import { describe, expect, test } from "bun:test";
-import type { CallToolResult } from "../../src/tools/mcp/connection.ts";
-import { outputOf, sniffImage } from "../../src/tools/mcp/result-content.ts";
+import type { CallToolResult } from "../../../src/tools/mcp/connection.ts";
+import { outputOf, sniffImage } from "../../../src/tools/mcp/result-content.ts";
 
 // A 1x1 PNG, and the first bytes of a JPEG, as base64.
 const PNG =

@@ -6,9 +6,9 @@
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { editFileTool } from "../../src/tools/files/edit-file.ts";
-import { writeFileTool } from "../../src/tools/files/write-file.ts";
-import { cleanup, contextFor, tempDir } from "./helpers.ts";
+import { editFileTool } from "../../../src/tools/files/edit-file.ts";
+import { writeFileTool } from "../../../src/tools/files/write-file.ts";
+import { cleanup, contextFor, tempDir } from "../helpers.ts";
 
 const dirs: string[] = [];
 afterAll(async () => cleanup(...dirs));

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { lineWindow } from "../../src/tools/files/read-file.ts";
-import { countLines } from "../../src/tools/truncate.ts";
+import { lineWindow } from "../../../src/tools/files/read-file.ts";
+import { countLines } from "../../../src/tools/truncate.ts";
 
 /** What read_file showed before the window: the whole text split, a trailing newline's empty line dropped. */
 function splitLines(text: string): string[] {

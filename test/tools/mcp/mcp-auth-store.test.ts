@@ -18,7 +18,7 @@ import {
   mcpAuthDir,
   mcpAuthFile,
   saveAuthRecord,
-} from "../../src/tools/mcp/auth/token-store.ts";
+} from "../../../src/tools/mcp/auth/token-store.ts";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -4,13 +4,13 @@
  * requests they see: a refused fetch must leave them untouched.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import type { ToolsFor } from "../../src/agents/types.ts";
-import { flagApprover, type OnAsk } from "../../src/policy/approvers.ts";
-import { buildRuleSet } from "../../src/policy/rules.ts";
-import { fetchOriginsAllowedByRules, sessionToolsFor } from "../../src/sdk/session-tools.ts";
-import { createFetchTool } from "../../src/tools/fetch/fetch.ts";
-import { createPrimitives, toolDefinitionsFor } from "../../src/tools/registry.ts";
-import { type Harness, harness, spec, toolResultsIn } from "../agents/harness.ts";
+import type { ToolsFor } from "../../../src/agents/types.ts";
+import { flagApprover, type OnAsk } from "../../../src/policy/approvers.ts";
+import { buildRuleSet } from "../../../src/policy/rules.ts";
+import { fetchOriginsAllowedByRules, sessionToolsFor } from "../../../src/sdk/session-tools.ts";
+import { createFetchTool } from "../../../src/tools/fetch/fetch.ts";
+import { createPrimitives, toolDefinitionsFor } from "../../../src/tools/registry.ts";
+import { type Harness, harness, spec, toolResultsIn } from "../../agents/harness.ts";
 
 function countingServer(routes: () => Record<string, string>) {
   const seen: string[] = [];

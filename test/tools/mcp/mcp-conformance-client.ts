@@ -1,6 +1,6 @@
 /**
  * Our client as the official conformance suite (`@modelcontextprotocol/conformance`) drives one: it runs
- * `bun test/tools/mcp-conformance-client.ts SERVER_URL` with MCP_CONFORMANCE_SCENARIO naming the scenario
+ * `bun test/tools/mcp/mcp-conformance-client.ts SERVER_URL` with MCP_CONFORMANCE_SCENARIO naming the scenario
  * and, for some, MCP_CONFORMANCE_CONTEXT holding credentials (the suite's README, "Client Testing").
  *
  * The scenario becomes what a user would write in config (an `oauth:` block for pre-registered clients
@@ -14,11 +14,11 @@
  * person is stood in for by an answerer that accepts the form exactly as it is pre-filled, as a user
  * pressing Enter on every field would.
  */
-import { initialDrafts } from "../../src/kernel/run-events/elicitation.ts";
-import type { McpClientHandlers } from "../../src/tools/mcp/client-requests.ts";
-import type { McpConnection } from "../../src/tools/mcp/connection.ts";
-import { elicitationHandler } from "../../src/tools/mcp/elicitation.ts";
-import type { McpOAuthConfig, McpServerConfig } from "../../src/tools/mcp/types.ts";
+import { initialDrafts } from "../../../src/kernel/run-events/elicitation.ts";
+import type { McpClientHandlers } from "../../../src/tools/mcp/client-requests.ts";
+import type { McpConnection } from "../../../src/tools/mcp/connection.ts";
+import { elicitationHandler } from "../../../src/tools/mcp/elicitation.ts";
+import type { McpOAuthConfig, McpServerConfig } from "../../../src/tools/mcp/types.ts";
 
 /** The suite's CIMD scenario expects this client_id (a metadata document URL). */
 const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   };
   const signal = new AbortController().signal;
   if (scenario.startsWith("auth/") && oauth?.grant !== "client_credentials") {
-    const { withLogin } = await import("../../src/tools/mcp/auth/login.ts");
+    const { withLogin } = await import("../../../src/tools/mcp/auth/login.ts");
     await withLogin(
       "conformance",
       config,
@@ -58,7 +58,7 @@ async function main(): Promise<number> {
       callEveryTool,
     );
   } else {
-    const { connectMcpServer } = await import("../../src/tools/mcp/connection.ts");
+    const { connectMcpServer } = await import("../../../src/tools/mcp/connection.ts");
     const connection = await connectMcpServer("conformance", config, signal, undefined, { handlers });
     try {
       await callEveryTool(connection);

@@ -8,9 +8,9 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { McpServers } from "../../src/tools/mcp/servers.ts";
-import type { McpServerConfig } from "../../src/tools/mcp/types.ts";
-import { startOAuthFixture } from "../support/mcp-fixture.ts";
+import { McpServers } from "../../../src/tools/mcp/servers.ts";
+import type { McpServerConfig } from "../../../src/tools/mcp/types.ts";
+import { startOAuthFixture } from "../../support/mcp-fixture.ts";
 
 setDefaultTimeout(60_000);
 

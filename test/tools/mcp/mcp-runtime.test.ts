@@ -9,15 +9,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Redactor, type ToolProgress } from "../../src/kernel/index.ts";
-import { initialDrafts } from "../../src/kernel/run-events/elicitation.ts";
-import type { McpClientHandlers } from "../../src/tools/mcp/client-requests.ts";
-import { elicitationHandler } from "../../src/tools/mcp/elicitation.ts";
-import { McpServers } from "../../src/tools/mcp/servers.ts";
-import { finishOutput, IMAGE_LIMIT } from "../../src/tools/tool-output.ts";
-import type { ToolContext } from "../../src/tools/types.ts";
-import { Workspace } from "../../src/tools/workspace.ts";
-import { everythingStdio, sentMessages } from "../support/mcp-everything.ts";
+import { Redactor, type ToolProgress } from "../../../src/kernel/index.ts";
+import { initialDrafts } from "../../../src/kernel/run-events/elicitation.ts";
+import type { McpClientHandlers } from "../../../src/tools/mcp/client-requests.ts";
+import { elicitationHandler } from "../../../src/tools/mcp/elicitation.ts";
+import { McpServers } from "../../../src/tools/mcp/servers.ts";
+import { finishOutput, IMAGE_LIMIT } from "../../../src/tools/tool-output.ts";
+import type { ToolContext } from "../../../src/tools/types.ts";
+import { Workspace } from "../../../src/tools/workspace.ts";
+import { everythingStdio, sentMessages } from "../../support/mcp-everything.ts";
 
 setDefaultTimeout(90_000);
 

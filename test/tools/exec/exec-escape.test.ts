@@ -8,8 +8,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { execTool } from "../../src/tools/exec/exec.ts";
-import { cleanup, contextFor, goneSoon, isAlive, tempDir } from "./helpers.ts";
+import { execTool } from "../../../src/tools/exec/exec.ts";
+import { cleanup, contextFor, goneSoon, isAlive, tempDir } from "../helpers.ts";
 
 const root = await tempDir("agent-exec-escape-");
 const started: number[] = [];

@@ -10,11 +10,11 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { execTool } from "../../src/tools/exec/exec.ts";
-import { chooseSandbox, sandboxedBash } from "../../src/tools/exec/sandbox.ts";
-import { pathTarget } from "../../src/tools/policy-target.ts";
-import { Workspace } from "../../src/tools/workspace.ts";
-import { cleanup, contextFor, outsideTmpDir, tempDir } from "./helpers.ts";
+import { execTool } from "../../../src/tools/exec/exec.ts";
+import { chooseSandbox, sandboxedBash } from "../../../src/tools/exec/sandbox.ts";
+import { pathTarget } from "../../../src/tools/policy-target.ts";
+import { Workspace } from "../../../src/tools/workspace.ts";
+import { cleanup, contextFor, outsideTmpDir, tempDir } from "../helpers.ts";
 
 const BWRAP = Bun.which("bwrap");
 const SETPRIV = Bun.which("setpriv");

@@ -17,9 +17,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { readFileTool } from "../../src/tools/files/read-file.ts";
-import { writeFileTool } from "../../src/tools/files/write-file.ts";
-import { cleanup, contextFor, tempDir } from "./helpers.ts";
+import { readFileTool } from "../../../src/tools/files/read-file.ts";
+import { writeFileTool } from "../../../src/tools/files/write-file.ts";
+import { cleanup, contextFor, tempDir } from "../helpers.ts";
 
 const dirs: string[] = [];
 const loops: ChildProcess[] = [];

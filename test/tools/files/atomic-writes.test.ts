@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyPatchTool } from "../../src/tools/files/apply-patch.ts";
-import { editFileTool } from "../../src/tools/files/edit-file.ts";
-import { writeFileTool } from "../../src/tools/files/write-file.ts";
-import { cleanup, contextFor, tempDir } from "./helpers.ts";
+import { applyPatchTool } from "../../../src/tools/files/apply-patch.ts";
+import { editFileTool } from "../../../src/tools/files/edit-file.ts";
+import { writeFileTool } from "../../../src/tools/files/write-file.ts";
+import { cleanup, contextFor, tempDir } from "../helpers.ts";
 
 const dirs: string[] = [];
 let small = "";

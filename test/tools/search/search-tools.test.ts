@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { GLOB_MAX_RESULTS, globTool } from "../../src/tools/search/glob.ts";
-import { GREP_MAX_MATCHES, grepTool } from "../../src/tools/search/grep.ts";
-import { cleanup, contextFor, tempDir } from "./helpers.ts";
+import { GLOB_MAX_RESULTS, globTool } from "../../../src/tools/search/glob.ts";
+import { GREP_MAX_MATCHES, grepTool } from "../../../src/tools/search/grep.ts";
+import { cleanup, contextFor, tempDir } from "../helpers.ts";
 
 let root: string;
 let outside: string;

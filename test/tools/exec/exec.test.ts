@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { EXEC_OUTPUT_LIMIT, execTool } from "../../src/tools/exec/exec.ts";
-import { minimalEnv } from "../../src/tools/exec/exec-env.ts";
-import { cleanup, contextFor, goneSoon, tempDir } from "./helpers.ts";
+import { EXEC_OUTPUT_LIMIT, execTool } from "../../../src/tools/exec/exec.ts";
+import { minimalEnv } from "../../../src/tools/exec/exec-env.ts";
+import { cleanup, contextFor, goneSoon, tempDir } from "../helpers.ts";
 
 const root = await tempDir();
 afterAll(() => cleanup(root));

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { createFetchTool } from "../../src/tools/fetch/fetch.ts";
-import { htmlToText } from "../../src/tools/fetch/html-text.ts";
-import { checkHost, ForbiddenAddressError, isForbiddenAddress } from "../../src/tools/fetch/net-guard.ts";
-import { cleanup, contextFor, tempDir } from "./helpers.ts";
+import { createFetchTool } from "../../../src/tools/fetch/fetch.ts";
+import { htmlToText } from "../../../src/tools/fetch/html-text.ts";
+import { checkHost, ForbiddenAddressError, isForbiddenAddress } from "../../../src/tools/fetch/net-guard.ts";
+import { cleanup, contextFor, tempDir } from "../helpers.ts";
 
 // The only network these tests use is this server on 127.0.0.1. Requests to other addresses must be
 // refused by the guard before any connection is attempted; the short timeout keeps a regression from hanging.

@@ -1,7 +1,7 @@
 /**
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`, a devDependency) against our
  * client: for each client scenario, the suite's CLI starts its test servers on localhost, runs
- * `bun test/tools/mcp-conformance-client.ts URL` (our connection code and our login), and judges what
+ * `bun test/tools/mcp/mcp-conformance-client.ts URL` (our connection code and our login), and judges what
  * the client did. Each scenario is asserted by name. Under Node 20 the suite cannot start (it needs
  * `fs.globSync`, Node 22), so it runs under Bun.
  *
@@ -13,9 +13,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-const ROOT = resolve(import.meta.dir, "../..");
+const ROOT = resolve(import.meta.dir, "../../..");
 const SUITE = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-const CLIENT = join(ROOT, "test/tools/mcp-conformance-client.ts");
+const CLIENT = join(ROOT, "test/tools/mcp/mcp-conformance-client.ts");
 
 /** Every client scenario of conformance 0.1.16 (`conformance list`), each expected to pass. */
 const PASSING = [

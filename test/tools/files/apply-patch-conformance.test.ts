@@ -3,10 +3,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { cp, readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { applyPatchTool } from "../../src/tools/files/apply-patch.ts";
-import { cleanup, contextFor, tempDir } from "./helpers.ts";
+import { applyPatchTool } from "../../../src/tools/files/apply-patch.ts";
+import { cleanup, contextFor, tempDir } from "../helpers.ts";
 
-const CORPUS = resolve(import.meta.dir, "../../../shared/conformance/apply-patch");
+const CORPUS = resolve(import.meta.dir, "../../../../shared/conformance/apply-patch");
 const SCENARIOS = join(CORPUS, "scenarios");
 
 /** Scenarios that must report an error (README "How a test should use it"). */

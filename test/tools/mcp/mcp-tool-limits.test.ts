@@ -1,7 +1,7 @@
 /** The caps and filters on what one MCP server offers the model (src/tools/mcp/tool-limits.ts). */
 import { describe, expect, test } from "bun:test";
-import type { McpToolInfo } from "../../src/tools/mcp/connection.ts";
-import { capInstructions, limitTools, TRUNCATED_NOTE } from "../../src/tools/mcp/tool-limits.ts";
+import type { McpToolInfo } from "../../../src/tools/mcp/connection.ts";
+import { capInstructions, limitTools, TRUNCATED_NOTE } from "../../../src/tools/mcp/tool-limits.ts";
 
 const schema = { type: "object" as const, properties: {} };
 const tool = (name: string, description = `does ${name}`): McpToolInfo => ({
