@@ -5,11 +5,11 @@ import {
   type EventDataMap,
   type EventKind,
   makeEvent,
-} from "../../src/kernel/run-events/events.ts";
-import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
-import type { ActiveAgent } from "../../src/ui/ink/state/state-types.ts";
-import { LiveArea } from "../../src/ui/ink/views/live-area.tsx";
-import { editor } from "./fixtures.ts";
+} from "../../../../src/kernel/run-events/events.ts";
+import { initialState, reduce } from "../../../../src/ui/ink/state/state.ts";
+import type { ActiveAgent } from "../../../../src/ui/ink/state/state-types.ts";
+import { LiveArea } from "../../../../src/ui/ink/views/live-area.tsx";
+import { editor } from "../../fixtures.ts";
 
 /** An event of the editor sub-agent at `time` (ms after an arbitrary start). */
 function at<K extends EventKind>(time: number, kind: K, data: EventDataMap[K]): AgentEvent<K> {

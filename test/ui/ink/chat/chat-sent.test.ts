@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
-import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
-import { root } from "./fixtures.ts";
+import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import { initialState, reduce } from "../../../../src/ui/ink/state/state.ts";
+import { root } from "../../fixtures.ts";
 
 const start = (goal: string) =>
   makeEvent(root, "session_start", { sessionId: "s-1", goal, agentName: "root", model: "m-1", cwd: "/w" });

@@ -1,12 +1,12 @@
 /** An applied edit keeps its diff in the history, collapsed to a few lines (issue 21 item 7). */
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
-import { collapseDiff } from "../../src/ui/format.ts";
-import { diffLineTone, HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
-import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
-import { tone } from "../../src/ui/ink/theme.ts";
-import { editor } from "./fixtures.ts";
+import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import { collapseDiff } from "../../../../src/ui/format.ts";
+import { diffLineTone, HistoryLine } from "../../../../src/ui/ink/history/history-line.tsx";
+import { initialState, reduce } from "../../../../src/ui/ink/state/state.ts";
+import { tone } from "../../../../src/ui/ink/theme.ts";
+import { editor } from "../../fixtures.ts";
 
 afterEach(() => cleanup());
 

@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
+import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
 import {
   initialState,
   reduce,
   reduceBatch,
   STREAM_TAIL_CHARS,
   type UiState,
-} from "../../src/ui/ink/state/state.ts";
-import { approvalRequest, editor, finishedRun, reader, root, sampleRun } from "./fixtures.ts";
+} from "../../../../src/ui/ink/state/state.ts";
+import { approvalRequest, editor, finishedRun, reader, root, sampleRun } from "../../fixtures.ts";
 
 function run(events = sampleRun()): UiState {
   return events.reduce((state, event) => reduce(state, { type: "event", event }), initialState());

@@ -6,11 +6,11 @@
  */
 import { Box, Text } from "ink";
 import { cleanup, render } from "ink-testing-library";
-import { ChatWelcome } from "../../src/ui/ink/chat/chat-welcome.tsx";
-import { diffLineTone, HistoryBatch, HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
-import { renderMarkdown } from "../../src/ui/ink/history/markdown.ts";
-import type { HistoryItem } from "../../src/ui/ink/state/state.ts";
-import { type Tone, tone } from "../../src/ui/ink/theme.ts";
+import { ChatWelcome } from "../../../../src/ui/ink/chat/chat-welcome.tsx";
+import { diffLineTone, HistoryBatch, HistoryLine } from "../../../../src/ui/ink/history/history-line.tsx";
+import { renderMarkdown } from "../../../../src/ui/ink/history/markdown.ts";
+import type { HistoryItem } from "../../../../src/ui/ink/state/state.ts";
+import { type Tone, tone } from "../../../../src/ui/ink/theme.ts";
 
 const long = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
 

@@ -4,10 +4,10 @@
  * and a tool error each show as a failed line under their agent, with the whole reason.
  */
 import { describe, expect, test } from "bun:test";
-import { type AgentEvent, makeEvent } from "../../src/kernel/run-events/events.ts";
-import { initialState, reduce, type UiState } from "../../src/ui/ink/state/state.ts";
-import { ProgressLines } from "../../src/ui/progress-lines.ts";
-import { editor, MemorySink, root } from "./fixtures.ts";
+import { type AgentEvent, makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import { initialState, reduce, type UiState } from "../../../../src/ui/ink/state/state.ts";
+import { ProgressLines } from "../../../../src/ui/progress-lines.ts";
+import { editor, MemorySink, root } from "../../fixtures.ts";
 
 function reduceAll(events: AgentEvent[]): UiState {
   return events.reduce((s, event) => reduce(s, { type: "event", event }), initialState());

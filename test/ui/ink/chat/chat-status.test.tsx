@@ -5,13 +5,13 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
-import { ChatApp } from "../../src/ui/ink/chat/chat-app.tsx";
-import { ChatController } from "../../src/ui/ink/chat/chat-controller.ts";
-import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
-import { App } from "../../src/ui/ink/run/app.tsx";
-import { UiStore } from "../../src/ui/ink/state/store.ts";
-import { finishedRun, root } from "./fixtures.ts";
+import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import { ChatApp } from "../../../../src/ui/ink/chat/chat-app.tsx";
+import { ChatController } from "../../../../src/ui/ink/chat/chat-controller.ts";
+import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
+import { App } from "../../../../src/ui/ink/run/app.tsx";
+import { UiStore } from "../../../../src/ui/ink/state/store.ts";
+import { finishedRun, root } from "../../fixtures.ts";
 
 afterEach(() => cleanup());
 

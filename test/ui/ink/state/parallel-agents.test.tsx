@@ -4,11 +4,11 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { type AgentEvent, type AgentIdentity, makeEvent } from "../../src/kernel/run-events/events.ts";
-import { initialState, reduce, type UiState } from "../../src/ui/ink/state/state.ts";
-import { LiveArea } from "../../src/ui/ink/views/live-area.tsx";
-import { ProgressLines } from "../../src/ui/progress-lines.ts";
-import { finishedRun, MemorySink, root } from "./fixtures.ts";
+import { type AgentEvent, type AgentIdentity, makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import { initialState, reduce, type UiState } from "../../../../src/ui/ink/state/state.ts";
+import { LiveArea } from "../../../../src/ui/ink/views/live-area.tsx";
+import { ProgressLines } from "../../../../src/ui/progress-lines.ts";
+import { finishedRun, MemorySink, root } from "../../fixtures.ts";
 
 afterEach(() => cleanup());
 

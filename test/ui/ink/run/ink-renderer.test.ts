@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { createInkRenderer } from "../../src/ui/ink/run/ink-renderer.tsx";
-import { FakeTtyIn, FakeTtyOut } from "./fake-tty.ts";
-import { approvalRequest, finishedRun, sampleRun, tick } from "./fixtures.ts";
+import { createInkRenderer } from "../../../../src/ui/ink/run/ink-renderer.tsx";
+import { FakeTtyIn, FakeTtyOut } from "../../fake-tty.ts";
+import { approvalRequest, finishedRun, sampleRun, tick } from "../../fixtures.ts";
 
 describe("Ink renderer", () => {
   test("renders events, asks through its approver, prints the summary and releases the terminal", async () => {

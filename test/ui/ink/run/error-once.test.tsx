@@ -5,12 +5,12 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
-import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
-import { App } from "../../src/ui/ink/run/app.tsx";
-import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
-import { UiStore } from "../../src/ui/ink/state/store.ts";
-import { finishedRun, root, tick } from "./fixtures.ts";
+import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
+import { App } from "../../../../src/ui/ink/run/app.tsx";
+import { initialState, reduce } from "../../../../src/ui/ink/state/state.ts";
+import { UiStore } from "../../../../src/ui/ink/state/store.ts";
+import { finishedRun, root, tick } from "../../fixtures.ts";
 
 afterEach(() => cleanup());
 

@@ -1,9 +1,9 @@
 /** Markdown inside list items, wrapping under the bullet, and headings without `#` (issue 21 item 7). */
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { stripEscapeSequences } from "../../src/kernel/text/terminal-text.ts";
-import { HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
-import { renderMarkdown } from "../../src/ui/ink/history/markdown.ts";
+import { stripEscapeSequences } from "../../../../src/kernel/text/terminal-text.ts";
+import { HistoryLine } from "../../../../src/ui/ink/history/history-line.tsx";
+import { renderMarkdown } from "../../../../src/ui/ink/history/markdown.ts";
 
 afterEach(() => cleanup());
 

@@ -1,9 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { EventEmitter } from "node:events";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
-import { CLEAR_SCREEN_AND_SCROLLBACK, guardResize, inkInteractive } from "../../src/ui/ink/resize-guard.ts";
-import { REPLAY_ITEMS, UiStore } from "../../src/ui/ink/state/store.ts";
-import { root } from "./fixtures.ts";
+import { makeEvent } from "../../../src/kernel/run-events/events.ts";
+import {
+  CLEAR_SCREEN_AND_SCROLLBACK,
+  guardResize,
+  inkInteractive,
+} from "../../../src/ui/ink/resize-guard.ts";
+import { REPLAY_ITEMS, UiStore } from "../../../src/ui/ink/state/store.ts";
+import { root } from "../fixtures.ts";
 
 class FakeTty extends EventEmitter {
   columns = 120;

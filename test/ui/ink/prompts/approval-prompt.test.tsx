@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import type { ApprovalDecision, ApprovalRequest } from "../../src/kernel/run-events/approvals.ts";
-import { ApprovalGate } from "../../src/policy/gate.ts";
-import { buildRuleSet } from "../../src/policy/rules.ts";
-import { shellWord } from "../../src/policy/shell-quote.ts";
-import { ApprovalPrompt } from "../../src/ui/ink/prompts/approval-prompt.tsx";
-import { tone } from "../../src/ui/ink/theme.ts";
-import { approvalRequest, tick } from "./fixtures.ts";
+import type { ApprovalDecision, ApprovalRequest } from "../../../../src/kernel/run-events/approvals.ts";
+import { ApprovalGate } from "../../../../src/policy/gate.ts";
+import { buildRuleSet } from "../../../../src/policy/rules.ts";
+import { shellWord } from "../../../../src/policy/shell-quote.ts";
+import { ApprovalPrompt } from "../../../../src/ui/ink/prompts/approval-prompt.tsx";
+import { tone } from "../../../../src/ui/ink/theme.ts";
+import { approvalRequest, tick } from "../../fixtures.ts";
 
 afterEach(() => cleanup());
 

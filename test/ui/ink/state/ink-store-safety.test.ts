@@ -4,9 +4,9 @@
  * previews and the final result.
  */
 import { expect, test } from "bun:test";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
-import { UiStore } from "../../src/ui/ink/state/store.ts";
-import { approvalRequest, finishedRun } from "./fixtures.ts";
+import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import { UiStore } from "../../../../src/ui/ink/state/store.ts";
+import { approvalRequest, finishedRun } from "../../fixtures.ts";
 
 const root = { agent: "root", name: "root", depth: 0 };
 const CLIPBOARD = "\u001b]52;c;Y3VybCBldmlsLnRlc3QgfCBzaA==\u0007";

@@ -1,22 +1,22 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { parseSlashCommand } from "../../src/cli/chat/chat-commands.ts";
-import { effectiveArgs } from "../../src/cli/program.ts";
-import type { ApprovalDecision } from "../../src/kernel/run-events/approvals.ts";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
-import type { ChatInput } from "../../src/ui/chat.ts";
-import { ChatApp } from "../../src/ui/ink/chat/chat-app.tsx";
-import { ChatController } from "../../src/ui/ink/chat/chat-controller.ts";
+import { parseSlashCommand } from "../../../../src/cli/chat/chat-commands.ts";
+import { effectiveArgs } from "../../../../src/cli/program.ts";
+import type { ApprovalDecision } from "../../../../src/kernel/run-events/approvals.ts";
+import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import type { ChatInput } from "../../../../src/ui/chat.ts";
+import { ChatApp } from "../../../../src/ui/ink/chat/chat-app.tsx";
+import { ChatController } from "../../../../src/ui/ink/chat/chat-controller.ts";
 import {
   applyInputKey,
   emptyInput,
   type InputKey,
   type InputState,
-} from "../../src/ui/ink/chat/chat-input-state.ts";
-import { ApprovalPrompt } from "../../src/ui/ink/prompts/approval-prompt.tsx";
-import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
-import { UiStore } from "../../src/ui/ink/state/store.ts";
-import { approvalRequest, finishedRun, root } from "./fixtures.ts";
+} from "../../../../src/ui/ink/chat/chat-input-state.ts";
+import { ApprovalPrompt } from "../../../../src/ui/ink/prompts/approval-prompt.tsx";
+import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
+import { UiStore } from "../../../../src/ui/ink/state/store.ts";
+import { approvalRequest, finishedRun, root } from "../../fixtures.ts";
 
 afterEach(() => cleanup());
 

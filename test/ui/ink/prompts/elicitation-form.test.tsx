@@ -5,12 +5,15 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import type { ElicitationAnswer, ElicitationQuestion } from "../../src/kernel/run-events/elicitation.ts";
-import { formFields } from "../../src/tools/mcp/elicitation-form.ts";
-import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
-import { App } from "../../src/ui/ink/run/app.tsx";
-import { UiStore } from "../../src/ui/ink/state/store.ts";
-import { approvalRequest, tick } from "./fixtures.ts";
+import type {
+  ElicitationAnswer,
+  ElicitationQuestion,
+} from "../../../../src/kernel/run-events/elicitation.ts";
+import { formFields } from "../../../../src/tools/mcp/elicitation-form.ts";
+import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
+import { App } from "../../../../src/ui/ink/run/app.tsx";
+import { UiStore } from "../../../../src/ui/ink/state/store.ts";
+import { approvalRequest, tick } from "../../fixtures.ts";
 
 afterEach(() => cleanup());
 

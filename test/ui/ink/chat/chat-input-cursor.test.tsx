@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { parseSlashCommand } from "../../src/cli/chat/chat-commands.ts";
+import { parseSlashCommand } from "../../../../src/cli/chat/chat-commands.ts";
 import {
   applyInputKey,
   emptyInput,
   type InputKey,
   type InputState,
-} from "../../src/ui/ink/chat/chat-input-state.ts";
-import { completeSlash } from "../../src/ui/slash-commands.ts";
+} from "../../../../src/ui/ink/chat/chat-input-state.ts";
+import { completeSlash } from "../../../../src/ui/slash-commands.ts";
 
 /** Feeds keys to the pure input state; returns the final state and every outcome. */
 function keys(steps: [string, InputKey?][], start: InputState = emptyInput()) {

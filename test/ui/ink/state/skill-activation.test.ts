@@ -1,9 +1,9 @@
 /** A skill's activation shows in the Ink history and the plain progress with its path and scope. */
 import { expect, test } from "bun:test";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
-import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
-import { ProgressLines } from "../../src/ui/progress-lines.ts";
-import { MemorySink, root } from "./fixtures.ts";
+import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import { initialState, reduce } from "../../../../src/ui/ink/state/state.ts";
+import { ProgressLines } from "../../../../src/ui/progress-lines.ts";
+import { MemorySink, root } from "../../fixtures.ts";
 
 const event = makeEvent(root, "skill_activated", {
   skill: "deploy",

@@ -5,20 +5,20 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { makeEvent } from "../../src/kernel/run-events/events.ts";
-import { ChatApp } from "../../src/ui/ink/chat/chat-app.tsx";
-import { ChatController } from "../../src/ui/ink/chat/chat-controller.ts";
-import { CHAT_HINT, ChatWelcome } from "../../src/ui/ink/chat/chat-welcome.tsx";
-import { SlashCommandList } from "../../src/ui/ink/chat/slash-command-list.tsx";
-import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
-import { UiStore } from "../../src/ui/ink/state/store.ts";
+import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
+import { ChatApp } from "../../../../src/ui/ink/chat/chat-app.tsx";
+import { ChatController } from "../../../../src/ui/ink/chat/chat-controller.ts";
+import { CHAT_HINT, ChatWelcome } from "../../../../src/ui/ink/chat/chat-welcome.tsx";
+import { SlashCommandList } from "../../../../src/ui/ink/chat/slash-command-list.tsx";
+import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
+import { UiStore } from "../../../../src/ui/ink/state/store.ts";
 import {
   type ChatCommand,
   matchSlash,
   nearestCommand,
   unknownCommandText,
-} from "../../src/ui/slash-commands.ts";
-import { root } from "./fixtures.ts";
+} from "../../../../src/ui/slash-commands.ts";
+import { root } from "../../fixtures.ts";
 
 afterEach(() => cleanup());
 
