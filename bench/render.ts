@@ -19,7 +19,7 @@
 import { EventEmitter } from "node:events";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { type AgentEvent, type AgentIdentity, makeEvent } from "../src/kernel/events.ts";
+import { type AgentEvent, type AgentIdentity, makeEvent } from "../src/kernel/run-events/events.ts";
 import type { Renderer, TextSink } from "../src/ui/renderer-types.ts";
 import type { FinishedRun } from "../src/ui/result.ts";
 import { FakeTtyIn } from "../test/ui/fake-tty.ts";

@@ -1,6 +1,6 @@
-import type { ApprovalRequest } from "../../src/kernel/approvals.ts";
-import { type AgentEvent, type AgentIdentity, makeEvent } from "../../src/kernel/events.ts";
-import type { AgentUsageReport } from "../../src/kernel/usage.ts";
+import type { AgentUsageReport } from "../../src/kernel/conversation/usage.ts";
+import type { ApprovalRequest } from "../../src/kernel/run-events/approvals.ts";
+import { type AgentEvent, type AgentIdentity, makeEvent } from "../../src/kernel/run-events/events.ts";
 import type { FinishedRun } from "../../src/ui/result.ts";
 
 export const root: AgentIdentity = { agent: "root", name: "root", depth: 0 };

@@ -1,6 +1,10 @@
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../../kernel/approvals.ts";
-import type { ElicitationAnswer, ElicitationQuestion, FieldDraft } from "../../../kernel/elicitation.ts";
-import { terminalSafe } from "../../../kernel/terminal-text.ts";
+import type { ApprovalDecision, ApprovalRequest, Approver } from "../../../kernel/run-events/approvals.ts";
+import type {
+  ElicitationAnswer,
+  ElicitationQuestion,
+  FieldDraft,
+} from "../../../kernel/run-events/elicitation.ts";
+import { terminalSafe } from "../../../kernel/text/terminal-text.ts";
 import type { UiStore } from "../state/store.ts";
 import type { FormAnswer } from "./elicitation-form.tsx";
 
