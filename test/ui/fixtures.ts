@@ -1,6 +1,6 @@
 import type { ApprovalRequest } from "../../src/kernel/approvals.ts";
 import { type AgentEvent, type AgentIdentity, makeEvent } from "../../src/kernel/events.ts";
-import type { AgentUsageReport } from "../../src/kernel/usage.ts";
+import type { AgentUsageReport, Usage } from "../../src/kernel/usage.ts";
 import type { FinishedRun } from "../../src/ui/result.ts";
 
 export const root: AgentIdentity = { agent: "root", name: "root", depth: 0 };
@@ -119,6 +119,15 @@ export function approvalRequest(id: string, overrides: Partial<ApprovalRequest> 
     reason: "edit_file asks by default",
     ...overrides,
   };
+}
+
+/** A root's one-call turn on `model`: the session starts, the model answers `text` without tool calls. */
+export function answeredTurn(model: string, usage: Usage, text: string): AgentEvent[] {
+  return [
+    makeEvent(root, "session_start", { sessionId: "s", goal: "hi", agentName: "root", model, cwd: "/w" }),
+    makeEvent(root, "plan_start", { turn: 1, model }),
+    makeEvent(root, "plan_end", { turn: 1, stopReason: "end_turn", usage, text, toolCalls: [] }),
+  ];
 }
 
 export function report(who: AgentIdentity, costUsd: number, subtreeCost: number): AgentUsageReport {

@@ -3,12 +3,11 @@ import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
 import { HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
 import { renderMarkdown } from "../../src/ui/ink/history/markdown.ts";
-import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
-import { App } from "../../src/ui/ink/run/app.tsx";
 import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
 import { UiStore } from "../../src/ui/ink/state/store.ts";
 import { LiveArea } from "../../src/ui/ink/views/live-area.tsx";
 import { root, tick } from "./fixtures.ts";
+import { renderRunApp } from "./mount-app.tsx";
 
 afterEach(() => cleanup());
 
@@ -132,15 +131,7 @@ describe("waiting for the model", () => {
 describe("status line after a fallback", () => {
   test("shows the model switched to, also on the next turn's plan_start", async () => {
     const store = new UiStore({ flushMs: 1 });
-    const { lastFrame } = render(
-      <App
-        store={store}
-        approver={new InkApprover(store)}
-        colors={false}
-        showCost={false}
-        onInterrupt={() => {}}
-      />,
-    );
+    const { lastFrame } = renderRunApp(store);
     const events = [
       makeEvent(root, "session_start", {
         sessionId: "s",
