@@ -22,8 +22,7 @@ test(
       const screen = await run.waitForScreen(/Enter send/, "the chat's input box");
       expect(screen).toMatch(/agent chat · continuing \(2 earlier messages\)/);
       expect(screen).toContain("The answer of the run.");
-      run.press("C-d");
-      expect(await run.exitStatus()).toBe(0);
+      expect(await run.exitAfter("C-d")).toBe(0);
     });
   },
   TEST_TIMEOUT_MS,

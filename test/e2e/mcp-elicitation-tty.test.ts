@@ -87,8 +87,7 @@ describe("an MCP server's form", () => {
           run.press("Enter");
           await run.waitForScreen(new RegExp(`› ${next}`), `focus on ${next}`);
         }
-        run.press("Enter");
-        expect(await run.exitStatus()).toBe(0);
+        expect(await run.exitAfter("Enter")).toBe(0);
         const reply = JSON.stringify(server.requests.at(-1)?.body);
         expect(reply).toContain("User provided the requested information!");
         expect(reply).toContain('\\"name\\": \\"Ada\\"');
@@ -108,8 +107,7 @@ describe("an MCP server's form", () => {
       server.enqueue({ toolCalls: [{ name: TOOL, args: {} }] });
       await withTerminal(["run", "ask me", ...FLAGS], { server, prepare }, async (run) => {
         await run.waitForScreen(/asks you to fill in a form/, "the form");
-        run.press("C-c");
-        expect(await run.exitStatus()).toBe(130);
+        expect(await run.exitAfter("C-c")).toBe(130);
         expect(elicitAnswers(run.sandbox)).toEqual([{ action: "cancel" }]);
       });
     },

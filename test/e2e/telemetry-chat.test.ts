@@ -36,8 +36,7 @@ test(
         run.send("second question words");
         await run.waitForScreen(/Second answer\./, "the second answer");
         await run.waitForScreen(/Enter send/, "the input box again");
-        run.press("C-d");
-        expect(await run.exitStatus()).toBe(0);
+        expect(await run.exitAfter("C-d")).toBe(0);
       },
     );
     const roots = receiver.spans().filter((s) => s.name === "invoke_agent root");
