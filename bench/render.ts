@@ -23,11 +23,7 @@ import { type AgentEvent, type AgentIdentity, makeEvent } from "../src/kernel/ev
 import type { Renderer, TextSink } from "../src/ui/renderer-types.ts";
 import type { FinishedRun } from "../src/ui/result.ts";
 import { FakeTtyIn } from "../test/ui/fake-tty.ts";
-
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
+import { option } from "./args.ts";
 
 const EVENT_COUNT = Number(option("--events") ?? 5000);
 const ROUNDS = Number(option("--rounds") ?? 5);
