@@ -3,8 +3,10 @@
  * `/` command list as the user types, the nearest command for an unknown one, and a status line that
  * starts over on /clear.
  */
+
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
+import { emptyUsage } from "../../src/kernel/index.ts";
 import { ChatController } from "../../src/ui/ink/chat/chat-controller.ts";
 import { CHAT_HINT, ChatWelcome } from "../../src/ui/ink/chat/chat-welcome.tsx";
 import { SlashCommandList } from "../../src/ui/ink/chat/slash-command-list.tsx";
@@ -145,13 +147,7 @@ describe("the command list on screen", () => {
 describe("/clear and the status line", () => {
   test("reset starts the status line over: no tokens, the model given", async () => {
     const store = new UiStore({ flushMs: 0 });
-    const usage = {
-      inputTokens: 1200,
-      outputTokens: 300,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
-    };
+    const usage = { ...emptyUsage(), inputTokens: 1200, outputTokens: 300 };
     for (const event of answeredTurn("old-model", usage, "Hello.")) store.dispatch({ type: "event", event });
     store.flush();
     const { lastFrame } = renderChatApp(store, { showCost: true });

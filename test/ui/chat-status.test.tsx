@@ -3,22 +3,18 @@
  * while nothing runs, and a cost that agrees with the turn's own at its end (a free local model's turn
  * was priced at the unknown-model default live).
  */
+
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
+import { emptyUsage } from "../../src/kernel/index.ts";
 import { UiStore } from "../../src/ui/ink/state/store.ts";
 import { answeredTurn, finishedRun, root } from "./fixtures.ts";
 import { renderChatApp, renderRunApp, until } from "./mount-app.tsx";
 
 afterEach(() => cleanup());
 
-const usage = {
-  inputTokens: 10,
-  outputTokens: 5,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-};
+const usage = { ...emptyUsage(), inputTokens: 10, outputTokens: 5 };
 
 function mount(store: UiStore) {
   return renderChatApp(store, { showCost: true });

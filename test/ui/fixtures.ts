@@ -1,6 +1,7 @@
 import type { ApprovalRequest } from "../../src/kernel/approvals.ts";
 import { type AgentEvent, type AgentIdentity, makeEvent } from "../../src/kernel/events.ts";
-import type { AgentUsageReport, Usage } from "../../src/kernel/usage.ts";
+import { emptyUsage, type Usage } from "../../src/kernel/index.ts";
+import type { AgentUsageReport } from "../../src/kernel/usage.ts";
 import type { FinishedRun } from "../../src/ui/result.ts";
 
 export const root: AgentIdentity = { agent: "root", name: "root", depth: 0 };
@@ -17,13 +18,7 @@ export const reader: AgentIdentity = {
   depth: 2,
 };
 
-const usage = {
-  inputTokens: 100,
-  outputTokens: 20,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-};
+const usage = { ...emptyUsage(), inputTokens: 100, outputTokens: 20 };
 
 /** A small run: root delegates to code-editor, which delegates to code-reader, edits a file, then answers. */
 export function sampleRun(): AgentEvent[] {

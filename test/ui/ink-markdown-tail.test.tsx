@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
+import { emptyUsage } from "../../src/kernel/index.ts";
 import { HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
 import { renderMarkdown } from "../../src/ui/ink/history/markdown.ts";
 import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
@@ -35,13 +36,7 @@ describe("markdown in the Ink view", () => {
   test("model text reaches the markdown renderer terminal-safe: an OSC 52 clipboard write never shows", () => {
     const store = new UiStore({ flushMs: 0 });
     const text = "Copy \u001b]52;c;ZXZpbA==\u0007**this**";
-    const usage = {
-      inputTokens: 1,
-      outputTokens: 1,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
-    };
+    const usage = { ...emptyUsage(), inputTokens: 1, outputTokens: 1 };
     store.dispatch({
       type: "event",
       event: makeEvent(root, "plan_end", { turn: 1, stopReason: "end", usage, text, toolCalls: [] }),

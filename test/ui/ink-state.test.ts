@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeEvent } from "../../src/kernel/events.ts";
+import { emptyUsage } from "../../src/kernel/index.ts";
 import {
   initialState,
   reduce,
@@ -127,13 +128,7 @@ describe("UI reducer", () => {
       makeEvent(reader, "plan_end", {
         turn: 1,
         stopReason: "end_turn",
-        usage: {
-          inputTokens: 1,
-          outputTokens: 1,
-          cacheReadTokens: 0,
-          cacheWriteTokens: 0,
-          reasoningTokens: 0,
-        },
+        usage: { ...emptyUsage(), inputTokens: 1, outputTokens: 1 },
         text: "",
         toolCalls: [],
       }),
