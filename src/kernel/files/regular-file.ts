@@ -65,23 +65,10 @@ export async function readRegularFile(
     const after = await handle.stat();
     const refused = checkRegular(after, limit);
     if (refused !== null) return refused;
-    // Sized by the fstat (a buffer of the limit is 20 MiB zero-filled per read: it dominated a long
-    // session's turns), grown while the file grows after the fstat, and bounded by the limit all the same.
-    let buffer = Buffer.allocUnsafe(Math.min(maxBytes, after.size) + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length < buffer.length) {
-        if (readAll(length, after.size)) break;
-        continue;
-      }
-      if (buffer.length > maxBytes) break;
-      const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
-      buffer.copy(grown, 0, 0, length);
-      buffer = grown;
-    }
+    const read = new BoundedRead(maxBytes, after.size);
+    for (let done = false; !done; )
+      done = read.took((await handle.read(read.buffer, read.length, read.room, read.length)).bytesRead);
+    const { buffer, length } = read;
     // Only the bytes read are returned; the rest of the unzeroed buffer is never exposed.
     if (length > maxBytes) {
       if (options.head) return { ok: true, bytes: buffer.subarray(0, maxBytes), size: length };
@@ -111,25 +98,48 @@ export function readRegularFileSync(
     const after = fstatSync(fd);
     const refused = checkRegular(after, maxBytes);
     if (refused !== null) return refused;
-    let buffer = Buffer.allocUnsafe(Math.min(maxBytes, after.size) + 1);
-    let length = 0;
-    for (;;) {
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length < buffer.length) {
-        if (readAll(length, after.size)) break;
-        continue;
-      }
-      if (buffer.length > maxBytes) break;
-      const grown = Buffer.allocUnsafe(Math.min(maxBytes + 1, buffer.length * 2));
-      buffer.copy(grown, 0, 0, length);
-      buffer = grown;
-    }
+    const read = new BoundedRead(maxBytes, after.size);
+    for (let done = false; !done; )
+      done = read.took(readSync(fd, read.buffer, read.length, read.room, read.length));
+    const { buffer, length } = read;
     if (length > maxBytes) return { ok: false, why: "too-large", size: length };
     return { ok: true, bytes: buffer.subarray(0, length) };
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The buffer of one bounded read, filled from `length` on: sized by the fstat (a buffer of the limit is
+ * 20 MiB zero-filled per read: it dominated a long session's turns), grown while the file grows after the
+ * fstat, and bounded by the limit all the same (at most `maxBytes + 1` bytes: one more says "larger").
+ */
+class BoundedRead {
+  buffer: Buffer;
+  length = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly statSize: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(Math.min(maxBytes, statSize) + 1);
+  }
+
+  /** Room left in the buffer after `length`. */
+  get room(): number {
+    return this.buffer.length - this.length;
+  }
+
+  /** Counts the bytes a read put at `length`; true when reading is over (end of file, or past the limit). */
+  took(bytesRead: number): boolean {
+    if (bytesRead === 0) return true;
+    this.length += bytesRead;
+    if (this.length < this.buffer.length) return readAll(this.length, this.statSize);
+    if (this.buffer.length > this.maxBytes) return true;
+    const grown = Buffer.allocUnsafe(Math.min(this.maxBytes + 1, this.buffer.length * 2));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
+    return false;
   }
 }
 

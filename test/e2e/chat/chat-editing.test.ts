@@ -5,8 +5,8 @@
  */
 import { expect, test } from "bun:test";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
-import { freshServer } from "../support.ts";
-import { startTerminal, TEST_TIMEOUT_MS } from "../tmux.ts";
+import { freshServer, lastUserText } from "../support.ts";
+import { TEST_TIMEOUT_MS, withTerminal } from "../tmux.ts";
 
 let server: FakeLlmServer;
 
@@ -14,21 +14,11 @@ freshServer((s) => {
   server = s;
 });
 
-/** The last user message of request `index`, as text. */
-function lastUserText(index: number): string {
-  const body = server.requests[index]?.body as
-    | { messages?: { role: string; content: unknown }[] }
-    | undefined;
-  const messages = body?.messages ?? [];
-  return JSON.stringify(messages[messages.length - 1]?.content);
-}
-
 test(
   "Home, End, Alt-B, Left and Ctrl-W edit the message where the cursor is; the model gets the edited text",
   async () => {
     server.enqueue({ text: "Edited message received." });
-    const run = startTerminal(["chat", "--model", "best"], { server });
-    try {
+    await withTerminal(["chat", "--model", "best"], { server }, async (run) => {
       await run.waitForScreen(/Enter send/, "the input box");
       run.type("helo world");
       await run.waitForScreen(/› helo world/, "the typed text");
@@ -51,15 +41,12 @@ test(
       await run.waitForScreen(/› > hello there/, "the edited message");
       run.press("Enter");
       await run.waitForScreen(/Edited message received\./, "the answer");
-      expect(lastUserText(0)).toContain("> hello there");
-      expect(lastUserText(0)).not.toContain("world");
+      expect(lastUserText(server, 0)).toContain("> hello there");
+      expect(lastUserText(server, 0)).not.toContain("world");
       await run.waitForScreen(/Enter send/, "the input box again");
-      run.type("/cost");
-      run.press("Enter");
+      run.send("/cost");
       await run.waitForScreen(/· 1 turn · /, "/cost counting one turn in the singular");
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -67,8 +54,7 @@ test(
 test(
   "Tab completes /mo to /model; `/` alone and Enter lists the commands instead of reaching the model",
   async () => {
-    const run = startTerminal(["chat"], { server });
-    try {
+    await withTerminal(["chat"], { server }, async (run) => {
       await run.waitForScreen(/Enter send/, "the input box");
       run.type("/mo");
       await run.waitForScreen(/› \/mo/, "the typed prefix");
@@ -81,9 +67,7 @@ test(
       run.press("Enter");
       await run.waitForScreen(/· \/compact\s+summarise/, "the command list /help prints");
       expect(server.requests).toHaveLength(0);
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );

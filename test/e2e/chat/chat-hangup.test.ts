@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 import { onlyTranscriptText, transcriptRecords } from "../support.ts";
-import { startTerminal, TEST_TIMEOUT_MS, tmux } from "../tmux.ts";
+import { TEST_TIMEOUT_MS, tmux, withTerminal } from "../tmux.ts";
 
 let server: FakeLlmServer;
 beforeEach(async () => {
@@ -31,20 +31,16 @@ test(
   "SIGHUP during a chat turn ends the chat: exit 129, the transcript closed with session_end",
   async () => {
     server.enqueue({ text: "never sent", hangAfterEvents: 0 });
-    const run = startTerminal(["chat"], { server });
-    try {
+    await withTerminal(["chat"], { server }, async (run) => {
       await run.waitForScreen(/Enter send/, "the input box");
-      run.type("tell me a slow story");
-      run.press("Enter");
+      run.send("tell me a slow story");
       while (server.requests.length === 0) await Bun.sleep(20);
       process.kill(agentPid(run.name), "SIGHUP");
       expect(await run.exitStatus()).toBe(129);
       const kinds = transcriptRecords(onlyTranscriptText(run.sandbox)).map((r) => r.kind);
       expect(kinds).toContain("session_start");
       expect(kinds.at(-1)).toBe("session_end");
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );

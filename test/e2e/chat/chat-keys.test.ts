@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
-import { anthropicEnv, freshServer, makeE2eSandbox, runAgentIn } from "../support.ts";
+import { freshServer, sandboxAfterRun } from "../support.ts";
 import { TEST_TIMEOUT_MS, withTerminal } from "../tmux.ts";
 
 let server: FakeLlmServer;
@@ -152,10 +152,7 @@ test(
 test(
   "agent chat -c shows the earlier conversation as scrollback and ↑ recalls its inputs",
   async () => {
-    const sandbox = makeE2eSandbox();
-    server.enqueue({ text: "The answer of the run." });
-    const first = await runAgentIn(sandbox, ["run", "the goal of the run"], anthropicEnv(sandbox, server));
-    expect(first.code).toBe(0);
+    const sandbox = await sandboxAfterRun(server, "the goal of the run", "The answer of the run.");
     await withTerminal(["chat", "-c"], { server, sandbox }, async (run) => {
       const screen = await run.waitForScreen(INPUT, "the input box");
       expect(screen).toMatch(/continuing \(2 earlier messages\)/);

@@ -13,6 +13,8 @@ import {
   makeE2eSandbox,
   onlyTranscriptText,
   runAgentIn,
+  runInFreshSandbox,
+  sandboxAfterRun,
   sessionIds,
   spawnAgent,
   transcriptRecords,
@@ -172,10 +174,8 @@ test(
 test(
   "agent chat -c continues this workspace's latest session, run or chat, in the same transcript",
   async () => {
-    const sandbox = makeE2eSandbox();
-    server.enqueue({ text: "The answer of the run." }, { text: "Continued in the chat." });
-    const first = await runAgentIn(sandbox, ["run", "the goal of the run"], anthropicEnv(sandbox, server));
-    expect(first.code).toBe(0);
+    const sandbox = await sandboxAfterRun(server, "the goal of the run", "The answer of the run.");
+    server.enqueue({ text: "Continued in the chat." });
     await withTerminal(["chat", "-c"], { server, sandbox }, async (run) => {
       await run.waitForScreen(/continuing session \S+ \(\d+ messages\)/, "the continue note");
       run.send("and then?");
@@ -208,16 +208,11 @@ test(
 );
 
 test("`agent chat` without a terminal exits 2 and points to agent run", async () => {
-  const sandbox = makeE2eSandbox();
-  try {
-    const result = await runAgentIn(sandbox, ["chat", "hello"], anthropicEnv(sandbox, server));
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("agent chat needs a terminal");
-    expect(result.stderr).toContain("agent run");
-    expect(server.requests).toHaveLength(0);
-  } finally {
-    sandbox.cleanup();
-  }
+  const result = await runInFreshSandbox(server, ["chat", "hello"]);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain("agent chat needs a terminal");
+  expect(result.stderr).toContain("agent run");
+  expect(server.requests).toHaveLength(0);
 });
 
 test(

@@ -5,23 +5,14 @@
  */
 import { expect, test } from "bun:test";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
-import { freshServer } from "../support.ts";
-import { startTerminal, TEST_TIMEOUT_MS } from "../tmux.ts";
+import { freshServer, lastUserText } from "../support.ts";
+import { TEST_TIMEOUT_MS, withTerminal } from "../tmux.ts";
 
 let server: FakeLlmServer;
 
 freshServer((s) => {
   server = s;
 });
-
-/** The last user message of request `index`, as text. */
-function lastUserText(index: number): string {
-  const body = server.requests[index]?.body as
-    | { messages?: { role: string; content: unknown }[] }
-    | undefined;
-  const messages = body?.messages ?? [];
-  return JSON.stringify(messages[messages.length - 1]?.content);
-}
 
 test(
   "a message typed and sent during a turn is queued, then sent when the turn ends",
@@ -31,8 +22,7 @@ test(
       { text: "First answer, streaming slowly", hangAfterEvents: 4 },
       { text: "Answer to the queued message." },
     );
-    const run = startTerminal(["chat", "--model", "best", "tell me something long"], { server });
-    try {
+    await withTerminal(["chat", "--model", "best", "tell me something long"], { server }, async (run) => {
       await run.waitForScreen(/First answer/, "the first answer streaming");
       await run.waitForScreen(/Enter queues the message/, "the input box under the running turn");
       run.type("and then this");
@@ -47,11 +37,9 @@ test(
       expect(server.requests).toHaveLength(1);
       run.press("Enter");
       await run.waitForScreen(/Answer to the queued message\./, "the answer to the message");
-      expect(lastUserText(1)).toContain("and then this");
+      expect(lastUserText(server, 1)).toContain("and then this");
       expect(run.screen()).toContain("▸ you: and then this");
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );
@@ -63,21 +51,18 @@ test(
       { text: ["Counting", " one", " two", " three", " four", " five"], chunkDelayMs: 400 },
       { text: "Queued one answered." },
     );
-    const run = startTerminal(["chat", "--model", "best", "count slowly"], { server });
-    try {
+    await withTerminal(["chat", "--model", "best", "count slowly"], { server }, async (run) => {
       await run.waitForScreen(/Counting/, "the first answer streaming");
       run.type("next question");
       await run.waitForScreen(/› next question/, "the typed text");
       run.press("Enter");
       await run.waitForScreen(/Queued one answered\./, "the queued message's answer");
       expect(server.requests).toHaveLength(2);
-      expect(lastUserText(1)).toContain("next question");
+      expect(lastUserText(server, 1)).toContain("next question");
       const screen = run.screen();
       // Its turn came after the first one ended: the first answer is whole above it.
       expect(screen.indexOf("five")).toBeLessThan(screen.indexOf("▸ you: next question"));
-    } finally {
-      run.close();
-    }
+    });
   },
   TEST_TIMEOUT_MS,
 );

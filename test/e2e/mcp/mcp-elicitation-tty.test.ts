@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 import { EVERYTHING, STDIO_TAP, sentMessages } from "../../support/mcp-everything.ts";
 import { anthropicEnv, type E2eSandbox, makeE2eSandbox, runAgentIn } from "../support.ts";
-import { startTerminal, TEST_TIMEOUT_MS } from "../tmux.ts";
+import { TEST_TIMEOUT_MS, withTerminal } from "../tmux.ts";
 
 let server: FakeLlmServer;
 beforeEach(async () => {
@@ -74,8 +74,7 @@ describe("an MCP server's form", () => {
     "on a terminal: shown pre-filled; the name typed and Enter on each field accept it; the server replies with the values",
     async () => {
       server.enqueue({ toolCalls: [{ name: TOOL, args: {} }] }, { text: "The form was filled." });
-      const run = startTerminal(["run", "ask me", ...FLAGS], { server, prepare });
-      try {
+      await withTerminal(["run", "ask me", ...FLAGS], { server, prepare }, async (run) => {
         const form = await run.waitForScreen(/asks you to fill in a form/, "the form");
         expect(form).toContain("MCP server everything asks you to fill in a form");
         expect(form).toContain("Please provide inputs for the following fields:");
@@ -88,8 +87,7 @@ describe("an MCP server's form", () => {
           run.press("Enter");
           await run.waitForScreen(new RegExp(`› ${next}`), `focus on ${next}`);
         }
-        run.press("Enter");
-        expect(await run.exitStatus()).toBe(0);
+        expect(await run.exitAfter("Enter")).toBe(0);
         const reply = JSON.stringify(server.requests.at(-1)?.body);
         expect(reply).toContain("User provided the requested information!");
         expect(reply).toContain('\\"name\\": \\"Ada\\"');
@@ -98,9 +96,7 @@ describe("an MCP server's form", () => {
         expect(elicitAnswers(run.sandbox)).toMatchObject([
           { action: "accept", content: { name: "Ada", check: false } },
         ]);
-      } finally {
-        run.close();
-      }
+      });
     },
     TEST_TIMEOUT_MS * 2,
   );
@@ -109,15 +105,11 @@ describe("an MCP server's form", () => {
     "on a terminal, Ctrl-C while the form is open interrupts the run (exit 130) and the server gets cancel",
     async () => {
       server.enqueue({ toolCalls: [{ name: TOOL, args: {} }] });
-      const run = startTerminal(["run", "ask me", ...FLAGS], { server, prepare });
-      try {
+      await withTerminal(["run", "ask me", ...FLAGS], { server, prepare }, async (run) => {
         await run.waitForScreen(/asks you to fill in a form/, "the form");
-        run.press("C-c");
-        expect(await run.exitStatus()).toBe(130);
+        expect(await run.exitAfter("C-c")).toBe(130);
         expect(elicitAnswers(run.sandbox)).toEqual([{ action: "cancel" }]);
-      } finally {
-        run.close();
-      }
+      });
     },
     TEST_TIMEOUT_MS * 2,
   );

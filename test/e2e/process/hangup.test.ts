@@ -51,22 +51,31 @@ async function daemonStarted(): Promise<number> {
   return pid;
 }
 
+/** Starts `agent ARGS`, sends it SIGHUP once its exec call's daemon runs; its output and the daemon's pid. */
+async function hungUpOnceTheDaemonRuns(args: string[]) {
+  const running = spawnAgent(args, { env: anthropicEnv(sandbox, server), cwd: sandbox.workspace });
+  const daemon = await daemonStarted();
+  running.proc.kill("SIGHUP");
+  return { result: await endsOrHung(running), daemon };
+}
+
+/** stdout is exactly one JSON object: the result of an interrupted run, exit code 129. */
+function expectOneInterruptedResult(stdout: string): void {
+  const objects = parseJsonLines(stdout);
+  expect(objects).toHaveLength(1);
+  expect(objects[0]).toMatchObject({ type: "result", status: "interrupted", exit_code: 129 });
+}
+
 describe("SIGHUP (the terminal went away)", () => {
   test(
     "agent run -o json --sandbox off: exit 129, one result object, session_end, the daemon reaped",
     async () => {
       server.enqueue(daemonCall(308));
-      const running = spawnAgent(
-        ["run", "--agent", "command-runner", "--on-ask", "allow", "--sandbox", "off", "-o", "json", "go"],
-        { env: anthropicEnv(sandbox, server), cwd: sandbox.workspace },
+      const { result, daemon } = await hungUpOnceTheDaemonRuns(
+        "run --agent command-runner --on-ask allow --sandbox off -o json go".split(" "),
       );
-      const daemon = await daemonStarted();
-      running.proc.kill("SIGHUP");
-      const result = await endsOrHung(running);
       expect(result.code).toBe(129);
-      const objects = parseJsonLines(result.stdout);
-      expect(objects).toHaveLength(1);
-      expect(objects[0]).toMatchObject({ type: "result", status: "interrupted", exit_code: 129 });
+      expectOneInterruptedResult(result.stdout);
       const kinds = parseJsonLines(onlyTranscriptText(sandbox)).map((record) => record.kind);
       expect(kinds.at(-1)).toBe("session_end");
       expect(await goneSoon(daemon)).toBe(true);
@@ -78,17 +87,11 @@ describe("SIGHUP (the terminal went away)", () => {
     "agent helper --json with exec: exit 129 and its one result object",
     async () => {
       server.enqueue(daemonCall(309));
-      const running = spawnAgent(["helper", "--tools", "exec", "--sandbox", "off", "--json", "go"], {
-        env: anthropicEnv(sandbox, server),
-        cwd: sandbox.workspace,
-      });
-      const daemon = await daemonStarted();
-      running.proc.kill("SIGHUP");
-      const result = await endsOrHung(running);
+      const { result, daemon } = await hungUpOnceTheDaemonRuns(
+        "helper --tools exec --sandbox off --json go".split(" "),
+      );
       expect(result.code).toBe(129);
-      const objects = parseJsonLines(result.stdout);
-      expect(objects).toHaveLength(1);
-      expect(objects[0]).toMatchObject({ type: "result", status: "interrupted", exit_code: 129 });
+      expectOneInterruptedResult(result.stdout);
       expect(await goneSoon(daemon)).toBe(true);
     },
     TEST_TIMEOUT_MS,

@@ -53,6 +53,25 @@ function env(stateHome: string): Record<string, string> {
   });
 }
 
+/**
+ * Runs `agent ARGS` with its state under `stateHome`, the fake server holding its answer `text` until
+ * `disk` is full: the run has started and written its first records, then the disk fills and the answer
+ * comes. The run's output.
+ */
+async function runFillingMidRun(args: string[], stateHome: string, disk: string, text: string) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  fx.server.enqueue({ text, holdUntil: held });
+  const before = fx.server.requests.length;
+  const running = spawnAgent(args, { env: env(stateHome), cwd: fx.sandbox.home });
+  await waitFor(() => fx.server.requests.length > before, "the run's first model request");
+  fill(disk);
+  release();
+  return running.done;
+}
+
 function errorOf(stdout: string): { kind?: string; message?: string } {
   const json = JSON.parse(stdout) as { error?: { kind?: string; message?: string } };
   return json.error ?? {};
@@ -75,18 +94,7 @@ test("a state directory already full: exit 3, kind state, naming the path", asyn
 
 test("a state directory that fills mid-run: exit 3, kind state, naming the transcript", async () => {
   const state = tinyTmpfs("256k");
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  // The answer is held until the disk is full: the run has started and written its first records.
-  fx.server.enqueue({ text: "x".repeat(2000), holdUntil: held });
-  const before = fx.server.requests.length;
-  const running = spawnAgent(["run", "-o", "json", "hello"], { env: env(state), cwd: fx.sandbox.home });
-  await waitFor(() => fx.server.requests.length > before, "the run's first model request");
-  fill(state);
-  release();
-  const result = await running.done;
+  const result = await runFillingMidRun(["run", "-o", "json", "hello"], state, state, "x".repeat(2000));
   expect(result.stderr).not.toContain("internal error");
   expect(result.code).toBe(3);
   const error = errorOf(result.stdout);
@@ -112,22 +120,14 @@ test("a read-only state directory: exit 3, kind state, naming the path, before a
 test("a cassette whose disk fills mid-run: exit 3, kind state, naming the cassette (not a quiet 0)", async () => {
   const disk = tinyTmpfs("256k");
   const cassette = join(disk, "run.cassette.jsonl");
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  // The answer is held until the disk is full: the cassette's header is written, its exchange (larger
-  // than what is left of the header's page) cannot be.
-  fx.server.enqueue({ text: "x".repeat(20_000), holdUntil: held });
-  const before = fx.server.requests.length;
-  const running = spawnAgent(["helper", "--json", "--record", cassette, "hello"], {
-    env: env(join(fx.sandbox.dir, "state")),
-    cwd: fx.sandbox.home,
-  });
-  await waitFor(() => fx.server.requests.length > before, "the helper's model request");
-  fill(disk);
-  release();
-  const result = await running.done;
+  // The cassette's header is written before the disk fills; its exchange (larger than what is left of the
+  // header's page) cannot be.
+  const result = await runFillingMidRun(
+    ["helper", "--json", "--record", cassette, "hello"],
+    join(fx.sandbox.dir, "state"),
+    disk,
+    "x".repeat(20_000),
+  );
   expect(result.stderr).not.toContain("internal error");
   expect(result.code).toBe(3);
   const error = errorOf(result.stdout);

@@ -28,6 +28,21 @@ function writeUserConfig(text: string): string {
   return join(dir, "config.yaml");
 }
 
+/**
+ * `agent run --output json` against a provider that never sends its first event (the turn is dropped once
+ * the run ends): the run's output, and how many requests reached the fake during it.
+ */
+async function runAgainstSilentProvider(extraEnv: Record<string, string> = {}) {
+  fx.server.enqueue({ text: "never sent", hangAfterEvents: 0 });
+  const before = fx.server.requests.length;
+  const result = await runAgent(["run", "--output", "json", "hello?"], {
+    env: env(extraEnv),
+    cwd: fx.sandbox.home,
+  });
+  fx.server.dropHanging();
+  return { result, requests: fx.server.requests.length - before };
+}
+
 test("a reset after a tool call's first delta is retried and the run completes", async () => {
   writeFileSync(join(fx.sandbox.home, "notes.txt"), "the secret word is heron\n");
   const call = { name: "read_file", args: { path: "notes.txt" }, fragments: 3 };
@@ -47,20 +62,14 @@ test("a reset after a tool call's first delta is retried and the run completes",
 });
 
 test("a silent provider ends the run after the configured idle bound: exit 4, idle_timeout", async () => {
-  fx.server.enqueue({ text: "never sent", hangAfterEvents: 0 });
-  const before = fx.server.requests.length;
-  const result = await runAgent(["run", "--output", "json", "hello?"], {
-    env: env({ AGENT_IDLE_TIMEOUT_MS: "300" }),
-    cwd: fx.sandbox.home,
-  });
-  fx.server.dropHanging();
+  const { result, requests } = await runAgainstSilentProvider({ AGENT_IDLE_TIMEOUT_MS: "300" });
   expect(result.code).toBe(4);
   const json = JSON.parse(result.stdout) as { error?: { kind?: string; message?: string } };
   expect(json.error?.kind).toBe("idle_timeout");
   expect(json.error?.message).toContain("no data for 300 ms");
   // Not retried: at most the one request (on a loaded machine the 300 ms window, which starts before the
   // SDK sends, can end before the request arrives, leaving the queued turn unserved).
-  expect(fx.server.requests.length - before).toBeLessThanOrEqual(1);
+  expect(requests).toBeLessThanOrEqual(1);
   fx.mayLeaveTurns();
 });
 
@@ -76,13 +85,7 @@ test("a malformed AGENT_IDLE_TIMEOUT_MS is a configuration error naming the vari
 test("config defaults.provider_idle_timeout_ms bounds a silent provider: exit 4, idle_timeout", async () => {
   writeUserConfig("defaults:\n  provider_idle_timeout_ms: 300\n");
   try {
-    fx.server.enqueue({ text: "never sent", hangAfterEvents: 0 });
-    const before = fx.server.requests.length;
-    const result = await runAgent(["run", "--output", "json", "hello?"], {
-      env: env(),
-      cwd: fx.sandbox.home,
-    });
-    fx.server.dropHanging();
+    const { result, requests } = await runAgainstSilentProvider();
     expect(result.code).toBe(4);
     const json = JSON.parse(result.stdout) as { error?: { kind?: string; message?: string } };
     expect(json.error?.kind).toBe("idle_timeout");
@@ -90,7 +93,7 @@ test("config defaults.provider_idle_timeout_ms bounds a silent provider: exit 4,
     expect(json.error?.message).toContain("provider_idle_timeout_ms");
     // Silence is not retried. On a loaded machine the 300 ms can pass before the request even reaches
     // the fake, so the turn may stay queued: at most one request, never two.
-    expect(fx.server.requests.length - before).toBeLessThanOrEqual(1);
+    expect(requests).toBeLessThanOrEqual(1);
     fx.mayLeaveTurns();
   } finally {
     rmSync(join(fx.sandbox.configDir, "agent", "config.yaml"), { force: true });
@@ -101,12 +104,7 @@ test("AGENT_IDLE_TIMEOUT_MS wins over config defaults.provider_idle_timeout_ms",
   // Config says an hour; the variable says 300 ms: the run ends after 300 ms.
   writeUserConfig("defaults:\n  provider_idle_timeout_ms: 3600000\n");
   try {
-    fx.server.enqueue({ text: "never sent", hangAfterEvents: 0 });
-    const result = await runAgent(["run", "--output", "json", "hello?"], {
-      env: env({ AGENT_IDLE_TIMEOUT_MS: "300" }),
-      cwd: fx.sandbox.home,
-    });
-    fx.server.dropHanging();
+    const { result } = await runAgainstSilentProvider({ AGENT_IDLE_TIMEOUT_MS: "300" });
     fx.mayLeaveTurns(); // as above: the request may not have arrived within 300 ms on a loaded machine
     expect(result.code).toBe(4);
     const json = JSON.parse(result.stdout) as { error?: { message?: string } };

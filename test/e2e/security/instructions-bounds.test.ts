@@ -8,7 +8,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
-import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, spawnAgent } from "../support.ts";
+import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn } from "../support.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
@@ -26,10 +26,7 @@ test("outside HOME without .git: a symlinked AGENTS.md leading out is refused an
   symlinkSync(join(ssh, "id_ed25519"), join(sandbox.workspace, "AGENTS.md"));
   writeFileSync(join(sandbox.dir, "AGENTS.md"), "PARENT-FOLDER-INSTRUCTIONS\n");
   server.enqueue({ text: "ok" });
-  const result = await spawnAgent(["run", "hi"], {
-    env: anthropicEnv(sandbox, server),
-    cwd: sandbox.workspace,
-  }).done;
+  const result = await runAgentIn(sandbox, ["run", "hi"], anthropicEnv(sandbox, server));
   expect(result.code).toBe(0);
   const sent = JSON.stringify(server.requests[0]?.body);
   expect(sent).not.toContain("fake-instructions-key");
@@ -41,10 +38,7 @@ test("outside HOME without .git: a symlinked AGENTS.md leading out is refused an
 test("outside HOME without .git: the workspace's own AGENTS.md is still read", async () => {
   writeFileSync(join(sandbox.workspace, "AGENTS.md"), "WORKSPACE-INSTRUCTIONS\n");
   server.enqueue({ text: "ok" });
-  const result = await spawnAgent(["run", "hi"], {
-    env: anthropicEnv(sandbox, server),
-    cwd: sandbox.workspace,
-  }).done;
+  const result = await runAgentIn(sandbox, ["run", "hi"], anthropicEnv(sandbox, server));
   expect(result.code).toBe(0);
   expect(JSON.stringify(server.requests[0]?.body)).toContain("WORKSPACE-INSTRUCTIONS");
 });

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 import { type OtlpReceiver, startOtlpReceiver } from "../../support/otlp-receiver.ts";
-import { startTerminal, TEST_TIMEOUT_MS } from "../tmux.ts";
+import { TEST_TIMEOUT_MS, withTerminal } from "../tmux.ts";
 
 let server: FakeLlmServer;
 let receiver: OtlpReceiver;
@@ -24,22 +24,21 @@ test(
   "two messages: two root spans in two traces of one conversation, no message text",
   async () => {
     server.enqueue({ text: "First answer." }, { text: "Second answer." });
-    const run = startTerminal(["chat", "first question words"], {
-      server,
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
-    });
-    try {
-      await run.waitForScreen(/First answer\./, "the first answer");
-      await run.waitForScreen(/Enter send/, "the input box");
-      run.type("second question words");
-      run.press("Enter");
-      await run.waitForScreen(/Second answer\./, "the second answer");
-      await run.waitForScreen(/Enter send/, "the input box again");
-      run.press("C-d");
-      expect(await run.exitStatus()).toBe(0);
-    } finally {
-      run.close();
-    }
+    await withTerminal(
+      ["chat", "first question words"],
+      {
+        server,
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+      },
+      async (run) => {
+        await run.waitForScreen(/First answer\./, "the first answer");
+        await run.waitForScreen(/Enter send/, "the input box");
+        run.send("second question words");
+        await run.waitForScreen(/Second answer\./, "the second answer");
+        await run.waitForScreen(/Enter send/, "the input box again");
+        expect(await run.exitAfter("C-d")).toBe(0);
+      },
+    );
     const roots = receiver.spans().filter((s) => s.name === "invoke_agent root");
     expect(roots).toHaveLength(2);
     expect(new Set(roots.map((s) => s.traceId)).size).toBe(2);

@@ -1,38 +1,25 @@
 import { describe, expect, test } from "bun:test";
 import { parseSlashCommand } from "../../../../src/cli/chat/chat-commands.ts";
-import {
-  applyInputKey,
-  emptyInput,
-  type InputKey,
-  type InputState,
-} from "../../../../src/ui/ink/chat/chat-input-state.ts";
+import { emptyInput, type InputKey } from "../../../../src/ui/ink/chat/chat-input-state.ts";
 import { completeSlash } from "../../../../src/ui/slash-commands.ts";
-
-/** Feeds keys to the pure input state; returns the final state and every outcome. */
-function keys(steps: [string, InputKey?][], start: InputState = emptyInput()) {
-  let state = start;
-  const outcomes: unknown[] = [];
-  for (const [input, key] of steps) {
-    const next = applyInputKey(state, input, key ?? {});
-    state = next.state;
-    if (next.outcome) outcomes.push(next.outcome);
-  }
-  return { state, outcomes };
-}
+import { feedKeys } from "../../feed-keys.ts";
 
 const LEFT: InputKey = { leftArrow: true };
 const RIGHT: InputKey = { rightArrow: true };
 
 describe("the chat input's cursor", () => {
   test("Left and Right move it; typing inserts there; Backspace and Delete act around it", () => {
-    const moved = keys([["helo"], ["", LEFT], ["l"]]);
+    const moved = feedKeys([["helo"], ["", LEFT], ["l"]]);
     expect(moved.state).toMatchObject({ text: "hello", cursor: 4 });
-    expect(keys([["", RIGHT], ["!"]], moved.state).state.text).toBe("hello!");
-    expect(keys([["", { backspace: true }]], moved.state).state).toMatchObject({ text: "helo", cursor: 3 });
-    expect(keys([["", { delete: true }]], moved.state).state).toMatchObject({ text: "hell", cursor: 4 });
+    expect(feedKeys([["", RIGHT], ["!"]], moved.state).state.text).toBe("hello!");
+    expect(feedKeys([["", { backspace: true }]], moved.state).state).toMatchObject({
+      text: "helo",
+      cursor: 3,
+    });
+    expect(feedKeys([["", { delete: true }]], moved.state).state).toMatchObject({ text: "hell", cursor: 4 });
     // Enter sends the whole text wherever the cursor is.
     expect(
-      keys(
+      feedKeys(
         [
           ["", LEFT],
           ["", LEFT],
@@ -44,11 +31,11 @@ describe("the chat input's cursor", () => {
   });
 
   test("Home/End and Ctrl-A/E go to the line's start and end; Ctrl-U and Ctrl-K delete to them", () => {
-    const start = keys([["one two three"], ["a", { ctrl: true }]]).state;
+    const start = feedKeys([["one two three"], ["a", { ctrl: true }]]).state;
     expect(start.cursor).toBe(0);
-    expect(keys([["> "]], start).state.text).toBe("> one two three");
-    expect(keys([["", { end: true }]], start).state.cursor).toBe(13);
-    const middle = keys(
+    expect(feedKeys([["> "]], start).state.text).toBe("> one two three");
+    expect(feedKeys([["", { end: true }]], start).state.cursor).toBe(13);
+    const middle = feedKeys(
       [
         ["", { home: true }],
         ["", RIGHT],
@@ -59,14 +46,14 @@ describe("the chat input's cursor", () => {
       start,
     ).state;
     expect(middle.cursor).toBe(4);
-    expect(keys([["k", { ctrl: true }]], middle).state).toMatchObject({ text: "one ", cursor: 4 });
-    expect(keys([["u", { ctrl: true }]], middle).state).toMatchObject({ text: "two three", cursor: 0 });
-    expect(keys([["e", { ctrl: true }]], middle).state.cursor).toBe(13);
+    expect(feedKeys([["k", { ctrl: true }]], middle).state).toMatchObject({ text: "one ", cursor: 4 });
+    expect(feedKeys([["u", { ctrl: true }]], middle).state).toMatchObject({ text: "two three", cursor: 0 });
+    expect(feedKeys([["e", { ctrl: true }]], middle).state.cursor).toBe(13);
   });
 
   test("Alt-B/F and Ctrl+Left/Right move by word; Ctrl-W and Alt+Backspace delete the word before", () => {
-    const typed = keys([["git commit -m fix"]]).state;
-    const back = keys(
+    const typed = feedKeys([["git commit -m fix"]]).state;
+    const back = feedKeys(
       [
         ["b", { meta: true }],
         ["b", { meta: true }],
@@ -74,33 +61,36 @@ describe("the chat input's cursor", () => {
       typed,
     ).state;
     expect(back).toMatchObject({ text: "git commit -m fix", cursor: 11 });
-    expect(keys([["", { ...LEFT, ctrl: true }]], back).state.cursor).toBe(4);
-    expect(keys([["f", { meta: true }]], back).state.cursor).toBe(13);
-    expect(keys([["", { ...RIGHT, ctrl: true }]], back).state.cursor).toBe(13);
-    expect(keys([["w", { ctrl: true }]], typed).state).toMatchObject({ text: "git commit -m ", cursor: 14 });
-    expect(keys([["", { backspace: true, meta: true }]], back).state.text).toBe("git -m fix");
+    expect(feedKeys([["", { ...LEFT, ctrl: true }]], back).state.cursor).toBe(4);
+    expect(feedKeys([["f", { meta: true }]], back).state.cursor).toBe(13);
+    expect(feedKeys([["", { ...RIGHT, ctrl: true }]], back).state.cursor).toBe(13);
+    expect(feedKeys([["w", { ctrl: true }]], typed).state).toMatchObject({
+      text: "git commit -m ",
+      cursor: 14,
+    });
+    expect(feedKeys([["", { backspace: true, meta: true }]], back).state.text).toBe("git -m fix");
     // Alt with any other key still types it (Esc then a quickly typed key).
-    expect(keys([[" ", { meta: true }], ["x"]], typed).state.text).toBe("git commit -m fix x");
+    expect(feedKeys([[" ", { meta: true }], ["x"]], typed).state.text).toBe("git commit -m fix x");
   });
 
   test("Up and Down move between lines of a multi-line text, and walk history from its first and last line", () => {
     const start = emptyInput(["earlier"]);
-    const twoLines = keys([["first line"], ["j", { ctrl: true }], ["second"]], start).state;
-    const up = keys([["", { upArrow: true }]], twoLines).state;
+    const twoLines = feedKeys([["first line"], ["j", { ctrl: true }], ["second"]], start).state;
+    const up = feedKeys([["", { upArrow: true }]], twoLines).state;
     expect(up).toMatchObject({ text: "first line\nsecond", cursor: 6 });
-    expect(keys([["X"]], up).state.text).toBe("first Xline\nsecond");
-    const history = keys([["", { upArrow: true }]], up).state;
+    expect(feedKeys([["X"]], up).state.text).toBe("first Xline\nsecond");
+    const history = feedKeys([["", { upArrow: true }]], up).state;
     expect(history).toMatchObject({ text: "earlier", cursor: 7 });
-    const down = keys([["", { downArrow: true }]], history).state;
+    const down = feedKeys([["", { downArrow: true }]], history).state;
     expect(down).toMatchObject({ text: "first line\nsecond", cursor: 17 });
   });
 
   test("a surrogate pair is one character for Left, Backspace and Delete", () => {
-    const typed = keys([["a😀b"], ["", LEFT], ["", LEFT]]).state;
+    const typed = feedKeys([["a😀b"], ["", LEFT], ["", LEFT]]).state;
     expect(typed.cursor).toBe(1);
-    expect(keys([["", { delete: true }]], typed).state.text).toBe("ab");
+    expect(feedKeys([["", { delete: true }]], typed).state.text).toBe("ab");
     expect(
-      keys(
+      feedKeys(
         [
           ["", RIGHT],
           ["", { backspace: true }],
@@ -111,7 +101,7 @@ describe("the chat input's cursor", () => {
   });
 
   test("\\ then Enter makes a newline at the cursor", () => {
-    const state = keys([["ab"], ["", LEFT], ["\\"], ["", { return: true }]]).state;
+    const state = feedKeys([["ab"], ["", LEFT], ["\\"], ["", { return: true }]]).state;
     expect(state).toMatchObject({ text: "a\nb", cursor: 2 });
   });
 });

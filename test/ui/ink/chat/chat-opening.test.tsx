@@ -3,14 +3,13 @@
  * `/` command list as the user types, the nearest command for an unknown one, and a status line that
  * starts over on /clear.
  */
+
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
-import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
-import { ChatApp } from "../../../../src/ui/ink/chat/chat-app.tsx";
+import { emptyUsage } from "../../../../src/kernel/index.ts";
 import { ChatController } from "../../../../src/ui/ink/chat/chat-controller.ts";
 import { CHAT_HINT, ChatWelcome } from "../../../../src/ui/ink/chat/chat-welcome.tsx";
 import { SlashCommandList } from "../../../../src/ui/ink/chat/slash-command-list.tsx";
-import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
 import { UiStore } from "../../../../src/ui/ink/state/store.ts";
 import {
   type ChatCommand,
@@ -18,7 +17,8 @@ import {
   nearestCommand,
   unknownCommandText,
 } from "../../../../src/ui/slash-commands.ts";
-import { root } from "../../fixtures.ts";
+import { answeredTurn } from "../../fixtures.ts";
+import { renderChatApp, until } from "../../mount-app.tsx";
 
 afterEach(() => cleanup());
 
@@ -30,14 +30,6 @@ const COMMANDS: ChatCommand[] = [
   { name: "compact", description: "summarise the older part of the conversation" },
   { name: "quit", description: "leave" },
 ];
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 4000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe("the opening screen", () => {
   test("names the model, the workspace (home as ~) and the keys", () => {
@@ -70,16 +62,7 @@ describe("the opening screen", () => {
     const store = new UiStore({ flushMs: 0 });
     store.dispatch({ type: "welcome", info: { model: "openai:gpt-6-mini", workspace: "/w" } });
     store.flush();
-    const { lastFrame } = render(
-      <ChatApp
-        store={store}
-        chat={new ChatController()}
-        approver={new InkApprover(store)}
-        colors={false}
-        showCost={false}
-        onInterrupt={() => {}}
-      />,
-    );
+    const { lastFrame } = renderChatApp(store);
     await until(() => (lastFrame() ?? "").includes(CHAT_HINT), "the opening screen");
     const frame = lastFrame() ?? "";
     expect(frame).toContain("model openai:gpt-6-mini");
@@ -143,17 +126,7 @@ describe("the command list on screen", () => {
   test("in the chat input: typing `/` shows the list, it filters as you type, and goes with a space", async () => {
     const store = new UiStore({ flushMs: 0 });
     const chat = new ChatController();
-    const { lastFrame, stdin } = render(
-      <ChatApp
-        store={store}
-        chat={chat}
-        approver={new InkApprover(store)}
-        colors={false}
-        showCost={false}
-        onInterrupt={() => {}}
-        commands={COMMANDS}
-      />,
-    );
+    const { lastFrame, stdin } = renderChatApp(store, { chat, commands: COMMANDS });
     void chat.next();
     await until(() => (lastFrame() ?? "").includes("Enter send"), "the input box");
     expect(lastFrame()).not.toContain("/compact");
@@ -174,36 +147,10 @@ describe("the command list on screen", () => {
 describe("/clear and the status line", () => {
   test("reset starts the status line over: no tokens, the model given", async () => {
     const store = new UiStore({ flushMs: 0 });
-    const usage = {
-      inputTokens: 1200,
-      outputTokens: 300,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
-    };
-    for (const event of [
-      makeEvent(root, "session_start", {
-        sessionId: "s",
-        goal: "hi",
-        agentName: "root",
-        model: "old-model",
-        cwd: "/w",
-      }),
-      makeEvent(root, "plan_start", { turn: 1, model: "old-model" }),
-      makeEvent(root, "plan_end", { turn: 1, stopReason: "end_turn", usage, text: "Hello.", toolCalls: [] }),
-    ])
-      store.dispatch({ type: "event", event });
+    const usage = { ...emptyUsage(), inputTokens: 1200, outputTokens: 300 };
+    for (const event of answeredTurn("old-model", usage, "Hello.")) store.dispatch({ type: "event", event });
     store.flush();
-    const { lastFrame } = render(
-      <ChatApp
-        store={store}
-        chat={new ChatController()}
-        approver={new InkApprover(store)}
-        colors={false}
-        showCost={true}
-        onInterrupt={() => {}}
-      />,
-    );
+    const { lastFrame } = renderChatApp(store, { showCost: true });
     await until(() => (lastFrame() ?? "").includes("1.5k tokens"), "the status line with usage");
     store.dispatch({ type: "reset", model: "new-model" });
     store.flush();

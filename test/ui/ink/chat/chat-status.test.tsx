@@ -3,45 +3,21 @@
  * while nothing runs, and a cost that agrees with the turn's own at its end (a free local model's turn
  * was priced at the unknown-model default live).
  */
+
 import { afterEach, describe, expect, test } from "bun:test";
-import { cleanup, render } from "ink-testing-library";
+import { cleanup } from "ink-testing-library";
+import { emptyUsage } from "../../../../src/kernel/index.ts";
 import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
-import { ChatApp } from "../../../../src/ui/ink/chat/chat-app.tsx";
-import { ChatController } from "../../../../src/ui/ink/chat/chat-controller.ts";
-import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
-import { App } from "../../../../src/ui/ink/run/app.tsx";
 import { UiStore } from "../../../../src/ui/ink/state/store.ts";
-import { finishedRun, root } from "../../fixtures.ts";
+import { answeredTurn, finishedRun, root } from "../../fixtures.ts";
+import { renderChatApp, renderRunApp, until } from "../../mount-app.tsx";
 
 afterEach(() => cleanup());
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 4000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const usage = {
-  inputTokens: 10,
-  outputTokens: 5,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-};
+const usage = { ...emptyUsage(), inputTokens: 10, outputTokens: 5 };
 
 function mount(store: UiStore) {
-  return render(
-    <ChatApp
-      store={store}
-      chat={new ChatController()}
-      approver={new InkApprover(store)}
-      colors={false}
-      showCost={true}
-      onInterrupt={() => {}}
-    />,
-  );
+  return renderChatApp(store, { showCost: true });
 }
 
 describe("the chat's status line", () => {
@@ -64,18 +40,7 @@ describe("the chat's status line", () => {
     const store = new UiStore({ flushMs: 0, costOf: () => 1 });
     const { lastFrame } = mount(store);
     const turn = (cost: number) => {
-      for (const event of [
-        makeEvent(root, "session_start", {
-          sessionId: "s",
-          goal: "hi",
-          agentName: "root",
-          model: "m",
-          cwd: "/w",
-        }),
-        makeEvent(root, "plan_start", { turn: 1, model: "m" }),
-        makeEvent(root, "plan_end", { turn: 1, stopReason: "end_turn", usage, text: "Hi.", toolCalls: [] }),
-      ])
-        store.dispatch({ type: "event", event });
+      for (const event of answeredTurn("m", usage, "Hi.")) store.dispatch({ type: "event", event });
       store.flush();
       const run = finishedRun({ answer: "Hi." });
       const [first, ...rest] = run.usage;
@@ -94,15 +59,7 @@ describe("the chat's status line", () => {
 describe("agent run's status line", () => {
   test("is not drawn before the run starts, then names the model", async () => {
     const store = new UiStore({ flushMs: 0 });
-    const { lastFrame } = render(
-      <App
-        store={store}
-        approver={new InkApprover(store)}
-        colors={false}
-        showCost={true}
-        onInterrupt={() => {}}
-      />,
-    );
+    const { lastFrame } = renderRunApp(store, { showCost: true });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(lastFrame() ?? "").not.toContain("tokens");
     store.dispatch({

@@ -5,52 +5,27 @@ import { effectiveArgs } from "../../../../src/cli/program.ts";
 import type { ApprovalDecision } from "../../../../src/kernel/run-events/approvals.ts";
 import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
 import type { ChatInput } from "../../../../src/ui/chat.ts";
-import { ChatApp } from "../../../../src/ui/ink/chat/chat-app.tsx";
 import { ChatController } from "../../../../src/ui/ink/chat/chat-controller.ts";
-import {
-  applyInputKey,
-  emptyInput,
-  type InputKey,
-  type InputState,
-} from "../../../../src/ui/ink/chat/chat-input-state.ts";
+import { emptyInput } from "../../../../src/ui/ink/chat/chat-input-state.ts";
 import { ApprovalPrompt } from "../../../../src/ui/ink/prompts/approval-prompt.tsx";
 import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
 import { UiStore } from "../../../../src/ui/ink/state/store.ts";
+import { feedKeys } from "../../feed-keys.ts";
 import { approvalRequest, finishedRun, root } from "../../fixtures.ts";
+import { renderChatApp, until } from "../../mount-app.tsx";
 
 afterEach(() => cleanup());
 
-/** Polls until `check` holds (Ink renders asynchronously); fails after a generous bound. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 4000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** Feeds keys to the pure input state; returns the final state and every outcome. */
-function keys(steps: [string, InputKey?][], start: InputState = emptyInput()) {
-  let state = start;
-  const outcomes: unknown[] = [];
-  for (const [input, key] of steps) {
-    const next = applyInputKey(state, input, key ?? {});
-    state = next.state;
-    if (next.outcome) outcomes.push(next.outcome);
-  }
-  return { state, outcomes };
-}
-
 describe("chat input editing", () => {
   test("typing then Enter sends the text and empties the box", () => {
-    const { state, outcomes } = keys([["hel"], ["lo"], ["", { return: true }]]);
+    const { state, outcomes } = feedKeys([["hel"], ["lo"], ["", { return: true }]]);
     expect(outcomes).toEqual([{ kind: "submit", text: "hello" }]);
     expect(state.text).toBe("");
     expect(state.history).toEqual(["hello"]);
   });
 
   test("a newline: \\ then Enter, Ctrl-J or Alt+Enter; Enter on blank text sends nothing", () => {
-    const { state, outcomes } = keys([
+    const { state, outcomes } = feedKeys([
       ["a\\"],
       ["", { return: true }],
       ["b"],
@@ -61,28 +36,28 @@ describe("chat input editing", () => {
     ]);
     expect(outcomes).toEqual([]);
     expect(state.text).toBe("a\nb\nc\nd");
-    expect(keys([["  "], ["", { return: true }]]).outcomes).toEqual([]);
+    expect(feedKeys([["  "], ["", { return: true }]]).outcomes).toEqual([]);
   });
 
   test("a chunk typed quickly with Enter at its end is sent; a pasted line end inside it is a newline", () => {
-    expect(keys([["hi there\r"]]).outcomes).toEqual([{ kind: "submit", text: "hi there" }]);
-    const pasted = keys([["one\r\ntwo"]]);
+    expect(feedKeys([["hi there\r"]]).outcomes).toEqual([{ kind: "submit", text: "hi there" }]);
+    const pasted = feedKeys([["one\r\ntwo"]]);
     expect(pasted.outcomes).toEqual([]);
     expect(pasted.state.text).toBe("one\ntwo");
   });
 
   test("Backspace deletes; Esc keeps the draft", () => {
-    expect(keys([["abc"], ["", { backspace: true }]]).state.text).toBe("ab");
-    expect(keys([["abc"], ["", { escape: true }]]).state.text).toBe("abc");
+    expect(feedKeys([["abc"], ["", { backspace: true }]]).state.text).toBe("ab");
+    expect(feedKeys([["abc"], ["", { escape: true }]]).state.text).toBe("abc");
     // Esc then a quickly typed key arrive as one Alt+key: the key is typed, not lost.
-    expect(keys([["abc"], [" ", { meta: true }], ["d"]]).state.text).toBe("abc d");
+    expect(feedKeys([["abc"], [" ", { meta: true }], ["d"]]).state.text).toBe("abc d");
   });
 
   test("Up and Down walk this session's inputs and come back to the text being written", () => {
     const start = emptyInput(["first", "second"]);
-    const up = keys([["draft"], ["", { upArrow: true }]], start);
+    const up = feedKeys([["draft"], ["", { upArrow: true }]], start);
     expect(up.state.text).toBe("second");
-    const upUp = keys(
+    const upUp = feedKeys(
       [
         ["", { upArrow: true }],
         ["", { upArrow: true }],
@@ -91,7 +66,7 @@ describe("chat input editing", () => {
       up.state,
     );
     expect(upUp.state.text).toBe("first");
-    const back = keys(
+    const back = feedKeys(
       [
         ["", { downArrow: true }],
         ["", { downArrow: true }],
@@ -102,15 +77,17 @@ describe("chat input editing", () => {
   });
 
   test("Ctrl-C clears the text; on an empty box it asks for a second one; Ctrl-D quits only on an empty box", () => {
-    expect(keys([["abc"], ["c", { ctrl: true }]])).toMatchObject({ state: { text: "" }, outcomes: [] });
-    const once = keys([["c", { ctrl: true }]]);
+    expect(feedKeys([["abc"], ["c", { ctrl: true }]])).toMatchObject({ state: { text: "" }, outcomes: [] });
+    const once = feedKeys([["c", { ctrl: true }]]);
     expect(once.outcomes).toEqual([]);
     expect(once.state.quitArmed).toBe(true);
-    expect(keys([["c", { ctrl: true }]], once.state).outcomes).toEqual([{ kind: "quit" }]);
+    expect(feedKeys([["c", { ctrl: true }]], once.state).outcomes).toEqual([{ kind: "quit" }]);
     // Any other key in between disarms it.
-    expect(keys([["x"], ["", { backspace: true }], ["c", { ctrl: true }]], once.state).outcomes).toEqual([]);
+    expect(feedKeys([["x"], ["", { backspace: true }], ["c", { ctrl: true }]], once.state).outcomes).toEqual(
+      [],
+    );
     expect(
-      keys(
+      feedKeys(
         [
           ["c", { ctrl: true }],
           ["c", { ctrl: true }],
@@ -118,8 +95,8 @@ describe("chat input editing", () => {
         emptyInput(["a"]),
       ).outcomes,
     ).toEqual([{ kind: "quit" }]);
-    expect(keys([["abc"], ["d", { ctrl: true }]]).outcomes).toEqual([]);
-    expect(keys([["d", { ctrl: true }]]).outcomes).toEqual([{ kind: "quit" }]);
+    expect(feedKeys([["abc"], ["d", { ctrl: true }]]).outcomes).toEqual([]);
+    expect(feedKeys([["d", { ctrl: true }]]).outcomes).toEqual([{ kind: "quit" }]);
   });
 });
 
@@ -154,18 +131,13 @@ describe("the chat view", () => {
     const chat = new ChatController();
     const approver = new InkApprover(store);
     let interrupts = 0;
-    const app = render(
-      <ChatApp
-        store={store}
-        chat={chat}
-        approver={approver}
-        colors={false}
-        showCost={false}
-        onInterrupt={() => {
-          interrupts++;
-        }}
-      />,
-    );
+    const app = renderChatApp(store, {
+      chat,
+      approver,
+      onInterrupt: () => {
+        interrupts++;
+      },
+    });
     return { ...app, store, chat, interrupts: () => interrupts };
   }
 

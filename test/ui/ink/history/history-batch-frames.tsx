@@ -8,9 +8,10 @@ import { Box, Text } from "ink";
 import { cleanup, render } from "ink-testing-library";
 import { ChatWelcome } from "../../../../src/ui/ink/chat/chat-welcome.tsx";
 import { diffLineTone, HistoryBatch, HistoryLine } from "../../../../src/ui/ink/history/history-line.tsx";
+import { itemMark, markTone } from "../../../../src/ui/ink/history/history-text.ts";
 import { renderMarkdown } from "../../../../src/ui/ink/history/markdown.ts";
 import type { HistoryItem } from "../../../../src/ui/ink/state/state.ts";
-import { type Tone, tone } from "../../../../src/ui/ink/theme.ts";
+import { tone } from "../../../../src/ui/ink/theme.ts";
 
 const long = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
 
@@ -74,36 +75,14 @@ export const ITEMS: HistoryItem[] = [
   { key: 13, kind: "note", depth: 0, agentName: "", text: "after the welcome" },
 ];
 
-const MARKS: Record<HistoryItem["kind"], string> = {
-  goal: "▸",
-  message: "│",
-  tool: "✓",
-  delegate: "▸",
-  return: "◂",
-  approval: "✓",
-  warning: "⚠",
-  error: "✗",
-  info: "↻",
-  status: "■",
-  note: "·",
-  welcome: "",
-};
-
-function markTone(item: HistoryItem): Tone {
-  if (item.kind === "status") return item.ok === false ? "red" : "green";
-  if (item.kind === "note") return item.ok === false ? "red" : "gray";
-  if (item.kind === "warning" || item.kind === "info") return "yellow";
-  if (item.kind === "error" || item.ok === false) return "red";
-  if (item.kind === "delegate" || item.kind === "goal") return "cyan";
-  if (item.kind === "message") return "gray";
-  return "green";
-}
-
-/** The reference: an item as the view drew it before batches (a Box and nested Ink Texts per item). */
+/**
+ * The reference: an item as the view drew it before batches (a Box and nested Ink Texts per item). Its
+ * marks and their colors come from history-text.ts: what is compared is how the text is drawn (styles,
+ * wrapping, indentation), not which mark an item has.
+ */
 function NestedTexts({ item, colors, columns }: { item: HistoryItem; colors: boolean; columns: number }) {
   const indent = item.depth * 2 + (item.kind === "tool" || item.kind === "approval" ? 2 : 0);
-  const mark =
-    item.kind === "tool" || item.kind === "approval" ? (item.ok === false ? "✗" : "✓") : MARKS[item.kind];
+  const mark = itemMark(item);
   if (item.kind === "welcome" && item.welcome) return <ChatWelcome {...item.welcome} colors={colors} />;
   if (item.kind === "message")
     return (

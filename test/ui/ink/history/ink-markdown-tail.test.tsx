@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
+import { emptyUsage } from "../../../../src/kernel/index.ts";
 import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
 import { HistoryLine } from "../../../../src/ui/ink/history/history-line.tsx";
 import { renderMarkdown } from "../../../../src/ui/ink/history/markdown.ts";
-import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
-import { App } from "../../../../src/ui/ink/run/app.tsx";
 import { initialState, reduce } from "../../../../src/ui/ink/state/state.ts";
 import { UiStore } from "../../../../src/ui/ink/state/store.ts";
 import { LiveArea } from "../../../../src/ui/ink/views/live-area.tsx";
 import { root, tick } from "../../fixtures.ts";
+import { renderRunApp } from "../../mount-app.tsx";
 
 afterEach(() => cleanup());
 
@@ -36,13 +36,7 @@ describe("markdown in the Ink view", () => {
   test("model text reaches the markdown renderer terminal-safe: an OSC 52 clipboard write never shows", () => {
     const store = new UiStore({ flushMs: 0 });
     const text = "Copy \u001b]52;c;ZXZpbA==\u0007**this**";
-    const usage = {
-      inputTokens: 1,
-      outputTokens: 1,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      reasoningTokens: 0,
-    };
+    const usage = { ...emptyUsage(), inputTokens: 1, outputTokens: 1 };
     store.dispatch({
       type: "event",
       event: makeEvent(root, "plan_end", { turn: 1, stopReason: "end", usage, text, toolCalls: [] }),
@@ -132,15 +126,7 @@ describe("waiting for the model", () => {
 describe("status line after a fallback", () => {
   test("shows the model switched to, also on the next turn's plan_start", async () => {
     const store = new UiStore({ flushMs: 1 });
-    const { lastFrame } = render(
-      <App
-        store={store}
-        approver={new InkApprover(store)}
-        colors={false}
-        showCost={false}
-        onInterrupt={() => {}}
-      />,
-    );
+    const { lastFrame } = renderRunApp(store);
     const events = [
       makeEvent(root, "session_start", {
         sessionId: "s",

@@ -4,16 +4,16 @@
  * last, Esc declines, an aborted run removes the form and rejects (the server reads `cancel`).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { cleanup, render } from "ink-testing-library";
+import { cleanup } from "ink-testing-library";
 import type {
   ElicitationAnswer,
   ElicitationQuestion,
 } from "../../../../src/kernel/run-events/elicitation.ts";
 import { formFields } from "../../../../src/tools/mcp/elicitation-form.ts";
 import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
-import { App } from "../../../../src/ui/ink/run/app.tsx";
 import { UiStore } from "../../../../src/ui/ink/state/store.ts";
 import { approvalRequest, tick } from "../../fixtures.ts";
+import { renderRunApp } from "../../mount-app.tsx";
 
 afterEach(() => cleanup());
 
@@ -46,15 +46,7 @@ function mount() {
   const store = new UiStore({ flushMs: 5 });
   const approver = new InkApprover(store);
   let interrupts = 0;
-  const app = render(
-    <App
-      store={store}
-      approver={approver}
-      colors={false}
-      showCost={false}
-      onInterrupt={() => interrupts++}
-    />,
-  );
+  const app = renderRunApp(store, { approver, onInterrupt: () => interrupts++ });
   return { ...app, approver, interrupts: () => interrupts };
 }
 

@@ -4,13 +4,12 @@
  * history did not show still is.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { cleanup, render } from "ink-testing-library";
+import { cleanup } from "ink-testing-library";
 import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
-import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
-import { App } from "../../../../src/ui/ink/run/app.tsx";
 import { initialState, reduce } from "../../../../src/ui/ink/state/state.ts";
 import { UiStore } from "../../../../src/ui/ink/state/store.ts";
 import { finishedRun, root, tick } from "../../fixtures.ts";
+import { renderRunApp } from "../../mount-app.tsx";
 
 afterEach(() => cleanup());
 
@@ -47,15 +46,7 @@ describe("a provider error is printed once", () => {
   test("agent run: the summary leaves out the error the history shows, and prints one it does not", async () => {
     const mount = () => {
       const store = new UiStore({ flushMs: 5 });
-      const app = render(
-        <App
-          store={store}
-          approver={new InkApprover(store)}
-          colors={false}
-          showCost={false}
-          onInterrupt={() => {}}
-        />,
-      );
+      const app = renderRunApp(store);
       return { store, ...app };
     };
     const shown = mount();

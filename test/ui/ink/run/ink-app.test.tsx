@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { cleanup, render } from "ink-testing-library";
+import { cleanup } from "ink-testing-library";
 import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
 import { InkApprover } from "../../../../src/ui/ink/prompts/ink-approver.ts";
-import { App } from "../../../../src/ui/ink/run/app.tsx";
 import type { HistoryItem } from "../../../../src/ui/ink/state/state.ts";
 import { UiStore } from "../../../../src/ui/ink/state/store.ts";
 import { approvalRequest, finishedRun, root, sampleRun, tick } from "../../fixtures.ts";
+import { renderRunApp } from "../../mount-app.tsx";
 
 afterEach(() => cleanup());
 
@@ -13,16 +13,10 @@ function mount() {
   const store = new UiStore({ flushMs: 5 });
   const approver = new InkApprover(store);
   const renders = new Map<number, number>();
-  const app = render(
-    <App
-      store={store}
-      approver={approver}
-      colors={false}
-      showCost={false}
-      onInterrupt={() => {}}
-      onHistoryRender={(item: HistoryItem) => renders.set(item.key, (renders.get(item.key) ?? 0) + 1)}
-    />,
-  );
+  const app = renderRunApp(store, {
+    approver,
+    onHistoryRender: (item: HistoryItem) => renders.set(item.key, (renders.get(item.key) ?? 0) + 1),
+  });
   return { ...app, store, approver, renders };
 }
 
@@ -58,15 +52,7 @@ describe("Ink app", () => {
 
   test("the live area shows only the last lines of streaming text; the status line has model, tokens, cost", async () => {
     const store = new UiStore({ flushMs: 5, costOf: () => 0.25 });
-    const app = render(
-      <App
-        store={store}
-        approver={new InkApprover(store)}
-        colors={false}
-        showCost={true}
-        onInterrupt={() => {}}
-      />,
-    );
+    const app = renderRunApp(store, { showCost: true });
     const events = sampleRun();
     for (const event of events.slice(0, 4)) store.dispatch({ type: "event", event });
     store.dispatch({ type: "event", event: makeEvent(root, "plan_start", { turn: 2, model: "m-2" }) });

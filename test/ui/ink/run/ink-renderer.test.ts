@@ -1,21 +1,27 @@
 import { describe, expect, test } from "bun:test";
-import { createInkRenderer } from "../../../../src/ui/ink/run/ink-renderer.tsx";
+import { createInkRenderer, type InkRendererOptions } from "../../../../src/ui/ink/run/ink-renderer.tsx";
 import { FakeTtyIn, FakeTtyOut } from "../../fake-tty.ts";
 import { approvalRequest, finishedRun, sampleRun, tick } from "../../fixtures.ts";
 
+/** The Ink renderer on fake terminals (colors off, a flush every 5 ms), with the options a test adds. */
+function rendererOnFakeTty(options: Partial<InkRendererOptions> = {}) {
+  const stdout = new FakeTtyOut();
+  const stdin = new FakeTtyIn();
+  const renderer = createInkRenderer({
+    colors: false,
+    stdout: stdout.asStream(),
+    stdin: stdin.asStream(),
+    stderr: new FakeTtyOut().asStream(),
+    patchConsole: false,
+    flushMs: 5,
+    ...options,
+  });
+  return { stdout, stdin, renderer };
+}
+
 describe("Ink renderer", () => {
   test("renders events, asks through its approver, prints the summary and releases the terminal", async () => {
-    const stdout = new FakeTtyOut();
-    const stdin = new FakeTtyIn();
-    const renderer = createInkRenderer({
-      colors: false,
-      stdout: stdout.asStream(),
-      stdin: stdin.asStream(),
-      stderr: new FakeTtyOut().asStream(),
-      patchConsole: false,
-      flushMs: 5,
-      costOf: () => 0.001,
-    });
+    const { stdout, stdin, renderer } = rendererOnFakeTty({ costOf: () => 0.001 });
     expect(renderer.kind).toBe("ink");
     for (const event of sampleRun()) renderer.onEvent(event);
     await tick();
@@ -41,18 +47,8 @@ describe("Ink renderer", () => {
 
 describe("Ink renderer keys", () => {
   test("Esc while the run goes on interrupts through onInterrupt; so does Ctrl-C", async () => {
-    const stdout = new FakeTtyOut();
-    const stdin = new FakeTtyIn();
     const keys: (string | undefined)[] = [];
-    const renderer = createInkRenderer({
-      colors: false,
-      stdout: stdout.asStream(),
-      stdin: stdin.asStream(),
-      stderr: new FakeTtyOut().asStream(),
-      patchConsole: false,
-      flushMs: 5,
-      onInterrupt: (key) => keys.push(key),
-    });
+    const { stdin, renderer } = rendererOnFakeTty({ onInterrupt: (key) => keys.push(key) });
     for (const event of sampleRun()) renderer.onEvent(event);
     await tick();
     stdin.press("\u001b");

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { emptyUsage } from "../../../../src/kernel/index.ts";
 import { makeEvent } from "../../../../src/kernel/run-events/events.ts";
 import {
   initialState,
@@ -127,13 +128,7 @@ describe("UI reducer", () => {
       makeEvent(reader, "plan_end", {
         turn: 1,
         stopReason: "end_turn",
-        usage: {
-          inputTokens: 1,
-          outputTokens: 1,
-          cacheReadTokens: 0,
-          cacheWriteTokens: 0,
-          reasoningTokens: 0,
-        },
+        usage: { ...emptyUsage(), inputTokens: 1, outputTokens: 1 },
         text: "",
         toolCalls: [],
       }),

@@ -2,8 +2,10 @@
  * Parallel sub-agents of one name (issue 21 item 7): told apart by their index, each tool line under its
  * own agent, and each sub-agent's answer shown once; in the Ink state, the live area and plain progress.
  */
+
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
+import { emptyUsage } from "../../../../src/kernel/index.ts";
 import { type AgentEvent, type AgentIdentity, makeEvent } from "../../../../src/kernel/run-events/events.ts";
 import { initialState, reduce, type UiState } from "../../../../src/ui/ink/state/state.ts";
 import { LiveArea } from "../../../../src/ui/ink/views/live-area.tsx";
@@ -14,13 +16,7 @@ afterEach(() => cleanup());
 
 const one: AgentIdentity = { agent: "root/code-reader#1", name: "code-reader", parent: "root", depth: 1 };
 const two: AgentIdentity = { agent: "root/code-reader#2", name: "code-reader", parent: "root", depth: 1 };
-const usage = {
-  inputTokens: 1,
-  outputTokens: 1,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-};
+const usage = { ...emptyUsage(), inputTokens: 1, outputTokens: 1 };
 
 function read(who: AgentIdentity, id: string, path: string): AgentEvent[] {
   return [
