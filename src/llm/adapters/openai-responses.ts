@@ -47,9 +47,10 @@ export function openaiResponsesStream(options: AdapterOptions): StreamFn {
   ): AsyncGenerator<StreamEvent> {
     const sdk = await getClient();
     const params = buildResponsesRequest(request, memo);
-    // The body goes as text joined from each input item's remembered JSON (json-body.ts).
+    // The body goes as text joined from each input item's remembered JSON (json-body.ts); create() gets
+    // its params without the history, as in openai.ts.
     const stream = await sdk.responses.create(
-      params,
+      { ...params, input: [] },
       rawJsonOptions(texts.body(params, "input"), request.signal),
     );
     const turn = new TurnState(builder);

@@ -94,9 +94,11 @@ export function openaiStream(options: AdapterOptions): StreamFn {
   async function* body(request: ModelRequest, builder: MessageBuilder): AsyncGenerator<StreamEvent> {
     const sdk = await getClient();
     const params = buildRequest(request, convert, memo);
-    // The body goes as text joined from each message's remembered JSON (json-body.ts).
+    // The body goes as text joined from each message's remembered JSON (json-body.ts). create() still
+    // reads its params (`stream`), given without the history: it also walks what it is given, which late
+    // in a long session tripled the request's cost (bench/request-body.ts).
     const stream = await sdk.chat.completions.create(
-      params,
+      { ...params, messages: [] },
       rawJsonOptions(texts.body(params, "messages"), request.signal),
     );
     let usage = emptyUsage();

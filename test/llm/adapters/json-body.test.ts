@@ -4,10 +4,10 @@
  * requests sends what a fresh one sends, for every adapter that uses it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Message } from "../../src/kernel/messages.ts";
-import { JsonTexts, oneByteJson } from "../../src/llm/adapters/json-body.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { collect, expectDone, makeRequest, streamFor } from "./harness.ts";
+import type { Message } from "../../../src/kernel/conversation/messages.ts";
+import { JsonTexts, oneByteJson } from "../../../src/llm/adapters/json-body.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, expectDone, makeRequest, streamFor } from "../harness.ts";
 
 /** True when some character of `text` needs more than one byte in a Latin-1 string. */
 const hasWide = (text: string) => Array.from(text).some((c) => (c.codePointAt(0) ?? 0) > 0xff);
