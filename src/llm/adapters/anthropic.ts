@@ -13,6 +13,7 @@ import type { ModelRequest, StreamEvent, StreamFn } from "../../kernel/conversat
 import { emptyUsage, type Usage } from "../../kernel/conversation/usage.ts";
 import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
 import { buildRequest, mapStopReason, newConvertMemo } from "./anthropic-convert.ts";
+import { JsonTexts, rawJsonOptions } from "./json-body.ts";
 import { MessageBuilder } from "./message-builder.ts";
 
 interface RawUsage {
@@ -83,6 +84,8 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
 
   // One memo per stream function (one per provider instance): each history message converts once.
   const memo = newConvertMemo();
+  // The converted turns are shared between requests and never changed once sent (anthropic-convert.ts).
+  const texts = new JsonTexts();
   return (request: ModelRequest) => {
     const builder = new MessageBuilder("anthropic");
     const ctx = errorContext("anthropic", options, request);
@@ -91,9 +94,15 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
 
   async function* body(request: ModelRequest, builder: MessageBuilder): AsyncGenerator<StreamEvent> {
     const sdk = await getClient();
+    const params = buildRequest(request, memo);
+    // The body goes as text joined from each turn's remembered JSON (json-body.ts). `betas` is not part
+    // of it: create() sends them as the anthropic-beta header. The params create() still reads (model,
+    // stream, betas) go without the messages, which its SDK-helper header scan would walk whole; our
+    // plain objects never carry the SDK's helper marks.
+    const { betas: _header, ...wire } = params;
     const stream = await sdk.beta.messages.create(
-      buildRequest(request, memo),
-      request.signal ? { signal: request.signal } : {},
+      { ...params, messages: [] },
+      rawJsonOptions(texts.body(wire, "messages"), request.signal),
     );
     const usage = emptyUsage();
     let model = request.model.id;

@@ -22,6 +22,13 @@ export interface ChatConvertOptions {
   sendReasoningContent: boolean;
 }
 
+/**
+ * Each history message's converted form, kept between one stream function's requests so a long session
+ * converts each message once; the same object goes out each time, which lets json-body.ts reuse its
+ * text. History messages are never changed in place (eliding and compaction put copies in the list).
+ */
+export type ChatConvertMemo = WeakMap<Message, ChatMessage | null>;
+
 function convertMessage(message: Message, options: ChatConvertOptions): ChatMessage | null {
   switch (message.role) {
     case "user":
@@ -75,6 +82,7 @@ function imageParts(message: ToolResultMessage): OpenAI.Chat.ChatCompletionConte
 export function buildRequest(
   request: ModelRequest,
   options: ChatConvertOptions,
+  memo?: ChatConvertMemo,
 ): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
   const messages: ChatMessage[] = [];
   if (request.system !== "") messages.push({ role: "system", content: request.system });
@@ -90,7 +98,11 @@ export function buildRequest(
   };
   for (const message of request.messages) {
     if (message.role !== "tool") flushImages();
-    const converted = convertMessage(message, options);
+    let converted = memo?.get(message);
+    if (converted === undefined) {
+      converted = convertMessage(message, options);
+      memo?.set(message, converted);
+    }
     if (converted) messages.push(converted);
     if (message.role === "tool" && message.images?.length) images.push(...imageParts(message));
   }

@@ -121,27 +121,48 @@ function functionOutput(
   ];
 }
 
-/** The history as Responses input items, every output item sent back as it came. */
-export function inputItems(messages: Message[]): InputItem[] {
-  const items: InputItem[] = [];
-  const builtinCalls = new Set<string>();
-  for (const message of messages) {
-    if (message.role === "user") items.push({ role: "user", content: message.content });
-    else if (message.role === "assistant") items.push(...assistantItems(message, builtinCalls));
-    else if (builtinCalls.has(message.toolCallId)) {
-      items.push({
+/**
+ * Each history message's input items, kept between one stream function's requests so a long session
+ * converts each message once; the same objects go out each time, which lets json-body.ts reuse their
+ * text. History messages are never changed in place (eliding and compaction put copies in the list). A
+ * tool result's item depends on whether its call was a built-in one (`builtin`).
+ */
+export type ResponsesConvertMemo = WeakMap<Message, { items: InputItem[]; builtin?: boolean }>;
+
+function messageItems(message: Message, builtinCalls: Set<string>): InputItem[] {
+  if (message.role === "user") return [{ role: "user", content: message.content }];
+  if (message.role === "assistant") return assistantItems(message, builtinCalls);
+  if (builtinCalls.has(message.toolCallId)) {
+    return [
+      {
         type: "apply_patch_call_output",
         call_id: message.toolCallId,
         status: message.isError ? "failed" : "completed",
         output: message.content,
-      });
-    } else {
-      items.push({
-        type: "function_call_output",
-        call_id: message.toolCallId,
-        output: functionOutput(message),
-      });
+      },
+    ];
+  }
+  return [{ type: "function_call_output", call_id: message.toolCallId, output: functionOutput(message) }];
+}
+
+/** The history as Responses input items, every output item sent back as it came. */
+export function inputItems(messages: Message[], memo?: ResponsesConvertMemo): InputItem[] {
+  const items: InputItem[] = [];
+  const builtinCalls = new Set<string>();
+  for (const message of messages) {
+    const builtin = message.role === "tool" ? builtinCalls.has(message.toolCallId) : undefined;
+    const kept = memo?.get(message);
+    if (kept && kept.builtin === builtin) {
+      // A kept assistant message still names its built-in calls for the results after it.
+      for (const item of kept.items) {
+        if (item.type === "apply_patch_call") builtinCalls.add((item as { call_id: string }).call_id);
+        items.push(item); // not push(...): spreading costs Bun 1.4 far more per element (anthropic-convert.ts)
+      }
+      continue;
     }
+    const converted = messageItems(message, builtinCalls);
+    memo?.set(message, builtin === undefined ? { items: converted } : { items: converted, builtin });
+    for (const item of converted) items.push(item);
   }
   return items;
 }
@@ -154,10 +175,10 @@ function derivedCacheKey(request: ModelRequest): string {
 }
 
 /** The streaming request body. */
-export function buildResponsesRequest(request: ModelRequest): Params {
+export function buildResponsesRequest(request: ModelRequest, memo?: ResponsesConvertMemo): Params {
   const params: Params = {
     model: request.model.id,
-    input: inputItems(request.messages),
+    input: inputItems(request.messages, memo),
     stream: true,
     // Stateless: nothing is stored server-side, so reasoning travels as encrypted content.
     store: false,

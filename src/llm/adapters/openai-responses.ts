@@ -16,8 +16,14 @@ import type OpenAI from "openai";
 import type { ModelRequest, StopReason, StreamEvent, StreamFn } from "../../kernel/conversation/stream.ts";
 import { classifyStreamError, type ErrorContext } from "../errors.ts";
 import { type AdapterOptions, errorContext, lazyOpenAiClient, runGuarded } from "./adapter.ts";
+import { JsonTexts, rawJsonOptions } from "./json-body.ts";
 import { MessageBuilder } from "./message-builder.ts";
-import { buildResponsesRequest, operationPatch, responsesUsage } from "./openai-responses-convert.ts";
+import {
+  buildResponsesRequest,
+  operationPatch,
+  type ResponsesConvertMemo,
+  responsesUsage,
+} from "./openai-responses-convert.ts";
 
 type Item = OpenAI.Responses.ResponseOutputItem;
 type Response = OpenAI.Responses.Response;
@@ -25,6 +31,8 @@ type Response = OpenAI.Responses.Response;
 /** Creates the OpenAI Responses stream function for one provider instance. */
 export function openaiResponsesStream(options: AdapterOptions): StreamFn {
   const getClient = lazyOpenAiClient(options);
+  const memo: ResponsesConvertMemo = new WeakMap();
+  const texts = new JsonTexts();
 
   return (request: ModelRequest) => {
     const builder = new MessageBuilder("openai");
@@ -38,9 +46,12 @@ export function openaiResponsesStream(options: AdapterOptions): StreamFn {
     ctx: ErrorContext,
   ): AsyncGenerator<StreamEvent> {
     const sdk = await getClient();
+    const params = buildResponsesRequest(request, memo);
+    // The body goes as text joined from each input item's remembered JSON (json-body.ts); create() gets
+    // its params without the history, as in openai.ts.
     const stream = await sdk.responses.create(
-      buildResponsesRequest(request),
-      request.signal ? { signal: request.signal } : {},
+      { ...params, input: [] },
+      rawJsonOptions(texts.body(params, "input"), request.signal),
     );
     const turn = new TurnState(builder);
     let model = request.model.id;

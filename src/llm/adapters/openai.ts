@@ -8,8 +8,9 @@ import type OpenAI from "openai";
 import type { ModelRequest, StreamEvent, StreamFn } from "../../kernel/conversation/stream.ts";
 import { emptyUsage, type Usage } from "../../kernel/conversation/usage.ts";
 import { type AdapterOptions, errorContext, lazyOpenAiClient, runGuarded } from "./adapter.ts";
+import { JsonTexts, rawJsonOptions } from "./json-body.ts";
 import { MessageBuilder } from "./message-builder.ts";
-import { buildRequest, mapStopReason } from "./openai-convert.ts";
+import { buildRequest, type ChatConvertMemo, mapStopReason } from "./openai-convert.ts";
 
 /** A tool call whose name has not arrived yet: its pieces wait here. */
 interface PendingCall {
@@ -81,6 +82,8 @@ interface ReasoningDelta {
 export function openaiStream(options: AdapterOptions): StreamFn {
   const getClient = lazyOpenAiClient(options);
   const convert = { sendReasoningContent: options.sendReasoningContent === true };
+  const memo: ChatConvertMemo = new WeakMap();
+  const texts = new JsonTexts();
 
   return (request: ModelRequest) => {
     const builder = new MessageBuilder("openai");
@@ -90,9 +93,13 @@ export function openaiStream(options: AdapterOptions): StreamFn {
 
   async function* body(request: ModelRequest, builder: MessageBuilder): AsyncGenerator<StreamEvent> {
     const sdk = await getClient();
+    const params = buildRequest(request, convert, memo);
+    // The body goes as text joined from each message's remembered JSON (json-body.ts). create() still
+    // reads its params (`stream`), given without the history: it also walks what it is given, which late
+    // in a long session tripled the request's cost (bench/request-body.ts).
     const stream = await sdk.chat.completions.create(
-      buildRequest(request, convert),
-      request.signal ? { signal: request.signal } : {},
+      { ...params, messages: [] },
+      rawJsonOptions(texts.body(params, "messages"), request.signal),
     );
     let usage = emptyUsage();
     let model = request.model.id;

@@ -1,0 +1,78 @@
+/**
+ * A request body's JSON text, built from the JSON texts of its parts. A long session's body is mostly the
+ * conversation, which only grows: each finished message keeps its text, and the body is joined from the
+ * texts instead of serializing the whole history on every turn.
+ *
+ * Every text is kept to one byte per character (characters above U+00FF written as JSON `\uXXXX` escapes,
+ * which the API reads as the same characters): in Bun 1.4 one such character anywhere makes
+ * `JSON.stringify` of the whole body about ten times slower (a 330 kB body: 0.4 ms plain, 3.8 ms with
+ * one "—" in the system prompt), and the whole joined text, and its encoding for the request, two-byte.
+ *
+ * The SDKs take such a text as it is: a `body` string in the per-request options, with a `content-type`
+ * header, "Pass raw type verbatim" (`RequestOptions.body`: "The request body. Can be a string, JSON
+ * object, FormData, or other supported types", @anthropic-ai/sdk 1.12 and openai 7.57
+ * internal/request-options.d.ts; `buildBody` in their client.mjs).
+ */
+
+/** The per-request options that send `text` as the body, unchanged, as JSON (and abort on `signal`). */
+export function rawJsonOptions(
+  text: string,
+  signal: AbortSignal | undefined,
+): { body: string; headers: { "content-type": string }; signal?: AbortSignal } {
+  return { body: text, headers: { "content-type": "application/json" }, ...(signal ? { signal } : {}) };
+}
+
+/**
+ * Remembers the JSON text of each array item it has serialized, by object identity. Only for items that
+ * are never changed after they are first sent (the adapters' converted history: a message object always
+ * converts to the same item, and an item that may still grow is a fresh copy in each request).
+ */
+export class JsonTexts {
+  readonly #texts = new WeakMap<object, string>();
+
+  /**
+   * `JSON.stringify(params)`, same keys in the same order, with the array under `key` joined from the
+   * remembered texts of its items. Keys whose value JSON leaves out (undefined, functions) are left out.
+   */
+  body(params: object, key: string): string {
+    const parts: string[] = ["{"];
+    for (const [name, value] of Object.entries(params)) {
+      if (name === key && Array.isArray(value)) {
+        parts.push(parts.length > 1 ? "," : "", JSON.stringify(name), ":[");
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) parts.push(",");
+          parts.push(this.#text(value[i] as object));
+        }
+        parts.push("]");
+        continue;
+      }
+      const text = oneByteJson(value);
+      if (text !== undefined) parts.push(parts.length > 1 ? "," : "", JSON.stringify(name), ":", text);
+    }
+    parts.push("}");
+    return parts.join("");
+  }
+
+  #text(item: object): string {
+    let text = this.#texts.get(item);
+    if (text === undefined) {
+      text = oneByteJson(item) ?? "null";
+      this.#texts.set(item, text);
+    }
+    return text;
+  }
+}
+
+/** Characters JSON text may hold as they are but a one-byte (Latin-1) string cannot. */
+const WIDE_CHAR = /[\u0100-\uffff]/;
+const WIDE_CHARS = /[\u0100-\uffff]/g;
+
+/** `JSON.stringify(value)` with every character above U+00FF escaped (`\uXXXX`, each UTF-16 unit of a
+ * pair on its own, as JSON writes them); undefined where JSON leaves the value out. */
+export function oneByteJson(value: unknown): string | undefined {
+  const text: string | undefined = JSON.stringify(value);
+  if (text === undefined) return undefined;
+  return WIDE_CHAR.test(text)
+    ? text.replace(WIDE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    : text;
+}
