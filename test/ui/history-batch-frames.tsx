@@ -9,6 +9,7 @@ import { cleanup, render } from "ink-testing-library";
 import { ChatWelcome } from "../../src/ui/ink/chat/chat-welcome.tsx";
 import { diffLineTone, HistoryBatch, HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
 import { renderMarkdown } from "../../src/ui/ink/history/markdown.ts";
+import { loadMarkdown } from "../../src/ui/ink/history/markdown-loader.ts";
 import type { HistoryItem } from "../../src/ui/ink/state/state.ts";
 import { type Tone, tone } from "../../src/ui/ink/theme.ts";
 
@@ -165,5 +166,7 @@ export function frames(
   };
 }
 
-if (import.meta.main)
+if (import.meta.main) {
+  await loadMarkdown(); // the history renders markdown once its renderer is loaded, as the CLI loads it
   console.log(JSON.stringify([true, false].flatMap((c) => [40, 100].map((w) => frames(c, w)))));
+}

@@ -1,14 +1,18 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { makeEvent } from "../../src/kernel/events.ts";
 import { HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
 import { renderMarkdown } from "../../src/ui/ink/history/markdown.ts";
+import { loadMarkdown } from "../../src/ui/ink/history/markdown-loader.ts";
 import { InkApprover } from "../../src/ui/ink/prompts/ink-approver.ts";
 import { App } from "../../src/ui/ink/run/app.tsx";
 import { initialState, reduce } from "../../src/ui/ink/state/state.ts";
 import { UiStore } from "../../src/ui/ink/state/store.ts";
 import { LiveArea } from "../../src/ui/ink/views/live-area.tsx";
 import { root, tick } from "./fixtures.ts";
+
+// The views render markdown once its renderer is loaded (markdown-loader.ts), as the CLI's renderers load it.
+beforeAll(() => loadMarkdown());
 
 afterEach(() => cleanup());
 

@@ -1,9 +1,13 @@
 /** Markdown inside list items, wrapping under the bullet, and headings without `#` (issue 21 item 7). */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { cleanup, render } from "ink-testing-library";
 import { stripEscapeSequences } from "../../src/kernel/terminal-text.ts";
 import { HistoryLine } from "../../src/ui/ink/history/history-line.tsx";
 import { renderMarkdown } from "../../src/ui/ink/history/markdown.ts";
+import { loadMarkdown } from "../../src/ui/ink/history/markdown-loader.ts";
+
+// The views render markdown once its renderer is loaded (markdown-loader.ts), as the CLI's renderers load it.
+beforeAll(() => loadMarkdown());
 
 afterEach(() => cleanup());
 

@@ -199,6 +199,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         ui.note(describeTierChoice(top.auto, from));
       }
       turn = new AbortController();
+      await ui.ready();
       const result = await runRootTurn(setup, {
         goal: input.text,
         signal: turn.signal,
