@@ -37,6 +37,14 @@ export interface ToolGate {
   ): Promise<
     | { allowed: true; verdict: Verdict }
     | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo; stop?: true }
+    | {
+        allowed: false;
+        verdict: Verdict;
+        message: string;
+        cannotApply: true;
+        denial?: undefined;
+        stop?: undefined;
+      }
   >;
   /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
   child?(): ToolGate;
