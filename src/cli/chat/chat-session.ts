@@ -282,6 +282,13 @@ async function runCommand(
       return;
     }
     case "model": {
+      if (command.ignoredLines !== undefined) {
+        const n = command.ignoredLines;
+        ui.note(
+          `/model takes one line: ${n} more ${n === 1 ? "line was" : "lines were"} ignored (not sent)`,
+          false,
+        );
+      }
       const current = convo.model ?? setup.override ?? setup.spec.model;
       if (command.arg === undefined) {
         if (current.trim().toLowerCase() === "auto") {
