@@ -31,31 +31,15 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FakeRequest, FakeTurn } from "../test/support/fake-llm-server.ts";
 import { startFakeLlmServer } from "../test/support/fake-llm-server.ts";
+import { option, options, positiveInteger } from "./args.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-/** Every value given for a repeatable option (`--baseline A --baseline B`). */
-function options(name: string): string[] {
-  return process.argv.flatMap((arg, i) =>
-    arg === name && i + 1 < process.argv.length ? [process.argv[i + 1]!] : [],
-  );
-}
-
-function count(name: string, fallback: number): number {
-  const value = Number(option(name));
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-}
-
-const TURNS = count("--turns", 1000);
-const RUN_TURNS = count("--run-turns", 500);
-const DELEGATE_EVERY = count("--delegate-every", 50);
-const LIMIT_MS = count("--limit-s", 600) * 1000;
-const REPEAT = count("--repeat", 1);
+const TURNS = positiveInteger("--turns", 1000);
+const RUN_TURNS = positiveInteger("--run-turns", 500);
+const DELEGATE_EVERY = positiveInteger("--delegate-every", 50);
+const LIMIT_MS = positiveInteger("--limit-s", 600) * 1000;
+const REPEAT = positiveInteger("--repeat", 1);
 const ONLY = option("--only");
 const CPU_PROF_DIR = option("--cpu-prof");
 const FILE_LINES = Math.max(TURNS, RUN_TURNS) + 10;

@@ -16,18 +16,16 @@
  * synthetic events; the table gives each case's median CPU ms (user + system, which other load moves least)
  * and the ratio this/baseline. `--root DIR` (used by those processes) loads the renderers from DIR.
  */
+
 import { EventEmitter } from "node:events";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { type AgentEvent, type AgentIdentity, makeEvent } from "../src/kernel/events.ts";
+import { emptyUsage } from "../src/kernel/index.ts";
+import { type AgentEvent, type AgentIdentity, makeEvent } from "../src/kernel/run-events/events.ts";
 import type { Renderer, TextSink } from "../src/ui/renderer-types.ts";
 import type { FinishedRun } from "../src/ui/result.ts";
 import { FakeTtyIn } from "../test/ui/fake-tty.ts";
-
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
+import { option } from "./args.ts";
 
 const EVENT_COUNT = Number(option("--events") ?? 5000);
 const ROUNDS = Number(option("--rounds") ?? 5);
@@ -49,13 +47,7 @@ const { JsonRenderer, StreamJsonRenderer }: typeof import("../src/ui/json-render
 const { PlainRenderer }: typeof import("../src/ui/plain-renderer.ts") = await import(
   `${ROOT}/src/ui/plain-renderer.ts`
 );
-const usage = {
-  inputTokens: 1200,
-  outputTokens: 300,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-};
+const usage = { ...emptyUsage(), inputTokens: 1200, outputTokens: 300 };
 
 /** Builds a run of about `count` events: turns of streamed text, tool calls, and nested delegations. */
 function syntheticRun(count: number): AgentEvent[] {

@@ -19,21 +19,16 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadSessionSkills } from "../src/sdk/session-skills.ts";
 import { startFakeLlmServer } from "../test/support/fake-llm-server.ts";
+import { option, positiveNumber } from "./args.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const AGENT = join(ROOT, "bin", "agent");
 const SKILLS = 200;
 const TARGET_MS = 20;
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-const RUNS = flag("--runs", 15);
-const WARMUP = flag("--warmup", 2);
-const baselineAt = process.argv.indexOf("--baseline");
-const BASELINE = baselineAt >= 0 ? process.argv[baselineAt + 1] : undefined;
+const RUNS = positiveNumber("--runs", 15);
+const WARMUP = positiveNumber("--warmup", 2);
+const BASELINE = option("--baseline");
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeLlmServer } from "../test/support/fake-llm-server.ts";
+import { options, positiveNumber } from "./args.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BINARY = join(ROOT, "dist", "agent");
@@ -31,18 +32,10 @@ const TARGET_MIB = 80;
 /** The compiled one-shot's median over the `bun -e 0` median, measured in the same run (issue 16). */
 const TARGET_FLOOR_RATIO = 3;
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
-const RUNS = flag("--runs", 20);
+const RUNS = positiveNumber("--runs", 20);
 /** Every `--baseline BINARY` (repeatable: main and an older release in one run). */
-const BASELINES = process.argv.flatMap((arg, i) =>
-  arg === "--baseline" && process.argv[i + 1] !== undefined ? [process.argv[i + 1]!] : [],
-);
-const WARMUP = flag("--warmup", 3);
+const BASELINES = options("--baseline");
+const WARMUP = positiveNumber("--warmup", 3);
 
 function newestMtime(dir: string): number {
   let newest = 0;

@@ -4,7 +4,7 @@
  *
  *   bun scripts/catalog-merged.ts
  *
- * test/llm/catalog.test.ts fails while the committed file is out of date.
+ * test/llm/catalog/catalog.test.ts fails while the committed file is out of date.
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";

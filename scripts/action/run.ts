@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { sessionsDir } from "../../src/kernel/paths.ts";
+import { sessionsDir } from "../../src/kernel/files/paths.ts";
 import { agentRunArgs } from "./agent-argv.ts";
 import { appendSummary, errorAnnotation, maskCommand, writeOutputs } from "./github-files.ts";
 import { type ActionInputs, InputError, readInputs } from "./inputs.ts";

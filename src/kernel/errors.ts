@@ -1,4 +1,4 @@
-import type { ProviderKind } from "./messages.ts";
+import type { ProviderKind } from "./conversation/messages.ts";
 
 /** Classified provider failures. Only some are retried (see src/llm/retry.ts). */
 export type ProviderErrorKind =

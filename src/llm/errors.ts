@@ -2,9 +2,10 @@
  * Classifies provider failures (HTTP statuses, SDK errors, connection errors) into ProviderError values
  * whose messages name provider, model and status, never a key.
  */
+
+import type { ProviderKind } from "../kernel/conversation/messages.ts";
 import type { ProviderError, ProviderErrorKind } from "../kernel/errors.ts";
-import type { ProviderKind } from "../kernel/messages.ts";
-import { Redactor } from "../kernel/redact.ts";
+import { Redactor } from "../kernel/text/redact.ts";
 
 /** Who failed: used in every message and for redacting the key. */
 export interface ErrorContext {

@@ -1,5 +1,5 @@
-import { formatDuration } from "../kernel/duration-text.ts";
 import type { ProviderNotice } from "../kernel/index.ts";
+import { formatDuration } from "../kernel/text/duration-text.ts";
 
 /**
  * A retry or fallback notice as one line (a stderr line of `agent helper`, a warning event of a run, which

@@ -2,8 +2,8 @@
  * Entry point of the provider layer: a provider instance's config in, a guarded stream function out.
  * Retries are added on top with `withRetry` (src/llm/retry.ts); model resolution and fallback live above.
  */
-import type { ProviderKind } from "../kernel/messages.ts";
-import type { StreamFn, WireProtocol } from "../kernel/stream.ts";
+import type { ProviderKind } from "../kernel/conversation/messages.ts";
+import type { StreamFn, WireProtocol } from "../kernel/conversation/stream.ts";
 import type { AdapterOptions } from "./adapters/adapter.ts";
 import { withStreamGuard } from "./stream-guard.ts";
 

@@ -10,8 +10,9 @@
  * gone silent fails within (1 + maxIdleRetries) x the idle limit (60 s by default, stream-guard.ts),
  * not after five idle windows (about 5 minutes, issue 22).
  */
+
+import type { ModelRequest, ProviderNotice, StreamEvent, StreamFn } from "../kernel/conversation/stream.ts";
 import { type ProviderError, RETRYABLE_KINDS } from "../kernel/errors.ts";
-import type { ModelRequest, ProviderNotice, StreamEvent, StreamFn } from "../kernel/stream.ts";
 import { makeProviderError } from "./errors.ts";
 
 export interface RetryOptions {

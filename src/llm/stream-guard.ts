@@ -4,9 +4,10 @@
  * `idleTimeoutMs` becomes an `idle_timeout` error (and the underlying request is aborted); the caller's
  * abort ends it with `aborted` at once.
  */
+
+import type { AssistantMessage, AssistantPart } from "../kernel/conversation/messages.ts";
+import type { ModelRequest, StreamEvent, StreamFn } from "../kernel/conversation/stream.ts";
 import type { ProviderErrorKind } from "../kernel/errors.ts";
-import type { AssistantMessage, AssistantPart } from "../kernel/messages.ts";
-import type { ModelRequest, StreamEvent, StreamFn } from "../kernel/stream.ts";
 import { makeProviderError } from "./errors.ts";
 
 /** Default idle limit between two events (and before the first one). Silence is not retried

@@ -1,7 +1,7 @@
-import type { ApprovalRequest } from "../kernel/approvals.ts";
-import { decidedByText } from "../kernel/decision-label.ts";
-import type { AgentEvent } from "../kernel/events.ts";
-import { totalTokens } from "../kernel/usage.ts";
+import { totalTokens } from "../kernel/conversation/usage.ts";
+import type { ApprovalRequest } from "../kernel/run-events/approvals.ts";
+import { decidedByText } from "../kernel/run-events/decision-label.ts";
+import type { AgentEvent } from "../kernel/run-events/events.ts";
 
 /** Options for {@link formatSession}. */
 export interface FormatSessionOptions {
@@ -56,7 +56,7 @@ function describe(
     case "approval_request":
       return `? ${event.data.request.agentName} asks for ${event.data.request.tool}: ${oneLine(event.data.request.preview)}`;
     case "approval_decision": {
-      // Labelled as the live progress line labelled it: the same `by …` (kernel/decision-label.ts).
+      // Labelled as the live progress line labelled it: the same `by …` (kernel/run-events/decision-label.ts).
       const d = event.data;
       const request = requests.get(d.id);
       const what = request ? ` ${request.tool} ${oneLine(requestTarget(request.args))}`.trimEnd() : "";

@@ -14,7 +14,7 @@ export const LINE_END_BYTES = 64 * 1024;
 
 const WANTED = [Buffer.from('{"kind":"session_start",'), Buffer.from('{"kind":"session_end",')];
 const PREFIX_BYTES = Math.max(...WANTED.map((w) => w.length));
-/** Where the depth sits in a record (`{"kind","agent","name","depth",…}`, kernel/events.ts makeEvent). */
+/** Where the depth sits in a record (`{"kind","agent","name","depth",…}`, kernel/run-events/events.ts makeEvent). */
 const ROOT_DEPTH = Buffer.from('"depth":0,');
 const NEWLINE = 0x0a;
 

@@ -1,5 +1,5 @@
 import { type AgentEvent, type EmitFn, makeEvent, WholeWords } from "../kernel/index.ts";
-import type { Redactor } from "../kernel/redact.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
 
 /**
  * An emit function that redacts every event before it reaches `sink` (transcript, renderers).

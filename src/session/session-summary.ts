@@ -6,8 +6,8 @@
  */
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentEvent, RunStatus } from "../kernel/events.ts";
-import { sessionsDir } from "../kernel/paths.ts";
+import { sessionsDir } from "../kernel/files/paths.ts";
+import type { AgentEvent, RunStatus } from "../kernel/run-events/events.ts";
 import { rootSessionRecords } from "./record-lines.ts";
 import { shortSessionId } from "./session-id.ts";
 import { type DirOption, parseRecord, sessionIds } from "./sessions.ts";

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { AppError } from "../kernel/errors.ts";
-import type { AgentEvent } from "../kernel/events.ts";
-import { sessionsDir } from "../kernel/paths.ts";
+import { sessionsDir } from "../kernel/files/paths.ts";
+import type { AgentEvent } from "../kernel/run-events/events.ts";
 import { isSafeSessionId, shortSessionId } from "./session-id.ts";
 
 /** A transcript read back: its events in order, and warnings about what was skipped. */

@@ -11,10 +11,10 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../kernel/errors.ts";
-import type { AgentEvent } from "../kernel/events.ts";
-import { sessionsDir } from "../kernel/paths.ts";
-import type { Redactor } from "../kernel/redact.ts";
-import { writeAllSync } from "../kernel/write-all.ts";
+import { sessionsDir } from "../kernel/files/paths.ts";
+import { writeAllSync } from "../kernel/files/write-all.ts";
+import type { AgentEvent } from "../kernel/run-events/events.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
 
 import { isSafeSessionId, newSessionId } from "./session-id.ts";
 import { lockSession, type SessionLock } from "./session-lock.ts";

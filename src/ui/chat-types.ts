@@ -1,6 +1,6 @@
-import type { Approver } from "../kernel/approvals.ts";
-import type { AgentEvent } from "../kernel/events.ts";
-import type { Usage } from "../kernel/usage.ts";
+import type { Usage } from "../kernel/conversation/usage.ts";
+import type { Approver } from "../kernel/run-events/approvals.ts";
+import type { AgentEvent } from "../kernel/run-events/events.ts";
 import type { InterruptKeyName } from "./renderer-types.ts";
 import type { FinishedRun } from "./result.ts";
 import type { ChatCommand } from "./slash-commands.ts";

@@ -1,8 +1,8 @@
-import type { ApprovalRequest } from "../kernel/approvals.ts";
-import { decidedByText } from "../kernel/decision-label.ts";
-import type { EventDataMap } from "../kernel/events.ts";
-import type { Usage } from "../kernel/usage.ts";
-import { totalTokens } from "../kernel/usage.ts";
+import type { Usage } from "../kernel/conversation/usage.ts";
+import { totalTokens } from "../kernel/conversation/usage.ts";
+import type { ApprovalRequest } from "../kernel/run-events/approvals.ts";
+import { decidedByText } from "../kernel/run-events/decision-label.ts";
+import type { EventDataMap } from "../kernel/run-events/events.ts";
 
 /** Collapses whitespace and cuts to `width` characters with an ellipsis. */
 export function oneLine(text: string, width = 100): string {
@@ -56,8 +56,8 @@ export function displayArgs(args: Record<string, unknown>, width = 100): [string
   });
 }
 
-/** `1.2s`, `3m04s`, `450ms` (kernel/duration-text.ts, which retry lines use too). */
-export { formatDuration } from "../kernel/duration-text.ts";
+/** `1.2s`, `3m04s`, `450ms` (kernel/text/duration-text.ts, which retry lines use too). */
+export { formatDuration } from "../kernel/text/duration-text.ts";
 
 /** `950`, `12.3k`, `1.25M`. */
 export function formatTokens(count: number): string {
@@ -78,7 +78,7 @@ export function formatUsage(usage: Usage): string {
 
 /**
  * An approval decision as one line of text, for the plain renderer and the Ink history alike; who stood
- * in for the user is named as `agent sessions show` names it (kernel/decision-label.ts), never a flag
+ * in for the user is named as `agent sessions show` names it (kernel/run-events/decision-label.ts), never a flag
  * the user did not give.
  */
 export function describeDecision(

@@ -12,9 +12,9 @@
  *
  * `--output json` prints that result object alone. Both keep stderr to warnings, errors and denials.
  */
-import type { AgentEvent } from "../kernel/events.ts";
-import type { Redactor } from "../kernel/redact.ts";
-import { stringifyForTerminal } from "../kernel/terminal-text.ts";
+import type { AgentEvent } from "../kernel/run-events/events.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
+import { stringifyForTerminal } from "../kernel/text/terminal-text.ts";
 import { SCHEMA_VERSION, snakeCaseKeys } from "./json-shape.ts";
 import { ProgressLines } from "./progress-lines.ts";
 import type { Renderer, TextSink } from "./renderer-types.ts";

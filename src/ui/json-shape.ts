@@ -6,7 +6,7 @@
  * Schema versions: 1 had camelCase inside event data (`isError`, `durationMs`) and the helper's
  * `costUsd`; 2 is snake_case throughout, with `schema_version` on the init line and on every result.
  */
-import { roundUsd } from "../kernel/usage.ts";
+import { roundUsd } from "../kernel/conversation/usage.ts";
 
 /** Version of the JSON output format (init line and result objects); bump on incompatible changes. */
 export const SCHEMA_VERSION = 2;

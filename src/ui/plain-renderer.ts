@@ -1,5 +1,5 @@
-import type { AgentEvent } from "../kernel/events.ts";
-import { terminalSafe } from "../kernel/terminal-text.ts";
+import type { AgentEvent } from "../kernel/run-events/events.ts";
+import { terminalSafe } from "../kernel/text/terminal-text.ts";
 import { ProgressLines } from "./progress-lines.ts";
 import type { Renderer, TextSink } from "./renderer-types.ts";
 import type { FinishedRun } from "./result.ts";
@@ -18,7 +18,7 @@ export interface PlainRendererOptions {
 /**
  * Headless text output: progress lines on stderr, and the final answer alone on stdout, so
  * `answer=$(agent run ...)` captures exactly the answer. Never touches the terminal mode.
- * On a terminal stdout the answer loses its control sequences (see kernel/terminal-text.ts).
+ * On a terminal stdout the answer loses its control sequences (see kernel/text/terminal-text.ts).
  */
 export class PlainRenderer implements Renderer {
   readonly kind = "plain" as const;

@@ -1,8 +1,8 @@
-import type { Denial } from "../kernel/activity.ts";
-import type { ApprovalRequest } from "../kernel/approvals.ts";
-import { type AgentEvent, shownAsTool } from "../kernel/events.ts";
-import { terminalSafeValue } from "../kernel/terminal-text.ts";
-import { totalTokens } from "../kernel/usage.ts";
+import { totalTokens } from "../kernel/conversation/usage.ts";
+import type { Denial } from "../kernel/run-events/activity.ts";
+import type { ApprovalRequest } from "../kernel/run-events/approvals.ts";
+import { type AgentEvent, shownAsTool } from "../kernel/run-events/events.ts";
+import { terminalSafeValue } from "../kernel/text/terminal-text.ts";
 import { allowFlag } from "../policy/shell-quote.ts";
 import { type Palette, palette } from "./ansi.ts";
 import {

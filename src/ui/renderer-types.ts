@@ -1,5 +1,5 @@
-import type { Approver } from "../kernel/approvals.ts";
-import type { AgentEvent } from "../kernel/events.ts";
+import type { Approver } from "../kernel/run-events/approvals.ts";
+import type { AgentEvent } from "../kernel/run-events/events.ts";
 import type { FinishedRun } from "./result.ts";
 
 /** The renderer interface every output mode implements (a leaf: renderer.ts and each renderer import it). */

@@ -2,8 +2,9 @@
  * The renderer interface every output mode implements, and the chooser the CLI calls.
  * Ink is imported only on the interactive path (it costs ~140 ms to load and needs a TTY on stdin).
  */
-import type { Redactor } from "../kernel/redact.ts";
-import type { Usage } from "../kernel/usage.ts";
+
+import type { Usage } from "../kernel/conversation/usage.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
 import { colorsEnabled } from "./ansi.ts";
 import type { InterruptKeyName, OutputMode, Renderer, RendererKind, TextSink } from "./renderer-types.ts";
 

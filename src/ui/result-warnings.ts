@@ -5,7 +5,7 @@
  * to start, a hook timed out or the history was compacted. Redaction and terminal safety are the result's
  * (the whole record is redacted and serialized terminal-safe where it is printed).
  */
-import type { AgentEvent } from "../kernel/events.ts";
+import type { AgentEvent } from "../kernel/run-events/events.ts";
 
 /** How many warnings a result lists; a run that warns in a loop must not grow its result without bound. */
 export const MAX_RESULT_WARNINGS = 50;

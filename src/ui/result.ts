@@ -1,7 +1,7 @@
-import { emptyActivity, type RunActivity, type ToolCallOutcome } from "../kernel/activity.ts";
-import type { FinishReason, RunResult, RunStatus } from "../kernel/events.ts";
-import type { AgentUsageReport, Usage } from "../kernel/usage.ts";
-import { addUsage, emptyUsage, roundUsd, totalTokens } from "../kernel/usage.ts";
+import type { AgentUsageReport, Usage } from "../kernel/conversation/usage.ts";
+import { addUsage, emptyUsage, roundUsd, totalTokens } from "../kernel/conversation/usage.ts";
+import { emptyActivity, type RunActivity, type ToolCallOutcome } from "../kernel/run-events/activity.ts";
+import type { FinishReason, RunResult, RunStatus } from "../kernel/run-events/events.ts";
 import { SCHEMA_VERSION } from "./json-shape.ts";
 import type { WarningFields } from "./result-warnings.ts";
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runHelper } from "../../src/agents/helper-loop.ts";
+import { type HelperOptions, type HelperResult, runHelper } from "../../src/agents/helper-loop.ts";
 import { resumeFrom } from "../../src/agents/loop/context/resume.ts";
 import type { AgentEvent, ModelInfo, ModelRef } from "../../src/kernel/index.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
@@ -34,6 +34,14 @@ async function helperWorkspace(): Promise<Workspace> {
   return Workspace.open(dir);
 }
 
+/** runHelper on the test models' fast tier, in `workspace`; the rest of its options as given. */
+function runTestHelper(
+  workspace: Workspace,
+  options: Omit<HelperOptions, "model" | "resolveModel" | "modelInfo" | "workspace">,
+): Promise<HelperResult> {
+  return runHelper({ model: "fast", resolveModel: modelRef, modelInfo: info, workspace, ...options });
+}
+
 test("a helper runs its whitelisted tools without asking and refuses every other tool", async () => {
   const workspace = await helperWorkspace();
   const provider = scriptedProvider({
@@ -47,14 +55,10 @@ test("a helper runs its whitelisted tools without asking and refuses every other
       { text: "42" },
     ],
   });
-  const result = await runHelper({
+  const result = await runTestHelper(workspace, {
     prompt: "what is the answer?",
     tools: ["read_file"],
-    model: "fast",
     stream: provider.stream,
-    resolveModel: modelRef,
-    modelInfo: info,
-    workspace,
   });
   expect(result).toMatchObject({
     status: "success",
@@ -85,14 +89,10 @@ test("a helper whose whitelisted tool needs approval runs it: the whitelist is t
     ],
   });
   const events: AgentEvent[] = [];
-  const result = await runHelper({
+  const result = await runTestHelper(workspace, {
     prompt: "write",
     tools: ["write_file"],
-    model: "fast",
     stream: provider.stream,
-    resolveModel: modelRef,
-    modelInfo: info,
-    workspace,
     emit: (e) => events.push(e),
   });
   expect(result.answer).toBe("wrote");
@@ -108,14 +108,10 @@ test("a stalled helper escalates once to the next tier", async () => {
     fallback: (request) => ({ text: `answer from ${request.model.id}` }),
   });
   const events: AgentEvent[] = [];
-  const result = await runHelper({
+  const result = await runTestHelper(workspace, {
     prompt: "q",
     tools: ["read_file"],
-    model: "fast",
     stream: provider.stream,
-    resolveModel: modelRef,
-    modelInfo: info,
-    workspace,
     emit: (e) => events.push(e),
   });
   expect(result).toMatchObject({ finishReason: "stop", model: "test-good", answer: "answer from test-good" });
@@ -135,14 +131,10 @@ test("the budget of an escalated helper counts what the stalled attempt spent", 
     toolCalls: [{ name: "read_file", arguments: { path: "notes.txt", offset: 1 } }],
   };
   const run = (tokenBudget: number) =>
-    runHelper({
+    runTestHelper(workspace, {
       prompt: "q",
       tools: ["read_file"],
-      model: "fast",
       stream: scriptedProvider({ queue: [same, same, same, another, { text: "42" }] }).stream,
-      resolveModel: modelRef,
-      modelInfo: info,
-      workspace,
       tokenBudget,
     });
   // 15 tokens a call: the stalled attempt spends 45 of 50, so the escalated one stops after one call.

@@ -1,7 +1,7 @@
 /**
  * The docs pages (docs/providers-and-models.md, docs/ci-and-json.md) are a contract users script against: its tables and lists must say what the code does.
  * Several people edit both in parallel, so these checks pin the parts that drifted most easily: the
- * tier table (src/llm/resolve.ts), the `finish_reason` list (src/kernel/events.ts) and the exit code
+ * tier table (src/llm/resolve.ts), the `finish_reason` list (src/kernel/run-events/events.ts) and the exit code
  * table (src/kernel/errors.ts, src/cli/shared/io/exit-code.ts, src/agents/loop/finish.ts), and the keys of the
  * result object (src/ui/result.ts, src/ui/result-warnings.ts).
  */

@@ -122,6 +122,41 @@ export function runAgentIn(
   return spawnAgent(args, { env, cwd: sandbox.workspace }).done;
 }
 
+/** `agent ARGS` run off a terminal in a sandbox of its own, removed after the run. */
+export async function runInFreshSandbox(server: FakeLlmServer, args: string[]): Promise<RunOutput> {
+  const sandbox = makeE2eSandbox();
+  try {
+    return await runAgentIn(sandbox, args, anthropicEnv(sandbox, server));
+  } finally {
+    sandbox.cleanup();
+  }
+}
+
+/**
+ * A new sandbox whose workspace holds one finished session: `agent run GOAL`, answered `answer` by the
+ * fake server (what `-c` continues). The caller removes the sandbox (a terminal run given it does).
+ */
+export async function sandboxAfterRun(
+  server: FakeLlmServer,
+  goal: string,
+  answer: string,
+): Promise<E2eSandbox> {
+  const sandbox = makeE2eSandbox();
+  server.enqueue({ text: answer });
+  const first = await runAgentIn(sandbox, ["run", goal], anthropicEnv(sandbox, server));
+  expect(first.code).toBe(0);
+  return sandbox;
+}
+
+/** The content of the last message of the fake server's request `index` (the user's, in a chat), as JSON text. */
+export function lastUserText(server: FakeLlmServer, index: number): string {
+  const body = server.requests[index]?.body as
+    | { messages?: { role: string; content: unknown }[] }
+    | undefined;
+  const messages = body?.messages ?? [];
+  return JSON.stringify(messages[messages.length - 1]?.content);
+}
+
 /** Session ids in the sandbox's state directory. */
 export function sessionIds(sandbox: E2eSandbox): string[] {
   if (!existsSync(sandbox.sessionsDir)) return [];

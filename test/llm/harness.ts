@@ -1,7 +1,7 @@
 /** Shared helpers for the provider-layer tests: requests, protocol table, event collection. */
-import type { AssistantMessage, Message, ProviderKind } from "../../src/kernel/messages.ts";
-import type { ModelRequest, StreamEvent, TerminalEvent } from "../../src/kernel/stream.ts";
-import type { ToolDefinition } from "../../src/kernel/tools.ts";
+import type { AssistantMessage, Message, ProviderKind } from "../../src/kernel/conversation/messages.ts";
+import type { ModelRequest, StreamEvent, TerminalEvent } from "../../src/kernel/conversation/stream.ts";
+import type { ToolDefinition } from "../../src/kernel/conversation/tools.ts";
 import { createProviderStream, type ProviderConfig } from "../../src/llm/providers.ts";
 import type { FakeLlmServer } from "../support/fake-llm-server.ts";
 
@@ -19,7 +19,7 @@ export const TEST_KEYS: Record<ProviderKind, string> = {
 
 /** The provider config pointing `kind` at the fake server. The shared protocol tests speak Chat
  * Completions for `openai` (an OpenAI-compatible server); pass `{ compatible: false }` for the official
- * endpoint's Responses path (test/llm/openai-responses.test.ts). */
+ * endpoint's Responses path (test/llm/adapters/openai-responses.test.ts). */
 export function configFor(
   server: FakeLlmServer,
   kind: ProviderKind,

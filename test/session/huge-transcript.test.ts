@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeEvent, type RunResult } from "../../src/kernel/events.ts";
-import { emptyUsage } from "../../src/kernel/usage.ts";
+import { emptyUsage } from "../../src/kernel/conversation/usage.ts";
+import { makeEvent, type RunResult } from "../../src/kernel/run-events/events.ts";
 import { listSessions } from "../../src/session/session-summary.ts";
 
 const root = { agent: "root", name: "root", depth: 0 };

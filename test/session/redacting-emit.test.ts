@@ -17,21 +17,17 @@ function collect() {
   return { seen, emit, deltas };
 }
 
+/** The root's turn ending with no text of its own (the streamed deltas are the text). */
+const rootPlanEnd = () =>
+  makeEvent(root, "plan_end", { turn: 1, stopReason: "end", usage: emptyUsage(), text: "", toolCalls: [] });
+
 describe("redactingEmit", () => {
   test("a key split across streamed chunks never reaches the sink, and the text is otherwise intact", () => {
     const { seen, emit, deltas } = collect();
     for (const delta of ["your key is sk-ant-api03-abc", "defghijklmnop", "qrstuvwxyz, keep it safe"]) {
       emit(makeEvent(root, "text_delta", { delta }));
     }
-    emit(
-      makeEvent(root, "plan_end", {
-        turn: 1,
-        stopReason: "end",
-        usage: emptyUsage(),
-        text: "",
-        toolCalls: [],
-      }),
-    );
+    emit(rootPlanEnd());
     expect(JSON.stringify(seen)).not.toContain("abcdefghijklmnop");
     expect(deltas()).toBe("your key is [REDACTED], keep it safe");
   });
@@ -39,15 +35,7 @@ describe("redactingEmit", () => {
   test("the held word is released before that agent's next event, keeping order", () => {
     const { seen, emit } = collect();
     emit(makeEvent(root, "text_delta", { delta: "All done" }));
-    emit(
-      makeEvent(root, "plan_end", {
-        turn: 1,
-        stopReason: "end",
-        usage: emptyUsage(),
-        text: "",
-        toolCalls: [],
-      }),
-    );
+    emit(rootPlanEnd());
     expect(seen.map((e) => (e.kind === "text_delta" ? e.data.delta : e.kind))).toEqual([
       "All ",
       "done",

@@ -15,8 +15,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeEvent } from "../../src/kernel/events.ts";
-import { Redactor } from "../../src/kernel/redact.ts";
+import { makeEvent } from "../../src/kernel/run-events/events.ts";
+import { Redactor } from "../../src/kernel/text/redact.ts";
 import { openTranscript } from "../../src/session/transcript.ts";
 import { thrownAppError } from "../support/thrown-app-error.ts";
 
@@ -86,7 +86,7 @@ describe("session lock", () => {
     t.close();
     const script = `
       import { openTranscript } from ${JSON.stringify(join(import.meta.dir, "../../src/session/transcript.ts"))};
-      import { Redactor } from ${JSON.stringify(join(import.meta.dir, "../../src/kernel/redact.ts"))};
+      import { Redactor } from ${JSON.stringify(join(import.meta.dir, "../../src/kernel/text/redact.ts"))};
       const t = openTranscript({ dir: ${JSON.stringify(dir)}, sessionId: ${JSON.stringify(t.id)}, redactor: new Redactor([]) });
       console.log("locked");
       await new Promise((resolve) => process.stdin.once("data", resolve));

@@ -3,8 +3,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../../src/kernel/errors.ts";
-import { type AgentEvent, makeEvent } from "../../src/kernel/events.ts";
-import { Redactor } from "../../src/kernel/redact.ts";
+import { type AgentEvent, makeEvent } from "../../src/kernel/run-events/events.ts";
+import { Redactor } from "../../src/kernel/text/redact.ts";
 import { newSessionId, SESSION_ID_PATTERN } from "../../src/session/session-id.ts";
 import { readTranscript } from "../../src/session/sessions.ts";
 import { openTranscript } from "../../src/session/transcript.ts";

@@ -8,6 +8,7 @@ import type {
   StreamFn,
   Usage,
 } from "../../src/kernel/index.ts";
+import { emptyUsage } from "../../src/kernel/index.ts";
 
 /**
  * An in-process scripted provider (a StreamFn) for unit tests: scripted turns per agent or from one
@@ -55,13 +56,7 @@ export interface ScriptedProvider {
   requests: { key: string; request: ModelRequest; time: number }[];
 }
 
-const DEFAULT_USAGE: Usage = {
-  inputTokens: 10,
-  outputTokens: 5,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-};
+const DEFAULT_USAGE: Usage = { ...emptyUsage(), inputTokens: 10, outputTokens: 5 };
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve) => {

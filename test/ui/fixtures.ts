@@ -1,6 +1,7 @@
-import type { ApprovalRequest } from "../../src/kernel/approvals.ts";
-import { type AgentEvent, type AgentIdentity, makeEvent } from "../../src/kernel/events.ts";
-import type { AgentUsageReport } from "../../src/kernel/usage.ts";
+import type { AgentUsageReport } from "../../src/kernel/conversation/usage.ts";
+import { emptyUsage, type Usage } from "../../src/kernel/index.ts";
+import type { ApprovalRequest } from "../../src/kernel/run-events/approvals.ts";
+import { type AgentEvent, type AgentIdentity, makeEvent } from "../../src/kernel/run-events/events.ts";
 import type { FinishedRun } from "../../src/ui/result.ts";
 
 export const root: AgentIdentity = { agent: "root", name: "root", depth: 0 };
@@ -17,13 +18,7 @@ export const reader: AgentIdentity = {
   depth: 2,
 };
 
-const usage = {
-  inputTokens: 100,
-  outputTokens: 20,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  reasoningTokens: 0,
-};
+const usage = { ...emptyUsage(), inputTokens: 100, outputTokens: 20 };
 
 /** A small run: root delegates to code-editor, which delegates to code-reader, edits a file, then answers. */
 export function sampleRun(): AgentEvent[] {
@@ -119,6 +114,15 @@ export function approvalRequest(id: string, overrides: Partial<ApprovalRequest> 
     reason: "edit_file asks by default",
     ...overrides,
   };
+}
+
+/** A root's one-call turn on `model`: the session starts, the model answers `text` without tool calls. */
+export function answeredTurn(model: string, usage: Usage, text: string): AgentEvent[] {
+  return [
+    makeEvent(root, "session_start", { sessionId: "s", goal: "hi", agentName: "root", model, cwd: "/w" }),
+    makeEvent(root, "plan_start", { turn: 1, model }),
+    makeEvent(root, "plan_end", { turn: 1, stopReason: "end_turn", usage, text, toolCalls: [] }),
+  ];
 }
 
 export function report(who: AgentIdentity, costUsd: number, subtreeCost: number): AgentUsageReport {

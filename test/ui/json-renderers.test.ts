@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { makeEvent } from "../../src/kernel/events.ts";
-import { Redactor } from "../../src/kernel/redact.ts";
+import { makeEvent } from "../../src/kernel/run-events/events.ts";
+import { Redactor } from "../../src/kernel/text/redact.ts";
 import { flattenEvent, JsonRenderer, StreamJsonRenderer } from "../../src/ui/json-renderers.ts";
 import { buildResultRecord } from "../../src/ui/result.ts";
 import { expectJsonShape } from "../support/json-shape.ts";

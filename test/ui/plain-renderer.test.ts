@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { makeEvent } from "../../src/kernel/events.ts";
+import { makeEvent } from "../../src/kernel/run-events/events.ts";
 import { PlainRenderer } from "../../src/ui/plain-renderer.ts";
 import { selectRenderer } from "../../src/ui/renderer.ts";
 import { editor, finishedRun, MemorySink, root, sampleRun } from "./fixtures.ts";

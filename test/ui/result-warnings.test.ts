@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { helperRecord } from "../../src/cli/helper/helper-output.ts";
-import { makeEvent } from "../../src/kernel/events.ts";
-import { Redactor } from "../../src/kernel/redact.ts";
-import { emptyUsage } from "../../src/kernel/usage.ts";
+import { emptyUsage } from "../../src/kernel/conversation/usage.ts";
+import { makeEvent } from "../../src/kernel/run-events/events.ts";
+import { Redactor } from "../../src/kernel/text/redact.ts";
 import { JsonRenderer, StreamJsonRenderer } from "../../src/ui/json-renderers.ts";
 import { buildResultRecord } from "../../src/ui/result.ts";
 import { MAX_RESULT_WARNINGS, WarningLog } from "../../src/ui/result-warnings.ts";

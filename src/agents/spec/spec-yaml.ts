@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, type Node } from "yaml";
 import type { z } from "zod";
-import { nearestName } from "../../kernel/nearest-name.ts";
+import { nearestName } from "../../kernel/text/nearest-name.ts";
 import { agentSpecSchema, CONSTRAINT_FIELDS } from "./spec.ts";
 import type { SpecError } from "./spec-checks.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { REASONING_EFFORTS, type ReasoningEffort } from "../../kernel/stream.ts";
+import { REASONING_EFFORTS, type ReasoningEffort } from "../../kernel/conversation/stream.ts";
 import { isPrimitiveName, type PrimitiveName } from "../../tools/names.ts";
 
 /**

@@ -1,11 +1,6 @@
 /** `agent agents list|show NAME|validate`: the agent specs found from here. Work lives in agents-run.ts. */
 import type { Command } from "commander";
-import { CliExit, type CommandModule } from "../shared/command-module.ts";
-
-/** Ends the action with the run's exit code (its messages are already on stderr). */
-function exitWith(code: number): void {
-  if (code !== 0) throw new CliExit(code);
-}
+import { type CommandModule, exitWith } from "../shared/command-module.ts";
 
 export const agentsCommand: CommandModule = {
   register(program: Command) {

@@ -19,24 +19,7 @@ import { AppError, ExitCode } from "../../kernel/index.ts";
 import { loadConfig } from "../../sdk/config/config.ts";
 import { sessionMcpConfigs } from "../../sdk/mcp-session.ts";
 import { loadProjectRules } from "../../sdk/project/project-rules.ts";
-import { stderr, stdout } from "../shared/io/std-streams.ts";
-
-type Out = { write(text: string): unknown };
-
-/** Where and how to report; tests pass their own. */
-export interface AgentsIo {
-  cwd: string;
-  env: Record<string, string | undefined>;
-  stdout: Out;
-  stderr: Out;
-}
-
-const defaultIo = (): AgentsIo => ({
-  cwd: process.cwd(),
-  env: process.env,
-  stdout: stdout,
-  stderr: stderr,
-});
+import { type CommandIo, processIo } from "../shared/io/command-io.ts";
 
 /** One agent as `agents list` reports it. */
 export interface AgentRow {
@@ -52,7 +35,7 @@ export interface AgentRow {
 
 /** The specs with the same checks as `agent run` (model names against the user's config included, and
  * `mcp:` capabilities against the MCP servers a run here could use). */
-async function load(io: AgentsIo): Promise<SpecLoadResult> {
+async function load(io: CommandIo): Promise<SpecLoadResult> {
   const config = await loadConfig(io.env);
   const { servers } = sessionMcpConfigs(config, await loadProjectRules(io.cwd), io.cwd);
   return loadSpecs({
@@ -64,7 +47,7 @@ async function load(io: AgentsIo): Promise<SpecLoadResult> {
 }
 
 /** Writes every spec error on stderr, one line each; returns the exit code they imply. */
-function reportErrors(errors: SpecError[], io: AgentsIo): number {
+function reportErrors(errors: SpecError[], io: CommandIo): number {
   for (const error of errors) io.stderr.write(`${formatSpecError(error)}\n`);
   return errors.length > 0 ? ExitCode.config : ExitCode.done;
 }
@@ -118,7 +101,7 @@ export function formatAgentRows(rows: AgentRow[], cwd: string): string {
 }
 
 /** `agent agents list`: the valid agents on stdout, errors on stderr; 3 when any spec is invalid. */
-export async function listAgents(flags: { json?: boolean }, io: AgentsIo = defaultIo()): Promise<number> {
+export async function listAgents(flags: { json?: boolean }, io: CommandIo = processIo()): Promise<number> {
   const result = await load(io);
   const rows = agentRows(result);
   if (flags.json) {
@@ -158,7 +141,7 @@ export function formatSpec(
 export async function showAgent(
   name: string,
   flags: { json?: boolean },
-  io: AgentsIo = defaultIo(),
+  io: CommandIo = processIo(),
 ): Promise<number> {
   const result = await load(io);
   const spec = result.specs.get(name);
@@ -187,7 +170,7 @@ export async function showAgent(
 }
 
 /** `agent agents validate`: every error on stderr and exit 3, or "N specs valid" and exit 0. */
-export async function validateAgents(io: AgentsIo = defaultIo()): Promise<number> {
+export async function validateAgents(io: CommandIo = processIo()): Promise<number> {
   const result = await load(io);
   const code = reportErrors(result.errors, io);
   const valid = result.specs.size;

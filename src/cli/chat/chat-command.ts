@@ -1,7 +1,7 @@
 /** `agent chat ["first message"]`: a conversation in the terminal. Work lives in chat-session.ts. */
 import type { Command } from "commander";
 import { ExitCode } from "../../kernel/index.ts";
-import { CliExit, type CommandModule } from "../shared/command-module.ts";
+import { type CommandModule, exitWith } from "../shared/command-module.ts";
 import { addExamplesAndExitCodes } from "../shared/flags/help-text.ts";
 import { addSessionOptions } from "../shared/flags/session-options.ts";
 import type { SessionFlags } from "../shared/session/session-setup.ts";
@@ -16,8 +16,7 @@ export const chatCommand: CommandModule = {
       .argument("[message...]", "the first message (optional)");
     addSessionOptions(command).action(async (words: string[], flags: SessionFlags) => {
       const { chatSession } = await import("./chat-session.ts");
-      const code = await chatSession(words, flags);
-      if (code !== 0) throw new CliExit(code);
+      exitWith(await chatSession(words, flags));
     });
     addExamplesAndExitCodes(
       command,

@@ -29,6 +29,7 @@ import { handOverToProcessStreams, isTerminal, stderr, stdout } from "../shared/
 import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemetry.ts";
 import { resumeCommand, shortIdOf } from "../shared/session/session-continue.ts";
 import {
+  openSessionTranscript,
   runRootTurn,
   type SessionFlags,
   type SessionSetup,
@@ -66,18 +67,8 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   const setup = await setUpSession(flags, "chat");
   const { continued, redactor, env, session, who } = setup;
   const emit = session.emit;
-  let transcript: Transcript;
-  try {
-    transcript = openTranscript({
-      redactor,
-      ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
-    });
-  } catch (error) {
-    // A session another process holds ("in use by process N": exit 2) or a state directory that cannot
-    // be written (exit 3) ends the chat before its view opens: one line on stderr, nothing left running.
-    await session.close();
-    throw error;
-  }
+  // A session in use or an unwritable state directory ends the chat before its view opens.
+  const transcript = await openSessionTranscript(setup);
   const convo: Conversation = {
     transcript,
     messages: [...(continued?.point.messages ?? [])],

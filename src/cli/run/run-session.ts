@@ -7,7 +7,6 @@ import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import { AppError, ExitCode, makeEvent } from "../../kernel/index.ts";
 import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { flagApprover, flagReason } from "../../policy/approvers.ts";
-import { openTranscript, type Transcript } from "../../session/transcript.ts";
 import { chooseRenderer, selectRenderer } from "../../ui/renderer.ts";
 import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
 import { loadSchemaFlag } from "../shared/flags/schema-flag.ts";
@@ -25,7 +24,12 @@ import {
 import { stdoutPipe } from "../shared/io/stdout-pipe.ts";
 import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemetry.ts";
 import { resumeCommand } from "../shared/session/session-continue.ts";
-import { runRootTurn, setUpSession, topModel } from "../shared/session/session-setup.ts";
+import {
+  openSessionTranscript,
+  runRootTurn,
+  setUpSession,
+  topModel,
+} from "../shared/session/session-setup.ts";
 import type { RunFlags } from "./run-flag-types.ts";
 
 /** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
@@ -67,18 +71,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
   }
 
-  // A session another process holds (exit 2) or a state directory that cannot be written (exit 3) ends
-  // the run before it starts, with the session's MCP servers and sandbox probe closed first.
-  let transcript: Transcript;
-  try {
-    transcript = openTranscript({
-      redactor,
-      ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
-    });
-  } catch (error) {
-    await session.close();
-    throw error;
-  }
+  const transcript = await openSessionTranscript(setup);
   // `agent -p` never prompts: it runs as without a terminal on stdin (plain progress, --on-ask decides).
   const stdinIsTTY = isTerminal(0) && flags.printMode !== true;
   const terminals = { output: flags.output, stdinIsTTY, stdoutIsTTY: stdout.isTTY };

@@ -8,25 +8,7 @@ import { formatSession } from "../../session/format-session.ts";
 import { displayIds, listSessions, type SessionSummary } from "../../session/session-summary.ts";
 import { readTranscript, sessionIds } from "../../session/sessions.ts";
 import { formatCost, oneLine } from "../../ui/format.ts";
-import { stderr, stdout } from "../shared/io/std-streams.ts";
-
-type Out = { write(text: string): unknown };
-
-/** Where to read and report; tests pass their own. */
-export interface SessionsIo {
-  env: Record<string, string | undefined>;
-  /** The directory the command runs in: its sessions are listed unless `--all`. */
-  cwd: string;
-  stdout: Out;
-  stderr: Out;
-}
-
-const defaultIo = (): SessionsIo => ({
-  env: process.env,
-  cwd: process.cwd(),
-  stdout: stdout,
-  stderr: stderr,
-});
+import { type CommandIo, processIo } from "../shared/io/command-io.ts";
 
 function pad2(n: number): string {
   return String(n).padStart(2, "0");
@@ -99,7 +81,7 @@ export interface ListFlags {
 }
 
 /** `agent sessions list [--all] [--cwd DIR] [--json] [--limit N]`. */
-export function listSessionsCommand(flags: ListFlags, io: SessionsIo = defaultIo()): void {
+export function listSessionsCommand(flags: ListFlags, io: CommandIo = processIo()): void {
   const limit = parseLimit(flags.limit);
   const dir = sessionsDir(io.env);
   const workspace = flags.all ? undefined : workspaceOf(flags.cwd ?? io.cwd);
@@ -125,11 +107,7 @@ export function listSessionsCommand(flags: ListFlags, io: SessionsIo = defaultIo
 }
 
 /** `agent sessions show ID [--json]`: warnings about a torn last line go to stderr. */
-export function showSessionCommand(
-  id: string,
-  flags: { json?: boolean },
-  io: SessionsIo = defaultIo(),
-): void {
+export function showSessionCommand(id: string, flags: { json?: boolean }, io: CommandIo = processIo()): void {
   const transcript = readTranscript(id, { dir: sessionsDir(io.env) });
   for (const warning of transcript.warnings) io.stderr.write(`agent: ${warning}\n`);
   if (flags.json) {

@@ -22,3 +22,8 @@ export class CliExit extends Error {
     this.name = "CliExit";
   }
 }
+
+/** Ends an action with the run's exit code when it is not 0 (its messages are already on stderr). */
+export function exitWith(code: number): void {
+  if (code !== 0) throw new CliExit(code);
+}

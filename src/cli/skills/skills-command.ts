@@ -1,10 +1,6 @@
 /** `agent skills list|show NAME|validate [PATH]`: the Agent Skills found from here. Work lives in skills-run.ts. */
 import type { Command } from "commander";
-import { CliExit, type CommandModule } from "../shared/command-module.ts";
-
-function exitWith(code: number): void {
-  if (code !== 0) throw new CliExit(code);
-}
+import { type CommandModule, exitWith } from "../shared/command-module.ts";
 
 export const skillsCommand: CommandModule = {
   register(program: Command) {

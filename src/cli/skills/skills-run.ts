@@ -9,24 +9,7 @@ import { collectSkills, readSkillSources, type SkillFileResult } from "../../age
 import { existingSources, type SkillSource, skillSearchPath } from "../../agents/spec/skills/search-path.ts";
 import { formatSkillProblem, type Skill } from "../../agents/spec/skills/types.ts";
 import { ExitCode } from "../../kernel/index.ts";
-import { stderr, stdout } from "../shared/io/std-streams.ts";
-
-type Out = { write(text: string): unknown };
-
-/** Where and how to report; tests pass their own. */
-export interface SkillsIo {
-  cwd: string;
-  env: Record<string, string | undefined>;
-  stdout: Out;
-  stderr: Out;
-}
-
-const defaultIo = (): SkillsIo => ({
-  cwd: process.cwd(),
-  env: process.env,
-  stdout: stdout,
-  stderr: stderr,
-});
+import { type CommandIo, processIo } from "../shared/io/command-io.ts";
 
 /** One file found, as `skills list` reports it. */
 export interface SkillRow {
@@ -42,7 +25,7 @@ export interface SkillRow {
   problems: string[];
 }
 
-async function found(io: SkillsIo): Promise<SkillFileResult[]> {
+async function found(io: CommandIo): Promise<SkillFileResult[]> {
   const sources = await existingSources(await skillSearchPath({ workspaceRoot: io.cwd, env: io.env }));
   return readSkillSources(sources);
 }
@@ -70,7 +53,7 @@ function rowsOf(results: readonly SkillFileResult[]): SkillRow[] {
 }
 
 /** `agent skills list`: every skill file found, in precedence order. */
-export async function listSkills(flags: { json?: boolean }, io: SkillsIo = defaultIo()): Promise<number> {
+export async function listSkills(flags: { json?: boolean }, io: CommandIo = processIo()): Promise<number> {
   const rows = rowsOf(await found(io));
   if (flags.json) {
     io.stdout.write(`${JSON.stringify({ skills: rows }, null, 2)}\n`);
@@ -103,7 +86,7 @@ export async function listSkills(flags: { json?: boolean }, io: SkillsIo = defau
 export async function showSkill(
   name: string,
   flags: { json?: boolean },
-  io: SkillsIo = defaultIo(),
+  io: CommandIo = processIo(),
 ): Promise<number> {
   const set = collectSkills(await found(io), false);
   const skill = set.skills.get(name.normalize("NFKC"));
@@ -156,7 +139,7 @@ function skillJson(skill: Skill) {
  */
 export async function validateSkills(
   target: string | undefined,
-  io: SkillsIo = defaultIo(),
+  io: CommandIo = processIo(),
 ): Promise<number> {
   let results: SkillFileResult[];
   if (target === undefined) results = await found(io);

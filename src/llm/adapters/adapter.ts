@@ -3,8 +3,8 @@
  * thrown into the terminal error event (a stream function never throws once called).
  */
 import type OpenAI from "openai";
-import type { ProviderKind } from "../../kernel/messages.ts";
-import type { ModelRequest, StreamEvent } from "../../kernel/stream.ts";
+import type { ProviderKind } from "../../kernel/conversation/messages.ts";
+import type { ModelRequest, StreamEvent } from "../../kernel/conversation/stream.ts";
 import { classifyError, type ErrorContext, makeProviderError } from "../errors.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 

@@ -5,9 +5,9 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
-import type { Message, ToolResultMessage } from "../../kernel/messages.ts";
-import type { ModelRequest, ResponseSchema, StopReason } from "../../kernel/stream.ts";
-import type { ToolDefinition } from "../../kernel/tools.ts";
+import type { Message, ToolResultMessage } from "../../kernel/conversation/messages.ts";
+import type { ModelRequest, ResponseSchema, StopReason } from "../../kernel/conversation/stream.ts";
+import type { ToolDefinition } from "../../kernel/conversation/tools.ts";
 import { hasPrefixCheck, modelInfo, reasoningSupport } from "../catalog.ts";
 import { effortFor } from "./effort.ts";
 

@@ -9,8 +9,8 @@
  * API dropped (`message_start.message.input_transformations`) become a `warning` event.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ModelRequest, StreamEvent, StreamFn } from "../../kernel/stream.ts";
-import { emptyUsage, type Usage } from "../../kernel/usage.ts";
+import type { ModelRequest, StreamEvent, StreamFn } from "../../kernel/conversation/stream.ts";
+import { emptyUsage, type Usage } from "../../kernel/conversation/usage.ts";
 import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
 import { buildRequest, mapStopReason, newConvertMemo } from "./anthropic-convert.ts";
 import { MessageBuilder } from "./message-builder.ts";

@@ -7,7 +7,11 @@
  * accepted. A request is never silently given less reasoning than it asked for, except above the
  * model's ceiling (`max` on a model topping out at `high` gets `high`).
  */
-import { type ModelRequest, REASONING_EFFORTS, type ReasoningEffort } from "../../kernel/stream.ts";
+import {
+  type ModelRequest,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+} from "../../kernel/conversation/stream.ts";
 import { catalogEntry, reasoningSupport } from "../catalog.ts";
 
 /** `wanted` mapped onto `accepted` by the rule above; undefined only when `accepted` is empty. */

@@ -3,9 +3,9 @@
  * streamed function-call arguments form (Vertex `partialArgs` / `willContinue`).
  */
 import type { Content, Part, Tool } from "@google/genai";
-import type { Message } from "../../kernel/messages.ts";
-import type { StopReason } from "../../kernel/stream.ts";
-import type { ToolDefinition } from "../../kernel/tools.ts";
+import type { Message } from "../../kernel/conversation/messages.ts";
+import type { StopReason } from "../../kernel/conversation/stream.ts";
+import type { ToolDefinition } from "../../kernel/conversation/tools.ts";
 
 /** Ids we invent for calls Gemini sent without one; they are not sent back. */
 export const GENERATED_ID_PREFIX = "gemini-call-";

@@ -15,9 +15,14 @@ import type {
   ThinkingConfig,
   ThinkingLevel,
 } from "@google/genai";
-import type { Message } from "../../kernel/messages.ts";
-import type { ModelRequest, ReasoningEffort, StreamEvent, StreamFn } from "../../kernel/stream.ts";
-import { emptyUsage, type Usage } from "../../kernel/usage.ts";
+import type { Message } from "../../kernel/conversation/messages.ts";
+import type {
+  ModelRequest,
+  ReasoningEffort,
+  StreamEvent,
+  StreamFn,
+} from "../../kernel/conversation/stream.ts";
+import { emptyUsage, type Usage } from "../../kernel/conversation/usage.ts";
 import { acceptsTemperature, reasoningSupport } from "../catalog.ts";
 import type { HttpFailure } from "../errors.ts";
 import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";

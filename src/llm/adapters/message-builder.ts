@@ -3,9 +3,14 @@
  * start/delta/end StreamEvents. Adapters name each open part by a key of their own (a content-block
  * index, a tool_calls index, ...); event indexes are positions in `message.parts`.
  */
-import type { AssistantMessage, AssistantPart, ProviderKind, ToolCall } from "../../kernel/messages.ts";
-import type { StopReason, StreamEvent } from "../../kernel/stream.ts";
-import type { Usage } from "../../kernel/usage.ts";
+import type {
+  AssistantMessage,
+  AssistantPart,
+  ProviderKind,
+  ToolCall,
+} from "../../kernel/conversation/messages.ts";
+import type { StopReason, StreamEvent } from "../../kernel/conversation/stream.ts";
+import type { Usage } from "../../kernel/conversation/usage.ts";
 
 type OpenKind = "text" | "reasoning" | "tool_call";
 

@@ -3,8 +3,8 @@
  * Also serves OpenAI-compatible servers (Ollama, LM Studio, vLLM, llama.cpp) through a base URL.
  */
 import type OpenAI from "openai";
-import type { Message, ToolResultMessage } from "../../kernel/messages.ts";
-import type { ModelRequest, StopReason } from "../../kernel/stream.ts";
+import type { Message, ToolResultMessage } from "../../kernel/conversation/messages.ts";
+import type { ModelRequest, StopReason } from "../../kernel/conversation/stream.ts";
 import { openaiJsonSchema } from "./response-schema.ts";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;

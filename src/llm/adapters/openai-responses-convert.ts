@@ -19,9 +19,9 @@ import type {
   Message,
   ToolCall,
   ToolResultMessage,
-} from "../../kernel/messages.ts";
-import type { ModelRequest } from "../../kernel/stream.ts";
-import { emptyUsage, type Usage } from "../../kernel/usage.ts";
+} from "../../kernel/conversation/messages.ts";
+import type { ModelRequest } from "../../kernel/conversation/stream.ts";
+import { emptyUsage, type Usage } from "../../kernel/conversation/usage.ts";
 import { supportsReasoningSummary } from "../catalog.ts";
 import { acceptedEffort, effectiveEffort } from "./effort.ts";
 import { openaiJsonSchema } from "./response-schema.ts";

@@ -13,7 +13,7 @@
  * a `refusal` content part ends as `refusal` (its text is kept as the answer).
  */
 import type OpenAI from "openai";
-import type { ModelRequest, StopReason, StreamEvent, StreamFn } from "../../kernel/stream.ts";
+import type { ModelRequest, StopReason, StreamEvent, StreamFn } from "../../kernel/conversation/stream.ts";
 import { classifyStreamError, type ErrorContext } from "../errors.ts";
 import { type AdapterOptions, errorContext, lazyOpenAiClient, runGuarded } from "./adapter.ts";
 import { MessageBuilder } from "./message-builder.ts";

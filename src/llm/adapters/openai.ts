@@ -5,8 +5,8 @@
  * usage comes from the last chunk that has it (`stream_options.include_usage`).
  */
 import type OpenAI from "openai";
-import type { ModelRequest, StreamEvent, StreamFn } from "../../kernel/stream.ts";
-import { emptyUsage, type Usage } from "../../kernel/usage.ts";
+import type { ModelRequest, StreamEvent, StreamFn } from "../../kernel/conversation/stream.ts";
+import { emptyUsage, type Usage } from "../../kernel/conversation/usage.ts";
 import { type AdapterOptions, errorContext, lazyOpenAiClient, runGuarded } from "./adapter.ts";
 import { MessageBuilder } from "./message-builder.ts";
 import { buildRequest, mapStopReason } from "./openai-convert.ts";

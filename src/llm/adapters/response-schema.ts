@@ -5,7 +5,7 @@
  * may differ from it (constraints dropped, objects closed) as long as the answers it permits can still be
  * checked against the user's schema.
  */
-import type { ResponseSchema } from "../../kernel/stream.ts";
+import type { ResponseSchema } from "../../kernel/conversation/stream.ts";
 
 type Schema = Record<string, unknown>;
 

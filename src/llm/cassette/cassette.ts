@@ -5,6 +5,7 @@
  */
 import { mkdirSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
+import { writeAllSync } from "../../kernel/files/write-all.ts";
 import {
   AppError,
   type ModelRequest,
@@ -12,7 +13,6 @@ import {
   type StreamEvent,
   type StreamFn,
 } from "../../kernel/index.ts";
-import { writeAllSync } from "../../kernel/write-all.ts";
 import { costOf, modelInfo } from "../catalog.ts";
 import {
   CASSETTE_VERSION,

@@ -2,7 +2,7 @@
  * The shipped snapshot merged with our overrides ahead of time: `catalog-merged.json`, written by
  * `bun scripts/catalog-merged.ts` and committed beside the snapshot. A start without a newer cached
  * refresh reads it instead of merging: the merge is about 5 ms of a one-shot's start-up (bench/startup.ts),
- * the same work on the same inputs every time. test/llm/catalog.test.ts fails when the file no longer
+ * the same work on the same inputs every time. test/llm/catalog/catalog.test.ts fails when the file no longer
  * equals `mergeCatalog(snapshot)` (an override or the snapshot changed without the script being run).
  * A plain JSON file, not a Bun macro: Bun applies no macro under a runtime plugin or inside node_modules.
  */

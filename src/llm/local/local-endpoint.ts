@@ -3,7 +3,7 @@
  * connection, nothing is listening, so retrying for seconds does not help and the error says what to
  * start. `agent models` says "not answering" for the same case (server-probe.ts).
  */
-import type { StreamEvent, StreamFn } from "../../kernel/stream.ts";
+import type { StreamEvent, StreamFn } from "../../kernel/conversation/stream.ts";
 
 /** Whether a base URL names this machine: localhost, 127.0.0.0/8, ::1 or 0.0.0.0. */
 export function isLoopbackUrl(baseUrl: string | undefined): boolean {

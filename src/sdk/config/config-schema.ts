@@ -3,7 +3,7 @@
  * (see config.ts), so a run without config never pays for zod.
  */
 import { z } from "zod";
-import { REASONING_EFFORTS } from "../../kernel/stream.ts";
+import { REASONING_EFFORTS } from "../../kernel/conversation/stream.ts";
 import { parseRule } from "../../policy/rules.ts";
 import { SANDBOX_MODES } from "../../tools/exec/sandbox-settings.ts";
 import { SERVER_NAME } from "../../tools/mcp/names.ts";

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { constants, lstatSync, type Stats, unlinkSync } from "node:fs";
 import { open, rename } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { readRegularFile, specialKind } from "../../kernel/regular-file.ts";
+import { readRegularFile, specialKind } from "../../kernel/files/regular-file.ts";
 import type { Workspace } from "../workspace.ts";
 import { FileError } from "./file-error.ts";
 import { code, openPinnedDir, type PinnedDir } from "./pinned-dir.ts";

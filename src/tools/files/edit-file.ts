@@ -1,7 +1,7 @@
 /** edit_file {path, old_string, new_string, replace_all?}: exact string replacement; the display is a diff. */
 
 import { z } from "zod";
-import { CallCannotApply } from "../../kernel/approvals.ts";
+import { CallCannotApply } from "../../kernel/run-events/approvals.ts";
 import { definePrimitive } from "../define.ts";
 import { pathTarget } from "../policy-target.ts";
 import type { ToolContext } from "../types.ts";

@@ -8,7 +8,7 @@
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { readRegularFile, specialKind } from "../../kernel/regular-file.ts";
+import { readRegularFile, specialKind } from "../../kernel/files/regular-file.ts";
 import type { Workspace } from "../workspace.ts";
 import { FileError } from "./file-error.ts";
 import { code, openPinnedDir } from "./pinned-dir.ts";
@@ -26,7 +26,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-export type { RegularRead } from "../../kernel/regular-file.ts";
+export type { RegularRead } from "../../kernel/files/regular-file.ts";
 export { readRegularFile, specialKind };
 
 /**

@@ -17,7 +17,7 @@ import {
   type FieldValue,
   type FormField,
   type StringFormat,
-} from "../../kernel/elicitation.ts";
+} from "../../kernel/run-events/elicitation.ts";
 
 /** More fields than a terminal form can reasonably show: such a form is declined. */
 export const MAX_FIELDS = 50;

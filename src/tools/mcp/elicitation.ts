@@ -6,7 +6,7 @@
  * aborted signal (the server cancelled, the run was interrupted or ended) answers `cancel`, never a hang.
  */
 import { randomUUID } from "node:crypto";
-import type { ElicitationAnswer, ElicitationQuestion } from "../../kernel/elicitation.ts";
+import type { ElicitationAnswer, ElicitationQuestion } from "../../kernel/run-events/elicitation.ts";
 import type { McpClientHandlers } from "./client-requests.ts";
 import { elicitationQuestion, elicitResult } from "./elicitation-form.ts";
 

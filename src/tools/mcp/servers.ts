@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { configDir } from "../../kernel/paths.ts";
+import { configDir } from "../../kernel/files/paths.ts";
 import type { McpClientHandlers } from "./client-requests.ts";
 import type { McpConnection, McpToolInfo } from "./connection.ts";
 import { type McpCapability, parseMcpCapability, safeToolName } from "./names.ts";

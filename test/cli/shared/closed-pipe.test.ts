@@ -4,7 +4,7 @@
  * writes after that fail with EPIPE, which used to be printed as a stack trace. Now the first failed
  * write stops the run quietly (issue 11: aborted like Ctrl-C, exit 141 as for SIGPIPE), its transcript
  * written. stdout here is a pipe whose reader (`true`) never reads and exits at once, so every write that
- * comes after finds it closed. test/e2e/broken-pipe.test.ts pins that no model request follows.
+ * comes after finds it closed. test/e2e/process/broken-pipe.test.ts pins that no model request follows.
  */
 import { expect, test } from "bun:test";
 import { readdirSync } from "node:fs";

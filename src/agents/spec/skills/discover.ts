@@ -1,13 +1,13 @@
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { readRegularFileSync } from "../../../kernel/files/regular-file.ts";
 import {
   CONFIG_FILE_CAP,
   isPathInside,
   readConfigFileResult,
   regularRefusal,
 } from "../../../kernel/index.ts";
-import { readRegularFileSync } from "../../../kernel/regular-file.ts";
 import {
   existingSources,
   type SkillSearchOptions,
@@ -29,7 +29,7 @@ import { parseCommandFile, parseSkillFile, type SkillParse } from "./validate.ts
  * then `~/.agents/skills/`). A project skill is instructions only: it cannot grant itself tools
  * (skill-grants.ts), so overriding a user's skill gains a repository nothing a file in it could not say.
  *
- * Every file is read through the guarded reader (kernel/config-file.ts): a FIFO, a device, a file over
+ * Every file is read through the guarded reader (kernel/files/config-file.ts): a FIFO, a device, a file over
  * 1 MiB or a symlink out of its root (the repository for project skills, the folder searched for the user's)
  * is refused with a warning; an invalid skill is a warning naming its file, line and field. Nothing here
  * fails a run.

@@ -53,6 +53,18 @@ export function nameProblems(raw: string): string[] {
   return out;
 }
 
+/** An {@link Add} that puts a problem of `file` in `problems`: on the line given, else its field's, else 1. */
+function problemAdder(problems: SkillProblem[], file: string, fields: Frontmatter["fields"]): Add {
+  return (field, message, line) => {
+    problems.push({
+      file,
+      line: line ?? fields.get(field ?? "")?.line ?? 1,
+      ...(field ? { field } : {}),
+      message,
+    });
+  };
+}
+
 /** The outcome of reading one file: the skill when usable, and every problem found. */
 export interface SkillParse {
   skill?: Skill;
@@ -65,13 +77,7 @@ export function parseSkillFile(text: string, file: string, folder: string, scope
   if (!parsed.ok) return { problems: [parsed.problem] };
   const { fields } = parsed.value;
   const problems: SkillProblem[] = [];
-  const add = (field: string | undefined, message: string, line?: number) =>
-    problems.push({
-      file,
-      line: line ?? fields.get(field ?? "")?.line ?? 1,
-      ...(field ? { field } : {}),
-      message,
-    });
+  const add = problemAdder(problems, file, fields);
   unknownFields(fields, [...SPEC_FIELDS, ...EXTENSION_FIELDS], add);
   const name = fields.get("name")?.value;
   let usableName: string | undefined;
@@ -130,13 +136,7 @@ export function parseCommandFile(text: string, file: string, scope: SkillScope):
   if (!parsed.ok) return { problems: [parsed.problem] };
   const { fields, body } = parsed.value;
   const problems: SkillProblem[] = [];
-  const add = (field: string | undefined, message: string, line?: number) =>
-    problems.push({
-      file,
-      line: line ?? fields.get(field ?? "")?.line ?? 1,
-      ...(field ? { field } : {}),
-      message,
-    });
+  const add = problemAdder(problems, file, fields);
   unknownFields(fields, COMMAND_FIELDS, add);
   const name = path.basename(file).replace(/\.md$/i, "").normalize("NFKC");
   const nameIssues = nameProblems(name);
@@ -165,6 +165,7 @@ export function parseCommandFile(text: string, file: string, scope: SkillScope):
   return { skill, problems };
 }
 
+/** Reports a problem of a field (undefined: of the file); on `line`, else the field's line. */
 type Add = (field: string | undefined, message: string, line?: number) => void;
 
 function unknownFields(fields: Frontmatter["fields"], known: string[], add: Add): void {

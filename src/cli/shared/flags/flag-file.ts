@@ -1,6 +1,6 @@
 /**
  * Files named on the command line (`-s @FILE`, `--append-system @FILE`, `--schema FILE`) go through the
- * guarded reader (kernel/config-file.ts): a FIFO, socket or device is refused without opening it for a
+ * guarded reader (kernel/files/config-file.ts): a FIFO, socket or device is refused without opening it for a
  * read that waits, and nothing above 1 MiB is read. The user typed the path, so a path outside the
  * workspace is theirs to name; but a path inside the workspace is the repository's, and a symlink there
  * leading out (to `~/.ssh/id_ed25519`, say) is refused: a hostile repository must not turn

@@ -23,6 +23,7 @@ import { projectOverrideNotices } from "../../../sdk/project/project-notices.ts"
 import { loadProjectRules } from "../../../sdk/project/project-rules.ts";
 import { sandboxWorkspace } from "../../../sdk/sandbox-setup.ts";
 import { createSession, type Session } from "../../../sdk/session.ts";
+import { openTranscript, type Transcript } from "../../../session/transcript.ts";
 import { chooseSandbox } from "../../../tools/exec/sandbox.ts";
 import { Workspace } from "../../../tools/workspace.ts";
 import { parseLimitFlags } from "../flags/limit-flags.ts";
@@ -54,6 +55,25 @@ export interface SessionSetup {
   /** Where the session's events go (redacted, in order), and optionally each event before redaction
    * (in-process only); set once the transcript and the view exist. */
   setSink(sink: (event: AgentEvent) => void, unredacted?: (event: AgentEvent) => void): void;
+}
+
+/**
+ * Opens the session's transcript: the continued session's, or a new one under the session's id. A session
+ * another process holds ("in use by process N": exit 2) or a state directory that cannot be written
+ * (exit 3) ends the command before it starts: the session (its MCP servers, the sandbox probe) is closed,
+ * then the error thrown, so nothing is left running.
+ */
+export async function openSessionTranscript(setup: SessionSetup): Promise<Transcript> {
+  const { continued, redactor, session } = setup;
+  try {
+    return openTranscript({
+      redactor,
+      ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
+    });
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
 }
 
 /** Builds a session from the flags; throws AppError for usage, config, spec and session problems. */

@@ -11,8 +11,8 @@ import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { stateDir } from "../../../kernel/paths.ts";
-import { readRegularFile } from "../../../kernel/regular-file.ts";
+import { stateDir } from "../../../kernel/files/paths.ts";
+import { readRegularFile } from "../../../kernel/files/regular-file.ts";
 
 /** What is kept for one server URL. Field names are the file's (snake_case JSON). */
 export interface McpAuthRecord {

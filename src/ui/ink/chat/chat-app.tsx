@@ -1,9 +1,10 @@
-import { Box, Text, useInput, useWindowSize } from "ink";
+import { Box, Text, useWindowSize } from "ink";
 import { useSyncExternalStore } from "react";
 import type { InterruptKeyName } from "../../renderer-types.ts";
 import type { ChatCommand } from "../../slash-commands.ts";
 import type { InkApprover } from "../prompts/ink-approver.ts";
 import type { UiStore } from "../state/store.ts";
+import { InterruptKey } from "../views/interrupt-key.tsx";
 import { LiveArea, useNow } from "../views/live-area.tsx";
 import { StatusLine } from "../views/status-line.tsx";
 import { TranscriptView } from "../views/transcript-view.tsx";
@@ -93,15 +94,6 @@ export function ChatApp({
       />
     </Box>
   );
-}
-
-/** Esc or Ctrl-C while a turn runs (the approval prompt handles its own). */
-function InterruptKey({ onInterrupt }: { onInterrupt: (key?: InterruptKeyName) => void }) {
-  useInput((input, key) => {
-    if (key.escape) onInterrupt("escape");
-    else if (key.ctrl && input === "c") onInterrupt("ctrl-c");
-  });
-  return null;
 }
 
 /** A message sent during the turn, waiting for its end. */

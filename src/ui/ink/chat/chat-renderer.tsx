@@ -3,7 +3,7 @@
  * input hooks need a TTY on stdin.
  */
 import { render } from "ink";
-import type { AgentEvent } from "../../../kernel/events.ts";
+import type { AgentEvent } from "../../../kernel/run-events/events.ts";
 import type { ChatInput, ChatUi, ChatUiOptions } from "../../chat-types.ts";
 import type { FinishedRun } from "../../result.ts";
 import { loadMarkdown } from "../history/markdown-loader.ts";

@@ -33,7 +33,8 @@ const MARKS: Record<HistoryItem["kind"], string> = {
   welcome: "",
 };
 
-function markTone(item: HistoryItem): Tone {
+/** The color of the item's mark. */
+export function markTone(item: HistoryItem): Tone {
   if (item.kind === "status") return item.ok === false ? "red" : "green";
   if (item.kind === "note") return item.ok === false ? "red" : "gray";
   if (item.kind === "warning" || item.kind === "info") return "yellow";
@@ -41,6 +42,12 @@ function markTone(item: HistoryItem): Tone {
   if (item.kind === "delegate" || item.kind === "goal") return "cyan";
   if (item.kind === "message") return "gray";
   return "green";
+}
+
+/** The mark an item starts with: a tool's or approval's verdict, else its kind's sign. */
+export function itemMark(item: HistoryItem): string {
+  if (item.kind === "tool" || item.kind === "approval") return item.ok === false ? "✗" : "✓";
+  return MARKS[item.kind];
 }
 
 /** The color of a changed line of a diff: additions green, removals red. */
@@ -65,8 +72,7 @@ export function itemIndent(item: HistoryItem): number {
 export function itemText(item: HistoryItem, colors: boolean, width?: number): string {
   if (item.kind === "message")
     return `${chalk.bold(item.agentName)}\n${renderMarkdownWhenLoaded(item.text, colors, width)}`;
-  const verdict = item.ok === false ? "✗" : "✓";
-  const mark = item.kind === "tool" || item.kind === "approval" ? verdict : MARKS[item.kind];
+  const mark = itemMark(item);
   const who = item.kind === "delegate" || item.kind === "goal" ? `${item.agentName}: ` : "";
   let text = `${colored(`${mark} `, tone(colors, markTone(item)))}${who}${item.text}`;
   if (item.detail) text += chalk.dim(item.detail.map((line) => `\n  ${line}`).join(""));

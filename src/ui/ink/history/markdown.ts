@@ -1,7 +1,7 @@
 import { Marked, type MarkedExtension, type Tokens } from "marked";
 import { markedTerminal } from "marked-terminal";
 import wrapAnsi from "wrap-ansi";
-import { stripEscapeSequences } from "../../../kernel/terminal-text.ts";
+import { stripEscapeSequences } from "../../../kernel/text/terminal-text.ts";
 import { palette } from "../../ansi.ts";
 
 /**

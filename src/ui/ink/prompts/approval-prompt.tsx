@@ -1,6 +1,6 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
-import type { ApprovalDecision, ApprovalRequest } from "../../../kernel/approvals.ts";
+import type { ApprovalDecision, ApprovalRequest } from "../../../kernel/run-events/approvals.ts";
 import { shellWord } from "../../../policy/shell-quote.ts";
 import { displayArgs } from "../../format.ts";
 import type { InterruptKeyName } from "../../renderer-types.ts";

@@ -6,8 +6,8 @@ import {
   type FieldDraft,
   type FormField,
   initialDrafts,
-} from "../../../kernel/elicitation.ts";
-import { terminalLine } from "../../../kernel/terminal-text.ts";
+} from "../../../kernel/run-events/elicitation.ts";
+import { terminalLine } from "../../../kernel/text/terminal-text.ts";
 import type { InterruptKeyName } from "../../renderer-types.ts";
 import { tone } from "../theme.ts";
 

@@ -1,6 +1,11 @@
-import type { ApprovalDecision, ApprovalRequest, Approver } from "../../../kernel/approvals.ts";
-import type { ElicitationAnswer, ElicitationQuestion, FieldDraft } from "../../../kernel/elicitation.ts";
-import { terminalSafe } from "../../../kernel/terminal-text.ts";
+import type { ApprovalDecision, ApprovalRequest, Approver } from "../../../kernel/run-events/approvals.ts";
+import type {
+  ElicitationAnswer,
+  ElicitationQuestion,
+  FieldDraft,
+} from "../../../kernel/run-events/elicitation.ts";
+import { terminalSafe } from "../../../kernel/text/terminal-text.ts";
+import type { UiAction } from "../state/state.ts";
 import type { UiStore } from "../state/store.ts";
 import type { FormAnswer } from "./elicitation-form.tsx";
 
@@ -9,31 +14,66 @@ function abortError(signal: AbortSignal): unknown {
 }
 
 /**
+ * Questions of one kind waiting for their answers by id. Each is settled once: answered, or removed when
+ * its signal aborts (then its promise rejects with the signal's reason). `settled` takes it out of the UI.
+ */
+class Waiting<T> {
+  private readonly resolvers = new Map<string, (answer: T) => void>();
+
+  constructor(private readonly settled: (id: string) => void) {}
+
+  /** Shows the question (`show`) and resolves with its answer, mapped by `toResult`. */
+  wait<R>(id: string, signal: AbortSignal, show: () => void, toResult: (answer: T) => R): Promise<R> {
+    if (signal.aborted) return Promise.reject(abortError(signal));
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        this.settle(id);
+        reject(abortError(signal));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.resolvers.set(id, (answer) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(toResult(answer));
+      });
+      show();
+    });
+  }
+
+  /** Delivers the answer to question `id`; false when nothing waits for it (already answered or aborted). */
+  answer(id: string, answer: T): boolean {
+    const resolve = this.resolvers.get(id);
+    if (!resolve) return false;
+    this.settle(id);
+    resolve(answer);
+    return true;
+  }
+
+  get size(): number {
+    return this.resolvers.size;
+  }
+
+  private settle(id: string): void {
+    this.resolvers.delete(id);
+    this.settled(id);
+  }
+}
+
+/**
  * The interactive approver: puts each request in the UI state (the prompt shows the first one, others
  * wait in order) and resolves when the prompt answers it by id. An aborted signal removes the request
  * and rejects with the signal's reason.
  */
 export class InkApprover implements Approver {
-  private readonly waiting = new Map<string, (decision: ApprovalDecision) => void>();
-  private readonly forms = new Map<string, (answer: FormAnswer) => void>();
+  private readonly waiting = new Waiting<ApprovalDecision>((id) =>
+    this.update({ type: "approval_settled", id }),
+  );
+  private readonly forms = new Waiting<FormAnswer>((id) => this.update({ type: "elicitation_settled", id }));
 
   constructor(private readonly store: UiStore) {}
 
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    if (signal.aborted) return Promise.reject(abortError(signal));
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        this.settle(request.id);
-        reject(abortError(signal));
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.waiting.set(request.id, (decision) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(decision);
-      });
-      this.store.dispatch({ type: "approval_enqueued", request });
-      this.store.flush();
-    });
+    const show = () => this.update({ type: "approval_enqueued", request });
+    return this.waiting.wait(request.id, signal, show, (decision) => decision);
   }
 
   /**
@@ -41,44 +81,18 @@ export class InkApprover implements Approver {
    * answers it by id. An aborted signal removes it and rejects (the server then reads `cancel`).
    */
   elicit(question: ElicitationQuestion, signal: AbortSignal): Promise<ElicitationAnswer> {
-    if (signal.aborted) return Promise.reject(abortError(signal));
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        this.settleForm(question.id);
-        reject(abortError(signal));
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.forms.set(question.id, (answer) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(answerTo(question, answer));
-      });
-      this.store.dispatch({ type: "elicitation_enqueued", question });
-      this.store.flush();
-    });
+    const show = () => this.update({ type: "elicitation_enqueued", question });
+    return this.forms.wait(question.id, signal, show, (answer) => answerTo(question, answer));
   }
 
   /** Delivers the form's answer to question `id`; false when nothing waits for it. */
   answerForm(id: string, answer: FormAnswer): boolean {
-    const resolve = this.forms.get(id);
-    if (!resolve) return false;
-    this.settleForm(id);
-    resolve(answer);
-    return true;
-  }
-
-  private settleForm(id: string): void {
-    this.forms.delete(id);
-    this.store.dispatch({ type: "elicitation_settled", id });
-    this.store.flush();
+    return this.forms.answer(id, answer);
   }
 
   /** Delivers the user's answer to request `id`; false when nothing waits for it (already answered or aborted). */
   answer(id: string, decision: ApprovalDecision): boolean {
-    const resolve = this.waiting.get(id);
-    if (!resolve) return false;
-    this.settle(id);
-    resolve(decision);
-    return true;
+    return this.waiting.answer(id, decision);
   }
 
   /** Number of requests waiting for an answer. */
@@ -86,9 +100,8 @@ export class InkApprover implements Approver {
     return this.waiting.size;
   }
 
-  private settle(id: string): void {
-    this.waiting.delete(id);
-    this.store.dispatch({ type: "approval_settled", id });
+  private update(action: UiAction): void {
+    this.store.dispatch(action);
     this.store.flush();
   }
 }

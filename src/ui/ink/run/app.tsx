@@ -1,9 +1,10 @@
-import { Box, useInput, useWindowSize } from "ink";
+import { Box, useWindowSize } from "ink";
 import { useSyncExternalStore } from "react";
 import type { InterruptKeyName } from "../../renderer-types.ts";
 import type { InkApprover } from "../prompts/ink-approver.ts";
 import type { HistoryItem } from "../state/state.ts";
 import type { UiStore } from "../state/store.ts";
+import { InterruptKey } from "../views/interrupt-key.tsx";
 import { LiveArea, useNow } from "../views/live-area.tsx";
 import { StatusLine } from "../views/status-line.tsx";
 import { TranscriptView } from "../views/transcript-view.tsx";
@@ -72,16 +73,4 @@ export function App({ store, approver, colors, showCost, onInterrupt, onHistoryR
       )}
     </Box>
   );
-}
-
-/**
- * Esc or Ctrl-C while the run goes on (the approval prompt handles its own). Mounting it holds raw mode, so
- * Ctrl-C arrives here as a key rather than as SIGINT from the terminal; onInterrupt raises the same signal.
- */
-function InterruptKey({ onInterrupt }: { onInterrupt: (key?: InterruptKeyName) => void }) {
-  useInput((input, key) => {
-    if (key.escape) onInterrupt("escape");
-    else if (key.ctrl && input === "c") onInterrupt("ctrl-c");
-  });
-  return null;
 }

@@ -3,7 +3,7 @@
  * loading Ink costs ~140 ms and its input hooks need a TTY on stdin.
  */
 import { render } from "ink";
-import type { AgentEvent } from "../../../kernel/events.ts";
+import type { AgentEvent } from "../../../kernel/run-events/events.ts";
 import type { InterruptKeyName, Renderer } from "../../renderer-types.ts";
 import type { FinishedRun } from "../../result.ts";
 import { loadMarkdown } from "../history/markdown-loader.ts";

@@ -1,5 +1,5 @@
 import { Box, Text, useWindowSize } from "ink";
-import { totalTokens } from "../../../kernel/usage.ts";
+import { totalTokens } from "../../../kernel/conversation/usage.ts";
 import { agentLabel, formatCost, formatDuration, formatTokens } from "../../format.ts";
 import { denialLines, deniedText } from "../../progress-lines.ts";
 import type { FinishedRun } from "../../result.ts";

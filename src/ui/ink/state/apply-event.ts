@@ -1,7 +1,7 @@
 /** How one event changes the UI state draft (the event half of the reducer in state.ts). */
 
-import { type AgentEvent, shownAsTool } from "../../../kernel/events.ts";
-import { addUsage, totalTokens } from "../../../kernel/usage.ts";
+import { addUsage, totalTokens } from "../../../kernel/conversation/usage.ts";
+import { type AgentEvent, shownAsTool } from "../../../kernel/run-events/events.ts";
 import {
   agentLabel,
   callDecided,

@@ -2,10 +2,11 @@
  * The shapes of the Ink app's state (a leaf module: the reducer in state.ts and its event half in
  * apply-event.ts both import it, so neither imports the other for types).
  */
-import type { ApprovalRequest } from "../../../kernel/approvals.ts";
-import type { ElicitationQuestion } from "../../../kernel/elicitation.ts";
-import type { AgentEvent } from "../../../kernel/events.ts";
-import type { Usage } from "../../../kernel/usage.ts";
+
+import type { Usage } from "../../../kernel/conversation/usage.ts";
+import type { ApprovalRequest } from "../../../kernel/run-events/approvals.ts";
+import type { ElicitationQuestion } from "../../../kernel/run-events/elicitation.ts";
+import type { AgentEvent } from "../../../kernel/run-events/events.ts";
 import type { ChatWelcomeInfo, EarlierMessage } from "../../chat-types.ts";
 import type { CollapsedDiff, TrackedCall } from "../../format.ts";
 import type { FinishedRun } from "../../result.ts";

@@ -3,7 +3,7 @@
  * testable without Ink. Finished items go to `history` (shown once through <Static>); the live part
  * (active agents, running tools, streaming text) stays bounded whatever the length of the run.
  */
-import { emptyUsage } from "../../../kernel/usage.ts";
+import { emptyUsage } from "../../../kernel/conversation/usage.ts";
 import { applyEvent, endTurn } from "./apply-event.ts";
 import { flushGroups, pushItem, pushItems } from "./history-groups.ts";
 import type { CostFn, UiAction, UiState } from "./state-types.ts";

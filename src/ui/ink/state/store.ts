@@ -1,5 +1,5 @@
-import type { AgentEvent } from "../../../kernel/events.ts";
-import { TerminalSafeStream, terminalSafeValue } from "../../../kernel/terminal-text.ts";
+import type { AgentEvent } from "../../../kernel/run-events/events.ts";
+import { TerminalSafeStream, terminalSafeValue } from "../../../kernel/text/terminal-text.ts";
 import type { FinishedRun } from "../../result.ts";
 import {
   type CostFn,

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
-import { TAIL_LINES } from "../../../kernel/output-tail.ts";
+import { TAIL_LINES } from "../../../kernel/text/output-tail.ts";
 import { agentLabel, formatDuration, oneLine } from "../../format.ts";
 import { renderMarkdownWhenLoaded } from "../history/markdown-loader.ts";
 import type { ActiveAgent, RunningTool } from "../state/state.ts";

@@ -1,5 +1,5 @@
 import { Text } from "ink";
-import { totalTokens, type Usage } from "../../../kernel/usage.ts";
+import { totalTokens, type Usage } from "../../../kernel/conversation/usage.ts";
 import { formatCost, formatDuration, formatTokens } from "../../format.ts";
 
 /** Props of {@link StatusLine}. */

@@ -1,0 +1,46 @@
+/**
+ * Issue 20: warnings from the stream (here `model_retiring`, from the catalog's shutdown dates) reach
+ * stderr as one line, in `agent helper`'s single call and in `agent run`, and never stdout.
+ */
+import { describe, expect, test } from "bun:test";
+import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
+import { type E2eSandbox, freshServerAndSandbox, runAgentIn } from "../support.ts";
+
+let server: FakeLlmServer;
+let sandbox: E2eSandbox;
+freshServerAndSandbox((s, b) => {
+  server = s;
+  sandbox = b;
+});
+
+const R = "openai-responses" as const;
+// Shut down on 2026-10-23, replaced by gpt-5.6-sol (src/llm/catalog/overrides.ts, OpenAI deprecations page).
+const SHUTDOWN = "gpt-4o-2024-05-13 was shut down on 2026-10-23; use gpt-5.6-sol instead";
+
+const env = () =>
+  sandbox.env({ OPENAI_API_KEY: "sk-test-warnings-00000001", OPENAI_BASE_URL: server.openaiBaseUrl });
+
+const lines = (text: string, needle: string) => text.split("\n").filter((l) => l.includes(needle));
+
+describe("stream warnings on stderr", () => {
+  test("agent helper (single call) prints the shutdown line once", async () => {
+    server.enqueue({ protocol: R, text: "hi" });
+    const result = await runAgentIn(sandbox, ["helper", "-m", "openai:gpt-4o-2024-05-13", "say hi"], env());
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("hi\n");
+    expect(lines(result.stderr, SHUTDOWN)).toEqual([`agent: warning: ${SHUTDOWN}`]);
+    expect(server.requests.at(-1)?.model).toBe("gpt-4o-2024-05-13");
+  });
+
+  test("agent run prints the shutdown line on stderr", async () => {
+    server.enqueue({ protocol: R, text: "Done." });
+    const result = await runAgentIn(
+      sandbox,
+      ["run", "say done", "-m", "openai:gpt-4o-2024-05-13", "--on-ask", "deny"],
+      env(),
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Done.\n");
+    expect(lines(result.stderr, SHUTDOWN)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Installed as people install CLI tools: the tarball `npm pack` makes, installed with
+ * `npm install -g --prefix` into a temp folder, gives a working `agent` on a PATH that holds only that
+ * prefix's bin/ and Node's own folder, with no Bun anywhere on it: Bun comes with the package (its `bun`
+ * dependency) and bin/agent finds it. One test, since packing and installing take a minute or more
+ * (the npm registry or npm's cache serves the dependencies).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { processOutput } from "../../support/process-output.ts";
+import { type E2eSandbox, makeE2eSandbox, TEST_KEY } from "../support.ts";
+
+const ROOT = resolve(import.meta.dir, "../../..");
+const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+let server: FakeLlmServer;
+let sandbox: E2eSandbox;
+let dir: string;
+beforeAll(async () => {
+  server = await startFakeLlmServer();
+  sandbox = makeE2eSandbox();
+  dir = mkdtempSync(join(tmpdir(), "agent-npm-"));
+});
+afterAll(async () => {
+  await server.close();
+  sandbox.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function run(
+  cmd: string[],
+  options: { cwd: string; env: Record<string, string | undefined>; stdin?: string },
+) {
+  const proc = Bun.spawn(cmd, {
+    cwd: options.cwd,
+    env: options.env,
+    stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return processOutput(proc);
+}
+
+describe("npm install -g of the packed package", () => {
+  test("runs agent --version and a piped agent helper call with no Bun on PATH", async () => {
+    const npm = Bun.which("npm");
+    const node = Bun.which("node");
+    expect({ npm: npm !== null, node: node !== null }).toEqual({ npm: true, node: true });
+
+    const packed = await run(["npm", "pack", "--json", "--pack-destination", dir], {
+      cwd: ROOT,
+      env: process.env,
+    });
+    expect(packed.code).toBe(0);
+    const [pack] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    const files = pack?.files.map((f) => f.path) ?? [];
+    // What runs is in the tarball, and the tests are not.
+    for (const needed of [
+      "bin/agent",
+      "bin/agent.ts",
+      "src/cli/main.ts",
+      "bootstrap/root.yaml",
+      "package.json",
+    ]) {
+      expect(files).toContain(needed);
+    }
+    expect(files.filter((f) => f.startsWith("test/"))).toEqual([]);
+
+    const prefix = join(dir, "prefix");
+    const installed = await run(
+      [
+        "npm",
+        "install",
+        "-g",
+        "--prefix",
+        prefix,
+        "--no-audit",
+        "--no-fund",
+        join(dir, pack?.filename ?? ""),
+      ],
+      { cwd: dir, env: process.env },
+    );
+    expect({ code: installed.code, stderr: installed.stderr }).toEqual({
+      code: 0,
+      stderr: expect.any(String),
+    });
+
+    const path = `${join(prefix, "bin")}:${dirname(node ?? "")}`;
+    expect(Bun.which("bun", { PATH: path })).toBeNull(); // the point of the test: no Bun on this PATH
+    const env = sandbox.env({ PATH: path });
+
+    const version = await run(["agent", "--version"], { cwd: sandbox.workspace, env });
+    expect({ code: version.code, stdout: version.stdout.trim(), stderr: version.stderr }).toEqual({
+      code: 0,
+      stdout: VERSION,
+      stderr: "",
+    });
+
+    server.enqueue({ text: "Blue." });
+    const helper = await run(["agent", "helper", "--tier", "fast", "What colour is the sky?"], {
+      cwd: sandbox.workspace,
+      env: { ...env, ANTHROPIC_API_KEY: TEST_KEY, ANTHROPIC_BASE_URL: server.anthropicBaseUrl },
+      stdin: "the sky is blue",
+    });
+    expect({ code: helper.code, stdout: helper.stdout }).toEqual({ code: 0, stdout: "Blue.\n" });
+    expect(server.requests).toHaveLength(1);
+    expect(JSON.stringify(server.requests[0]?.body)).toContain("the sky is blue");
+    expect(server.pending()).toBe(0);
+  }, 600_000);
+});

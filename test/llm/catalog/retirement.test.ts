@@ -1,0 +1,80 @@
+/** Retirement notices (issue 20): the catalog's dates, one line naming the replacement, one warning event. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { unlistedCatalogModels } from "../../../src/llm/catalog/check.ts";
+import { catalogEntries, retirementWarning } from "../../../src/llm/catalog.ts";
+import { createModelClient } from "../../../src/llm/client.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { collect, makeRequest, TEST_KEYS } from "../harness.ts";
+
+const on = (iso: string) => new Date(`${iso}T12:00:00Z`);
+
+describe("retirementWarning", () => {
+  test("within 30 days of shutdown, or past it, one line names the replacement", () => {
+    expect(retirementWarning("claude-sonnet-4-5", on("2026-11-26"))).toBe(
+      "claude-sonnet-4-5 shuts down on 2026-11-30 (in 4 days); use claude-sonnet-5-5 instead",
+    );
+    expect(retirementWarning("claude-sonnet-4-5-20250929", on("2026-12-01"))).toBe(
+      "claude-sonnet-4-5-20250929 was shut down on 2026-11-30; use claude-sonnet-5-5 instead",
+    );
+    expect(retirementWarning("gpt-4o", on("2026-11-26"))).toBeUndefined();
+    expect(retirementWarning("gpt-4o", on("2026-12-20"))).toBe(
+      "gpt-4o shuts down on 2027-01-14 (in 25 days); use gpt-6-luna instead",
+    );
+    // The retired dated snapshot is not the live gpt-4o: it is past its shutdown.
+    expect(retirementWarning("gpt-4o-2024-05-13", on("2026-11-26"))).toBe(
+      "gpt-4o-2024-05-13 was shut down on 2026-10-23; use gpt-5.6-sol instead",
+    );
+    expect(retirementWarning("claude-sonnet-5-5", on("2026-11-26"))).toBeUndefined();
+    expect(retirementWarning("not-in-the-catalog", on("2026-11-26"))).toBeUndefined();
+  });
+});
+
+describe("the client announces a retired model once", () => {
+  let server: FakeLlmServer;
+  beforeAll(async () => {
+    server = await startFakeLlmServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  test("a model_retiring warning before the first stream of that model, not the second", async () => {
+    const client = await createModelClient({
+      env: { OPENAI_API_KEY: TEST_KEYS.openai, OPENAI_BASE_URL: server.openaiBaseUrl },
+      workspaceRoot: process.cwd(),
+      retry: { maxRetries: 0 },
+    });
+    const request = makeRequest("openai", "gpt-4o-2024-05-13", [{ role: "user", content: "hi" }], {
+      tools: [],
+    });
+    server.enqueue(
+      { protocol: "openai-responses", text: "one" },
+      { protocol: "openai-responses", text: "two" },
+    );
+    const first = await collect(client.stream(request));
+    const second = await collect(client.stream(request));
+    expect(first.events[0]).toEqual({
+      type: "warning",
+      code: "model_retiring",
+      message: "gpt-4o-2024-05-13 was shut down on 2026-10-23; use gpt-5.6-sol instead",
+    });
+    expect(first.text).toBe("one");
+    expect(second.events.some((e) => e.type === "warning")).toBe(false);
+  });
+});
+
+describe("unlistedCatalogModels (agent models --check)", () => {
+  test("flags live catalog models the provider no longer lists, under any of their names", () => {
+    const entries = catalogEntries().filter((e) => e.provider === "anthropic");
+    const listed = entries
+      .map((e) => e.id)
+      .filter((id) => id !== "claude-opus-5-5" && id !== "claude-sonnet-4-5");
+    listed.push("claude-sonnet-4-5-20250929");
+    const flagged = unlistedCatalogModels(entries, "anthropic", listed, on("2026-11-26"));
+    expect(flagged.map((f) => f.id)).toEqual(["claude-opus-5-5"]);
+    expect(flagged[0]?.note).toContain("not listed by anthropic");
+    // After its shutdown a retired model missing from the list is expected, not flagged.
+    const later = unlistedCatalogModels(entries, "anthropic", listed.slice(0, -1), on("2026-12-01"));
+    expect(later.map((f) => f.id)).toEqual(["claude-opus-5-5"]);
+  });
+});
