@@ -17,18 +17,11 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeLlmServer } from "../test/support/fake-llm-server.ts";
+import { options, positiveInteger } from "./args.ts";
 
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(value) && value >= 0 ? value : fallback;
-}
-
-const RUNS = option("--runs", 10);
-const WARMUP = option("--warmup", 2);
-const BASELINES = process.argv.flatMap((arg, i) =>
-  arg === "--baseline" && process.argv[i + 1] !== undefined ? [resolve(process.argv[i + 1]!)] : [],
-);
+const RUNS = positiveInteger("--runs", 10);
+const WARMUP = positiveInteger("--warmup", 2);
+const BASELINES = options("--baseline").map((dir) => resolve(dir));
 /** The chat's input box: its key hint line (src/ui/ink/chat/chat-input.tsx). */
 const INPUT_BOX = /Enter send/;
 const POLL_MS = 5;
