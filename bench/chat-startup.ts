@@ -2,18 +2,19 @@
  * Chat start-up benchmark: the time from starting `agent` (the chat) on a terminal until its input box is
  * on the screen, as a user waits for it. Each sample starts `bin/agent` in a fresh tmux pane (120x40,
  * TERM=xterm-256color, a private tmux server) and polls the pane (`capture-pane`) every few milliseconds
- * until the input box's key hint (`Enter send`) shows; then Ctrl-D ends the chat. The fake LLM server is
- * configured as the Anthropic endpoint, but opening a chat makes no model call.
+ * until the input box's key hint (`Enter send`) shows; it then reads the CPU time (user + system, from
+ * /proc/PID/stat) the agent's process had used by then, which other load moves least, and Ctrl-D ends
+ * the chat. The fake LLM server is configured as the Anthropic endpoint; opening a chat calls no model.
  *
  *   bun bench/chat-startup.ts [--runs 10] [--warmup 2] [--baseline OTHER_CHECKOUT]...
  *
  * `--baseline` adds another checkout's `bin/agent` (e.g. an export of main before a change, with its own
  * or a linked node_modules) to the same rounds; checkouts take turns in each round (the order alternates),
  * so load from other processes falls on each alike. The table gives each checkout's median and minimum
- * milliseconds and the ratio of its median to this checkout's. No target: the figure is for comparing
- * builds in one run (a loaded machine moves every absolute number).
+ * wall milliseconds, its median CPU milliseconds, and the ratios of its medians to this checkout's. No
+ * target: the figures compare builds in one run (a loaded machine moves every absolute number).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeLlmServer } from "../test/support/fake-llm-server.ts";
@@ -43,12 +44,39 @@ interface Target {
   name: string;
   bin: string;
   samples: number[];
+  /** CPU milliseconds (user + system) the agent had used when its input box showed. */
+  cpu: number[];
+}
+
+/** Clock ticks per second of /proc/PID/stat's utime and stime (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** The agent's process in the pane: the one child of the pane's shell (env and bin/agent exec into Bun). */
+function agentPid(session: string): number | undefined {
+  const shell = tmux("display-message", "-p", "-t", session, "#{pane_pid}").trim();
+  try {
+    const children = readFileSync(`/proc/${shell}/task/${shell}/children`, "utf8").trim().split(/\s+/);
+    return children[0] ? Number(children[0]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** User + system CPU milliseconds of `pid` so far (/proc/PID/stat fields 14 and 15). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 let sessions = 0;
 
-/** Milliseconds from starting the chat until the input box is on the pane. */
-async function timeToInputBox(target: Target, env: Record<string, string>, cwd: string): Promise<number> {
+/** Wall and CPU milliseconds from starting the chat until the input box is on the pane. */
+async function timeToInputBox(
+  target: Target,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ ms: number; cpu: number }> {
   sessions += 1;
   const name = `s${sessions}`;
   const assignments = Object.entries(env)
@@ -60,7 +88,11 @@ async function timeToInputBox(target: Target, env: Record<string, string>, cwd: 
   try {
     for (;;) {
       const screen = tmux("capture-pane", "-p", "-t", name);
-      if (INPUT_BOX.test(screen)) return performance.now() - start;
+      if (INPUT_BOX.test(screen)) {
+        const ms = performance.now() - start;
+        const pid = agentPid(name);
+        return { ms, cpu: pid === undefined ? Number.NaN : cpuMs(pid) };
+      }
       if (performance.now() - start > GIVE_UP_MS) {
         throw new Error(`${target.name}: no input box after ${GIVE_UP_MS} ms; the screen:\n${screen}`);
       }
@@ -84,11 +116,18 @@ function median(values: number[]): number {
 
 async function main(): Promise<void> {
   const here = resolve(import.meta.dir, "..");
-  const targets: Target[] = [{ name: "this checkout", bin: join(here, "bin", "agent"), samples: [] }];
+  const targets: Target[] = [
+    { name: "this checkout", bin: join(here, "bin", "agent"), samples: [], cpu: [] },
+  ];
   for (const [n, dir] of BASELINES.entries()) {
     const bin = join(dir, "bin", "agent");
     if (!existsSync(bin)) throw new Error(`--baseline ${dir}: no bin/agent there`);
-    targets.push({ name: BASELINES.length === 1 ? "baseline" : `baseline ${n + 1}`, bin, samples: [] });
+    targets.push({
+      name: BASELINES.length === 1 ? "baseline" : `baseline ${n + 1}`,
+      bin,
+      samples: [],
+      cpu: [],
+    });
   }
   const server = await startFakeLlmServer();
   const sandbox = mkdtempSync(join(tmpdir(), "agent-bench-chat-"));
@@ -110,8 +149,11 @@ async function main(): Promise<void> {
     for (let round = 0; round < WARMUP + RUNS; round++) {
       const order = round % 2 === 0 ? targets : [...targets].reverse();
       for (const target of order) {
-        const ms = await timeToInputBox(target, env, join(sandbox, "workspace"));
-        if (round >= WARMUP) target.samples.push(ms);
+        const { ms, cpu } = await timeToInputBox(target, env, join(sandbox, "workspace"));
+        if (round >= WARMUP) {
+          target.samples.push(ms);
+          target.cpu.push(cpu);
+        }
       }
     }
   } finally {
@@ -120,19 +162,18 @@ async function main(): Promise<void> {
     rmSync(sandbox, { recursive: true, force: true });
   }
   const ours = median(targets[0]!.samples);
+  const oursCpu = median(targets[0]!.cpu);
   console.log(
     `chat start-up: ${RUNS} rounds after ${WARMUP} warm-up, time from start to the input box on a tmux pane, Bun ${Bun.version}`,
   );
-  console.log(
-    `${"target".padEnd(16)} ${"median ms".padStart(10)} ${"min ms".padStart(8)} ${"÷ this".padStart(7)}`,
-  );
+  const columns = ["median ms", "min ms", "÷ this", "CPU ms", "÷ this"];
+  console.log(`${"target".padEnd(16)} ${columns.map((c) => c.padStart(10)).join(" ")}`);
   for (const target of targets) {
     const m = median(target.samples);
-    console.log(
-      `${target.name.padEnd(16)} ${m.toFixed(0).padStart(10)} ${Math.min(...target.samples)
-        .toFixed(0)
-        .padStart(8)} ${(m / ours).toFixed(2).padStart(7)}`,
-    );
+    const cpu = median(target.cpu);
+    const cells = [m.toFixed(0), Math.min(...target.samples).toFixed(0), (m / ours).toFixed(2)];
+    cells.push(cpu.toFixed(0), (cpu / oursCpu).toFixed(2));
+    console.log(`${target.name.padEnd(16)} ${cells.map((c) => c.padStart(10)).join(" ")}`);
   }
 }
 
