@@ -37,6 +37,14 @@ export interface ToolGate {
   ): Promise<
     | { allowed: true; verdict: Verdict }
     | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo; stop?: true }
+    | {
+        allowed: false;
+        verdict: Verdict;
+        message: string;
+        cannotApply: true;
+        denial?: undefined;
+        stop?: undefined;
+      }
   >;
   /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
   child?(): ToolGate;
@@ -131,6 +139,12 @@ export interface AgentDeps {
 export interface RunAgentOptions extends AgentDeps {
   spec: AgentSpec;
   goal: string;
+  /**
+   * The goal as the user typed it, when the model gets another text (`/name args` becomes the skill's
+   * body): session_start carries it, so the screen, the transcript and `agent sessions` show what was
+   * typed. The root's only; `goal` is what the model reads.
+   */
+  typedGoal?: string;
   hints?: string[];
   /** Earlier conversation to continue (resume): the goal is appended as a new user message. */
   history?: Message[];

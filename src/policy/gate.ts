@@ -6,6 +6,7 @@ import {
   ApprovalNeededError,
   type ApprovalRequest,
   type Approver,
+  CallCannotApply,
   type EmitFn,
   type EventDataMap,
   makeEvent,
@@ -23,10 +24,20 @@ import type { PolicyRequest, Rule, Verdict } from "./types.ts";
 /**
  * What the loop does with a call: run it, or tell the model `message` instead. `stop` is set when the
  * approver could not answer and the session must end (`--on-ask fail`, exit 6): a value, never a throw.
+ * `cannotApply`: the policy would have asked, but the call's preview showed it cannot apply as it stands
+ * (CallCannotApply); `message` is the tool's error, returned as the call's failure without a prompt.
  */
 export type GateOutcome =
   | { allowed: true; verdict: Verdict }
-  | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo; stop?: true };
+  | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo; stop?: true }
+  | {
+      allowed: false;
+      verdict: Verdict;
+      message: string;
+      cannotApply: true;
+      denial?: undefined;
+      stop?: undefined;
+    };
 
 /** One tool call presented to the gate. */
 export interface GateCheck {
@@ -225,6 +236,8 @@ export class ApprovalGate {
     // A prompt answered while this call waited may have granted it for the session.
     const again = this.evaluate(input.request);
     if (again.effect === "allow") return { allowed: true, verdict: again };
+    const preview = await this.preview(input, first);
+    if (typeof preview !== "string") return preview;
     const grants = sessionGrantRules(input.request);
     const sessionRule = grants.map((g) => g.text).join(", ");
     const request: ApprovalRequest = {
@@ -233,7 +246,7 @@ export class ApprovalGate {
       agentName: input.who.name,
       tool: input.tool,
       args: input.args,
-      preview: await this.preview(input),
+      preview,
       sessionRule,
       sessionRules: grants.map((g) => g.text),
       what: describeAction(input.request.tool, input.args, input.request.targets),
@@ -307,12 +320,34 @@ export class ApprovalGate {
     return suggestAllowRules(request, [...this.options.rules, ...this.state.grants]);
   }
 
-  private async preview(input: GateCheck): Promise<string> {
+  /**
+   * The prompt's preview; a preview that fails shows the target and why instead. A call that cannot
+   * apply (CallCannotApply) is not put to the user: its failure goes back to the model, but only when
+   * the agent may read its targets without asking, since the failure tells whether a string is in the
+   * file (no way to learn what a read would not show). Nothing runs either way, so a failing preview
+   * can never let a call through: deny rules were applied before this point, and the call itself would
+   * need a later, successful check.
+   */
+  private async preview(input: GateCheck, verdict: Verdict): Promise<string | GateOutcome> {
     try {
       return await input.preview();
     } catch (error) {
+      if (error instanceof CallCannotApply && this.readable(input.request))
+        return { allowed: false, verdict, message: error.message, cannotApply: true };
       const reason = error instanceof Error ? error.message : String(error);
       return `${describe(input.tool, input.request)}\n(preview unavailable: ${reason})`;
     }
+  }
+
+  /** Whether read_file of the request's targets would be allowed without asking. */
+  private readable(request: PolicyRequest): boolean {
+    if (request.targets.length === 0) return false;
+    const read: PolicyRequest = {
+      tool: "read_file",
+      targets: request.targets,
+      readOnly: true,
+      sensitive: request.sensitive,
+    };
+    return this.evaluate(read).effect === "allow";
   }
 }

@@ -94,7 +94,8 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     ...(outputSchema ? { outputSchema } : {}),
     ...(options.escalate !== undefined ? { escalate: options.escalate } : {}),
     ...(parts.skills ? { skills: parts.skills.forSession(sessionId) } : {}),
-    ...(invoked ? { activateSkill: invoked.skill.name } : {}),
+    // What the user typed is the run's goal on screen and in the transcript; the body goes to the model.
+    ...(invoked ? { activateSkill: invoked.skill.name, typedGoal: typed } : {}),
   });
 }
 

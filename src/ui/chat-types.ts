@@ -32,6 +32,11 @@ export interface ChatUi {
   onEvent(event: AgentEvent): void;
   /** Asks the user about tool calls (the approval prompt). */
   readonly approver: Approver;
+  /**
+   * Resolves once the view can print a turn as it stays on the screen (its markdown renderer, loaded
+   * after the first frame, is there). The chat awaits it before each turn.
+   */
+  ready(): Promise<void>;
   /** Shows the input box and waits for the user's next input. */
   nextInput(): Promise<ChatInput>;
   /** Shows the end of a turn (answer unless already shown, status, tokens, cost). */

@@ -56,14 +56,8 @@ export function displayArgs(args: Record<string, unknown>, width = 100): [string
   });
 }
 
-/** `1.2s`, `3m04s`, `450ms`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)}s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes}m${String(Math.floor(seconds % 60)).padStart(2, "0")}s`;
-}
+/** `1.2s`, `3m04s`, `450ms` (kernel/text/duration-text.ts, which retry lines use too). */
+export { formatDuration } from "../kernel/text/duration-text.ts";
 
 /** `950`, `12.3k`, `1.25M`. */
 export function formatTokens(count: number): string {

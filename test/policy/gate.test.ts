@@ -5,6 +5,7 @@ import {
   type ApprovalDecision,
   ApprovalNeededError,
   type ApprovalRequest,
+  CallCannotApply,
 } from "../../src/kernel/index.ts";
 import { flagApprover, flagReason, scriptedApprover } from "../../src/policy/approvers.ts";
 import { ApprovalGate, type GateCheck, sessionGrantRules } from "../../src/policy/gate.ts";
@@ -222,12 +223,60 @@ describe("ApprovalGate", () => {
     expect(approver.requests).toEqual([]);
   });
 
-  test("a failing preview still asks, with the target instead", async () => {
+  test("a preview that fails for another reason still asks, with the target instead", async () => {
     const approver = scriptedApprover([{ kind: "once" }]);
     const gate = new ApprovalGate({ rules: [], approver });
     const check = { ...write("src/a.ts"), preview: async () => Promise.reject(new Error("diff failed")) };
     expect((await gate.check(check, signal)).allowed).toBe(true);
     expect(approver.requests[0]!.preview).toBe("write_file src/a.ts\n(preview unavailable: diff failed)");
+  });
+
+  /** An edit of `path` whose preview finds it cannot apply (edit_file's old_string not in the file). */
+  function cannotApply(path: string, sensitive = false): GateCheck {
+    return {
+      ...write(path, sensitive),
+      tool: "edit_file",
+      request: { tool: "edit_file", targets: [path], readOnly: false, sensitive },
+      preview: async () => Promise.reject(new CallCannotApply(`old_string not found in ${path}`)),
+    };
+  }
+
+  test("an edit that cannot apply is not asked about: its failure goes back, nothing is allowed", async () => {
+    const approver = scriptedApprover([]);
+    const events: AgentEvent[] = [];
+    const gate = new ApprovalGate({ rules: [], approver, emit: (e) => events.push(e) });
+    const outcome = await gate.check(cannotApply("src/a.ts"), signal);
+    expect(outcome).toMatchObject({
+      allowed: false,
+      cannotApply: true,
+      message: "old_string not found in src/a.ts",
+    });
+    expect(approver.requests).toEqual([]);
+    expect(events.map((e) => e.kind)).toEqual([]);
+  });
+
+  test("an edit that cannot apply under a deny rule is denied as before; under an allow rule it is allowed (it runs and fails there)", async () => {
+    const approver = scriptedApprover([]);
+    const denied = new ApprovalGate({ rules: [parseRule("edit_file:src/**", "deny", "user")], approver });
+    expect(await denied.check(cannotApply("src/a.ts"), signal)).toMatchObject({
+      allowed: false,
+      denial: { decidedBy: "rule", rule: "edit_file:src/**" },
+    });
+    const allowed = new ApprovalGate({ rules: [parseRule("edit_file:src/**", "allow", "user")], approver });
+    expect((await allowed.check(cannotApply("src/a.ts"), signal)).allowed).toBe(true);
+    expect(approver.requests).toEqual([]);
+  });
+
+  test("an edit that cannot apply still asks where the agent may not read the file (the failure would tell what is in it)", async () => {
+    // A sensitive path (agent config, .git) and a path whose reads ask: the prompt, as before.
+    const approver = scriptedApprover([{ kind: "deny" }, { kind: "deny" }]);
+    const gate = new ApprovalGate({ rules: [parseRule("read_file:private/**", "ask", "user")], approver });
+    expect((await gate.check(cannotApply(".agent/config.yaml", true), signal)).allowed).toBe(false);
+    expect((await gate.check(cannotApply("private/notes.md"), signal)).allowed).toBe(false);
+    expect(approver.requests.map((r) => r.preview)).toEqual([
+      "edit_file .agent/config.yaml\n(preview unavailable: old_string not found in .agent/config.yaml)",
+      "edit_file private/notes.md\n(preview unavailable: old_string not found in private/notes.md)",
+    ]);
   });
 
   test("sensitive paths always ask, and the grant is for that exact path", async () => {
@@ -277,12 +326,12 @@ describe("flagApprover", () => {
     const none = new ApprovalGate({ rules: [], approver: flagApprover("deny", "default") });
     const denied = await none.check(exec("rm x"), signal);
     expect(denied).toMatchObject({ allowed: false, denial: { decidedBy: "default" } });
-    if (!denied.allowed) expect(denied.denial.reason).toContain("no terminal can ask");
+    if (!denied.allowed) expect(denied.denial?.reason).toContain("no terminal can ask");
     const piped = new ApprovalGate({ rules: [], approver: flagApprover("deny", "no_terminal") });
     const refused = await piped.check(exec("rm x"), signal);
     expect(refused).toMatchObject({ allowed: false, denial: { decidedBy: "no_terminal" } });
     if (!refused.allowed) {
-      expect(refused.denial.reason).toContain("no terminal to ask on");
+      expect(refused.denial?.reason).toContain("no terminal to ask on");
       expect(refused.message).not.toContain("--on-ask");
     }
   });

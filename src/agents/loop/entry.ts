@@ -58,6 +58,7 @@ export function childRunOptions(
     escalate: _e,
     compactFirst: _c,
     activateSkill: _s,
+    typedGoal: _t,
     limits,
     ...deps
   } = parent;

@@ -113,7 +113,7 @@ export function startSession(node: Node): void {
   options.emit(
     makeEvent(who, "session_start", {
       sessionId: shared.sessionId ?? "",
-      goal: options.goal,
+      goal: options.typedGoal ?? options.goal,
       agentName: options.spec.name,
       model: node.modelName,
       cwd: options.workspace.root,

@@ -6,7 +6,7 @@ type SimpleName = "help" | "clear" | "cost" | "compact" | "quit";
 
 export type SlashCommand =
   | { name: SimpleName }
-  | { name: "model"; arg?: string }
+  | { name: "model"; arg?: string; ignoredLines?: number }
   | { name: "unknown"; text: string };
 
 const SIMPLE: readonly string[] = ["help", "clear", "cost", "compact", "quit"] satisfies SimpleName[];
@@ -28,7 +28,14 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
   if (!match) return undefined;
   const name = ALIASES[match[1] ?? ""] ?? match[1] ?? "";
   const arg = match[2]?.trim() ?? "";
-  if (name === "model") return arg === "" ? { name: "model" } : { name: "model", arg };
+  if (name === "model") {
+    if (arg === "") return { name: "model" };
+    // A model name is one line; the rest of a paste (`/model best` then a message) is not part of it, and
+    // is named as ignored rather than quoted into the name over several lines.
+    const [first = "", ...rest] = arg.split(/\r?\n/);
+    const ignoredLines = rest.filter((line) => line.trim() !== "").length;
+    return { name: "model", arg: first.trim(), ...(ignoredLines > 0 ? { ignoredLines } : {}) };
+  }
   if (isSimple(name)) return { name };
   return { name: "unknown", text: `/${match[1]}` };
 }

@@ -190,6 +190,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         ui.note(describeTierChoice(top.auto, from));
       }
       turn = new AbortController();
+      await ui.ready();
       const result = await runRootTurn(setup, {
         goal: input.text,
         signal: turn.signal,
@@ -272,6 +273,13 @@ async function runCommand(
       return;
     }
     case "model": {
+      if (command.ignoredLines !== undefined) {
+        const n = command.ignoredLines;
+        ui.note(
+          `/model takes one line: ${n} more ${n === 1 ? "line was" : "lines were"} ignored (not sent)`,
+          false,
+        );
+      }
       const current = convo.model ?? setup.override ?? setup.spec.model;
       if (command.arg === undefined) {
         if (current.trim().toLowerCase() === "auto") {

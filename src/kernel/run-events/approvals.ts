@@ -46,3 +46,15 @@ export class ApprovalNeededError extends Error {
     this.name = "ApprovalNeededError";
   }
 }
+
+/**
+ * Thrown by a tool's preview when the call cannot apply as it stands (an edit whose old_string is not in
+ * the file): the message is the tool's own error. Where the policy would ask, the gate returns it to the
+ * model as the call's failure instead of prompting (policy/gate.ts); the call never runs.
+ */
+export class CallCannotApply extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CallCannotApply";
+  }
+}

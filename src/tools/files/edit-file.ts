@@ -1,6 +1,7 @@
 /** edit_file {path, old_string, new_string, replace_all?}: exact string replacement; the display is a diff. */
 
 import { z } from "zod";
+import { CallCannotApply } from "../../kernel/run-events/approvals.ts";
 import { definePrimitive } from "../define.ts";
 import { pathTarget } from "../policy-target.ts";
 import type { ToolContext } from "../types.ts";
@@ -53,11 +54,16 @@ export const editFileTool = definePrimitive<EditFileArgs>({
   },
 });
 
-/** Computes an edit without writing it; throws with a message the model can act on. */
+/**
+ * Computes an edit without writing it; throws with a message the model can act on: CallCannotApply when
+ * the strings do not fit the file (so the gate returns the failure instead of asking for an edit that
+ * cannot happen), the reader's error when the file cannot be read.
+ */
 export async function planEdit(args: EditFileArgs, ctx: ToolContext): Promise<PlannedEdit> {
   const abs = await ctx.workspace.resolve(args.path);
   const rel = ctx.workspace.relative(abs);
-  if (args.old_string === args.new_string) throw new Error("old_string and new_string are identical");
+  if (args.old_string === args.new_string)
+    throw new CallCannotApply("old_string and new_string are identical");
   const before = await readTextFile(abs, rel, ctx.workspace);
   let oldString = args.old_string;
   let newString = args.new_string;
@@ -69,13 +75,13 @@ export async function planEdit(args: EditFileArgs, ctx: ToolContext): Promise<Pl
     count = occurrences(before, oldString);
   }
   if (count === 0) {
-    throw new Error(
+    throw new CallCannotApply(
       `old_string not found in ${rel}. It must match exactly, including whitespace and indentation; ` +
         "read the file again and copy the text.",
     );
   }
   if (count > 1 && args.replace_all !== true) {
-    throw new Error(
+    throw new CallCannotApply(
       `old_string occurs ${count} times in ${rel}. Add surrounding lines to make it unique, ` +
         "or set replace_all to replace every occurrence.",
     );

@@ -214,3 +214,39 @@ test("mutating calls run in order, and reads after a write see it", async () => 
   expect(results[3]?.content).toContain("second");
   expect(readFileSync(path.join(h.dir, "n.txt"), "utf8")).toBe("second");
 });
+
+test("an edit whose old_string is not in the file gets the tool's error without a prompt; one that fits is asked about", async () => {
+  // The approver would refuse anything it is asked: the failing edit must never reach it.
+  const approver = scriptedApprover([{ kind: "deny" }]);
+  h = await harness({
+    specs: [spec("root", ["edit_file"])],
+    approver,
+    script: {
+      queue: [
+        {
+          toolCalls: [
+            { name: "edit_file", arguments: { path: "a.txt", old_string: "absent", new_string: "x" } },
+          ],
+        },
+        {
+          toolCalls: [
+            { name: "edit_file", arguments: { path: "a.txt", old_string: "hello", new_string: "bye" } },
+          ],
+        },
+        done,
+      ],
+    },
+  });
+  await Bun.write(path.join(h.dir, "a.txt"), "hello\n");
+  const result = await h.run("edit");
+  expect(result.status).toBe("success");
+  const [failed] = toolResultsIn(h, 1);
+  expect(failed?.isError).toBe(true);
+  expect(failed?.content).toStartWith("Error: old_string not found in a.txt.");
+  // Asked once: for the edit that would apply (and was refused); the failing one made no request.
+  expect(approver.requests.map((r) => r.args.old_string)).toEqual(["hello"]);
+  expect(h.of("approval_request")).toHaveLength(1);
+  const ends = h.of("tool_end").map((e) => e.data.outcome);
+  expect(ends).toEqual(["tool_error", "denied"]);
+  expect(readFileSync(path.join(h.dir, "a.txt"), "utf8")).toBe("hello\n");
+});

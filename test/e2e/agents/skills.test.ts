@@ -9,7 +9,14 @@ import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freshServerAndSandbox, parseJsonLines, toolResultsOf, writeProjectSpec } from "../support.ts";
+import {
+  freshServerAndSandbox,
+  onlyTranscriptText,
+  parseJsonLines,
+  toolResultsOf,
+  transcriptRecords,
+  writeProjectSpec,
+} from "../support.ts";
 
 const e2e = freshServerAndSandbox();
 
@@ -92,6 +99,15 @@ describe("skills end to end", () => {
     expect(firstUserText(0)).toContain("Say hello to Ada warmly.");
     const lines = parseJsonLines(result.stdout);
     expect(lines.find((l) => l.type === "skill_activated")).toMatchObject({ skill: "greet", by: "user" });
+    // The run's goal is what was typed (events, transcript, `agent sessions`); the body went to the model.
+    expect(lines.find((l) => l.type === "system" && l.subtype === "init")).toMatchObject({
+      goal: "/greet Ada",
+    });
+    const start = transcriptRecords(onlyTranscriptText(e2e.sandbox)).find((r) => r.kind === "session_start");
+    expect(start?.data.goal).toBe("/greet Ada");
+    const sessions = await e2e.runAgent(["sessions"]);
+    expect(sessions.stdout).toContain("/greet Ada");
+    expect(sessions.stdout).not.toContain("Say hello");
   });
 
   test('agent helper "/greet Ada" sends the skill\'s body with the arguments', async () => {

@@ -25,7 +25,7 @@ describe("a local model server that refuses the connection", () => {
     expect(result.stdout).toBe("");
     const lines = result.stderr.trim().split("\n");
     expect(lines.filter((line) => line.includes("; retry "))).toEqual([
-      expect.stringMatching(/^agent: ollama llama3\.2: network; retry 1 in \d+\.\ds$/),
+      expect.stringMatching(/^agent: ollama llama3\.2: network; retry 1 in (\d+ms|\d+\.\ds)$/),
     ]);
     expect(result.stderr).not.toContain("openai");
     expect(lines.at(-1)).toContain("ollama llama3.2: network error");

@@ -8,7 +8,7 @@ import {
   type ToolOutput,
   type ToolResultMessage,
 } from "../../../kernel/index.ts";
-import { finishOutput } from "../../../tools/tool-output.ts";
+import { errorOutput, finishOutput } from "../../../tools/tool-output.ts";
 import type { PolicyTarget, Tool, ToolContext, ToolRunOutput } from "../../../tools/types.ts";
 import type { Workspace } from "../../../tools/workspace.ts";
 import type { HookCall, ToolHooks } from "../../hooks/hooks.ts";
@@ -155,6 +155,12 @@ async function stages(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<C
       return { ...errorResult(call, before.block, "denied"), target: shown, denial };
     }
     const refused = await approve(policyCheck(tool, call, valid.value, target, toolCtx), ctx);
+    if (refused?.cannotApply) {
+      // The gate did not ask: the call cannot apply as it stands. The model gets the tool's own failure,
+      // as if it had run (nothing ran).
+      const output = finishOutput(errorOutput(refused.message), ctx.redactor, ctx.modelTextLimit);
+      return { ...runResult(call, output, [before.note], ctx), target: shown };
+    }
     if (refused) return { ...refusedResult(call, refused), target: shown };
     const raw: ToolRunOutput = await tool.execute(valid.value, toolCtx);
     const output = finishOutput(raw, ctx.redactor, ctx.modelTextLimit);
@@ -269,12 +275,22 @@ interface Refusal {
   message: string;
   denial: DenialInfo;
   stop?: true;
+  cannotApply?: undefined;
+}
+
+/** The call's preview showed it cannot apply: `message` is the tool's error (the gate did not ask). */
+interface CannotApply {
+  message: string;
+  cannotApply: true;
+  denial?: undefined;
+  stop?: undefined;
 }
 
 /** Puts a call to the gate; undefined when it may run, else the refusal (with `stop` for `--on-ask fail`). */
-async function approve(check: Check, ctx: InvokeContext): Promise<Refusal | undefined> {
+async function approve(check: Check, ctx: InvokeContext): Promise<Refusal | CannotApply | undefined> {
   const decision = await ctx.gate.check({ who: ctx.who, ...check }, ctx.signal);
   if (decision.allowed) return undefined;
+  if ("cannotApply" in decision) return { message: decision.message, cannotApply: true };
   return {
     message: decision.message,
     denial: decision.denial,

@@ -6,6 +6,7 @@ import { render } from "ink";
 import type { AgentEvent } from "../../../kernel/run-events/events.ts";
 import type { ChatInput, ChatUi, ChatUiOptions } from "../../chat-types.ts";
 import type { FinishedRun } from "../../result.ts";
+import { loadMarkdown } from "../history/markdown-loader.ts";
 import { InkApprover } from "../prompts/ink-approver.ts";
 import { CLEAR_SCREEN_AND_SCROLLBACK } from "../resize-guard.ts";
 import { UiStore } from "../state/store.ts";
@@ -25,8 +26,14 @@ export interface InkChat extends ChatUi {
   readonly chat: ChatController;
 }
 
-/** Mounts the chat view; it stays up across turns until close(). */
-export function createInkChat(options: InkChatOptions): InkChat {
+/**
+ * Mounts the chat view; it stays up across turns until close(). The markdown renderer is loaded after
+ * the first frame (opening box and input box), which needs none; `ready()` waits for it, and a continued
+ * chat, which prints its earlier messages at once, loads it first.
+ */
+export async function createInkChat(options: InkChatOptions): Promise<InkChat> {
+  const earlier = options.earlier ?? [];
+  if (earlier.length > 0) await loadMarkdown();
   const store = new UiStore({ flushMs: options.flushMs, costOf: options.costOf });
   const approver = new InkApprover(store);
   const chat = new ChatController(options.history);
@@ -51,9 +58,9 @@ export function createInkChat(options: InkChatOptions): InkChat {
   );
   let closed = false;
   if (options.welcome) store.dispatch({ type: "welcome", info: options.welcome });
-  if (options.earlier && options.earlier.length > 0)
-    store.dispatch({ type: "earlier", messages: options.earlier });
+  if (earlier.length > 0) store.dispatch({ type: "earlier", messages: earlier });
   store.flush();
+  const markdown = instance.waitUntilRenderFlush().then(loadMarkdown);
   const stdout = options.stdout ?? process.stdout;
   return {
     store,
@@ -62,6 +69,7 @@ export function createInkChat(options: InkChatOptions): InkChat {
     onEvent(event: AgentEvent) {
       if (!closed) store.dispatch({ type: "event", event });
     },
+    ready: () => markdown,
     async nextInput(): Promise<ChatInput> {
       if (closed) return { kind: "quit" };
       store.flush();

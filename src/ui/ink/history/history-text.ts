@@ -16,7 +16,7 @@ import widestLine from "widest-line";
 import wrapAnsi from "wrap-ansi";
 import type { HistoryItem } from "../state/state.ts";
 import { type Tone, tone } from "../theme.ts";
-import { renderMarkdown } from "./markdown.ts";
+import { renderMarkdownWhenLoaded } from "./markdown-loader.ts";
 
 const MARKS: Record<HistoryItem["kind"], string> = {
   goal: "▸",
@@ -71,7 +71,7 @@ export function itemIndent(item: HistoryItem): number {
  */
 export function itemText(item: HistoryItem, colors: boolean, width?: number): string {
   if (item.kind === "message")
-    return `${chalk.bold(item.agentName)}\n${renderMarkdown(item.text, colors, width)}`;
+    return `${chalk.bold(item.agentName)}\n${renderMarkdownWhenLoaded(item.text, colors, width)}`;
   const mark = itemMark(item);
   const who = item.kind === "delegate" || item.kind === "goal" ? `${item.agentName}: ` : "";
   let text = `${colored(`${mark} `, tone(colors, markTone(item)))}${who}${item.text}`;

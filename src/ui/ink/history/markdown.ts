@@ -38,13 +38,16 @@ function instance(colors: boolean): Marked {
   if (marked) return marked;
   const c = palette(colors);
   const plain = (text: string): string => text;
-  // Headings as Claude Code shows them: no `#` prefix, bold (and underlined for the first level).
+  // Headings as Claude Code shows them: no `#` prefix, bold (and underlined for the first level). Without
+  // colors (NO_COLOR) every escape sequence is stripped (see renderMarkdown), bold and underline too, so
+  // a heading keeps its markdown `#` markers (`# Title`, `## Section`) to stand apart from the text: plain
+  // text, whatever the terminal shows. no-color.org asks only that no ANSI color be added.
   const heading = (text: string): string => c.bold(text);
   marked = new Marked(
     markedTerminal({
       heading,
       firstHeading: colors ? (text) => `\u001b[4m${c.bold(text)}\u001b[24m` : heading,
-      showSectionPrefix: false,
+      showSectionPrefix: !colors,
       strong: (text) => c.bold(text),
       em: colors ? (text) => `\u001b[3m${text}\u001b[23m` : plain,
       codespan: (text) => c.yellow(text),

@@ -6,11 +6,16 @@ import { render } from "ink";
 import type { AgentEvent } from "../../../kernel/run-events/events.ts";
 import type { InterruptKeyName, Renderer } from "../../renderer-types.ts";
 import type { FinishedRun } from "../../result.ts";
+import { loadMarkdown } from "../history/markdown-loader.ts";
 import { InkApprover } from "../prompts/ink-approver.ts";
 import { guardResize, inkInteractive } from "../resize-guard.ts";
 import type { CostFn, HistoryItem } from "../state/state.ts";
 import { UiStore } from "../state/store.ts";
 import { App } from "./app.tsx";
+
+// A run's answers can reach the history from its first events, so the markdown renderer (loaded on
+// demand for the chat's sake, markdown-loader.ts) comes with this module.
+await loadMarkdown();
 
 /** Options for {@link createInkRenderer}. */
 export interface InkRendererOptions {

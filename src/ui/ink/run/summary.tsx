@@ -3,7 +3,7 @@ import { totalTokens } from "../../../kernel/conversation/usage.ts";
 import { agentLabel, formatCost, formatDuration, formatTokens } from "../../format.ts";
 import { denialLines, deniedText } from "../../progress-lines.ts";
 import type { FinishedRun } from "../../result.ts";
-import { renderMarkdown } from "../history/markdown.ts";
+import { renderMarkdownWhenLoaded } from "../history/markdown-loader.ts";
 import { tone } from "../theme.ts";
 
 /** Props of {@link Summary}. */
@@ -31,7 +31,7 @@ export function Summary({ run, elapsedMs, colors, showAnswer, showError = true }
   return (
     <Box flexDirection="column" marginTop={1}>
       {showAnswer && run.answer.trim() !== "" ? (
-        <Text>{renderMarkdown(run.answer.trim(), colors, columns)}</Text>
+        <Text>{renderMarkdownWhenLoaded(run.answer.trim(), colors, columns)}</Text>
       ) : null}
       {run.error && showError ? (
         <Text color={tone(colors, "red")}>{`✗ ${run.error.kind} error: ${run.error.message}`}</Text>

@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import { useEffect, useState } from "react";
 import { TAIL_LINES } from "../../../kernel/text/output-tail.ts";
 import { agentLabel, formatDuration, oneLine } from "../../format.ts";
-import { renderMarkdown } from "../history/markdown.ts";
+import { renderMarkdownWhenLoaded } from "../history/markdown-loader.ts";
 import type { ActiveAgent, RunningTool } from "../state/state.ts";
 import { fit, tone } from "../theme.ts";
 
@@ -49,7 +49,7 @@ export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAge
       {shown.map((agent) => {
         const indent = agent.depth * 2;
         const width = columns - indent - 4;
-        const tail = (agent.streamTail === "" ? "" : renderMarkdown(agent.streamTail, colors))
+        const tail = (agent.streamTail === "" ? "" : renderMarkdownWhenLoaded(agent.streamTail, colors))
           .split("\n")
           .filter((line) => line.trim() !== "")
           .slice(-streamLines);

@@ -10,6 +10,7 @@ import { ChatWelcome } from "../../../../src/ui/ink/chat/chat-welcome.tsx";
 import { diffLineTone, HistoryBatch, HistoryLine } from "../../../../src/ui/ink/history/history-line.tsx";
 import { itemMark, markTone } from "../../../../src/ui/ink/history/history-text.ts";
 import { renderMarkdown } from "../../../../src/ui/ink/history/markdown.ts";
+import { loadMarkdown } from "../../../../src/ui/ink/history/markdown-loader.ts";
 import type { HistoryItem } from "../../../../src/ui/ink/state/state.ts";
 import { tone } from "../../../../src/ui/ink/theme.ts";
 
@@ -144,5 +145,7 @@ export function frames(
   };
 }
 
-if (import.meta.main)
+if (import.meta.main) {
+  await loadMarkdown(); // the history renders markdown once its renderer is loaded, as the CLI loads it
   console.log(JSON.stringify([true, false].flatMap((c) => [40, 100].map((w) => frames(c, w)))));
+}

@@ -2,9 +2,13 @@
  * Finished items printed as batches (one Text per run of items, history-text.ts) show exactly what a Box
  * and nested Texts per item showed: same characters, same styles, same wrapping and indentation.
  */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
+import { loadMarkdown } from "../../../../src/ui/ink/history/markdown-loader.ts";
 import { frames } from "./history-batch-frames.tsx";
+
+// The views render markdown once its renderer is loaded (markdown-loader.ts), as the CLI's renderers load it.
+beforeAll(() => loadMarkdown());
 
 const ESC = "\u001b";
 
