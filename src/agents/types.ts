@@ -1,5 +1,4 @@
 import type {
-  AgentIdentity,
   DenialInfo,
   EmitFn,
   Message,
@@ -10,7 +9,7 @@ import type {
   StreamFn,
   ToolDefinition,
 } from "../kernel/index.ts";
-import type { PolicyRequest, Verdict } from "../policy/types.ts";
+import type { GateCheck, GateOutcome } from "../policy/types.ts";
 import type { PrimitiveName, Tool } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { ToolHooks } from "./hooks/hooks.ts";
@@ -25,27 +24,7 @@ import type { AgentSpec } from "./spec/spec.ts";
  * An outcome with `stop` (`--on-ask fail`) ends the session with approval_needed.
  */
 export interface ToolGate {
-  check(
-    call: {
-      who: AgentIdentity;
-      tool: string;
-      args: Record<string, unknown>;
-      request: PolicyRequest;
-      preview: () => Promise<string>;
-    },
-    signal: AbortSignal,
-  ): Promise<
-    | { allowed: true; verdict: Verdict }
-    | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo; stop?: true }
-    | {
-        allowed: false;
-        verdict: Verdict;
-        message: string;
-        cannotApply: true;
-        denial?: undefined;
-        stop?: undefined;
-      }
-  >;
+  check(call: GateCheck, signal: AbortSignal): Promise<GateOutcome>;
   /** A derived view for a sub-agent (same rules, grants and prompt queue); the same gate when absent. */
   child?(): ToolGate;
   /** A view with these allow rules added (an activated skill's `allowed-tools`); deny and ask rules still

@@ -1,4 +1,3 @@
-import type { DenialInfo } from "../kernel/index.ts";
 import {
   type AgentEvent,
   type AgentIdentity,
@@ -19,35 +18,9 @@ import { literalPattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
 import { parseRule } from "./rules.ts";
 import { allowFlag } from "./shell-quote.ts";
 import { suggestAllowRules } from "./suggest.ts";
-import type { PolicyRequest, Rule, Verdict } from "./types.ts";
+import type { GateCheck, GateOutcome, PolicyRequest, Rule, Verdict } from "./types.ts";
 
-/**
- * What the loop does with a call: run it, or tell the model `message` instead. `stop` is set when the
- * approver could not answer and the session must end (`--on-ask fail`, exit 6): a value, never a throw.
- * `cannotApply`: the policy would have asked, but the call's preview showed it cannot apply as it stands
- * (CallCannotApply); `message` is the tool's error, returned as the call's failure without a prompt.
- */
-export type GateOutcome =
-  | { allowed: true; verdict: Verdict }
-  | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo; stop?: true }
-  | {
-      allowed: false;
-      verdict: Verdict;
-      message: string;
-      cannotApply: true;
-      denial?: undefined;
-      stop?: undefined;
-    };
-
-/** One tool call presented to the gate. */
-export interface GateCheck {
-  who: AgentIdentity;
-  tool: string;
-  args: Record<string, unknown>;
-  request: PolicyRequest;
-  /** Built only when the user is asked (a diff can be costly). */
-  preview: () => Promise<string>;
-}
+export type { GateCheck, GateOutcome } from "./types.ts";
 
 export interface ApprovalGateOptions {
   rules: Rule[];

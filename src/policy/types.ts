@@ -1,3 +1,5 @@
+import type { AgentIdentity, DenialInfo } from "../kernel/index.ts";
+
 /** The three outcomes of a policy check. */
 export type Effect = "allow" | "ask" | "deny";
 
@@ -42,4 +44,32 @@ export interface Verdict {
   rule?: Rule;
   /** A short human-readable reason ("default: exec asks", "deny rule exec:rm *", "unparsable shell"). */
   reason: string;
+}
+
+/**
+ * What the loop does with a call: run it, or tell the model `message` instead. `stop` is set when the
+ * approver could not answer and the session must end (`--on-ask fail`, exit 6): a value, never a throw.
+ * `cannotApply`: the policy would have asked, but the call's preview showed it cannot apply as it stands
+ * (CallCannotApply); `message` is the tool's error, returned as the call's failure without a prompt.
+ */
+export type GateOutcome =
+  | { allowed: true; verdict: Verdict }
+  | { allowed: false; verdict: Verdict; message: string; denial: DenialInfo; stop?: true }
+  | {
+      allowed: false;
+      verdict: Verdict;
+      message: string;
+      cannotApply: true;
+      denial?: undefined;
+      stop?: undefined;
+    };
+
+/** One tool call presented to the gate. */
+export interface GateCheck {
+  who: AgentIdentity;
+  tool: string;
+  args: Record<string, unknown>;
+  request: PolicyRequest;
+  /** Built only when the user is asked (a diff can be costly). */
+  preview: () => Promise<string>;
 }
