@@ -6,6 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
+import { expectRenderedMarkdown, MARKDOWN_ANSWER } from "../markdown-answer.ts";
 import { freshServer } from "../support.ts";
 import { TEST_TIMEOUT_MS, tmux, withTerminal } from "../tmux.ts";
 
@@ -14,28 +15,16 @@ freshServer((s) => {
   server = s;
 });
 
-const ANSWER = "# Result\n\nAll **green**.\n\n- one `x` *y*\n- two\n\n```sh\nbun test\n```";
 const INPUT = /Enter send/;
-
-/** The answer as markdown: heading without `#`, emphasis without markers, the code fence's line alone. */
-function expectMarkdown(screen: string): void {
-  expect(screen).toMatch(/^Result$/m);
-  expect(screen).not.toContain("# Result");
-  expect(screen).toContain("All green.");
-  expect(screen).toMatch(/^\s+\* one x y$/m);
-  expect(screen).toMatch(/^\s+bun test$/m);
-  expect(screen).not.toContain("**green**");
-  expect(screen).not.toContain("```");
-}
 
 test(
   "a first message from the command line and one typed in the box: both answers print as markdown",
   async () => {
-    server.enqueue({ text: ANSWER }, { text: ANSWER.replace("Result", "Second") });
+    server.enqueue({ text: MARKDOWN_ANSWER }, { text: MARKDOWN_ANSWER.replace("Result", "Second") });
     await withTerminal(["chat", "report"], { server }, async (run) => {
       await run.waitForScreen(/All green\./, "the first answer");
       await run.waitForScreen(INPUT, "the input box");
-      expectMarkdown(run.screen());
+      expectRenderedMarkdown(run.screen());
       run.send("again");
       const screen = await run.waitForScreen(/^Second$/m, "the second answer's heading");
       expect(screen).not.toContain("# Second");
@@ -48,14 +37,14 @@ test(
 test(
   "a continued chat prints its earlier answer as markdown",
   async () => {
-    server.enqueue({ text: ANSWER });
+    server.enqueue({ text: MARKDOWN_ANSWER });
     await withTerminal(["chat", "report"], { server }, async (first) => {
       await first.waitForScreen(/All green\./, "the answer");
       await first.waitForScreen(INPUT, "the input box");
       expect(await first.exitAfter("C-d")).toBe(0);
       await withTerminal(["chat", "-c"], { server, sandbox: first.sandbox }, async (again) => {
         const screen = await again.waitForScreen(INPUT, "the continued chat's input box");
-        expectMarkdown(screen);
+        expectRenderedMarkdown(screen);
         expect(await again.exitAfter("C-d")).toBe(0);
       });
     });

@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
+import { expectRenderedMarkdown, MARKDOWN_ANSWER } from "../markdown-answer.ts";
 import { freshServer } from "../support.ts";
 import { TEST_TIMEOUT_MS, tmux, withTerminal } from "../tmux.ts";
 
@@ -14,22 +15,13 @@ freshServer((s) => {
   server = s;
 });
 
-const ANSWER = "# Result\n\nAll **green**.\n\n- one `x` *y*\n- two\n\n```sh\nbun test\n```";
-
 test(
   "the answer renders as markdown on a terminal",
   async () => {
-    server.enqueue({ text: ANSWER });
+    server.enqueue({ text: MARKDOWN_ANSWER });
     await withTerminal(["run", "report"], { server }, async (run) => {
       expect(await run.exitStatus()).toBe(0);
-      const screen = run.screen();
-      expect(screen).toMatch(/^Result$/m);
-      expect(screen).not.toContain("# Result");
-      expect(screen).toContain("All green.");
-      expect(screen).toMatch(/^\s+\* one x y$/m);
-      expect(screen).toMatch(/^\s+bun test$/m);
-      expect(screen).not.toContain("**green**");
-      expect(screen).not.toContain("```");
+      expectRenderedMarkdown(run.screen());
     });
   },
   TEST_TIMEOUT_MS,
@@ -38,11 +30,11 @@ test(
 test(
   "with stdout piped the answer is the raw text, byte for byte",
   async () => {
-    server.enqueue({ text: ANSWER });
+    server.enqueue({ text: MARKDOWN_ANSWER });
     await withTerminal(["run", "report"], { server, pipe: " > answer.txt" }, async (run) => {
       expect(await run.exitStatus()).toBe(0);
       const answer = await Bun.file(join(run.sandbox.workspace, "answer.txt")).text();
-      expect(answer).toBe(`${ANSWER}\n`);
+      expect(answer).toBe(`${MARKDOWN_ANSWER}\n`);
     });
   },
   TEST_TIMEOUT_MS,
