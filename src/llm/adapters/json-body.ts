@@ -29,28 +29,43 @@ export function rawJsonOptions(
  */
 export class JsonTexts {
   readonly #texts = new WeakMap<object, string>();
+  /** Per conversation (by its first item): the items of its last request but the last one, and their
+   * text, which the next request of a growing conversation starts with. */
+  readonly #prefixes = new WeakMap<object, { items: readonly object[]; count: number; text: string }>();
 
   /**
    * `JSON.stringify(params)`, same keys in the same order, with the array under `key` joined from the
    * remembered texts of its items. Keys whose value JSON leaves out (undefined, functions) are left out.
+   * Built by concatenation, which the engine keeps as a rope until fetch reads it once.
    */
   body(params: object, key: string): string {
-    const parts: string[] = ["{"];
+    let body = "{";
     for (const [name, value] of Object.entries(params)) {
-      if (name === key && Array.isArray(value)) {
-        parts.push(parts.length > 1 ? "," : "", JSON.stringify(name), ":[");
-        for (let i = 0; i < value.length; i++) {
-          if (i > 0) parts.push(",");
-          parts.push(this.#text(value[i] as object));
-        }
-        parts.push("]");
-        continue;
-      }
-      const text = oneByteJson(value);
-      if (text !== undefined) parts.push(parts.length > 1 ? "," : "", JSON.stringify(name), ":", text);
+      const text = name === key && Array.isArray(value) ? `[${this.#arrayText(value)}]` : oneByteJson(value);
+      if (text !== undefined) body += `${body.length > 1 ? "," : ""}${JSON.stringify(name)}:${text}`;
     }
-    parts.push("}");
-    return parts.join("");
+    return `${body}}`;
+  }
+
+  /**
+   * The items' texts joined with commas. A conversation's next request repeats its previous one's items
+   * but the last (which may have been a marked copy): their text is reused whole, so a long session
+   * adds only its new items' texts instead of joining the whole history again.
+   */
+  #arrayText(items: readonly object[]): string {
+    const first = items[0];
+    if (first === undefined) return "";
+    const stable = items.length - 1;
+    const kept = this.#prefixes.get(first);
+    let text = this.#text(first);
+    let start = 1;
+    if (kept && kept.count <= stable && startsWith(items, kept.items, kept.count)) {
+      text = kept.text;
+      start = kept.count;
+    }
+    for (let i = start; i < stable; i++) text += `,${this.#text(items[i] as object)}`;
+    if (stable > 0) this.#prefixes.set(first, { items, count: stable, text });
+    return stable > 0 ? `${text},${this.#text(items[stable] as object)}` : text;
   }
 
   #text(item: object): string {
@@ -61,6 +76,12 @@ export class JsonTexts {
     }
     return text;
   }
+}
+
+/** True when the first `count` items of `items` are those of `kept` (by identity). */
+function startsWith(items: readonly object[], kept: readonly object[], count: number): boolean {
+  for (let i = 0; i < count; i++) if (items[i] !== kept[i]) return false;
+  return true;
 }
 
 /** Characters JSON text may hold as they are but a one-byte (Latin-1) string cannot. */

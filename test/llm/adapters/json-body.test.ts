@@ -32,6 +32,41 @@ describe("JsonTexts.body", () => {
     expect(texts.body(params, "messages")).toBe(JSON.stringify(params));
   });
 
+  test("two conversations sent in turn through one JsonTexts, growing, with a last item that changes each time", () => {
+    const texts = new JsonTexts();
+    const a: object[] = [{ role: "user", content: "a" }];
+    const b: object[] = [{ role: "user", content: "b" }];
+    for (let turn = 1; turn <= 5; turn++) {
+      for (const [name, items] of [
+        ["a", a],
+        ["b", b],
+      ] as const) {
+        // The previous request's last item was a marked copy: this request sends the plain one, then more.
+        items.pop();
+        items.push(
+          { role: "assistant", content: `${name}${turn}` },
+          { role: "user", content: `${name}${turn}!` },
+        );
+        const marked = [...items.slice(0, -1), { ...items.at(-1), cache_control: { type: "ephemeral" } }];
+        expect(texts.body({ model: "m", messages: marked }, "messages")).toBe(
+          JSON.stringify({ model: "m", messages: marked }),
+        );
+        items.push({ role: "user", content: `${name}${turn} plain` });
+      }
+    }
+    // An elided copy in place of an earlier item, then more: the earlier text must not be reused.
+    const elided = [
+      a[0] as object,
+      { role: "user", content: "[elided]" },
+      ...a.slice(2),
+      { role: "user", content: "next" },
+    ];
+    expect(texts.body({ messages: elided }, "messages")).toBe(JSON.stringify({ messages: elided }));
+    // A shorter list after the longer ones.
+    const short = a.slice(0, 2);
+    expect(texts.body({ messages: short }, "messages")).toBe(JSON.stringify({ messages: short }));
+  });
+
   test("characters above U+00FF are written as \\u escapes that parse back to the same value", () => {
     const params = {
       system: "You are a helper — careful… 日本語",
