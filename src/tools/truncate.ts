@@ -7,11 +7,24 @@ export const DISPLAY_LIMIT = 200_000;
 /** Characters kept of one long line (read_file, grep). */
 export const LINE_LIMIT = 2_000;
 
+/**
+ * Where to cut `text` at or before `end` without splitting a surrogate pair (an emoji is two UTF-16
+ * units). A lone half goes into JSON as `\ud83d`, which the Anthropic API refuses with 400 "The request
+ * body is not valid JSON: no low surrogate in string" (anthropics/claude-code#5661, #6508, #8165).
+ */
+export function wholeCharEnd(text: string, end: number): number {
+  const before = text.charCodeAt(end - 1);
+  const after = text.charCodeAt(end);
+  const splitsPair = before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
+  return splitsPair ? end - 1 : end;
+}
+
 /** Cuts `text` to `limit` characters, appending a note with the number of characters and lines cut. */
 export function truncateText(text: string, limit: number = MODEL_TEXT_LIMIT): string {
   if (text.length <= limit) return text;
-  const kept = text.slice(0, limit);
-  const rest = text.slice(limit);
+  const end = wholeCharEnd(text, limit);
+  const kept = text.slice(0, end);
+  const rest = text.slice(end);
   const lines = countLines(rest);
   return `${kept}\n\n[output truncated: ${rest.length} more characters (${lines} ${plural(lines, "line")}) not shown]`;
 }
@@ -19,7 +32,8 @@ export function truncateText(text: string, limit: number = MODEL_TEXT_LIMIT): st
 /** Cuts one line to `limit` characters with a short marker. */
 export function cutLine(line: string, limit: number = LINE_LIMIT): string {
   if (line.length <= limit) return line;
-  return `${line.slice(0, limit)}... [line cut: ${line.length - limit} more characters]`;
+  const end = wholeCharEnd(line, limit);
+  return `${line.slice(0, end)}... [line cut: ${line.length - end} more characters]`;
 }
 
 /** Lines in a text fragment (a trailing newline does not start a new line). */

@@ -215,7 +215,7 @@ export async function startFakeLlmServer(
       requests.push(request);
       options.onRequest?.(request);
       // What the real API refuses is refused here too, before a scripted turn is consumed.
-      const refusal = checkRules({ protocol: target.protocol, path: url.pathname, body, model });
+      const refusal = checkRules({ protocol: target.protocol, path: url.pathname, body, raw: text, model });
       if (refusal)
         return new Response(JSON.stringify(refusal.body), {
           status: refusal.status,

@@ -181,7 +181,26 @@ const blockBindingNeedsPrefixCheck: FakeRule = (request) => {
   };
 };
 
+/** A `\uD800`-`\uDBFF` escape not followed by a low one, not itself escaped (an even run of backslashes before it). */
+const LONE_HIGH_SURROGATE = /(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})/;
+
+/**
+ * A lone high surrogate in the body's JSON (what JSON.stringify writes for half an emoji) is refused
+ * before anything else: 400 invalid_request_error "The request body is not valid JSON: no low surrogate
+ * in string: line 1 column 123349 (char 123348)" (anthropics/claude-code#5661, #6508, #8165, 2025; the
+ * position here is where the escape starts).
+ */
+export const loneSurrogateRule: FakeRule = ({ raw }) => {
+  const found = raw === undefined ? null : LONE_HIGH_SURROGATE.exec(raw);
+  if (!found) return null;
+  const at = found.index + found[0].lastIndexOf("\\u");
+  return invalidRequest(
+    `The request body is not valid JSON: no low surrogate in string: line 1 column ${at + 1} (char ${at})`,
+  );
+};
+
 export const anthropicRules: FakeRule[] = [
+  loneSurrogateRule,
   blockBindingNeedsPrefixCheck,
   thinkingPrefixRule,
   temperatureWithThinkingRule,

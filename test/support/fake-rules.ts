@@ -18,6 +18,8 @@ export interface RuleRequest {
   path: string;
   /** The parsed JSON body (null when it was not JSON). */
   body: unknown;
+  /** The body as sent (JSON.parse accepts what some APIs refuse, such as a lone surrogate escape). */
+  raw?: string;
   model: string;
 }
 

@@ -5,6 +5,8 @@
  * 1 MB description or hundreds of tools would otherwise cost every turn; each cut or drop is a warning
  * naming the server and the tool.
  */
+
+import { wholeCharEnd } from "../truncate.ts";
 import type { McpToolInfo } from "./connection.ts";
 import { DEFAULT_TOOL_LIMITS, type McpToolLimits } from "./types.ts";
 
@@ -61,13 +63,13 @@ export function limitTools(
 
 /** Server instructions (InitializeResult.instructions) cut as a description is. */
 export function capInstructions(text: string, max = DEFAULT_TOOL_LIMITS.maxDescriptionChars): string {
-  return text.length > max ? `${text.slice(0, max)}${TRUNCATED_NOTE}` : text;
+  return text.length > max ? `${text.slice(0, wholeCharEnd(text, max))}${TRUNCATED_NOTE}` : text;
 }
 
 function capDescription(tool: McpToolInfo, max: number): McpToolInfo {
   const description = tool.description;
   if (description === undefined || description.length <= max) return tool;
-  return { ...tool, description: `${description.slice(0, max)}${TRUNCATED_NOTE}` };
+  return { ...tool, description: `${description.slice(0, wholeCharEnd(description, max))}${TRUNCATED_NOTE}` };
 }
 
 /** What the definition costs in a request: its name, description and input schema as JSON. */
