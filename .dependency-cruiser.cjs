@@ -61,6 +61,10 @@ const TERMINAL_PACKAGES =
 /** Node's terminal modules (core modules resolve to their bare name). */
 const TERMINAL_CORE = "^(node:)?(tty|readline|readline/promises)$";
 
+/** Node's modules that reach files, the user's machine, processes or the network. */
+const IO_CORE =
+  "^(node:)?(fs|fs/promises|os|child_process|worker_threads|net|dgram|dns|dns/promises|http|https|http2|tls|tty|readline|readline/promises)$";
+
 module.exports = {
   forbidden: [
     {
@@ -86,6 +90,14 @@ module.exports = {
       severity: "error",
       from: { path: below("agents") },
       to: { path: [INK, TERMINAL_PACKAGES, TERMINAL_CORE] },
+    },
+    {
+      name: "kernel-index-pure",
+      comment:
+        "kernel/index.ts holds the pure kernel: nothing it loads, directly or through other modules, may reach file, process or network I/O; import files/config-file.ts, files/paths.ts or text/redact.ts from their own paths",
+      severity: "error",
+      from: { path: "^src/kernel/index\\.ts$" },
+      to: { reachable: true, path: IO_CORE },
     },
     {
       name: "not-to-unresolvable",
