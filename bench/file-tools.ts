@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Redactor } from "../src/kernel/index.ts";
+import { Redactor } from "../src/kernel/text/redact.ts";
 import { editFileTool } from "../src/tools/files/edit-file.ts";
 import { readFileTool } from "../src/tools/files/read-file.ts";
 import { writeFileTool } from "../src/tools/files/write-file.ts";

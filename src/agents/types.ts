@@ -5,10 +5,10 @@ import type {
   ModelFamily,
   ModelInfo,
   ModelRef,
-  Redactor,
   StreamFn,
   ToolDefinition,
 } from "../kernel/index.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
 import type { GateCheck, GateOutcome } from "../policy/types.ts";
 import type { PrimitiveName, Tool } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";

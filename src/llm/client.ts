@@ -15,7 +15,8 @@ import type {
   StreamEvent,
   StreamFn,
 } from "../kernel/index.ts";
-import { AppError, Redactor } from "../kernel/index.ts";
+import { AppError } from "../kernel/index.ts";
+import { Redactor } from "../kernel/text/redact.ts";
 import type { Replay } from "./cassette/cassette.ts";
 import { modelInfo, retirementWarning } from "./catalog.ts";
 import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";

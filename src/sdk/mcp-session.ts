@@ -5,7 +5,8 @@
  * loads the MCP SDK: servers start when an agent that names them runs (src/tools/mcp/servers.ts).
  */
 import { dirname } from "node:path";
-import { type AgentIdentity, looksSecret } from "../kernel/index.ts";
+import type { AgentIdentity } from "../kernel/index.ts";
+import { looksSecret } from "../kernel/text/redact.ts";
 import type { ApprovalGate } from "../policy/gate.ts";
 import { quoteWord } from "../policy/shell-word.ts";
 import type { McpClientHandlers } from "../tools/mcp/client-requests.ts";

@@ -6,8 +6,8 @@ import {
   type EmitFn,
   makeEvent,
   type ProviderNotice,
-  type Redactor,
 } from "../kernel/index.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
 import { describeNotice } from "../llm/notice-text.ts";
 import { redactingEmit } from "../session/redacting-emit.ts";
 import type { EventQueue } from "./event-queue.ts";

@@ -4,13 +4,8 @@ import type { OutputSchema } from "../agents/loop/output-schema.ts";
 import { invokedSkill } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
-import {
-  AppError,
-  type EmitFn,
-  type Redactor,
-  type ResponseSchema,
-  type RunResult,
-} from "../kernel/index.ts";
+import { AppError, type EmitFn, type ResponseSchema, type RunResult } from "../kernel/index.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
 import { type ModelClient, modelDeps } from "../llm/client.ts";
 import type { ApprovalGate } from "../policy/gate.ts";
 import type { Workspace } from "../tools/workspace.ts";

@@ -6,7 +6,8 @@
 import { mergeHooks } from "../agents/hooks/hooks.ts";
 import { userInvocable } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
-import { AppError, Redactor } from "../kernel/index.ts";
+import { AppError } from "../kernel/index.ts";
+import { Redactor } from "../kernel/text/redact.ts";
 import { createModelClient } from "../llm/client.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";

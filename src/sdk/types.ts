@@ -9,10 +9,10 @@ import type {
   ApprovalRequest,
   Approver,
   Message,
-  Redactor,
   ResponseSchema,
   RunResult,
 } from "../kernel/index.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
 import type { ModelClient } from "../llm/client.ts";
 import type { SandboxSettings } from "../tools/exec/sandbox-settings.ts";
 import type { Workspace } from "../tools/workspace.ts";

@@ -5,7 +5,8 @@
  */
 
 import { z } from "zod";
-import { type JsonSchema, Redactor, type ToolOutput } from "../kernel/index.ts";
+import type { JsonSchema, ToolOutput } from "../kernel/index.ts";
+import { Redactor } from "../kernel/text/redact.ts";
 import { errorOutput, finishOutput } from "./tool-output.ts";
 import type { PolicyTarget, Primitive, PrimitiveName, ToolContext, ValidationResult } from "./types.ts";
 

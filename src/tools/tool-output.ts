@@ -1,6 +1,7 @@
 /** The two steps every tool output takes once, in the pipeline: redaction, then truncation. */
 
-import type { ImagePart, Redactor, ToolOutput } from "../kernel/index.ts";
+import type { ImagePart, ToolOutput } from "../kernel/index.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
 import { DISPLAY_LIMIT, MODEL_TEXT_LIMIT, truncateText } from "./truncate.ts";
 
 /** An error result: the message for the model, its first line for the user. */

@@ -1,4 +1,5 @@
-import type { JsonSchema, Redactor, ToolOutput, ToolProgress } from "../kernel/index.ts";
+import type { JsonSchema, ToolOutput, ToolProgress } from "../kernel/index.ts";
+import type { Redactor } from "../kernel/text/redact.ts";
 import type { PrimitiveName } from "./names.ts";
 import type { Workspace } from "./workspace.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { type AgentEvent, makeEvent, Redactor } from "../../src/kernel/index.ts";
+import { type AgentEvent, makeEvent } from "../../src/kernel/index.ts";
+import { Redactor } from "../../src/kernel/text/redact.ts";
 import { redactingEmit } from "../../src/session/redacting-emit.ts";
 
 const KEY = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz";

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "n
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redactor } from "../../src/kernel/index.ts";
+import { Redactor } from "../../src/kernel/text/redact.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
 import { Workspace } from "../../src/tools/workspace.ts";
 

@@ -1,4 +1,5 @@
-import type { AgentIdentity, EmitFn, Redactor } from "../../kernel/index.ts";
+import type { AgentIdentity, EmitFn } from "../../kernel/index.ts";
+import type { Redactor } from "../../kernel/text/redact.ts";
 
 /** The shapes of hooks (a leaf module: hooks.ts, hook-match.ts and hook-runner.ts all import it). */
 

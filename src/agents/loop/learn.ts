@@ -1,6 +1,7 @@
 import { appendFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { type AgentIdentity, type EmitFn, makeEvent, stateDir } from "../../kernel/index.ts";
+import { stateDir } from "../../kernel/files/paths.ts";
+import { type AgentIdentity, type EmitFn, makeEvent } from "../../kernel/index.ts";
 
 /**
  * Learn signals: how each tool result went (success, failure, stumble), emitted as events and, when

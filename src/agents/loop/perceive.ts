@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { readConfigFileResult } from "../../kernel/index.ts";
+import { readConfigFileResult } from "../../kernel/files/config-file.ts";
 import { closeOpenToolCalls } from "./context/history.ts";
 import { append, type Node } from "./node.ts";
 

@@ -1,7 +1,8 @@
 import { lstat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { configDir, readConfigFileResult } from "../../kernel/index.ts";
+import { readConfigFileResult } from "../../kernel/files/config-file.ts";
+import { configDir } from "../../kernel/files/paths.ts";
 
 /**
  * Project instructions (docs/agent-specs.md "Project instructions"): AGENTS.md, or CLAUDE.md where a directory has

@@ -2,13 +2,9 @@ import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { isMap, LineCounter, parseDocument } from "yaml";
-import {
-  AppError,
-  configDir,
-  MAX_ALIAS_COUNT,
-  readConfigFileResult,
-  yamlAliasMessage,
-} from "../../kernel/index.ts";
+import { MAX_ALIAS_COUNT, readConfigFileResult, yamlAliasMessage } from "../../kernel/files/config-file.ts";
+import { configDir } from "../../kernel/files/paths.ts";
+import { AppError } from "../../kernel/index.ts";
 import { BOOTSTRAP_TEXTS, EMBEDDED_BOOTSTRAP_DIR } from "./bootstrap-specs.ts";
 import {
   type AgentSpec,

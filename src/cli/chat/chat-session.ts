@@ -6,6 +6,7 @@
 
 import { applyCompaction, compactConversation } from "../../agents/loop/context/compaction.ts";
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
+import { sessionsDir } from "../../kernel/files/paths.ts";
 import {
   type AgentEvent,
   AppError,
@@ -16,7 +17,6 @@ import {
   type Message,
   makeEvent,
   type RunResult,
-  sessionsDir,
   type Usage,
 } from "../../kernel/index.ts";
 import { costOf, modelInfo } from "../../llm/catalog.ts";

@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { AppError, ExitCode, stateDir } from "../../kernel/index.ts";
+import { stateDir } from "../../kernel/files/paths.ts";
+import { AppError, ExitCode } from "../../kernel/index.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { handleInterrupts } from "../shared/io/interrupts.ts";
 import { stderr, stdout } from "../shared/io/std-streams.ts";

@@ -4,7 +4,6 @@
  */
 import {
   type FinishReason,
-  Redactor,
   type RunActivity,
   type RunStatus,
   roundUsd,
@@ -12,6 +11,7 @@ import {
   terminalSafe,
   type Usage,
 } from "../../kernel/index.ts";
+import { Redactor } from "../../kernel/text/redact.ts";
 import { SCHEMA_VERSION } from "../../ui/json-shape.ts";
 import { type ActivityFields, activityFields, type TokenCounts, tokenCounts } from "../../ui/result.ts";
 import type { WarningFields } from "../../ui/result-warnings.ts";

@@ -10,11 +10,11 @@ import {
   type AgentEvent,
   AppError,
   type ModelRef,
-  Redactor,
   TerminalSafeStream,
   terminalSafe,
   WholeWords,
 } from "../../kernel/index.ts";
+import { Redactor } from "../../kernel/text/redact.ts";
 import { createModelClient } from "../../llm/client.ts";
 import { describeNotice } from "../../llm/notice-text.ts";
 import { loadConfig } from "../../sdk/config/config.ts";

@@ -6,14 +6,8 @@
 import { HELPER_SYSTEM, runHelper } from "../../agents/helper-loop.ts";
 import type { HooksConfig, ToolHooks } from "../../agents/hooks/hooks.ts";
 import type { OutputSchema } from "../../agents/loop/output-schema.ts";
-import {
-  type AgentEvent,
-  type EmitFn,
-  emptyUsage,
-  type ModelRef,
-  type Redactor,
-  shownAsTool,
-} from "../../kernel/index.ts";
+import { type AgentEvent, type EmitFn, emptyUsage, type ModelRef, shownAsTool } from "../../kernel/index.ts";
+import type { Redactor } from "../../kernel/text/redact.ts";
 import { type ModelClient, modelDeps } from "../../llm/client.ts";
 import type { Rule } from "../../policy/index.ts";
 import { sandboxWorkspace } from "../../sdk/sandbox-setup.ts";

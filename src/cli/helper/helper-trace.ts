@@ -8,9 +8,9 @@ import {
   type EventDataMap,
   type EventKind,
   makeEvent,
-  type Redactor,
   type RunResult,
 } from "../../kernel/index.ts";
+import type { Redactor } from "../../kernel/text/redact.ts";
 import type { Telemetry } from "../shared/session/run-telemetry.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 

@@ -3,7 +3,8 @@
  * tools, and stops it. Servers a trusted project declares are listed but not started: starting one needs
  * approval, which a run asks for. A server that fails to start is a row with state `failed` and why.
  */
-import { Redactor, terminalLine, terminalSafeValue } from "../../kernel/index.ts";
+import { terminalLine, terminalSafeValue } from "../../kernel/index.ts";
+import { Redactor } from "../../kernel/text/redact.ts";
 import { loadConfig } from "../../sdk/config/config.ts";
 import { mcpSecrets, sessionMcpConfigs, userServersCwd } from "../../sdk/mcp-session.ts";
 import { loadProjectRules } from "../../sdk/project/project-rules.ts";

@@ -2,7 +2,8 @@
  * `agent models`: for the current environment, which key variables were found (names only, never
  * values), what each tier resolves to and why, config overrides and openai-compatible providers.
  */
-import { AppError, type ProviderKind, Redactor } from "../../kernel/index.ts";
+import { AppError, type ProviderKind } from "../../kernel/index.ts";
+import { Redactor } from "../../kernel/text/redact.ts";
 import { type CatalogEntry, catalogEntries, catalogSource } from "../../llm/catalog.ts";
 import { listEndpoints } from "../../llm/endpoints.ts";
 import { serverAnswers } from "../../llm/local/server-probe.ts";

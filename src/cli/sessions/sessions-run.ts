@@ -3,7 +3,8 @@
  * an AppError of kind "session" (exit 2), raised by findSession.
  */
 import { realpathSync } from "node:fs";
-import { AppError, sessionsDir, terminalSafe } from "../../kernel/index.ts";
+import { sessionsDir } from "../../kernel/files/paths.ts";
+import { AppError, terminalSafe } from "../../kernel/index.ts";
 import { formatSession } from "../../session/format-session.ts";
 import { displayIds, listSessions, type SessionSummary } from "../../session/session-summary.ts";
 import { readTranscript, sessionIds } from "../../session/sessions.ts";

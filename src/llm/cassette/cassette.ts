@@ -6,13 +6,8 @@
 import { mkdirSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeAllSync } from "../../kernel/files/write-all.ts";
-import {
-  AppError,
-  type ModelRequest,
-  Redactor,
-  type StreamEvent,
-  type StreamFn,
-} from "../../kernel/index.ts";
+import { AppError, type ModelRequest, type StreamEvent, type StreamFn } from "../../kernel/index.ts";
+import { Redactor } from "../../kernel/text/redact.ts";
 import { costOf, modelInfo } from "../catalog.ts";
 import {
   CASSETTE_VERSION,

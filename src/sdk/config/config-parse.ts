@@ -5,7 +5,8 @@
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
 import type { HookSpec, HooksConfig } from "../../agents/hooks/hooks.ts";
-import { AppError, MAX_ALIAS_COUNT, type ReasoningEffort, yamlAliasMessage } from "../../kernel/index.ts";
+import { MAX_ALIAS_COUNT, yamlAliasMessage } from "../../kernel/files/config-file.ts";
+import { AppError, type ReasoningEffort } from "../../kernel/index.ts";
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   type McpOAuthConfig,

@@ -46,7 +46,8 @@
  * field and what was expected. yaml and zod are imported only when the file exists.
  */
 import { dirname, join } from "node:path";
-import { configDir, readConfigFile } from "../../kernel/index.ts";
+import { readConfigFile } from "../../kernel/files/config-file.ts";
+import { configDir } from "../../kernel/files/paths.ts";
 import { type AgentConfig, emptyConfig } from "./agent-config.ts";
 
 export { type AgentConfig, emptyConfig } from "./agent-config.ts";

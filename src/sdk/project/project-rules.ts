@@ -8,7 +8,8 @@
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { HooksConfig } from "../../agents/hooks/hooks.ts";
-import { AppError, readConfigFile } from "../../kernel/index.ts";
+import { readConfigFile } from "../../kernel/files/config-file.ts";
+import { AppError } from "../../kernel/index.ts";
 import type { RuleLists } from "../../policy/rules.ts";
 import type { McpServerConfig } from "../../tools/mcp/types.ts";
 

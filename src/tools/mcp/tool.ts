@@ -3,7 +3,8 @@
  * `mcp:SERVER/TOOL`: policy name `mcp`, target `SERVER/TOOL`), runs it, and the pipeline redacts and
  * truncates its output as every tool's (src/agents/loop/tool-calls/invoke.ts).
  */
-import { type JsonSchema, Redactor, type ToolOutput } from "../../kernel/index.ts";
+import type { JsonSchema, ToolOutput } from "../../kernel/index.ts";
+import { Redactor } from "../../kernel/text/redact.ts";
 import { errorOutput, finishOutput } from "../tool-output.ts";
 import type { Tool, ToolContext } from "../types.ts";
 import type { McpConnection, McpToolInfo } from "./connection.ts";

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHookRunner } from "../../../src/agents/hooks/hook-runner.ts";
 import { type HookCall, type HooksConfig, hookMatches } from "../../../src/agents/hooks/hooks.ts";
-import { Redactor } from "../../../src/kernel/index.ts";
+import { Redactor } from "../../../src/kernel/text/redact.ts";
 import { survivors } from "../../support/mcp-fixture.ts";
 import { type Harness, harness, spec, toolResultsIn } from "../harness.ts";
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AgentEvent, makeEvent, Redactor, type RunResult } from "../../../src/kernel/index.ts";
+import { type AgentEvent, makeEvent, type RunResult } from "../../../src/kernel/index.ts";
+import { Redactor } from "../../../src/kernel/text/redact.ts";
 import { openTranscript } from "../../../src/session/transcript.ts";
 import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
 

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppError, readConfigFile, readConfigFileResult } from "../../../src/kernel/index.ts";
+import { readConfigFile, readConfigFileResult } from "../../../src/kernel/files/config-file.ts";
+import { AppError } from "../../../src/kernel/index.ts";
 
 let dir: string;
 let ws: string;

@@ -10,7 +10,8 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFile
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { runVerifyCommands } from "../../../src/agents/loop/verify.ts";
-import { type makeEvent, Redactor } from "../../../src/kernel/index.ts";
+import type { makeEvent } from "../../../src/kernel/index.ts";
+import { Redactor } from "../../../src/kernel/text/redact.ts";
 import { flagApprover } from "../../../src/policy/approvers.ts";
 import { ApprovalGate } from "../../../src/policy/gate.ts";
 import { buildRuleSet } from "../../../src/policy/rules.ts";

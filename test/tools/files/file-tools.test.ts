@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Redactor } from "../../../src/kernel/index.ts";
+import { Redactor } from "../../../src/kernel/text/redact.ts";
 import { editFileTool } from "../../../src/tools/files/edit-file.ts";
 import { DEFAULT_READ_LIMIT, readFileTool } from "../../../src/tools/files/read-file.ts";
 import { writeFileTool } from "../../../src/tools/files/write-file.ts";

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redactor } from "../../../src/kernel/index.ts";
+import { Redactor } from "../../../src/kernel/text/redact.ts";
 import { McpServers } from "../../../src/tools/mcp/servers.ts";
 import type { McpServerConfig } from "../../../src/tools/mcp/types.ts";
 import type { ToolContext } from "../../../src/tools/types.ts";

@@ -3,11 +3,11 @@ import {
   type DenialInfo,
   type EmitFn,
   makeEvent,
-  type Redactor,
   type ToolCall,
   type ToolOutput,
   type ToolResultMessage,
 } from "../../../kernel/index.ts";
+import type { Redactor } from "../../../kernel/text/redact.ts";
 import { errorOutput, finishOutput } from "../../../tools/tool-output.ts";
 import type { PolicyTarget, Tool, ToolContext, ToolRunOutput } from "../../../tools/types.ts";
 import type { Workspace } from "../../../tools/workspace.ts";

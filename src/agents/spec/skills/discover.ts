@@ -1,13 +1,13 @@
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { readRegularFileSync } from "../../../kernel/files/regular-file.ts";
 import {
   CONFIG_FILE_CAP,
   isPathInside,
   readConfigFileResult,
   regularRefusal,
-} from "../../../kernel/index.ts";
+} from "../../../kernel/files/config-file.ts";
+import { readRegularFileSync } from "../../../kernel/files/regular-file.ts";
 import {
   existingSources,
   type SkillSearchOptions,

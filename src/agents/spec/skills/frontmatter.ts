@@ -1,5 +1,5 @@
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
-import { MAX_ALIAS_COUNT, yamlAliasMessage } from "../../../kernel/index.ts";
+import { MAX_ALIAS_COUNT, yamlAliasMessage } from "../../../kernel/files/config-file.ts";
 import type { SkillProblem } from "./types.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { configDir } from "../../../kernel/index.ts";
+import { configDir } from "../../../kernel/files/paths.ts";
 import { searchedDirectories } from "../instructions.ts";
 import type { SkillScope } from "./types.ts";
 

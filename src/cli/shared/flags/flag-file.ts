@@ -8,7 +8,8 @@
  */
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { AppError, isPathInside, readConfigFileResult } from "../../../kernel/index.ts";
+import { isPathInside, readConfigFileResult } from "../../../kernel/files/config-file.ts";
+import { AppError } from "../../../kernel/index.ts";
 
 /**
  * The text of the file a flag names; otherwise a usage error (exit 2) starting with `label`, the flag as

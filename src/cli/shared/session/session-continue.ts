@@ -7,7 +7,8 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { type ResumePoint, resumeFrom } from "../../../agents/loop/context/resume.ts";
-import { AppError, sessionsDir } from "../../../kernel/index.ts";
+import { sessionsDir } from "../../../kernel/files/paths.ts";
+import { AppError } from "../../../kernel/index.ts";
 import { displayIds, latestSession } from "../../../session/session-summary.ts";
 import { findSession, readTranscript, sessionIds } from "../../../session/sessions.ts";
 import { stderr } from "../io/std-streams.ts";

@@ -13,9 +13,9 @@ import {
   type AgentIdentity,
   AppError,
   type Message,
-  type Redactor,
   type RunResult,
 } from "../../../kernel/index.ts";
+import type { Redactor } from "../../../kernel/text/redact.ts";
 import type { ModelClient } from "../../../llm/client.ts";
 import { type AgentConfig, loadConfig } from "../../../sdk/config/config.ts";
 import { sessionMcpConfigs } from "../../../sdk/mcp-session.ts";
