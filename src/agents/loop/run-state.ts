@@ -69,7 +69,7 @@ export interface Run extends RunBase {
   readonly meter: ContextMeter;
 }
 
-/** What changes from turn to turn, owned by the loop (run-loop.ts); each field names the phase that sets it. */
+/** What changes from turn to turn: setup builds it, the loop (run-loop.ts) owns it; each field names who sets it. */
 export interface TurnState {
   /** The conversation; phases add to it through `append` and replace it whole (compaction, escalation). */
   messages: Message[];
