@@ -13,7 +13,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runAgent } from "../src/agents/loop/entry.ts";
+import { runAgent } from "../src/agents/loop/run-loop.ts";
 import { defineSpec } from "../src/agents/spec/spec.ts";
 import type { AgentEvent, Message, ModelRequest } from "../src/kernel/index.ts";
 import { Workspace } from "../src/tools/workspace.ts";

@@ -10,7 +10,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runAgent } from "../src/agents/loop/entry.ts";
+import { runAgent } from "../src/agents/loop/run-loop.ts";
 import { type AgentSpec, defineSpec } from "../src/agents/spec/spec.ts";
 import type { ToolsFor } from "../src/agents/types.ts";
 import { type ModelRef, modelFamily, type RunResult, type StreamFn } from "../src/kernel/index.ts";

@@ -5,8 +5,8 @@ import { isPrimitiveName } from "../tools/names.ts";
 import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { ToolHooks } from "./hooks/hooks.ts";
-import { runAgent } from "./loop/entry.ts";
 import type { OutputSchema } from "./loop/output-schema.ts";
+import { runAgent } from "./loop/run-loop.ts";
 import { type AgentSpec, defineSpec } from "./spec/spec.ts";
 import type { ToolGate, ToolsFor } from "./types.ts";
 

@@ -66,7 +66,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
         ...(options.signal ? { signal: options.signal } : {}),
       })
     : undefined;
-  const { runAgent } = await import("../agents/loop/entry.ts");
+  const { runAgent } = await import("../agents/loop/run-loop.ts");
   return runAgent({
     spec,
     goal,

@@ -2,7 +2,7 @@ import { expect } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runAgent } from "../../src/agents/loop/entry.ts";
+import { runAgent } from "../../src/agents/loop/run-loop.ts";
 import { type AgentSpec, defineSpec } from "../../src/agents/spec/spec.ts";
 import type { RunAgentOptions, ToolGate } from "../../src/agents/types.ts";
 import type {

@@ -1,10 +1,10 @@
 import { makeEvent, type ToolCall, type ToolDefinition } from "../../kernel/index.ts";
 import type { Tool } from "../../tools/types.ts";
-import { type ActContext, append, finishNode, type Node, type NodeOutcome } from "./node.ts";
+import { type ActContext, append, end, type Run, type Step, type TurnState } from "./run-state.ts";
 import { ABORTED_RESULT, type CallResult, errorResult, invoke, traced } from "./tool-calls/invoke.ts";
 import { repairToolCall } from "./tool-calls/tool-call-repair.ts";
 
-export type { ActContext } from "./node.ts";
+export type { ActContext } from "./run-state.ts";
 export { ABORTED_RESULT, type CallOutcome, type CallResult } from "./tool-calls/invoke.ts";
 
 /**
@@ -14,23 +14,23 @@ export { ABORTED_RESULT, type CallOutcome, type CallResult } from "./tool-calls/
  */
 
 /**
- * Act: every call of the turn through the pipeline, results appended in the model's order. When a call
- * says the session must stop (`--on-ask fail`), `end` is the run's outcome.
+ * Act: every call of the turn through the pipeline, results appended in the model's order. Continues with
+ * the results; ends when a call says the session must stop (`--on-ask fail`).
  */
 export async function act(
-  node: Node,
+  run: Run,
+  state: TurnState,
   calls: ToolCall[],
-): Promise<{ results: CallResult[]; end?: Promise<NodeOutcome> }> {
-  const { results, stop } = await actOnCalls(calls, node.act as ActContext);
-  for (const r of results) append(node, r.message);
-  node.shared.log.results(node.who, results);
-  if (stop === undefined) return { results };
-  node.stop = stop;
-  node.options.emit(makeEvent(node.who, "error", { message: stop, kind: "approval" }));
+): Promise<Step<{ results: CallResult[] }>> {
+  const { results, stop } = await actOnCalls(calls, run.act);
+  for (const r of results) append(run, state, r.message);
+  run.shared.log.results(run.who, results);
+  if (stop === undefined) return { next: "continue", results };
+  run.options.emit(makeEvent(run.who, "error", { message: stop, kind: "approval" }));
   const error = { kind: "approval" as const, message: stop };
   // No answer: what the model said so far is a preamble ("Delegating the edit."), not a result, and
   // stdout holds exactly the answer.
-  return { results, end: finishNode(node, { finishReason: "approval_needed", answer: "", error }) };
+  return end({ finishReason: "approval_needed", answer: "", error }, stop);
 }
 
 /**

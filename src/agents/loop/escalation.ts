@@ -1,6 +1,6 @@
 import { type Message, type ModelRef, makeEvent } from "../../kernel/index.ts";
 import { StallDetector } from "./guards.ts";
-import { append, type Node } from "./node.ts";
+import { append, type RunBase, type TurnState } from "./run-state.ts";
 
 /**
  * Escalation of a stalled run: once, to the next tier, continuing the same conversation (the stalled
@@ -32,27 +32,28 @@ export function withoutReasoning(messages: readonly Message[]): Message[] {
   );
 }
 
-/** A stalled root continues once on the next tier, its conversation kept; false when it cannot. */
-export function escalate(node: Node, turn: number): boolean {
-  const next = node.escalateTo;
-  node.escalateTo = undefined;
-  if (next === undefined || node.run.signal.aborted) return false;
+/**
+ * The escalation hook (run-loop.ts calls it where a stall would end the run): a stalled root continues once
+ * on the next tier, its conversation kept, its stall detector fresh and its turns counted again; false when
+ * it cannot.
+ */
+export function escalate(base: RunBase, state: TurnState, turn: number): boolean {
+  const next = state.escalateTo;
+  state.escalateTo = undefined;
+  if (next === undefined || base.abort.signal.aborted) return false;
   let ref: ModelRef;
   try {
-    ref = node.options.resolveModel(next);
+    ref = base.options.resolveModel(next);
   } catch {
     return false;
   }
   const reason = `stalled: escalating once to ${next}, with the conversation so far`;
-  node.options.emit(
-    makeEvent(node.who, "model_switch", { from: (node.model as ModelRef).id, to: ref.id, reason }),
-  );
-  node.model = ref;
-  node.info = node.options.modelInfo(ref);
-  node.messages.splice(0, node.messages.length, ...withoutReasoning(node.messages));
-  append(node, { role: "user", content: escalationNote(node.options.goal) });
-  node.stall = new StallDetector();
-  node.nudged = false;
-  node.turnBase = turn;
+  base.options.emit(makeEvent(base.who, "model_switch", { from: state.model.ref.id, to: ref.id, reason }));
+  state.model = { ref, info: base.options.modelInfo(ref) };
+  state.messages.splice(0, state.messages.length, ...withoutReasoning(state.messages));
+  append(base, state, { role: "user", content: escalationNote(base.options.goal) });
+  state.stall = new StallDetector();
+  state.nudged = false;
+  state.turnBase = turn;
   return true;
 }

@@ -2,7 +2,7 @@ import type { Message, ToolCall, ToolDefinition } from "../../kernel/index.ts";
 
 /**
  * Guards of the loop that need no I/O: stall detection and context eliding.
- * (Budgets live in usage-tracker.ts; turn and time limits in entry.ts.)
+ * (Budgets live in usage-tracker.ts; turn and time limits in run-loop.ts.)
  */
 
 /** The message the loop injects when it detects a stall. */

@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { readConfigFileResult } from "../../kernel/files/config-file.ts";
 import { closeOpenToolCalls } from "./context/history.ts";
-import { append, type Node } from "./node.ts";
+import { append, type Run, type TurnState } from "./run-state.ts";
 
 /**
  * Perceive: the first user message of a run — the goal, the hints, and cheap facts about the
@@ -71,15 +71,15 @@ export function continueMessage(goal: string, hints: readonly string[]): string 
 }
 
 /** Perceive: the goal, hints and workspace facts (or, resumed, the goal continuing the history). */
-export async function perceive(node: Node): Promise<void> {
-  const { goal, hints = [], workspace } = node.options;
-  if (node.messages.length === 0) {
-    append(node, {
+export async function perceive(run: Run, state: TurnState): Promise<void> {
+  const { goal, hints = [], workspace } = run.options;
+  if (state.messages.length === 0) {
+    append(run, state, {
       role: "user",
       content: initialMessage(goal, hints, await workspaceFacts(workspace.root)),
     });
   } else {
-    closeOpenToolCalls(node.messages, (m) => append(node, m));
-    append(node, { role: "user", content: continueMessage(goal, hints) });
+    closeOpenToolCalls(state.messages, (m) => append(run, state, m));
+    append(run, state, { role: "user", content: continueMessage(goal, hints) });
   }
 }

@@ -85,7 +85,7 @@ export function delegationResult(childName: string, result: RunResult): Delegati
   };
 }
 
-/** Runs a child agent (entry.ts supplies it, so this module never imports the loop). */
+/** Runs a child agent (setup.ts supplies it, so this module never imports the loop). */
 export type ChildRunner = (
   spec: AgentSpec,
   goal: string,

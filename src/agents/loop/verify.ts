@@ -1,18 +1,15 @@
-import { type AgentIdentity, type EmitFn, makeEvent, type ToolCall } from "../../kernel/index.ts";
+import { type AgentIdentity, type EmitFn, makeEvent } from "../../kernel/index.ts";
 import { minimalEnv } from "../../tools/exec/exec-env.ts";
 import { type CommandResult, runCommand } from "../../tools/exec/run-command.ts";
 import type { Tool } from "../../tools/types.ts";
-import { specOrigin } from "../spec/spec.ts";
-import { escalate } from "./escalation.ts";
 import type { Finish } from "./finish.ts";
-import { STALL_NUDGE } from "./guards.ts";
 import type { LearnRecorder } from "./learn.ts";
-import { type ActContext, aborted, append, finishNode, type Node, type NodeOutcome } from "./node.ts";
 import { type CallResult, type InvokeContext, invoke } from "./tool-calls/invoke.ts";
 
 /**
  * Verify: judges each tool result (success, failure, stumble) and runs the spec's `verify:`
- * commands, through the approval gate, before an agent may finish.
+ * commands, through the approval gate, before an agent may finish. The loop calls both at its verify hook
+ * points (run-loop.ts).
  */
 
 /** Judges one response's results: a verify event and a learn signal per result. */
@@ -195,79 +192,4 @@ export function verifyFailureMessage(failure: Extract<VerifyFailure, { kind: "fa
     `Verification ${how}: \`${failure.command}\`. You may not finish until it passes.\n` +
     `Output:\n${failure.output || "(no output)"}\n\nFix the problem, then answer again.`
   );
-}
-
-/** Verify an answer (the model called no tools): it may finish once its verify commands pass. */
-export async function verifyAnswer(node: Node, text: string, turn: number): Promise<NodeOutcome | undefined> {
-  if (node.nudged) return escalate(node, turn) ? undefined : finishStalled(node);
-  const verified = await verifyCommands(node);
-  if (verified.ok) return shaped(node, "stop", text || node.bestAnswer);
-  if (verified.kind !== "failed") return unverified(node, verified);
-  if (node.run.signal.aborted) return undefined;
-  node.verifyFailures++;
-  if (node.verifyFailures >= (node.limits.maxVerifyAttempts ?? 3)) return unverified(node, verified);
-  append(node, { role: "user", content: verifyFailureMessage(verified) });
-  return undefined;
-}
-
-/** Verify a turn's results: judge each (success, failure, stumble; learn signals), then watch for stalls. */
-export function verifyResults(node: Node, calls: ToolCall[], results: CallResult[]): void {
-  judgeResults(results, node.who, node.options.emit, node.learn);
-  watchForStall(node, calls, results);
-}
-
-function watchForStall(node: Node, calls: ToolCall[], results: CallResult[]): void {
-  const mutating = (name: string): boolean => node.tools.get(name)?.readOnly === false;
-  const repeated = node.stall.repeatedCall(
-    results.map((r, i) => ({
-      call: calls[i] as ToolCall,
-      result: r.message.content,
-      mutated: r.outcome === "ok" && mutating(r.message.toolName),
-    })),
-  );
-  const sameResults = node.stall.recordResults(results.map((r) => r.message));
-  if ((!repeated && !sameResults) || node.run.signal.aborted) return;
-  const why = repeated ? `repeated call to ${repeated.name}` : "three identical results in a row";
-  node.options.emit(makeEvent(node.who, "warning", { message: `stall detected: ${why}`, code: "stall" }));
-  append(node, { role: "user", content: STALL_NUDGE });
-  node.nudged = true;
-}
-
-/** The spec's `verify:` commands, each through the gate as an exec. */
-function verifyCommands(node: Node): Promise<VerifyOutcome> {
-  return runVerifyCommands(node.options.spec.verify ?? [], {
-    invoke: node.act as ActContext,
-    timeoutMs: node.limits.verifyTimeoutMs ?? 120_000,
-    origin: specOrigin(node.options.spec),
-  });
-}
-
-/** Ends the run when verification cannot pass: not approved, `--on-ask fail`, or after a stall. */
-function unverified(node: Node, failure: VerifyFailure): Promise<NodeOutcome> {
-  const end = aborted(node) ?? unverifiedFinish(failure, node.options.spec.name, node.bestAnswer);
-  if (failure.kind === "approval_needed" && !node.run.signal.aborted) node.stop = failure.message;
-  if (end.error)
-    node.options.emit(makeEvent(node.who, "error", { message: end.error.message, kind: end.error.kind }));
-  return finishNode(node, end);
-}
-
-/** A stall ends in a forced answer: a success only when the verify commands pass too. */
-export async function finishStalled(node: Node): Promise<NodeOutcome> {
-  const verified = await verifyCommands(node);
-  if (!verified.ok) return unverified(node, verified);
-  return (await shaped(node, "stall", node.bestAnswer)) as NodeOutcome;
-}
-
-/** The final answer, checked against `--schema` when there is one: the end, or a re-ask (undefined). */
-function shaped(
-  node: Node,
-  finishReason: "stop" | "stall",
-  answer: string,
-): Promise<NodeOutcome> | undefined {
-  const end = node.shaper.end(finishReason, answer);
-  if ("finishReason" in end) return finishNode(node, end);
-  const message = `asking again: ${end.error}`;
-  node.options.emit(makeEvent(node.who, "warning", { message, code: "invalid_output" }));
-  append(node, { role: "user", content: end.reask });
-  return undefined;
 }

@@ -1,6 +1,6 @@
-/** What a sub-agent inherits from its parent's run options (childRunOptions, src/agents/loop/entry.ts). */
+/** What a sub-agent inherits from its parent's run options (childRunOptions, src/agents/loop/setup.ts). */
 import { expect, test } from "bun:test";
-import { childRunOptions } from "../../../src/agents/loop/entry.ts";
+import { childRunOptions } from "../../../src/agents/loop/setup.ts";
 import type { RunAgentOptions } from "../../../src/agents/types.ts";
 import { spec } from "../harness.ts";
 

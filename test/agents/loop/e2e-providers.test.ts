@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runAgent } from "../../../src/agents/loop/entry.ts";
+import { runAgent } from "../../../src/agents/loop/run-loop.ts";
 import { BOOTSTRAP_DIR, loadSpecs } from "../../../src/agents/spec/spec-loader.ts";
 import type { AgentEvent } from "../../../src/kernel/index.ts";
 import { createModelClient } from "../../../src/llm/client.ts";

@@ -3,8 +3,8 @@ import type { RunLog } from "./activity-log.ts";
 import type { UsageTracker } from "./usage-tracker.ts";
 
 /**
- * Small pieces of run bookkeeping shared by entry.ts: what a session shares between its runs, and the
- * abort/timeout signal of one run (how a run finishes is in finish.ts).
+ * Small pieces of run bookkeeping shared by the loop (run-loop.ts, setup.ts): what a session shares between
+ * its runs, and the abort/timeout signal of one run (how a run finishes: finish.ts, run-loop.ts finishRun).
  */
 
 /** State shared by every run of one session (created by the root run, passed down to children). */

@@ -2,52 +2,50 @@ import { makeEvent } from "../../../kernel/index.ts";
 import { modelInvocable, skillsFor } from "../../spec/skills/catalog.ts";
 import { skillGrants } from "../../spec/skills/grants.ts";
 import { substituteSkill } from "../../spec/skills/substitute.ts";
-import { type ActivationState, newActivationState, type Skill } from "../../spec/skills/types.ts";
-import type { Node } from "../node.ts";
+import type { Skill } from "../../spec/skills/types.ts";
+import type { Run } from "../run-state.ts";
 
 /**
  * What activating a skill does to an agent (DESIGN "Skills"): its folder becomes readable, read only, by
  * the agent's file tools and its children's (Workspace.withReadOnlyRoot); its `allowed-tools` become allow
  * rules for the agent and its children when trust allows (grants.ts); a `skill_activated` event names it
- * and its path. Nothing is run. The root's state lives in the session, so a chat's later messages keep it.
+ * and its path. Nothing is run. The root's state lives in the session, so a chat's later messages keep it
+ * (setup.ts picks the state: the session's for the root, a new one for a child).
  */
 
+/** What skills act on: the run's options (its children's template), its identity, its activations and its act
+ * context (the live pipeline's workspace and gate). Setup hands it over (setup.ts). */
+export type SkillHost = Pick<Run, "options" | "who" | "activations" | "act">;
+
 /** The skills this agent may see: its spec's `skills:` capability over the session's skills. */
-export function agentSkills(node: Node): Skill[] {
-  return skillsFor(node.options.skills?.set, node.options.spec.skills);
+export function agentSkills(host: SkillHost): Skill[] {
+  return skillsFor(host.options.skills?.set, host.options.spec.skills);
 }
 
 /** The skills this agent's model may activate (the catalog and the `skill` tool's names). */
-export function modelSkills(node: Node): Skill[] {
-  return modelInvocable(agentSkills(node));
-}
-
-/** This agent's activation state: the session's for the root, its own for a child. */
-export function activationState(node: Node): ActivationState {
-  if (node.who.depth === 0 && node.options.skills) return node.options.skills.root;
-  node.activations ??= newActivationState();
-  return node.activations;
+export function modelSkills(host: SkillHost): Skill[] {
+  return modelInvocable(agentSkills(host));
 }
 
 /**
  * Applies what earlier activations left (a chat's root on its next message): the folders and grants.
  * Called once the registry exists.
  */
-export function restoreActivations(node: Node): void {
-  const state = activationState(node);
-  for (const dir of state.readRoots) widen(node, dir);
-  if (state.grants.length > 0) grant(node, state.grants);
+export function restoreActivations(host: SkillHost): void {
+  const state = host.activations;
+  for (const dir of state.readRoots) widen(host, dir);
+  if (state.grants.length > 0) grant(host, state.grants);
 }
 
 /**
  * A continued conversation (`-c`, `--resume`) whose history already holds skills' bodies: they count as
  * loaded (once per conversation), and their folders and grants apply again, under today's trust.
  */
-export function activationsFromHistory(node: Node): void {
-  const set = node.options.skills?.set;
-  if (!set || node.who.depth !== 0) return;
-  const state = activationState(node);
-  for (const message of node.options.history ?? []) {
+export function activationsFromHistory(host: SkillHost): void {
+  const set = host.options.skills?.set;
+  if (!set || host.who.depth !== 0) return;
+  const state = host.activations;
+  for (const message of host.options.history ?? []) {
     // Only the skill tool's results and the goals `/name` made (userSkillGoal): text that a file or stdin
     // brought into a goal never activates anything.
     const fromTool = message.role === "tool" && message.toolName === "skill" && !message.isError;
@@ -66,23 +64,23 @@ export function activationsFromHistory(node: Node): void {
 const USER_SKILL_GOAL = /^(?:New goal|Goal): The user ran the skill command \//;
 
 /** Activates `skill` for this agent (once per conversation); false when it was already active. */
-export function activate(node: Node, skill: Skill, by: "model" | "user"): boolean {
-  const state = activationState(node);
+export function activate(host: SkillHost, skill: Skill, by: "model" | "user"): boolean {
+  const state = host.activations;
   if (state.activated.has(skill.name)) return false;
   state.activated.add(skill.name);
   if (skill.dir !== undefined) {
     state.readRoots.push(skill.dir);
-    widen(node, skill.dir);
+    widen(host, skill.dir);
   }
-  const { rules, ignored } = skillGrants(skill, node.options.skills?.set.projectTrusted === true);
-  const invalid = rules.length > 0 ? grant(node, rules) : [];
+  const { rules, ignored } = skillGrants(skill, host.options.skills?.set.projectTrusted === true);
+  const invalid = rules.length > 0 ? grant(host, rules) : [];
   const granted = rules.filter((_, i) => !invalid[i]);
   state.grants.push(...granted);
   const problems = [ignored, ...invalid.filter((x): x is string => x !== undefined)]
     .filter(Boolean)
     .join("; ");
-  node.options.emit(
-    makeEvent(node.who, "skill_activated", {
+  host.options.emit(
+    makeEvent(host.who, "skill_activated", {
       skill: skill.name,
       path: skill.file,
       scope: skill.scope,
@@ -105,16 +103,16 @@ export function activatedText(skill: Skill, args: string): string {
   return `<skill name="${skill.name}" path="${skill.file}">\n${body}\n</skill>${folder}`;
 }
 
-// The agent's options are its children's template (entry.ts childRunOptions): changing them here passes the
+// The agent's options are its children's template (setup.ts childRunOptions): changing them here passes the
 // folder and the grants down to every child started after the activation.
-function widen(node: Node, dir: string): void {
-  node.options.workspace = node.options.workspace.withReadOnlyRoot(dir);
-  if (node.act) node.act.workspace = node.options.workspace;
+function widen(host: SkillHost, dir: string): void {
+  host.options.workspace = host.options.workspace.withReadOnlyRoot(dir);
+  host.act.workspace = host.options.workspace;
 }
 
 /** Adds allow rules to the agent's gate; per rule, why it did not parse (undefined when it did). */
-function grant(node: Node, rules: string[]): (string | undefined)[] {
-  const gate = node.options.gate;
+function grant(host: SkillHost, rules: string[]): (string | undefined)[] {
+  const gate = host.options.gate;
   if (!gate.withAllowRules) return rules.map(() => "this gate takes no skill grants");
   const invalid: (string | undefined)[] = [];
   let view = gate;
@@ -126,8 +124,8 @@ function grant(node: Node, rules: string[]): (string | undefined)[] {
       view = added.gate;
     }
   }
-  node.options.gate = view;
-  if (node.act) node.act.gate = view;
+  host.options.gate = view;
+  host.act.gate = view;
   return invalid;
 }
 

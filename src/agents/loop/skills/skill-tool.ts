@@ -3,8 +3,7 @@ import type { Tool, ToolRunOutput, ValidationResult } from "../../../tools/types
 import { substituteSkill } from "../../spec/skills/substitute.ts";
 import type { Skill } from "../../spec/skills/types.ts";
 import { type AgentSpec, DEFAULT_CONSTRAINTS, primitiveCapabilities } from "../../spec/spec.ts";
-import type { Node } from "../node.ts";
-import { activate, activatedText, modelSkills } from "./skill-activation.ts";
+import { activate, activatedText, modelSkills, type SkillHost } from "./skill-activation.ts";
 
 export { activate, activationsFromHistory, restoreActivations } from "./skill-activation.ts";
 
@@ -25,8 +24,8 @@ interface SkillArgs {
 }
 
 /** The tool, or undefined when the agent may activate no skill (no empty tool is offered). */
-export function skillTool(node: Node, delegation: DelegationContext): Tool<SkillArgs> | undefined {
-  const skills = modelSkills(node);
+export function skillTool(host: SkillHost, delegation: DelegationContext): Tool<SkillArgs> | undefined {
+  const skills = modelSkills(host);
   if (skills.length === 0) return undefined;
   const names = skills.map((s) => s.name);
   return {
@@ -60,13 +59,13 @@ export function skillTool(node: Node, delegation: DelegationContext): Tool<Skill
     preview: async (args) => `activate skill ${args.name}`,
     execute: async (args, ctx) => {
       const skill = skills.find((s) => s.name === args.name) as Skill;
-      if (!activate(node, skill, "model"))
+      if (!activate(host, skill, "model"))
         return {
           modelText: `The skill ${skill.name} is already loaded in this conversation: follow its instructions above.`,
           display: `skill ${skill.name} (already loaded)`,
           isError: false,
         };
-      if (skill.fork) return runFork(node, skill, args.arguments, ctx.callId ?? skill.name, delegation);
+      if (skill.fork) return runFork(host, skill, args.arguments, ctx.callId ?? skill.name, delegation);
       return {
         modelText: activatedText(skill, args.arguments),
         display: `skill ${skill.name}: ${skill.file}`,
@@ -91,10 +90,10 @@ function validateSkillArgs(args: unknown, names: string[]): ValidationResult<Ski
  * The sub-agent a `context: fork` skill runs as: the body is its system prompt; its tools are the
  * parent's primitives (never more), or, for an agent that only delegates (the root), code-editor's.
  */
-export function forkSpec(node: Node, skill: Skill, args: string): AgentSpec {
-  const parent = node.options.spec;
+export function forkSpec(host: SkillHost, skill: Skill, args: string): AgentSpec {
+  const parent = host.options.spec;
   const own = primitiveCapabilities(parent);
-  const editor = node.options.specs.get("code-editor");
+  const editor = host.options.specs.get("code-editor");
   const capabilities = own.length > 0 ? own : editor ? primitiveCapabilities(editor) : [];
   return {
     name: skill.name,
@@ -111,13 +110,13 @@ export function forkSpec(node: Node, skill: Skill, args: string): AgentSpec {
 }
 
 async function runFork(
-  node: Node,
+  host: SkillHost,
   skill: Skill,
   args: string,
   callId: string,
   ctx: DelegationContext,
 ): Promise<ToolRunOutput> {
-  const spec = forkSpec(node, skill, args);
+  const spec = forkSpec(host, skill, args);
   const goal = args.trim() !== "" ? args : `Carry out the ${skill.name} skill's instructions.`;
   const child = childIdentity(ctx.who, skill.name, ctx.counters);
   ctx.emit(makeEvent(ctx.who, "act_start", { id: callId, child: child.agent, childName: skill.name, goal }));
