@@ -7,12 +7,7 @@
 import { runCli } from "../../../src/cli/program.ts";
 import type { RunIo } from "../../../src/cli/shared/io/command-io.ts";
 import type { TextSink } from "../../../src/ui/renderer-types.ts";
-import {
-  anthropicEnv,
-  type E2eSandbox,
-  freshServerAndSandbox,
-  type RunOutput,
-} from "../../e2e/support.ts";
+import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, type RunOutput } from "../../e2e/support.ts";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
 
 /** A stream that keeps what is written to it. */
