@@ -8,7 +8,7 @@ import { runCli } from "../../../src/cli/program.ts";
 import type { RunIo } from "../../../src/cli/shared/io/command-io.ts";
 import type { TextSink } from "../../../src/ui/renderer-types.ts";
 import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, type RunOutput } from "../../e2e/support.ts";
-import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
+import type { FakeLlmServer, FakeRequest } from "../../support/fake-llm-server.ts";
 
 /** A stream that keeps what is written to it. */
 function collector(): TextSink & { text(): string } {
@@ -56,24 +56,44 @@ export function runInSandbox(
   return runInProcess(args, { env, cwd: sandbox.workspace });
 }
 
+/** The current test's fake server and sandbox, and `agent ARGS` run in this process against them. */
+export interface InProcessFixture {
+  server: FakeLlmServer;
+  sandbox: E2eSandbox;
+  /** Runs `agent ARGS` with `env` (default: the sandbox's, keyed for the server); adds the requests it made. */
+  run(args: string[], env?: Record<string, string>): Promise<RunOutput & { requests: FakeRequest[] }>;
+  /** Runs `agent ARGS` in the sandbox's workspace against the server's Anthropic endpoint, with `extraEnv`. */
+  runAgent(args: string[], extraEnv?: Record<string, string>): Promise<RunOutput>;
+}
+
 /**
- * A fresh fake server and sandbox per test (as test/e2e's freshServerAndSandbox), and `run`, which runs
- * `agent ARGS` in this process against the server and returns the server requests the run made.
+ * A fresh fake server and sandbox per test (test/e2e's freshServerAndSandbox: every scripted turn must
+ * have been asked for), set on the returned fixture and handed to `use` before each test.
  */
-export function inProcessFixture(use: (server: FakeLlmServer, sandbox: E2eSandbox) => void) {
-  let server: FakeLlmServer | undefined;
-  let sandbox: E2eSandbox | undefined;
-  freshServerAndSandbox((s, b) => {
-    server = s;
-    sandbox = b;
-    use(s, b);
-  });
-  return {
-    async run(args: string[], env?: Record<string, string>) {
-      if (server === undefined || sandbox === undefined) throw new Error("run is for inside a test");
+export function inProcessFixture(
+  use: (server: FakeLlmServer, sandbox: E2eSandbox) => void = () => {},
+): InProcessFixture {
+  const fixture: Partial<InProcessFixture> = {
+    async run(args, env) {
+      const { server, sandbox } = current();
       const first = server.requests.length;
       const result = await runInSandbox(sandbox, args, env ?? anthropicEnv(sandbox, server));
       return { ...result, requests: server.requests.slice(first) };
     },
+    runAgent(args, extraEnv) {
+      const { server, sandbox } = current();
+      return runInSandbox(sandbox, args, anthropicEnv(sandbox, server, extraEnv));
+    },
   };
+  const current = () => {
+    const { server, sandbox } = fixture;
+    if (server === undefined || sandbox === undefined) throw new Error("run is for inside a test");
+    return { server, sandbox };
+  };
+  freshServerAndSandbox((server, sandbox) => {
+    fixture.server = server;
+    fixture.sandbox = sandbox;
+    use(server, sandbox);
+  });
+  return fixture as InProcessFixture;
 }
