@@ -91,7 +91,7 @@ export async function setUpSession(
 ): Promise<SessionSetup> {
   const { env } = io;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
-  const opened = await openWorkspace(flags.cwd ?? io.cwd);
+  const opened = await openWorkspace(flags.cwd ?? io.cwd, env);
   const config = await loadConfig(env);
   const sandboxing = sandboxSettings(flags, config.sandbox);
   // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
@@ -212,9 +212,10 @@ export function topModel(
   };
 }
 
-async function openWorkspace(dir: string): Promise<Workspace> {
+/** The workspace at `dir`; `env`'s HOME and XDG variables name the user's own files in it (Workspace.open). */
+async function openWorkspace(dir: string, env: Record<string, string | undefined>): Promise<Workspace> {
   try {
-    return await Workspace.open(dir);
+    return await Workspace.open(dir, { env });
   } catch (error) {
     throw new AppError("usage", `--cwd ${dir}: not a usable directory (${(error as Error).message})`);
   }
