@@ -11,7 +11,8 @@ import { errorRecord } from "../ui/json-shape.ts";
 import { COMMANDS } from "./commands.ts";
 import { CliExit } from "./shared/command-module.ts";
 import { acceptOutputJson, jsonRequested } from "./shared/flags/shared-flags.ts";
-import { isTerminal, stderr, stdout } from "./shared/io/std-streams.ts";
+import { processRunIo, type RunIo } from "./shared/io/command-io.ts";
+import { stderr } from "./shared/io/std-streams.ts";
 import { stdoutPipe } from "./shared/io/stdout-pipe.ts";
 
 /** The top-level command names: every module in COMMANDS and the built-in `version`. */
@@ -22,7 +23,7 @@ export const COMMAND_NAMES: readonly string[] = [...COMMANDS.map((entry) => entr
  * names its command registers that one alone: importing and declaring the others is most of a
  * one-shot's command-line cost, and commander parses `agent helper ...` the same either way.
  */
-export async function createProgram(only?: string): Promise<Command> {
+export async function createProgram(only?: string, io: RunIo = processRunIo()): Promise<Command> {
   const program = new Command("agent")
     .description("Run LLM agent tasks from a terminal, shell scripts and CI jobs")
     .version(pkg.version, "-V, --version")
@@ -33,18 +34,18 @@ export async function createProgram(only?: string): Promise<Command> {
     .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .configureOutput({
-      writeOut: (text) => stdout.write(text),
-      writeErr: (text) => stderr.write(text),
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
     });
   const entries = COMMANDS.filter((entry) => only === undefined || entry.name === only);
   const modules = await Promise.all(entries.map((entry) => entry.load()));
-  for (const command of modules) command.register(program);
+  for (const command of modules) command.register(program, io);
   if (only === undefined || only === "version")
     program
       .command("version")
       .description("print the version")
       .action(() => {
-        stdout.write(`${pkg.version}\n`);
+        io.stdout.write(`${pkg.version}\n`);
       });
   acceptOutputJson(program);
   return program;
@@ -148,29 +149,32 @@ export function effectiveArgs(args: string[], terminal: boolean): string[] {
  * `eval` prints its report, or this error object when it exits before one (docs/eval.md). */
 const JSON_RESULT_COMMANDS = new Set(["run", "helper", "eval"]);
 
-/** Runs the CLI with user arguments (no `node script` prefix); resolves to the exit code. */
-export async function runCli(args: string[]): Promise<number> {
+/**
+ * Runs the CLI with user arguments (no `node script` prefix); resolves to the exit code. `io` is the
+ * process's own unless a caller in the same process gives its own (the in-process tests).
+ */
+export async function runCli(args: string[], io: RunIo = processRunIo()): Promise<number> {
   // From here on a closed stdout is an abort signal, never an uncaught EPIPE with a stack trace.
   stdoutPipe();
-  const terminal = isTerminal(0) && stdout.isTTY;
+  const terminal = io.terminal.stdin && io.terminal.stdout;
   if (args.length === 0 && !terminal) {
     // As `agent chat` says without a terminal: one line on stderr (it starts with the program name, so
     // no `agent:` prefix), stdout left empty for a pipe.
-    stderr.write(`${NO_TERMINAL_HINT}\n`);
+    io.stderr.write(`${NO_TERMINAL_HINT}\n`);
     return ExitCode.usage;
   }
   const expanded = expandShorthands(effectiveArgs(args, terminal), [...COMMAND_NAMES, "help"]);
   // Help, a misspelt command or a leading option (`agent --help`) needs every command: listed or suggested.
   const named = COMMAND_NAMES.includes(expanded[0] ?? "") ? expanded[0] : undefined;
-  const program = await createProgram(named);
+  const program = await createProgram(named, io);
   try {
     await program.parseAsync(expanded, { from: "user" });
     return ExitCode.done;
   } catch (error) {
     const json = JSON_RESULT_COMMANDS.has(expanded[0] ?? "") && jsonRequested(expanded);
-    return handleError(error, process.env, {
-      stderr: stderr,
-      ...(json ? { json: stdout } : {}),
+    return handleError(error, io.env, {
+      stderr: io.stderr,
+      ...(json ? { json: io.stdout } : {}),
     });
   }
 }

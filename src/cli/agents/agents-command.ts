@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { type CommandModule, exitWith } from "../shared/command-module.ts";
 
 export const agentsCommand: CommandModule = {
-  register(program: Command) {
+  register(program: Command, io) {
     const agents = program
       .command("agents")
       .description("the agent specs found from here: project .agent/agents, user config, bootstrap");
@@ -15,7 +15,7 @@ export const agentsCommand: CommandModule = {
       .option("--json", "print the agents and the spec errors as JSON")
       .action(async (flags: { json?: boolean }) => {
         const { listAgents } = await import("./agents-run.ts");
-        exitWith(await listAgents(flags));
+        exitWith(await listAgents(flags, io));
       });
     agents
       .command("show")
@@ -24,14 +24,14 @@ export const agentsCommand: CommandModule = {
       .option("--json", "print the spec as JSON")
       .action(async (name: string, flags: { json?: boolean }) => {
         const { showAgent } = await import("./agents-run.ts");
-        exitWith(await showAgent(name, flags));
+        exitWith(await showAgent(name, flags, io));
       });
     agents
       .command("validate")
       .description("check every spec; each error as FILE:LINE: FIELD: expected ... (exit 3 if any)")
       .action(async () => {
         const { validateAgents } = await import("./agents-run.ts");
-        exitWith(await validateAgents());
+        exitWith(await validateAgents(io));
       });
   },
 };

@@ -7,7 +7,7 @@ import { outputOption } from "../shared/flags/shared-flags.ts";
 import type { RunFlags } from "./run-flag-types.ts";
 
 export const runCommand: CommandModule = {
-  register(program: Command) {
+  register(program: Command, io) {
     const command = program
       .command("run")
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
@@ -30,7 +30,7 @@ export const runCommand: CommandModule = {
       .addOption(new Option("--print-mode").hideHelp())
       .action(async (goal: string[], flags: RunFlags) => {
         const { runSession } = await import("./run-session.ts");
-        const code = await runSession(goal, flags);
+        const code = await runSession(goal, flags, io);
         // The renderer has printed the result (the JSON object in JSON mode).
         if (code !== 0) throw new CliExit(code, "", true);
       });

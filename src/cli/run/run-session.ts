@@ -11,9 +11,10 @@ import { chooseRenderer, selectRenderer } from "../../ui/renderer.ts";
 import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
 import { loadSchemaFlag } from "../shared/flags/schema-flag.ts";
 import { readSystemFlags, systemPromptFrom } from "../shared/flags/system-flag.ts";
+import { processRunIo, type RunIo } from "../shared/io/command-io.ts";
 import { exitCodeFor } from "../shared/io/exit-code.ts";
 import { handleInterrupts } from "../shared/io/interrupts.ts";
-import { handOverToProcessStreams, isTerminal, stderr, stdout } from "../shared/io/std-streams.ts";
+import { handOverToProcessStreams } from "../shared/io/std-streams.ts";
 import {
   checkFitsContext,
   joinTask,
@@ -32,14 +33,25 @@ import {
 } from "../shared/session/session-setup.ts";
 import type { RunFlags } from "./run-flag-types.ts";
 
-/** Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems. */
-export async function runSession(goalWords: string[], flags: RunFlags): Promise<number> {
+/**
+ * Runs `agent run`; resolves to the exit code. Throws AppError for usage, config and spec problems.
+ * `io`: the process's directory, environment, streams and terminals, or a caller's (command-io.ts).
+ */
+export async function runSession(
+  goalWords: string[],
+  flags: RunFlags,
+  io: RunIo = processRunIo(),
+): Promise<number> {
+  const { stderr, stdout } = io;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
-  const workspaceDir = flags.cwd ?? process.cwd();
+  const workspaceDir = flags.cwd ?? io.cwd;
   const outputSchema = await loadSchemaFlag(flags.schema, workspaceDir);
   const systemTexts = await readSystemFlags(flags, workspaceDir);
   const continuing = flags.continue === true || flags.resume !== undefined;
-  const stdin = await readPipedStdin({ waitForEof: taskFromStdin(goalWords) && !continuing });
+  const stdin = await readPipedStdin({
+    waitForEof: taskFromStdin(goalWords) && !continuing,
+    ...(io.stdin ? { stdin: io.stdin } : {}),
+  });
   if (stdin.skipped) stderr.write(`agent: ${STDIN_SKIPPED}\n`);
   const goal =
     continuing && taskFromStdin(goalWords) && stdin.text.trim() === ""
@@ -49,7 +61,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
           stdin.text,
           'no goal: agent run "what to do", or pipe it on stdin (agent run --help)',
         );
-  const setup = await setUpSession(flags, "run", goal);
+  const setup = await setUpSession(flags, "run", goal, io);
   // models.refresh: auto starts a background catalog refresh (never awaited on the hot path; a replay makes
   // no network request); it is given at most 2 s at the end of the run (config-refresh.ts).
   const autoRefresh =
@@ -73,13 +85,13 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
 
   const transcript = await openSessionTranscript(setup);
   // `agent -p` never prompts: it runs as without a terminal on stdin (plain progress, --on-ask decides).
-  const stdinIsTTY = isTerminal(0) && flags.printMode !== true;
-  const terminals = { output: flags.output, stdinIsTTY, stdoutIsTTY: stdout.isTTY };
+  const stdinIsTTY = io.terminal.stdin && flags.printMode !== true;
+  const terminals = { output: flags.output, stdinIsTTY, stdoutIsTTY: io.terminal.stdout };
   // The Ink UI draws on process.stdout: every other write goes there too from now on (std-streams.ts).
   const streams = selectRenderer(terminals) === "ink" ? handOverToProcessStreams() : { stdout, stderr };
   const renderer = await chooseRenderer({
     ...terminals,
-    stderrIsTTY: stderr.isTTY,
+    stderrIsTTY: io.terminal.stderr,
     stdout: streams.stdout,
     stderr: streams.stderr,
     noColor: Boolean(env.NO_COLOR),
@@ -105,7 +117,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
   const why = flagReason({
     explicit: onAsk !== undefined,
     stdinIsTTY,
-    stdoutIsTTY: stdout.isTTY,
+    stdoutIsTTY: io.terminal.stdout,
   });
   session.setApprover(interactive ?? flagApprover(onAsk ?? "deny", why));
 
@@ -131,7 +143,7 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
         usage: [],
         sessionId: transcript.id,
         exitCode: ExitCode.interrupted,
-        resumeCommand: resumeCommand("run", transcript.id, setup.workspace.root, env),
+        resumeCommand: resumeCommand("run", transcript.id, setup.workspace.root, env, io.cwd),
       });
       // A renderer that cannot finish (a stuck terminal) must not keep the process: exit regardless soon.
       const bound = new Promise((resolve) => setTimeout(resolve, 2000).unref());
@@ -168,7 +180,9 @@ export async function runSession(goalWords: string[], flags: RunFlags): Promise<
     }
     const exitCode = exitCodeFor(result, interrupts.by);
     const resumable = answered || exitCode === ExitCode.interrupted || exitCode === ExitCode.hangup;
-    const next = resumable ? resumeCommand("run", transcript.id, setup.workspace.root, env) : undefined;
+    const next = resumable
+      ? resumeCommand("run", transcript.id, setup.workspace.root, env, io.cwd)
+      : undefined;
     const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
     await autoRefresh?.settle((note) => stderr.write(`agent: warning: ${note}\n`));
     await renderer.finish(

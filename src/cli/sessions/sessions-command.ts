@@ -4,7 +4,7 @@ import type { CommandModule } from "../shared/command-module.ts";
 import type { ListFlags } from "./sessions-run.ts";
 
 export const sessionsCommand: CommandModule = {
-  register(program: Command) {
+  register(program: Command, io) {
     const sessions = program
       .command("sessions")
       .description("saved run transcripts under $XDG_STATE_HOME/agent/sessions");
@@ -19,7 +19,7 @@ export const sessionsCommand: CommandModule = {
       .option("--limit <n>", "show at most this many")
       .action(async (flags: ListFlags) => {
         const { listSessionsCommand } = await import("./sessions-run.ts");
-        listSessionsCommand(flags);
+        listSessionsCommand(flags, io);
       });
     sessions
       .command("show")
@@ -28,7 +28,7 @@ export const sessionsCommand: CommandModule = {
       .option("--json", "print {id, path, warnings, events} as JSON")
       .action(async (id: string, flags: { json?: boolean }) => {
         const { showSessionCommand } = await import("./sessions-run.ts");
-        showSessionCommand(id, flags);
+        showSessionCommand(id, flags, io);
       });
   },
 };

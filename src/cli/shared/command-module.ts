@@ -1,11 +1,12 @@
 import type { Command } from "commander";
+import type { RunIo } from "./io/command-io.ts";
 
 /** The types every command module shares, in a leaf that imports no command (commands.ts, the command
  * table, imports every command; only program.ts imports commands.ts). */
 
-/** A command module: registers itself (name, options, action) on the program. */
+/** A command module: registers itself (name, options, action) on the program; `io` is where it runs. */
 export interface CommandModule {
-  register(program: Command): void;
+  register(program: Command, io: RunIo): void;
 }
 
 /**

@@ -11,7 +11,7 @@ import { sessionsDir } from "../../../kernel/files/paths.ts";
 import { AppError } from "../../../kernel/index.ts";
 import { displayIds, latestSession } from "../../../session/session-summary.ts";
 import { findSession, readTranscript, sessionIds } from "../../../session/sessions.ts";
-import { stderr } from "../io/std-streams.ts";
+import { stderr as processStderr } from "../io/std-streams.ts";
 
 /** The session a run continues. */
 export interface Continued {
@@ -34,6 +34,7 @@ export function continuedSession(
   workspaceRoot: string,
   command: "run" | "chat" = "run",
   env: Record<string, string | undefined> = process.env,
+  stderr: { write(text: string): unknown } = processStderr,
 ): (Continued & { point: ResumePoint }) | undefined {
   if (flags.continue && flags.resume !== undefined) {
     throw new AppError("usage", "-c/--continue and --resume cannot be used together: pick one");

@@ -14,6 +14,7 @@ import {
   AppError,
   type Message,
   type RunResult,
+  sessionsDir,
 } from "../../../kernel/index.ts";
 import type { Redactor } from "../../../kernel/text/redact.ts";
 import type { ModelClient } from "../../../llm/client.ts";
@@ -29,6 +30,7 @@ import { Workspace } from "../../../tools/workspace.ts";
 import { parseLimitFlags } from "../flags/limit-flags.ts";
 import { sandboxSettings } from "../flags/sandbox-flags.ts";
 import type { SessionFlags } from "../flags/session-options.ts";
+import { processRunIo, type RunIo } from "../io/command-io.ts";
 import { loadRunSpecs } from "./run-specs.ts";
 import { type Continued, continuedSession } from "./session-continue.ts";
 
@@ -68,6 +70,7 @@ export async function openSessionTranscript(setup: SessionSetup): Promise<Transc
   try {
     return openTranscript({
       redactor,
+      dir: sessionsDir(setup.env),
       ...(continued ? { sessionId: continued.sessionId } : { newId: session.id }),
     });
   } catch (error) {
@@ -76,26 +79,36 @@ export async function openSessionTranscript(setup: SessionSetup): Promise<Transc
   }
 }
 
-/** Builds a session from the flags; throws AppError for usage, config, spec and session problems. */
+/**
+ * Builds a session from the flags; throws AppError for usage, config, spec and session problems. `io`:
+ * the directory, environment and stderr (spec and transcript warnings) of the process or of a caller.
+ */
 export async function setUpSession(
   flags: SessionFlags,
   command: "run" | "chat" = "run",
   firstGoal = "",
+  io: Pick<RunIo, "cwd" | "env" | "stderr"> = processRunIo(),
 ): Promise<SessionSetup> {
-  const env = process.env;
+  const { env } = io;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
-  const opened = await openWorkspace(flags.cwd ?? process.cwd());
+  const opened = await openWorkspace(flags.cwd ?? io.cwd, env);
   const config = await loadConfig(env);
   const sandboxing = sandboxSettings(flags, config.sandbox);
   // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
   const probed = chooseSandbox(sandboxing, opened.roots, env);
   const limits = parseLimitFlags(flags, config.defaults); // budgets the flags leave unset come from config
-  const continued = continuedSession(flags, opened.root, command);
+  const continued = continuedSession(flags, opened.root, command, env, io.stderr);
 
   const agentName = flags.agent ?? continued?.point.agentName ?? config.defaults.agent ?? "root";
   // Specs may name the MCP servers of the user config and of a trusted project (mcp-session.ts).
   const mcp = sessionMcpConfigs(config, await loadProjectRules(opened.root), opened.root);
-  const loaded = await loadRunSpecs(opened.root, env, { ...config, mcpServers: mcp.servers }, agentName);
+  const loaded = await loadRunSpecs(
+    opened.root,
+    env,
+    { ...config, mcpServers: mcp.servers },
+    agentName,
+    io.stderr,
+  );
   const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
   let sink: (event: AgentEvent) => void = () => {};
   let tap: ((event: AgentEvent) => void) | undefined;
@@ -199,9 +212,10 @@ export function topModel(
   };
 }
 
-async function openWorkspace(dir: string): Promise<Workspace> {
+/** The workspace at `dir`; `env`'s HOME and XDG variables name the user's own files in it (Workspace.open). */
+async function openWorkspace(dir: string, env: Record<string, string | undefined>): Promise<Workspace> {
   try {
-    return await Workspace.open(dir);
+    return await Workspace.open(dir, { env });
   } catch (error) {
     throw new AppError("usage", `--cwd ${dir}: not a usable directory (${(error as Error).message})`);
   }

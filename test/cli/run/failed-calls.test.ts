@@ -1,16 +1,17 @@
 /**
  * A failed tool call never passes silently (issue 21, item 3): a delegation with bad arguments, a call to
  * an unknown tool and a tool that fails each show as a failed line with the reason in the plain progress
- * on stderr, and the result's tool calls name what each stumble was after (`target`). bin/agent without a
- * TTY against the fake server.
+ * on stderr, and the result's tool calls name what each stumble was after (`target`). `agent run` in the
+ * test process (in-process.ts), without a terminal, against the fake server.
  */
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseJsonLines } from "../../e2e/support.ts";
 import type { FakeTurn } from "../../support/fake-llm-server.ts";
-import { freshServerAndSandbox, parseJsonLines } from "../support.ts";
+import { inProcessFixture } from "./in-process.ts";
 
-const e2e = freshServerAndSandbox();
+const e2e = inProcessFixture();
 
 /** root calls a sub-agent with bad arguments, an unknown tool and read_file on a missing file, then answers. */
 function failingTurns(): FakeTurn[] {

@@ -1,14 +1,15 @@
 /**
- * `agent run --output json` reports what the provider bills for recorded real streams
+ * `agent run --output json` (run in the test process, ../run/in-process.ts) reports what the provider bills for recorded real streams
  * (../shared/conformance/recorded-exchanges): Gemini thoughts counted as output, cached input counted once
  * on an OpenAI-compatible server, and the cost rounded to 6 decimals.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type E2eSandbox, freshServerAndSandbox, TEST_KEY } from "../../e2e/support.ts";
 import { readChunkLines } from "../../llm/recorded-support.ts";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
-import { type E2eSandbox, freshServerAndSandbox, runAgentIn, TEST_KEY } from "../support.ts";
+import { runInSandbox } from "../run/in-process.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
@@ -32,7 +33,7 @@ describe("usage in --output json equals the billed figures of recorded streams",
       rawEvents: readChunkLines("gemini/gemini-3-pro-reasoning.chunks.txt"),
     });
     const env = sandbox.env({ GEMINI_API_KEY: TEST_KEY, GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl });
-    const result = await runAgentIn(
+    const result = await runInSandbox(
       sandbox,
       ["run", "How many r in strawberry?", "--model", "gemini:gemini-3.1-pro-preview", "--output", "json"],
       env,
@@ -64,7 +65,7 @@ describe("usage in --output json equals the billed figures of recorded streams",
       },
       { protocol: "openai", text: "It is sunny.", usage: { input: 5, cacheRead: 400, output: 4 } },
     );
-    const result = await runAgentIn(
+    const result = await runInSandbox(
       sandbox,
       ["run", "Weather in San Francisco?", "--model", "deepseek:deepseek-reasoner", "--output", "json"],
       sandbox.env(),

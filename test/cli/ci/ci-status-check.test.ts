@@ -1,14 +1,15 @@
 /**
  * The CI snippet of docs/ci-and-json.md that reads `.status` before `.answer`, run as printed (sh + jq)
- * on real results of `agent run -o json`: a success prints the answer; an error result (no key: it has
+ * on real results of `agent run -o json` (run in the test process, ../run/in-process.ts): a success prints the answer; an error result (no key: it has
  * no `answer`, so `jq -r .answer` alone prints `null`) goes to stderr with exit 1.
  */
 import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { anthropicEnv, type E2eSandbox, freshServerAndSandbox } from "../../e2e/support.ts";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
 import { processOutput } from "../../support/process-output.ts";
-import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn } from "../support.ts";
+import { runInSandbox } from "../run/in-process.ts";
 
 const DOC = join(import.meta.dir, "..", "..", "..", "docs", "ci-and-json.md");
 
@@ -36,14 +37,18 @@ freshServerAndSandbox((s, b) => {
 
 test("a successful run: the snippet prints the answer, exit 0", async () => {
   server.enqueue({ text: "Added farewell." });
-  const run = await runAgentIn(sandbox, ["run", "add farewell", "-o", "json"], anthropicEnv(sandbox, server));
+  const run = await runInSandbox(
+    sandbox,
+    ["run", "add farewell", "-o", "json"],
+    anthropicEnv(sandbox, server),
+  );
   expect(run.code).toBe(0);
   const checked = await runSnippet(sandbox.workspace, run.stdout);
   expect(checked).toEqual({ stdout: "Added farewell.\n", stderr: "", code: 0 });
 });
 
 test("an error result (no key): no `null` answer, the status and message on stderr, exit 1", async () => {
-  const run = await runAgentIn(sandbox, ["run", "add farewell", "-o", "json"], sandbox.env());
+  const run = await runInSandbox(sandbox, ["run", "add farewell", "-o", "json"], sandbox.env());
   expect(run.code).toBe(3);
   expect(JSON.parse(run.stdout).answer).toBeUndefined(); // why `jq -r .answer` alone prints null
   const checked = await runSnippet(sandbox.workspace, run.stdout);

@@ -1,11 +1,13 @@
 /**
  * Nothing the user should know happens silently (issue 21 items 3 and 7), on stderr of a run without a
  * terminal: a delegation with bad arguments is a failed line with its reason while the run goes on, and a
- * denied call is one line (the call's own error result adds none). bin/agent against the fake server.
+ * denied call is one line (the call's own error result adds none). `agent run` in the test process
+ * (in-process.ts) against the fake server.
  */
 import { describe, expect, test } from "bun:test";
+import { anthropicEnv, type E2eSandbox, freshServerAndSandbox } from "../../e2e/support.ts";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
-import { anthropicEnv, type E2eSandbox, freshServerAndSandbox, runAgentIn } from "../support.ts";
+import { runInSandbox } from "./in-process.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
@@ -21,7 +23,7 @@ describe("failed and refused calls on stderr", () => {
       { toolCalls: [{ name: "code-reader", args: { goal: "find the config", hints: "src" } }] },
       { text: "I could not delegate." },
     );
-    const result = await runAgentIn(sandbox, ["run", "find the config"], anthropicEnv(sandbox, server));
+    const result = await runInSandbox(sandbox, ["run", "find the config"], anthropicEnv(sandbox, server));
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("I could not delegate.\n");
     expect(result.stderr).toMatch(
@@ -34,7 +36,7 @@ describe("failed and refused calls on stderr", () => {
       { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "x\n" } }] },
       { text: "Not written." },
     );
-    const result = await runAgentIn(
+    const result = await runInSandbox(
       sandbox,
       ["run", "write a.txt", "--agent", "code-editor"],
       anthropicEnv(sandbox, server),

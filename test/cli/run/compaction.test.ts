@@ -1,5 +1,5 @@
 /**
- * Compaction end to end: bin/agent against the fake Anthropic server (real SDK and adapter), the usage
+ * Compaction through `agent run` in the test process (in-process.ts) against the fake Anthropic server (real SDK and adapter), the usage
  * of each reply as the wire reports it (`input_tokens` + `cache_read_input_tokens` + ...), the threshold
  * from config. A run that passes it is compacted once by a fast-tier request and goes on; the
  * transcript keeps everything and records the compaction.
@@ -7,16 +7,16 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FakeLlmServer, FakeRequest } from "../../support/fake-llm-server.ts";
 import {
   anthropicEnv,
   type E2eSandbox,
   freshServerAndSandbox,
   onlyTranscriptText,
-  runAgentIn,
   transcriptRecords,
   unansweredToolCalls,
-} from "../support.ts";
+} from "../../e2e/support.ts";
+import type { FakeLlmServer, FakeRequest } from "../../support/fake-llm-server.ts";
+import { runInSandbox } from "./in-process.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
@@ -50,7 +50,7 @@ test("past defaults.compact_threshold (reported input incl. cache reads) the run
     },
     { text: "All six read." },
   );
-  const result = await runAgentIn(
+  const result = await runInSandbox(
     sandbox,
     ["run", "read the six files", "--agent", "command-runner", "--output", "stream-json"],
     anthropicEnv(sandbox, server),

@@ -1,12 +1,14 @@
 /**
- * Project instructions end to end: bin/agent against the fake Anthropic server, in a workspace inside a
- * repository (a `.git` directory), with the user's own AGENTS.md in the sandbox's XDG config.
+ * Project instructions: `agent run` and `agent agents show` in the test process (in-process.ts) against
+ * the fake Anthropic server, in a workspace inside a repository (a `.git` directory), with the user's own
+ * AGENTS.md in the sandbox's XDG config.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { anthropicEnv, type E2eSandbox, makeE2eSandbox, parseJsonLines } from "../../e2e/support.ts";
 import { type FakeLlmServer, type FakeRequest, startFakeLlmServer } from "../../support/fake-llm-server.ts";
-import { anthropicEnv, type E2eSandbox, makeE2eSandbox, parseJsonLines, spawnAgent } from "../support.ts";
+import { runInProcess } from "./in-process.ts";
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;
@@ -37,11 +39,10 @@ function systemOf(request: FakeRequest | undefined): string {
 
 test("the request's system prompt holds every instructions file with its path, user first, nearest last; session_start lists them", async () => {
   server.enqueue({ text: "ok" });
-  const { done } = spawnAgent(["run", "hi", "--output", "stream-json"], {
+  const result = await runInProcess(["run", "hi", "--output", "stream-json"], {
     env: anthropicEnv(sandbox, server),
     cwd: pkg,
   });
-  const result = await done;
   expect(result.code).toBe(0);
   const system = systemOf(server.requests[0]);
   const files = [
@@ -67,12 +68,12 @@ test("a spec with instructions: false gets none; agents show lists the files or 
   );
   server.enqueue({ text: "ok" });
   const env = anthropicEnv(sandbox, server);
-  const result = await spawnAgent(["run", "--agent", "plain", "hi"], { env, cwd: pkg }).done;
+  const result = await runInProcess(["run", "--agent", "plain", "hi"], { env, cwd: pkg });
   expect(result.code).toBe(0);
   expect(systemOf(server.requests[0])).toBe("be plain");
-  const plain = await spawnAgent(["agents", "show", "plain"], { env, cwd: pkg }).done;
+  const plain = await runInProcess(["agents", "show", "plain"], { env, cwd: pkg });
   expect(plain.stdout).toContain("instructions: false");
-  const root = await spawnAgent(["agents", "show", "root", "--json"], { env, cwd: pkg }).done;
+  const root = await runInProcess(["agents", "show", "root", "--json"], { env, cwd: pkg });
   expect(root.code).toBe(0);
   expect((JSON.parse(root.stdout) as { instructions: string[] }).instructions).toEqual([
     join(sandbox.configDir, "agent", "AGENTS.md"),
@@ -84,7 +85,7 @@ test("a spec with instructions: false gets none; agents show lists the files or 
 test("a refused instructions file (a FIFO) is a warning; the run goes on without it", async () => {
   Bun.spawnSync(["mkfifo", join(pkg, "AGENTS.md")]);
   server.enqueue({ text: "ok" });
-  const result = await spawnAgent(["run", "hi"], { env: anthropicEnv(sandbox, server), cwd: pkg }).done;
+  const result = await runInProcess(["run", "hi"], { env: anthropicEnv(sandbox, server), cwd: pkg });
   expect(result.code).toBe(0);
   expect(result.stdout).toBe("ok\n");
   expect(result.stderr).toContain(`instructions file ${join(pkg, "AGENTS.md")} skipped: a FIFO`);
@@ -105,7 +106,7 @@ test("an AGENTS.md over the size limit (2 MiB) contributes its head, cut at a li
   const big = join(pkg, "AGENTS.md");
   writeFileSync(big, lines.join(""));
   server.enqueue({ text: "ok" });
-  const result = await spawnAgent(["run", "hi"], { env: anthropicEnv(sandbox, server), cwd: pkg }).done;
+  const result = await runInProcess(["run", "hi"], { env: anthropicEnv(sandbox, server), cwd: pkg });
   expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: result.stderr });
   const system = systemOf(server.requests[0]);
   const block = system.slice(system.indexOf(`<instructions path="${big}">`));
