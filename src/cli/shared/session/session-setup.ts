@@ -8,13 +8,13 @@ import type { ResumePoint } from "../../../agents/loop/context/resume.ts";
 import { decideAuto, type TierChoice } from "../../../agents/loop/tier-classifier.ts";
 import type { AgentSpec } from "../../../agents/spec/spec.ts";
 import type { RunAgentOptions, RunLimits } from "../../../agents/types.ts";
+import { sessionsDir } from "../../../kernel/files/paths.ts";
 import {
   type AgentEvent,
   type AgentIdentity,
   AppError,
   type Message,
   type RunResult,
-  sessionsDir,
 } from "../../../kernel/index.ts";
 import type { Redactor } from "../../../kernel/text/redact.ts";
 import type { ModelClient } from "../../../llm/client.ts";
