@@ -3,7 +3,7 @@ import { type HooksConfig, loadHookRunner } from "../agents/hooks/hooks.ts";
 import type { OutputSchema } from "../agents/loop/output-schema.ts";
 import { invokedSkill } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
-import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
+import type { RunAgentOptions, RunLimits, ToolGate } from "../agents/types.ts";
 import {
   AppError,
   type EmitFn,
@@ -12,7 +12,6 @@ import {
   type RunResult,
 } from "../kernel/index.ts";
 import { type ModelClient, modelDeps } from "../llm/client.ts";
-import type { ApprovalGate } from "../policy/gate.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { SessionSkills } from "./session-skills.ts";
 import type { RunOptions } from "./types.ts";
@@ -25,7 +24,8 @@ export interface SessionParts {
   specs: ReadonlyMap<string, AgentSpec>;
   spec(agent?: string): AgentSpec;
   client: ModelClient;
-  gate: ApprovalGate;
+  /** The approval gate, or a whitelist session's gate (src/agents/helper-gate.ts). */
+  gate: ToolGate;
   toolsFor: RunAgentOptions["toolsFor"];
   redactor: Redactor;
   emit: EmitFn;

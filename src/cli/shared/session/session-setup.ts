@@ -94,7 +94,9 @@ export async function setUpSession(
 
   const agentName = flags.agent ?? continued?.point.agentName ?? config.defaults.agent ?? "root";
   // Specs may name the MCP servers of the user config and of a trusted project (mcp-session.ts).
-  const mcp = sessionMcpConfigs(config, await loadProjectRules(opened.root), opened.root);
+  // The project config is read here once and handed to createSession, which would otherwise read it again.
+  const project = await loadProjectRules(opened.root);
+  const mcp = sessionMcpConfigs(config, project, opened.root);
   const loaded = await loadRunSpecs(opened.root, env, { ...config, mcpServers: mcp.servers }, agentName);
   const sandboxed = sandboxWorkspace(opened, sandboxing, await probed);
   let sink: (event: AgentEvent) => void = () => {};
@@ -103,6 +105,7 @@ export async function setUpSession(
     workspace: sandboxed.workspace,
     env,
     config,
+    project: project ?? null,
     specs: loaded.specs.values(),
     rules: { allow: flags.allow ?? [], deny: flags.deny ?? [] },
     onEvent: (event) => sink(event),
