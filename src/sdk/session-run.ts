@@ -12,6 +12,7 @@ import {
   type RunResult,
 } from "../kernel/index.ts";
 import { type ModelClient, modelDeps } from "../llm/client.ts";
+import type { Rule } from "../policy/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { SessionSkills } from "./session-skills.ts";
 import type { RunOptions } from "./types.ts";
@@ -26,7 +27,10 @@ export interface SessionParts {
   client: ModelClient;
   /** The approval gate, or a whitelist session's gate (src/agents/helper-gate.ts). */
   gate: ToolGate;
-  toolsFor: RunAgentOptions["toolsFor"];
+  /** The session's rules (fetch reaches the local origins their allow rules name). */
+  rules: readonly Rule[];
+  /** The loop's primitives, configured from `rules`: made when the first goal runs, then shared. */
+  toolsFor?: RunAgentOptions["toolsFor"];
   redactor: Redactor;
   emit: EmitFn;
   mcp?: RunAgentOptions["mcp"];
@@ -71,7 +75,13 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
         ...(options.signal ? { signal: options.signal } : {}),
       })
     : undefined;
-  const { runAgent } = await import("../agents/loop/entry.ts");
+  // The loop and the primitives load when a goal first runs: a session that runs none (a plain
+  // `agent helper` call uses only its model client) never loads them.
+  const [{ runAgent }, { sessionToolsFor }] = await Promise.all([
+    import("../agents/loop/entry.ts"),
+    import("./session-tools.ts"),
+  ]);
+  parts.toolsFor ??= sessionToolsFor(parts.rules);
   return runAgent({
     spec,
     goal,

@@ -29,7 +29,6 @@ import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { noticeEvent, sessionEmit } from "./session-events.ts";
 import { runGoal } from "./session-run.ts";
 import { loadSessionSkills } from "./session-skills.ts";
-import { sessionToolsFor } from "./session-tools.ts";
 import type { Session, SessionOptions } from "./types.ts";
 
 export type { ApproveFn, RunOptions, Session, SessionOptions } from "./types.ts";
@@ -119,7 +118,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     spec,
     client,
     gate,
-    toolsFor: sessionToolsFor(rules),
+    rules,
     redactor,
     emit,
     ...(mcpServers ? { mcp: mcpServers } : {}),

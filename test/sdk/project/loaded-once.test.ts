@@ -40,7 +40,7 @@ test("agent run's setup reads the user config and the project config once each",
   const configReads = spyOn(userConfig, "loadConfig");
   const projectReads = spyOn(projectRules, "loadProjectRules");
   try {
-    const setup = await setUpSession({ cwd: join(dir, "ws"), sandbox: "off" });
+    const setup = await setUpSession({ cwd: join(dir, "ws"), sandbox: "off", fallback: true });
     await setup.session.close();
     expect(configReads).toHaveBeenCalledTimes(1);
     expect(projectReads).toHaveBeenCalledTimes(1);
