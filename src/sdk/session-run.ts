@@ -1,6 +1,7 @@
 /** One goal run on a session: the session's shared parts plus what this run asks for. */
 import { type HooksConfig, loadHookRunner } from "../agents/hooks/hooks.ts";
 import type { OutputSchema } from "../agents/loop/output-schema.ts";
+import { loadInstructions } from "../agents/spec/instructions.ts";
 import { invokedSkill } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import type { RunAgentOptions, RunLimits, ToolGate } from "../agents/types.ts";
@@ -52,12 +53,13 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
   // `/name args`: the goal becomes the skill's body, the skill is activated before the first turn.
   const invoked = parts.skills ? invokedSkill(parts.skills.set, typed) : undefined;
   const goal = invoked
-    ? (await import("../agents/loop/skills/skill-activation.ts")).userSkillGoal(invoked.skill, invoked.args)
+    ? // Only a `/name` goal needs the skill's activation text (skills are optional).
+      (await import("../agents/loop/skills/skill-activation.ts")).userSkillGoal(invoked.skill, invoked.args)
     : typed;
   // Project instructions are read for every run, so an AGENTS.md edited between a chat's messages
   // counts from the next one.
   const instructions = parts.instructions
-    ? await (await import("../agents/spec/instructions.ts")).loadInstructions({
+    ? await loadInstructions({
         workspaceRoot: parts.workspace.root,
         env: parts.env,
       })

@@ -178,6 +178,7 @@ async function sessionSpecs(
   env: Record<string, string | undefined>,
 ): Promise<{ specs: ReadonlyMap<string, AgentSpec>; notices: Notice[] }> {
   if (given) return { specs: new Map([...given].map((s) => [s.name, s])), notices: [] };
+  // The spec loader (YAML, the built-in specs) loads only for a session not handed its specs.
   const { loadSpecs, specAppError } = await import("../agents/spec/spec-loader.ts");
   const loaded = await loadSpecs({ workspaceRoot, env });
   if (loaded.errors.length > 0) throw specAppError(loaded.errors);

@@ -5,6 +5,7 @@
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
 import type { OutputSchema } from "../../agents/loop/output-schema.ts";
+import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import type { RunLimits } from "../../agents/types.ts";
 import {
   type AgentEvent,
@@ -96,7 +97,6 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   });
   if (choice.auto) {
     const flag = flags.model !== undefined ? "--model" : "--tier";
-    const { describeTierChoice } = await import("../../agents/loop/tier-classifier.ts");
     stderr.write(`agent: ${describeTierChoice(choice.auto, flag)}\n`);
   }
 
@@ -143,7 +143,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   try {
     resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
   } catch (error) {
-    // No key anywhere: the first-run screen on stderr, as `agent run` shows it (first-run.ts).
+    // No key anywhere: the first-run screen on stderr, as `agent run` shows it (first-run.ts, loaded only then).
     throw await (await import("../shared/session/first-run.ts")).firstRunError(error, env, config, "helper");
   }
   checkFitsContext(stdinText, client.info(resolved.ref));

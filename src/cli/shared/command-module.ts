@@ -3,9 +3,13 @@ import type { Command } from "commander";
 /** The types every command module shares, in a leaf that imports no command (commands.ts, the command
  * table, imports every command; only program.ts imports commands.ts). */
 
-/** A command module: registers itself (name, options, action) on the program. */
-export interface CommandModule {
-  register(program: Command): void;
+/**
+ * A command module: declares its name, options and actions on the program. Its actions reach the
+ * command's implementation through `load`, which the command table (commands.ts) supplies: the table,
+ * not the command, decides what is imported and when.
+ */
+export interface CommandModule<Implementation> {
+  register(program: Command, load: () => Promise<Implementation>): void;
 }
 
 /**

@@ -127,7 +127,7 @@ export async function setUpSession(
   try {
     session.client.resolve(decideAuto(override ?? spec.model, firstGoal).name);
   } catch (error) {
-    // No key anywhere: the first-run screen instead of one line (first-run.ts).
+    // No key anywhere: the first-run screen instead of one line (first-run.ts, loaded only on this error).
     const { firstRunError } = await import("./first-run.ts");
     throw await firstRunError(error, env, config, command);
   }
