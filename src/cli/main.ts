@@ -12,6 +12,7 @@ async function main(): Promise<number> {
     stdout.write(`${pkg.version}\n`);
     return ExitCode.done;
   }
+  // Everything else (commander, the command table) loads only past `--version`.
   const { runCli } = await import("./program.ts");
   return runCli(args);
 }

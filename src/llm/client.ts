@@ -212,6 +212,7 @@ export async function createModelClient(options: ModelClientOptions): Promise<Mo
   let replay: Replay | undefined;
   let recording: { failure(): AppError | undefined } | undefined;
   if (options.replay !== undefined) {
+    // Cassettes load only with --replay or --record.
     const { replayStream } = await import("./cassette/cassette.ts");
     replay = replayStream(options.replay, {
       workspaceRoot: options.workspaceRoot,

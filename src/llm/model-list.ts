@@ -24,6 +24,7 @@ export interface LiveModel {
 
 export type LiveModels = { ok: true; models: LiveModel[] } | { ok: false; error: ProviderError };
 
+// Each provider's SDK loads only when that provider's models are listed.
 async function anthropicModels(endpoint: Endpoint): Promise<LiveModel[]> {
   const { default: Sdk } = await import("@anthropic-ai/sdk");
   const client = new Sdk({

@@ -1,13 +1,14 @@
 /** One goal run on a session: the session's shared parts plus what this run asks for. */
 import { type HooksConfig, loadHookRunner } from "../agents/hooks/hooks.ts";
 import type { OutputSchema } from "../agents/loop/output-schema.ts";
+import { loadInstructions } from "../agents/spec/instructions.ts";
 import { invokedSkill } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
-import type { RunAgentOptions, RunLimits } from "../agents/types.ts";
+import type { RunAgentOptions, RunLimits, ToolGate } from "../agents/types.ts";
 import { AppError, type EmitFn, type ResponseSchema, type RunResult } from "../kernel/index.ts";
 import type { Redactor } from "../kernel/text/redact.ts";
 import { type ModelClient, modelDeps } from "../llm/client.ts";
-import type { ApprovalGate } from "../policy/gate.ts";
+import type { Rule } from "../policy/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { SessionSkills } from "./session-skills.ts";
 import type { RunOptions } from "./types.ts";
@@ -20,8 +21,12 @@ export interface SessionParts {
   specs: ReadonlyMap<string, AgentSpec>;
   spec(agent?: string): AgentSpec;
   client: ModelClient;
-  gate: ApprovalGate;
-  toolsFor: RunAgentOptions["toolsFor"];
+  /** The approval gate, or a whitelist session's gate (src/agents/helper-gate.ts). */
+  gate: ToolGate;
+  /** The session's rules (fetch reaches the local origins their allow rules name). */
+  rules: readonly Rule[];
+  /** The loop's primitives, configured from `rules`: made when the first goal runs, then shared. */
+  toolsFor?: RunAgentOptions["toolsFor"];
   redactor: Redactor;
   emit: EmitFn;
   mcp?: RunAgentOptions["mcp"];
@@ -43,12 +48,13 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
   // `/name args`: the goal becomes the skill's body, the skill is activated before the first turn.
   const invoked = parts.skills ? invokedSkill(parts.skills.set, typed) : undefined;
   const goal = invoked
-    ? (await import("../agents/loop/skills/skill-activation.ts")).userSkillGoal(invoked.skill, invoked.args)
+    ? // Only a `/name` goal needs the skill's activation text (skills are optional).
+      (await import("../agents/loop/skills/skill-activation.ts")).userSkillGoal(invoked.skill, invoked.args)
     : typed;
   // Project instructions are read for every run, so an AGENTS.md edited between a chat's messages
   // counts from the next one.
   const instructions = parts.instructions
-    ? await (await import("../agents/spec/instructions.ts")).loadInstructions({
+    ? await loadInstructions({
         workspaceRoot: parts.workspace.root,
         env: parts.env,
       })
@@ -66,7 +72,13 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
         ...(options.signal ? { signal: options.signal } : {}),
       })
     : undefined;
-  const { runAgent } = await import("../agents/loop/run-loop.ts");
+  // The loop and the primitives load when a goal first runs: a session that runs none (a plain
+  // `agent helper` call uses only its model client) never loads them.
+  const [{ runAgent }, { sessionToolsFor }] = await Promise.all([
+    import("../agents/loop/run-loop.ts"),
+    import("./session-tools.ts"),
+  ]);
+  parts.toolsFor ??= sessionToolsFor(parts.rules);
   return runAgent({
     spec,
     goal,

@@ -3,6 +3,7 @@
  * too: a session is a workspace, its agent specs, a model client, approval rules with an approver, MCP
  * servers, hooks, and an event stream that knows nothing of terminals. Goals run on it one after another.
  */
+import { whitelistGate } from "../agents/helper-gate.ts";
 import { mergeHooks } from "../agents/hooks/hooks.ts";
 import { userInvocable } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
@@ -29,7 +30,6 @@ import { sandboxWorkspace } from "./sandbox-setup.ts";
 import { noticeEvent, sessionEmit } from "./session-events.ts";
 import { runGoal } from "./session-run.ts";
 import { loadSessionSkills } from "./session-skills.ts";
-import { sessionToolsFor } from "./session-tools.ts";
 import type { Session, SessionOptions } from "./types.ts";
 
 export type { ApproveFn, RunOptions, Session, SessionOptions } from "./types.ts";
@@ -43,20 +43,29 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     : await sandboxedWorkspace(options.cwd ?? process.cwd(), { ...config.sandbox, ...options.sandbox }, env);
   const workspace = opened.workspace;
   const { specs, notices: specNotices } = await sessionSpecs(options.specs, workspace.root, env);
-  const project = await loadProjectRules(workspace.root);
+  // Read once per command: a caller that read it already (to check its specs' MCP servers) hands it in.
+  const project =
+    options.project === undefined ? await loadProjectRules(workspace.root) : (options.project ?? undefined);
+  const whitelist = options.toolWhitelist;
   const skills =
     options.skills === false
       ? undefined
       : await loadSessionSkills(workspace.root, env, trustsProject(config.trustedProjects, workspace.root));
   // MCP servers and hooks: the user config's, and a trusted project's (servers ask before they start).
-  const mcp = sessionMcpConfigs(config, project, workspace.root);
+  // A whitelist session (`agent helper --tools`) starts no MCP server.
+  const mcp = whitelist ? { servers: {}, notices: [] } : sessionMcpConfigs(config, project, workspace.root);
   const trusted = projectHooks(project, workspace.root, config.trustedProjects);
   const rules = buildRuleSet({
     user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
     flags: { allow: options.rules?.allow ?? [], deny: options.rules?.deny ?? [] },
     project,
-    knownTools: [...PRIMITIVE_NAMES, "mcp", "skill", ...[...specs.keys()].sort()],
-    mcpServers: Object.keys(mcp.servers),
+    // A whitelist session has no agents or servers to name, so its rules are not checked against them.
+    ...(whitelist
+      ? {}
+      : {
+          knownTools: [...PRIMITIVE_NAMES, "mcp", "skill", ...[...specs.keys()].sort()],
+          mcpServers: Object.keys(mcp.servers),
+        }),
   });
   const redactor = options.redactor ?? Redactor.fromEnv(env, mcpSecrets(mcp.servers));
   const queue = new EventQueue();
@@ -74,24 +83,25 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     config,
     workspaceRoot: workspace.root,
     fallback: options.fallback !== false && config.defaults.fallback !== false,
-    onNotice: (notice) => emit(noticeEvent(notice, root)),
+    onNotice: options.onNotice ?? ((notice) => emit(noticeEvent(notice, root))),
     ...(options.record !== undefined ? { record: options.record } : {}),
     ...(options.replay !== undefined ? { replay: options.replay } : {}),
     ...(options.replayLoose ? { replayLoose: true } : {}),
     ...idleTimeoutOption(config, env),
   });
   const approver = new SwitchableApprover(options.approve);
-  const gate = new ApprovalGate({ rules, approver, emit });
+  const approvals = new ApprovalGate({ rules, approver, emit });
+  const gate = whitelist ? whitelistGate(whitelist, rules) : approvals;
   const mcpServers = await createMcpServers(
     mcp.servers,
-    gate,
+    approvals,
     root,
     {
       root: workspace.root,
       projectTrusted: trustsProject(config.trustedProjects, workspace.root),
       ...(config.file !== undefined ? { configFile: config.file } : {}),
     },
-    { sample: mcpSampling(client, gate, root), elicit: mcpElicitation(approver) },
+    { sample: mcpSampling(client, approvals, root), elicit: mcpElicitation(approver) },
   );
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";
@@ -109,7 +119,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     spec,
     client,
     gate,
-    toolsFor: sessionToolsFor(rules),
+    rules,
     redactor,
     emit,
     ...(mcpServers ? { mcp: mcpServers } : {}),
@@ -169,6 +179,7 @@ async function sessionSpecs(
   env: Record<string, string | undefined>,
 ): Promise<{ specs: ReadonlyMap<string, AgentSpec>; notices: Notice[] }> {
   if (given) return { specs: new Map([...given].map((s) => [s.name, s])), notices: [] };
+  // The spec loader (YAML, the built-in specs) loads only for a session not handed its specs.
   const { loadSpecs, specAppError } = await import("../agents/spec/spec-loader.ts");
   const loaded = await loadSpecs({ workspaceRoot, env });
   if (loaded.errors.length > 0) throw specAppError(loaded.errors);

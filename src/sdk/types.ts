@@ -9,15 +9,18 @@ import type {
   ApprovalRequest,
   Approver,
   Message,
+  ProviderNotice,
   ResponseSchema,
   RunResult,
 } from "../kernel/index.ts";
 import type { Redactor } from "../kernel/text/redact.ts";
 import type { ModelClient } from "../llm/client.ts";
 import type { SandboxSettings } from "../tools/exec/sandbox-settings.ts";
+import type { PrimitiveName } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { AgentConfig } from "./config/config.ts";
 import type { Notice } from "./project/project-notices.ts";
+import type { ProjectConfig } from "./project/project-rules.ts";
 
 /** Decides one approval request: a callback, or an Approver. */
 export type ApproveFn = (
@@ -74,6 +77,16 @@ export interface SessionOptions {
   /** The redactor of events and tool output (default: from `env`, and the credentials config gives
    * MCP servers). */
   redactor?: Redactor;
+  /** The workspace's project config (`.agent/config.yaml`: ask and deny rules, hooks, MCP servers) as
+   * the caller already read it (`loadProjectRules`), so a command reads it once; `null`: none applies.
+   * Read from the workspace when absent. */
+  project?: ProjectConfig | null;
+  /** Only these primitives, approved by being listed (`agent helper --tools`): a call to any other tool
+   * is refused (decided_by `whitelist`), a deny rule still refuses, nothing asks, no MCP server starts. */
+  toolWhitelist?: readonly PrimitiveName[];
+  /** Takes the model client's notices (a fallback to another model, a retry) instead of the event
+   * stream (`agent helper` prints them on stderr). */
+  onNotice?: (notice: ProviderNotice) => void;
 }
 
 export interface RunOptions {

@@ -33,6 +33,7 @@ export async function openTelemetry(options: OpenTelemetryOptions): Promise<Tele
   const { settings, warning } = telemetrySettings(options.config, options.env);
   if (warning !== undefined) options.warn(warning);
   if (!settings) return undefined;
+  // OpenTelemetry's packages load only when traces are turned on.
   const { startTracing } = await import("./start.ts");
   return startTracing(settings, { version: options.version, costOf: options.costOf });
 }

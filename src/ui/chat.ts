@@ -15,6 +15,7 @@ export type {
 
 /** Mounts the chat's Ink view. Call only with a TTY on stdin and stdout. */
 export async function openChatUi(options: ChatUiOptions): Promise<ChatUi> {
+  // Ink (and React) load only here, for a terminal.
   const { createInkChat } = await import("./ink/chat/chat-renderer.tsx");
   return createInkChat(options);
 }

@@ -6,6 +6,8 @@
 import type { Usage } from "../kernel/conversation/usage.ts";
 import type { Redactor } from "../kernel/text/redact.ts";
 import { colorsEnabled } from "./ansi.ts";
+import { JsonRenderer, StreamJsonRenderer } from "./json-renderers.ts";
+import { PlainRenderer } from "./plain-renderer.ts";
 import type { InterruptKeyName, OutputMode, Renderer, RendererKind, TextSink } from "./renderer-types.ts";
 
 export type { OutputMode, Renderer, RendererKind, TextSink } from "./renderer-types.ts";
@@ -53,6 +55,7 @@ export async function chooseRenderer(options: RendererOptions): Promise<Renderer
   const stderr = options.stderr ?? process.stderr;
   switch (kind) {
     case "ink": {
+      // Ink (and React) load only for a terminal: a pipe or CI job never pays for them.
       const { createInkRenderer } = await import("./ink/run/ink-renderer.tsx");
       return createInkRenderer({
         // Ink only gets here with a TTY on stdin and stdout. Ink's own detection would turn live redraws
@@ -65,7 +68,6 @@ export async function chooseRenderer(options: RendererOptions): Promise<Renderer
       });
     }
     case "plain": {
-      const { PlainRenderer } = await import("./plain-renderer.ts");
       return new PlainRenderer({
         stdout,
         stderr,
@@ -75,7 +77,6 @@ export async function chooseRenderer(options: RendererOptions): Promise<Renderer
     }
     case "json":
     case "stream-json": {
-      const { JsonRenderer, StreamJsonRenderer } = await import("./json-renderers.ts");
       const json = {
         stdout,
         stderr,

@@ -1,9 +1,10 @@
 /** `agent agents list|show NAME|validate`: the agent specs found from here. Work lives in agents-run.ts. */
 import type { Command } from "commander";
 import { type CommandModule, exitWith } from "../shared/command-module.ts";
+import type * as AgentsRun from "./agents-run.ts";
 
-export const agentsCommand: CommandModule = {
-  register(program: Command, io) {
+export const agentsCommand: CommandModule<typeof AgentsRun> = {
+  register(program: Command, load, io) {
     const agents = program
       .command("agents")
       .description("the agent specs found from here: project .agent/agents, user config, bootstrap");
@@ -14,7 +15,7 @@ export const agentsCommand: CommandModule = {
       )
       .option("--json", "print the agents and the spec errors as JSON")
       .action(async (flags: { json?: boolean }) => {
-        const { listAgents } = await import("./agents-run.ts");
+        const { listAgents } = await load();
         exitWith(await listAgents(flags, io));
       });
     agents
@@ -23,14 +24,14 @@ export const agentsCommand: CommandModule = {
       .argument("<name>", "the agent's name")
       .option("--json", "print the spec as JSON")
       .action(async (name: string, flags: { json?: boolean }) => {
-        const { showAgent } = await import("./agents-run.ts");
+        const { showAgent } = await load();
         exitWith(await showAgent(name, flags, io));
       });
     agents
       .command("validate")
       .description("check every spec; each error as FILE:LINE: FIELD: expected ... (exit 3 if any)")
       .action(async () => {
-        const { validateAgents } = await import("./agents-run.ts");
+        const { validateAgents } = await load();
         exitWith(await validateAgents(io));
       });
   },

@@ -5,9 +5,10 @@ import { type CommandModule, exitWith } from "../shared/command-module.ts";
 import { addExamplesAndExitCodes } from "../shared/flags/help-text.ts";
 import { addSessionOptions } from "../shared/flags/session-options.ts";
 import type { SessionFlags } from "../shared/session/session-setup.ts";
+import type * as ChatSession from "./chat-session.ts";
 
-export const chatCommand: CommandModule = {
-  register(program: Command) {
+export const chatCommand: CommandModule<typeof ChatSession> = {
+  register(program: Command, load) {
     const command = program
       .command("chat")
       .description(
@@ -15,7 +16,7 @@ export const chatCommand: CommandModule = {
       )
       .argument("[message...]", "the first message (optional)");
     addSessionOptions(command).action(async (words: string[], flags: SessionFlags) => {
-      const { chatSession } = await import("./chat-session.ts");
+      const { chatSession } = await load();
       exitWith(await chatSession(words, flags));
     });
     addExamplesAndExitCodes(

@@ -2,6 +2,7 @@
 import { availableParallelism } from "node:os";
 import { type Command, Option } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import type * as EvalMain from "./eval-main.ts";
 import type { EvalFlags, MergeFlags } from "./eval-main.ts";
 
 /** Exit codes of `agent eval` (docs/eval.md "Exit codes"). */
@@ -20,8 +21,8 @@ function outputFormats(): Option {
     .default("table");
 }
 
-export const evalCommand: CommandModule = {
-  register(program: Command) {
+export const evalCommand: CommandModule<typeof EvalMain> = {
+  register(program: Command, load) {
     const command = program
       .command("eval")
       .description(
@@ -49,7 +50,7 @@ export const evalCommand: CommandModule = {
       )
       .option("--keep-workspaces", "keep each task's workspace copy (its path is in the report)")
       .action(async (suite: string, flags: EvalFlags) => {
-        const { evalSuiteCommand } = await import("./eval-main.ts");
+        const { evalSuiteCommand } = await load();
         await evalSuiteCommand(suite, flags);
       });
     command
@@ -59,7 +60,7 @@ export const evalCommand: CommandModule = {
       .addOption(outputFormats())
       .option("--junit <file>", "also write the merged report as JUnit XML")
       .action(async (reports: string[], flags: MergeFlags) => {
-        const { evalMergeCommand } = await import("./eval-main.ts");
+        const { evalMergeCommand } = await load();
         await evalMergeCommand(reports, flags);
       });
     command.addHelpText(

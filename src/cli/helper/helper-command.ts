@@ -10,9 +10,10 @@ import { addExamplesAndExitCodes } from "../shared/flags/help-text.ts";
 import { sandboxOptions } from "../shared/flags/sandbox-flags.ts";
 import { cassetteOptions, outputOption } from "../shared/flags/shared-flags.ts";
 import type { HelperFlags } from "./helper-flag-types.ts";
+import type * as HelperRun from "./helper-run.ts";
 
-export const helperCommand: CommandModule = {
-  register(program: Command) {
+export const helperCommand: CommandModule<typeof HelperRun> = {
+  register(program: Command, load) {
     const command = program
       .command("helper")
       .description(
@@ -49,7 +50,7 @@ export const helperCommand: CommandModule = {
     command
       .option("--no-fallback", "stay on the resolved model: no fallback, no escalation to the next tier")
       .action(async (prompt: string[], flags: HelperFlags) => {
-        const { helperMain } = await import("./helper-run.ts");
+        const { helperMain } = await load();
         await helperMain(prompt, flags);
       });
     addExamplesAndExitCodes(

@@ -2,7 +2,7 @@
  * `agent helper` flags beyond what commander checks: the `--tools` list and the model name to run
  * (`--model`, else the tier, with `--tier auto` decided by the classifier).
  */
-import type { TierChoice } from "../../agents/loop/tier-classifier.ts";
+import { decideAuto, type TierChoice } from "../../agents/loop/tier-classifier.ts";
 import { AppError } from "../../kernel/index.ts";
 import { isPrimitiveName, PRIMITIVE_NAMES, type PrimitiveName } from "../../tools/names.ts";
 
@@ -32,8 +32,7 @@ export function parseToolList(value: string | undefined): PrimitiveName[] | unde
 /**
  * The model name a helper run starts with: `--model` when given, else the tier; `--tier auto` is
  * resolved here to a concrete tier (so a stall can escalate from it) and the choice is returned. The
- * same decision as `agent run --tier auto` (decideAuto), with stdin's length counted too. The classifier
- * is loaded only for `auto`, so a one-shot with a named tier or model does not pay for it.
+ * same decision as `agent run --tier auto` (decideAuto), with stdin's length counted too.
  */
 export async function chooseModelName(input: {
   tier: string;
@@ -44,6 +43,5 @@ export async function chooseModelName(input: {
 }): Promise<{ name: string; auto?: TierChoice }> {
   const name = input.model ?? input.tier;
   if (name.trim().toLowerCase() !== "auto") return { name };
-  const { decideAuto } = await import("../../agents/loop/tier-classifier.ts");
   return decideAuto(input.model ?? input.tier, input.prompt, input.toolCount, input.stdinLength);
 }

@@ -5,6 +5,7 @@
  * only then), and prints only the answer on stdout (helper-output.ts).
  */
 import type { OutputSchema } from "../../agents/loop/output-schema.ts";
+import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import type { RunLimits } from "../../agents/types.ts";
 import {
   type AgentEvent,
@@ -15,10 +16,9 @@ import {
   WholeWords,
 } from "../../kernel/index.ts";
 import { Redactor } from "../../kernel/text/redact.ts";
-import { createModelClient } from "../../llm/client.ts";
 import { describeNotice } from "../../llm/notice-text.ts";
 import { loadConfig } from "../../sdk/config/config.ts";
-import { idleTimeoutOption } from "../../sdk/config/idle-timeout.ts";
+import { createSession } from "../../sdk/session.ts";
 import { WarningLog } from "../../ui/result-warnings.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
@@ -97,7 +97,6 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   });
   if (choice.auto) {
     const flag = flags.model !== undefined ? "--model" : "--tier";
-    const { describeTierChoice } = await import("../../agents/loop/tier-classifier.ts");
     stderr.write(`agent: ${describeTierChoice(choice.auto, flag)}\n`);
   }
 
@@ -105,11 +104,31 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   const limits = parseLimitFlags(flags, config.defaults);
   const fallback = flags.fallback !== false && config.defaults.fallback !== false;
   let fellBackTo: ModelRef | undefined;
-  const client = await createModelClient({
+  // With --tools, the loop and its one agent (loaded only then: a plain call needs neither).
+  const toolsPath = tools === undefined ? undefined : await import("./helper-tools.ts");
+  const turnLimits = {
+    ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
+    ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
+  };
+  let sink: (event: AgentEvent) => void = () => {};
+  // The one composition root (src/sdk/session.ts): config, project rules, hooks and the model client are
+  // wired there. A plain call uses only the session's client, so no project config applies to it.
+  const session = await createSession({
     env,
     config,
-    workspaceRoot: process.cwd(),
-    fallback,
+    redactor,
+    fallback: flags.fallback !== false,
+    toolWhitelist: tools ?? [],
+    instructions: false,
+    skills: false,
+    specs:
+      toolsPath && tools
+        ? [toolsPath.toolsSpec({ model: choice.name, tools, systemTexts, ...turnLimits })]
+        : [],
+    // The sandbox matters only where exec runs (config `sandbox:` with the flags over it).
+    sandbox: tools?.includes("exec") ? sandboxSettings(flags, config.sandbox) : { mode: "off" },
+    ...(tools === undefined ? { project: null } : {}),
+    onEvent: (event) => sink(event),
     onNotice: (notice) => {
       if (notice.type === "fallback") fellBackTo = notice.to;
       stderr.write(`agent: ${describeNotice(notice)}\n`);
@@ -117,14 +136,14 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
     ...(flags.replayLoose ? { replayLoose: true } : {}),
-    ...idleTimeoutOption(config, env),
   });
+  const client = session.client;
   // Resolve now: an unplaceable name is a usage error (2) and a missing key a config error (3).
   let resolved: ReturnType<typeof client.resolve>;
   try {
     resolved = client.resolve(choice.name, { nameErrorKind: "usage" });
   } catch (error) {
-    // No key anywhere: the first-run screen on stderr, as `agent run` shows it (first-run.ts).
+    // No key anywhere: the first-run screen on stderr, as `agent run` shows it (first-run.ts, loaded only then).
     throw await (await import("../shared/session/first-run.ts")).firstRunError(error, env, config, "helper");
   }
   checkFitsContext(stdinText, client.info(resolved.ref));
@@ -148,7 +167,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   let outcome: HelperOutcome;
   const startedAt = Date.now();
   try {
-    if (tools === undefined) {
+    if (toolsPath === undefined) {
       outcome = await singleCall({
         client,
         ref: resolved.ref,
@@ -166,43 +185,27 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
       });
       if (telemetry) traceSingleCall(telemetry, { prompt, outcome, startedAt, redactor });
     } else {
-      const { runWithTools } = await import("./helper-tools.ts");
-      const { buildRuleSet } = await import("../../policy/rules.ts");
-      const { loadProjectRules, projectHooks } = await import("../../sdk/project/project-rules.ts");
-      const { mergeHooks } = await import("../../agents/hooks/hooks.ts");
-      const project = await loadProjectRules(process.cwd());
-      // Listing a tool approves its calls, but not past a deny rule of the user's or the project's config.
-      const rules = buildRuleSet({
-        user: { ...config.rules, ...(config.file ? { file: config.file } : {}) },
-        project,
-      });
-      const trusted = projectHooks(project, process.cwd(), config.trustedProjects);
-      if (trusted.notice) warn(trusted.notice, "hooks");
-      const hooks = mergeHooks([config.hooks, trusted.hooks]);
       const showProgress = flags.verbose === true || stderr.isTTY;
-      outcome = await runWithTools({
-        client,
-        model: choice.name,
-        tools,
-        rules,
+      outcome = await toolsPath.runWithTools({
+        session,
+        listen: (onEvent) => {
+          sink = onEvent;
+        },
+        resolved: resolved.ref,
         prompt,
         signal: AbortSignal.any([interrupts.signal, stdoutPipe().signal]),
         fellBackTo: () => fellBackTo,
         escalate: fallback,
-        sandbox: sandboxSettings(flags, config.sandbox),
-        warn,
+        printWarning: (message) =>
+          stderr.write(`agent: warning: ${terminalSafe(redactor.redact(message))}\n`),
         warnings,
-        redactor,
         ...(telemetry ? { onEvent: (event: AgentEvent) => telemetry.onEvent(event) } : {}),
-        ...(hooks ? { hooks } : {}),
         ...(showProgress
           ? {
               progress: (line: string) => stderr.write(`agent: ${terminalSafe(redactor.redact(line))}\n`),
             }
           : {}),
-        systemTexts,
-        ...(limits.maxTurns !== undefined ? { maxTurns: limits.maxTurns } : {}),
-        ...(limits.timeoutMs !== undefined ? { timeoutMs: Math.max(1, limits.timeoutMs) } : {}),
+        ...turnLimits,
         ...budgetsOf(limits),
         ...(outputSchema ? { outputSchema } : {}),
       });

@@ -13,6 +13,7 @@ export async function helperSkillTask(
   note: (line: string) => void,
 ): Promise<string | undefined> {
   if (!words.trimStart().startsWith("/")) return undefined;
+  // Skills load only for a prompt that starts with `/`.
   const [{ loadSessionSkills }, { invokedSkill }] = await Promise.all([
     import("../../sdk/session-skills.ts"),
     import("../../agents/spec/skills/slash.ts"),

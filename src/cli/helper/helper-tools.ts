@@ -1,38 +1,48 @@
 /**
  * `agent helper --tools a,b`: the agent loop as a single agent with exactly the listed primitives and
- * nobody to ask (src/agents/helper-loop.ts). Imported lazily: only this path loads the loop and the tools.
+ * nobody to ask, run on the helper's session (`createSession` with a `toolWhitelist`, whose gate is
+ * src/agents/helper-gate.ts). Imported only with `--tools`: only this path loads the loop and the tools.
  * Progress (one line per tool call, an escalation) goes to stderr when asked for.
  */
-import { HELPER_SYSTEM, runHelper } from "../../agents/helper-loop.ts";
-import type { HooksConfig, ToolHooks } from "../../agents/hooks/hooks.ts";
+import { HELPER_SYSTEM, helperSpec } from "../../agents/helper-loop.ts";
+import { COMPACT_THRESHOLD } from "../../agents/loop/context/compaction.ts";
 import type { OutputSchema } from "../../agents/loop/output-schema.ts";
-import { type AgentEvent, type EmitFn, emptyUsage, type ModelRef, shownAsTool } from "../../kernel/index.ts";
-import type { Redactor } from "../../kernel/text/redact.ts";
-import { type ModelClient, modelDeps } from "../../llm/client.ts";
-import type { Rule } from "../../policy/index.ts";
-import { sandboxWorkspace } from "../../sdk/sandbox-setup.ts";
-import { sessionToolsFor } from "../../sdk/session-tools.ts";
-import { redactingEmit } from "../../session/redacting-emit.ts";
-import { chooseSandbox } from "../../tools/exec/sandbox.ts";
-import type { SandboxSettings } from "../../tools/exec/sandbox-settings.ts";
+import type { AgentSpec } from "../../agents/spec/spec.ts";
+import { type AgentEvent, emptyUsage, type ModelRef, shownAsTool } from "../../kernel/index.ts";
+import type { Session } from "../../sdk/session.ts";
 import type { PrimitiveName } from "../../tools/types.ts";
-import { Workspace } from "../../tools/workspace.ts";
 import { describeToolCall, formatDuration, oneLine } from "../../ui/format.ts";
 import type { WarningLog } from "../../ui/result-warnings.ts";
 import { type SystemTexts, systemPromptFrom } from "../shared/flags/system-flag.ts";
 import { CUT_PROBLEM, refusalProblem } from "./helper-call.ts";
 import type { HelperOutcome } from "./helper-output.ts";
 
-export interface ToolsRunInput {
-  client: ModelClient;
-  /** Tier or model name as given (a tier lets a stalled run escalate once). */
+/** The one agent a helper session holds: the listed primitives, `--system` over the loop's prompt. */
+export function toolsSpec(input: {
   model: string;
   tools: PrimitiveName[];
-  /** The user's and the project's rules (their deny rules still refuse a listed tool's call). */
-  rules?: readonly Rule[];
-  prompt: string;
-  /** `--system` / `--append-system`, applied to the loop's built-in prompt. */
   systemTexts?: SystemTexts;
+  maxTurns?: number;
+  timeoutMs?: number;
+}): AgentSpec {
+  const system = input.systemTexts ? systemPromptFrom(input.systemTexts, HELPER_SYSTEM) : undefined;
+  return helperSpec({
+    model: input.model,
+    tools: input.tools,
+    ...(system !== undefined ? { system } : {}),
+    ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
+    ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+  });
+}
+
+export interface ToolsRunInput {
+  /** The helper's session (`createSession` with `toolWhitelist`), holding {@link toolsSpec}'s agent. */
+  session: Session;
+  /** Sets where the session's events (redacted) go from now on. */
+  listen: (onEvent: (event: AgentEvent) => void) => void;
+  /** The model the helper resolved before the run (reported when no turn names another). */
+  resolved: ModelRef;
+  prompt: string;
   maxTurns?: number;
   timeoutMs?: number;
   signal: AbortSignal;
@@ -46,50 +56,43 @@ export interface ToolsRunInput {
   outputSchema?: OutputSchema;
   tokenBudget?: number;
   costBudgetUsd?: number;
-  /** Where exec runs (config `sandbox:` with the flags over it); only consulted when exec is offered. */
-  sandbox: SandboxSettings;
-  /** Where a warning goes (one stderr line, and the result's `warnings`), with its code. */
-  warn: (message: string, code: string) => void;
-  /** The result's `warnings`: every warning event of the loop is recorded here. */
+  /** Where a warning that the helper prints goes (one stderr line; the result's `warnings` has it). */
+  printWarning: (message: string) => void;
+  /** The result's `warnings`: every warning event of the run is recorded here. */
   warnings: WarningLog;
-  /** The user's hooks (and a trusted project's), as `agent run` runs them; none when absent. */
-  hooks?: HooksConfig;
-  /** Redacts hook output the model reads, and the events `onEvent` gets. */
-  redactor: Redactor;
   /** Takes every event of the run, redacted (traces: src/telemetry/). */
   onEvent?: (event: AgentEvent) => void;
 }
 
-/** Runs the helper loop in the current directory and turns its result into a helper outcome. */
+/** The warnings the helper prints on stderr as they happen (the sandbox, a project's hooks, a hook that
+ * failed); the loop's other warnings are only listed in the JSON result. */
+const PRINTED_WARNINGS = new Set(["sandbox_unavailable", "hooks", "hook"]);
+
+/** Runs the helper's agent on its session and turns its result into a helper outcome. */
 export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome> {
-  let workspace = await Workspace.open(process.cwd());
-  if (input.tools.includes("exec")) {
-    const choice = await chooseSandbox(input.sandbox, workspace.roots, process.env);
-    const sandboxed = sandboxWorkspace(workspace, input.sandbox, choice);
-    workspace = sandboxed.workspace;
-    if (sandboxed.warning) input.warn(sandboxed.warning, "sandbox_unavailable");
-  }
-  const progress = input.progress;
-  const hooks = input.hooks && (await helperHooks(input.hooks, workspace.root, input));
-  const system = input.systemTexts ? systemPromptFrom(input.systemTexts, HELPER_SYSTEM) : undefined;
-  const result = await runHelper({
-    prompt: input.prompt,
-    tools: input.tools,
-    // The user's fetch allow rules name the local origins fetch may reach, as in `agent run`.
-    ...(input.rules ? { rules: input.rules, toolsFor: sessionToolsFor(input.rules) } : {}),
-    model: input.model,
-    ...modelDeps(input.client),
-    workspace,
+  let ran: { model: string; provider: string } | undefined;
+  const lines = input.progress ? progressEmitter(input.progress) : undefined;
+  input.listen((event) => {
+    input.warnings.onEvent(event);
+    if (event.kind === "warning" && PRINTED_WARNINGS.has(event.data.code ?? ""))
+      input.printWarning(event.data.message);
+    if (event.kind === "plan_start" && event.depth === 0)
+      ran = { model: event.data.model, provider: event.data.provider ?? "" };
+    lines?.(event);
+    input.onEvent?.(event);
+  });
+  const result = await input.session.run(input.prompt, {
+    agent: "helper",
     signal: input.signal,
-    ...(input.escalate === false ? { escalate: false } : {}),
-    ...(system !== undefined ? { system } : {}),
-    ...(input.maxTurns !== undefined ? { maxTurns: input.maxTurns } : {}),
-    ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
+    // One run: an escalation continues it, so the budgets count both tiers' spending from the same counters.
+    limits: {
+      // The loop's own threshold, not config `defaults.compact_threshold` (which `agent run` applies).
+      compactThreshold: COMPACT_THRESHOLD,
+      ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
+      ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
+    },
+    escalate: input.escalate !== false,
     ...(input.outputSchema ? { outputSchema: input.outputSchema } : {}),
-    ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
-    ...(input.costBudgetUsd !== undefined ? { costBudgetUsd: input.costBudgetUsd } : {}),
-    ...helperEmit(progress, input),
-    ...(hooks ? { hooks } : {}),
   });
   const root = result.usage.find((r) => r.depth === 0);
   const fallback = input.fellBackTo();
@@ -97,34 +100,14 @@ export async function runWithTools(input: ToolsRunInput): Promise<HelperOutcome>
     status: result.status,
     finishReason: result.finishReason,
     answer: result.answer,
-    model: fallback?.id ?? result.model,
-    provider: fallback?.providerName ?? result.provider,
+    model: fallback?.id ?? ran?.model ?? input.resolved.id,
+    provider: fallback?.providerName ?? ran?.provider ?? input.resolved.providerName,
     usage: root?.subtree.usage ?? emptyUsage(),
     costUsd: root?.subtree.costUsd ?? 0,
     ...(result.activity ? { activity: result.activity } : {}),
     ...(result.status === "success" ? {} : { problem: problemLine(result, input) }),
     ...(result.error ? { error: result.error } : {}),
   };
-}
-
-/** The hook runner of a helper run: its warnings (a hook that failed or timed out) go to `warn`. */
-async function helperHooks(
-  hooks: HooksConfig,
-  cwd: string,
-  input: Pick<ToolsRunInput, "warn" | "redactor">,
-): Promise<ToolHooks> {
-  const { loadHookRunner } = await import("../../agents/hooks/hooks.ts");
-  const { newSessionId } = await import("../../session/session-id.ts");
-  return loadHookRunner({
-    hooks,
-    cwd,
-    sessionId: newSessionId(),
-    emit: (event) => {
-      if (event.kind === "warning") input.warn(event.data.message, event.data.code ?? "hook");
-    },
-    who: { agent: "root", name: "helper", depth: 0 },
-    redactor: input.redactor,
-  });
 }
 
 /** Why a helper loop did not succeed, as one line. */
@@ -161,25 +144,6 @@ function budgetText(input: Pick<ToolsRunInput, "tokenBudget" | "costBudgetUsd">)
   if (input.costBudgetUsd !== undefined) parts.push(`$${input.costBudgetUsd}`);
   if (input.tokenBudget !== undefined) parts.push(`${input.tokenBudget} tokens`);
   return parts.join(", ") || "spec";
-}
-
-/**
- * The loop's emit: progress lines (which redact what they print), the redacted events for `onEvent`, and
- * every warning event into the result's `warnings` (redacted with the whole result when it is printed).
- */
-function helperEmit(
-  progress: ((line: string) => void) | undefined,
-  input: Pick<ToolsRunInput, "onEvent" | "redactor" | "warnings">,
-): { emit: EmitFn } {
-  const lines = progress ? progressEmitter(progress) : undefined;
-  const events = input.onEvent ? redactingEmit(input.redactor, input.onEvent) : undefined;
-  return {
-    emit: (event) => {
-      input.warnings.onEvent(event);
-      lines?.(event);
-      events?.(event);
-    },
-  };
 }
 
 /** One stderr line per finished tool call, and one for an escalation. */

@@ -2,9 +2,10 @@
  * authorization of an HTTP server. Work in mcp-run.ts and mcp-login.ts. */
 import type { Command } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import type * as McpActions from "./mcp-actions.ts";
 
-export const mcpCommand: CommandModule = {
-  register(program: Command) {
+export const mcpCommand: CommandModule<typeof McpActions> = {
+  register(program: Command, load) {
     const mcp = program.command("mcp").description("MCP servers from config");
     mcp
       .command("list")
@@ -14,7 +15,7 @@ export const mcpCommand: CommandModule = {
       .option("--json", "print the list as JSON")
       .option("--cwd <dir>", "the project whose .agent/config.yaml to read (default: the current directory)")
       .action(async (flags: { json?: boolean; cwd?: string }) => {
-        const { runMcpList } = await import("./mcp-run.ts");
+        const { runMcpList } = await load();
         await runMcpList(flags);
       });
     mcp
@@ -30,7 +31,7 @@ export const mcpCommand: CommandModule = {
       )
       .option("--cwd <dir>", "the project whose .agent/config.yaml to read (default: the current directory)")
       .action(async (name: string, flags: { browser?: boolean; headless?: boolean; cwd?: string }) => {
-        const { runMcpLogin } = await import("./mcp-login.ts");
+        const { runMcpLogin } = await load();
         await runMcpLogin(name, flags);
       });
     mcp
@@ -39,7 +40,7 @@ export const mcpCommand: CommandModule = {
       .argument("<name>", "the server's name in mcp_servers")
       .option("--cwd <dir>", "the project whose .agent/config.yaml to read (default: the current directory)")
       .action(async (name: string, flags: { cwd?: string }) => {
-        const { runMcpLogout } = await import("./mcp-login.ts");
+        const { runMcpLogout } = await load();
         await runMcpLogout(name, flags);
       });
   },

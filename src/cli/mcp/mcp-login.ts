@@ -39,6 +39,7 @@ export async function runMcpLogin(name: string, flags: LoginFlags): Promise<void
   });
   try {
     const userAgent = flags.headless ? "follow" : flags.browser === false ? "print" : "browser";
+    // The OAuth flow (and the MCP SDK's auth) loads only for `login`.
     const { withLogin } = await import("../../tools/mcp/auth/login.ts");
     const tools = await withLogin(
       name,
@@ -62,6 +63,7 @@ export async function runMcpLogin(name: string, flags: LoginFlags): Promise<void
 
 export async function runMcpLogout(name: string, flags: { cwd?: string }): Promise<void> {
   const config = await httpServer(name, flags.cwd);
+  // The token store loads only for `logout` (this module also serves `login`).
   const { deleteAuthRecord } = await import("../../tools/mcp/auth/token-store.ts");
   const had = await deleteAuthRecord(config.url);
   stdout.write(

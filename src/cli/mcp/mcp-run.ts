@@ -8,6 +8,7 @@ import { Redactor } from "../../kernel/text/redact.ts";
 import { loadConfig } from "../../sdk/config/config.ts";
 import { mcpSecrets, sessionMcpConfigs, userServersCwd } from "../../sdk/mcp-session.ts";
 import { loadProjectRules } from "../../sdk/project/project-rules.ts";
+import { McpServers } from "../../tools/mcp/servers.ts";
 import { handleInterrupts } from "../shared/io/interrupts.ts";
 import { stderr, stdout } from "../shared/io/std-streams.ts";
 
@@ -15,7 +16,6 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
   const cwd = flags.cwd ?? process.cwd();
   const config = await loadConfig(process.env);
   const { servers, notices } = sessionMcpConfigs(config, await loadProjectRules(cwd), cwd);
-  const { McpServers } = await import("../../tools/mcp/servers.ts");
   const user = Object.keys(servers).filter((name) => servers[name]?.fromProject === undefined);
   const manager = new McpServers(servers, { cwd, ...userServersCwd(config.file) });
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });

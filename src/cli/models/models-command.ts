@@ -1,9 +1,10 @@
 /** `agent models`: what each tier resolves to in this environment, and why. Work in models-run.ts. */
 import type { Command } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import type * as ModelsRun from "./models-run.ts";
 
-export const modelsCommand: CommandModule = {
-  register(program: Command) {
+export const modelsCommand: CommandModule<typeof ModelsRun> = {
+  register(program: Command, load) {
     program
       .command("models")
       .description("show what each tier resolves to here and why (key variable names only, never values)")
@@ -18,7 +19,7 @@ export const modelsCommand: CommandModule = {
       )
       .option("--all", "also list deprecated and shut-down models")
       .action(async (flags: { json?: boolean; check?: boolean; refresh?: boolean; all?: boolean }) => {
-        const { runModels } = await import("./models-run.ts");
+        const { runModels } = await load();
         await runModels(flags);
       });
   },

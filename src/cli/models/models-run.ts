@@ -194,6 +194,7 @@ export interface ModelsFlags {
 export async function runModels(flags: ModelsFlags): Promise<void> {
   const config = await loadConfig(process.env);
   if (flags.refresh) {
+    // The refresh (a network fetch) and the live check load only with their flags.
     const { refreshModels } = await import("./models-refresh.ts");
     await refreshModels(process.env);
     if (!flags.check) return;

@@ -5,9 +5,10 @@ import { addExamplesAndExitCodes } from "../shared/flags/help-text.ts";
 import { addSessionOptions } from "../shared/flags/session-options.ts";
 import { outputOption } from "../shared/flags/shared-flags.ts";
 import type { RunFlags } from "./run-flag-types.ts";
+import type * as RunSession from "./run-session.ts";
 
-export const runCommand: CommandModule = {
-  register(program: Command, io) {
+export const runCommand: CommandModule<typeof RunSession> = {
+  register(program: Command, load, io) {
     const command = program
       .command("run")
       .description("run an agent on a goal: it plans, delegates to sub-agents and acts in the workspace")
@@ -29,7 +30,7 @@ export const runCommand: CommandModule = {
       // `agent -p` adds it (program.ts): the run behaves as without a terminal, so nothing prompts.
       .addOption(new Option("--print-mode").hideHelp())
       .action(async (goal: string[], flags: RunFlags) => {
-        const { runSession } = await import("./run-session.ts");
+        const { runSession } = await load();
         const code = await runSession(goal, flags, io);
         // The renderer has printed the result (the JSON object in JSON mode).
         if (code !== 0) throw new CliExit(code, "", true);

@@ -1,10 +1,11 @@
 /** `agent sessions list|show ID`: the saved transcripts of `agent run`. Work lives in sessions-run.ts. */
 import type { Command } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import type * as SessionsRun from "./sessions-run.ts";
 import type { ListFlags } from "./sessions-run.ts";
 
-export const sessionsCommand: CommandModule = {
-  register(program: Command, io) {
+export const sessionsCommand: CommandModule<typeof SessionsRun> = {
+  register(program: Command, load, io) {
     const sessions = program
       .command("sessions")
       .description("saved run transcripts under $XDG_STATE_HOME/agent/sessions");
@@ -18,7 +19,7 @@ export const sessionsCommand: CommandModule = {
       .option("--json", "print the sessions as a JSON array")
       .option("--limit <n>", "show at most this many")
       .action(async (flags: ListFlags) => {
-        const { listSessionsCommand } = await import("./sessions-run.ts");
+        const { listSessionsCommand } = await load();
         listSessionsCommand(flags, io);
       });
     sessions
@@ -27,7 +28,7 @@ export const sessionsCommand: CommandModule = {
       .argument("<id>", "the session id or its short form, as `agent sessions list` prints it")
       .option("--json", "print {id, path, warnings, events} as JSON")
       .action(async (id: string, flags: { json?: boolean }) => {
-        const { showSessionCommand } = await import("./sessions-run.ts");
+        const { showSessionCommand } = await load();
         showSessionCommand(id, flags, io);
       });
   },

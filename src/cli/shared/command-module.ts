@@ -4,9 +4,14 @@ import type { RunIo } from "./io/command-io.ts";
 /** The types every command module shares, in a leaf that imports no command (commands.ts, the command
  * table, imports every command; only program.ts imports commands.ts). */
 
-/** A command module: registers itself (name, options, action) on the program; `io` is where it runs. */
-export interface CommandModule {
-  register(program: Command, io: RunIo): void;
+/**
+ * A command module: declares its name, options and actions on the program. Its actions reach the
+ * command's implementation through `load`, which the command table (commands.ts) supplies: the table,
+ * not the command, decides what is imported and when. `io` is where the command runs (the process's
+ * streams, or a caller's in the same process).
+ */
+export interface CommandModule<Implementation> {
+  register(program: Command, load: () => Promise<Implementation>, io: RunIo): void;
 }
 
 /**

@@ -1,9 +1,10 @@
 /** `agent skills list|show NAME|validate [PATH]`: the Agent Skills found from here. Work lives in skills-run.ts. */
 import type { Command } from "commander";
 import { type CommandModule, exitWith } from "../shared/command-module.ts";
+import type * as SkillsRun from "./skills-run.ts";
 
-export const skillsCommand: CommandModule = {
-  register(program: Command) {
+export const skillsCommand: CommandModule<typeof SkillsRun> = {
+  register(program: Command, load) {
     const skills = program
       .command("skills")
       .description(
@@ -14,7 +15,7 @@ export const skillsCommand: CommandModule = {
       .description("(default) every skill: name, source, path, description and problems")
       .option("--json", "print the skills as JSON")
       .action(async (flags: { json?: boolean }) => {
-        const { listSkills } = await import("./skills-run.ts");
+        const { listSkills } = await load();
         exitWith(await listSkills(flags));
       });
     skills
@@ -23,7 +24,7 @@ export const skillsCommand: CommandModule = {
       .argument("<name>", "the skill's name")
       .option("--json", "print the skill as JSON")
       .action(async (name: string, flags: { json?: boolean }) => {
-        const { showSkill } = await import("./skills-run.ts");
+        const { showSkill } = await load();
         exitWith(await showSkill(name, flags));
       });
     skills
@@ -33,7 +34,7 @@ export const skillsCommand: CommandModule = {
       )
       .argument("[path]", "a skill folder, its SKILL.md, or a folder of skill folders")
       .action(async (path: string | undefined) => {
-        const { validateSkills } = await import("./skills-run.ts");
+        const { validateSkills } = await load();
         exitWith(await validateSkills(path));
       });
   },

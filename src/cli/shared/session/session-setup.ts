@@ -101,7 +101,9 @@ export async function setUpSession(
 
   const agentName = flags.agent ?? continued?.point.agentName ?? config.defaults.agent ?? "root";
   // Specs may name the MCP servers of the user config and of a trusted project (mcp-session.ts).
-  const mcp = sessionMcpConfigs(config, await loadProjectRules(opened.root), opened.root);
+  // The project config is read here once and handed to createSession, which would otherwise read it again.
+  const project = await loadProjectRules(opened.root);
+  const mcp = sessionMcpConfigs(config, project, opened.root);
   const loaded = await loadRunSpecs(
     opened.root,
     env,
@@ -116,6 +118,7 @@ export async function setUpSession(
     workspace: sandboxed.workspace,
     env,
     config,
+    project: project ?? null,
     specs: loaded.specs.values(),
     rules: { allow: flags.allow ?? [], deny: flags.deny ?? [] },
     onEvent: (event) => sink(event),
@@ -137,7 +140,7 @@ export async function setUpSession(
   try {
     session.client.resolve(decideAuto(override ?? spec.model, firstGoal).name);
   } catch (error) {
-    // No key anywhere: the first-run screen instead of one line (first-run.ts).
+    // No key anywhere: the first-run screen instead of one line (first-run.ts, loaded only on this error).
     const { firstRunError } = await import("./first-run.ts");
     throw await firstRunError(error, env, config, command);
   }
