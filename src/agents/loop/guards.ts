@@ -1,3 +1,4 @@
+import { freezeHistory } from "../../kernel/conversation/freeze.ts";
 import type { Message, ToolCall, ToolDefinition } from "../../kernel/index.ts";
 
 /**
@@ -211,7 +212,8 @@ export function elideOldToolResults(
     out[i] = { ...rest, content: note };
     elided++;
   }
-  return { messages: dropStaleThinking(messages, out), elided };
+  // The copies are frozen as appended messages are (freeze.ts).
+  return { messages: freezeHistory(dropStaleThinking(messages, out)), elided };
 }
 
 /**
