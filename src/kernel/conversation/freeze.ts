@@ -5,35 +5,34 @@
  * message by its identity (the adapters' converted request bodies, json-body.ts; the loop's context meter)
  * can then never send or count stale text: a changed message is a new object.
  *
- * Pure: no I/O. Freezing a message costs its own size once; a message frozen here before is recognised in
- * O(1), so handing a run an already-frozen history again costs one look-up per message.
+ * Pure: no I/O, no state. Freezing a message walks what it holds, once when it is appended; a run that
+ * starts from a history walks it once more (already-frozen objects are left as they are, cheaply).
  */
 import type { Message } from "./messages.ts";
 
-/** Every object this module has frozen with all it holds. Being deeply frozen is a permanent property of
- * an object, so remembering it is safe to share between runs, sessions and agents. */
-const deeplyFrozen = new WeakSet<object>();
-
 /** Freezes `message` and everything it holds; returns it (the same object). */
 export function freezeMessage<M extends Message>(message: M): M {
-  freezeDeep(message);
+  freezeDeep(message, []);
   return message;
 }
 
 /** Freezes every message of `messages` (not the array: a run's history grows); returns the array. */
 export function freezeHistory<T extends readonly Message[]>(messages: T): T {
-  for (const message of messages) freezeDeep(message);
+  for (const message of messages) freezeDeep(message, []);
   return messages;
 }
 
-/** Freezes a JSON-like value and everything it holds. A value that was frozen by someone else is still
- * walked: a shallow `Object.freeze` leaves its parts writable. A typed array cannot be frozen (the engine
- * refuses while it has elements); messages hold none (images are base64 text), so one is left as it is. */
-function freezeDeep(value: unknown): void {
-  if (typeof value !== "object" || value === null || deeplyFrozen.has(value)) return;
-  if (ArrayBuffer.isView(value)) return;
-  // Marked first, so a value holding itself is walked once.
-  deeplyFrozen.add(value);
+/**
+ * Freezes a JSON-like value and everything it holds. A value someone else froze is still walked: a
+ * shallow `Object.freeze` leaves its parts writable. `ancestors` (the objects above `value`, a message is
+ * a few levels deep) stops a value that holds itself. A typed array cannot be frozen (the engine refuses
+ * while it has elements); messages hold none (images are base64 text), so one is left as it is.
+ */
+function freezeDeep(value: unknown, ancestors: object[]): void {
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return;
+  if (ancestors.includes(value)) return;
   Object.freeze(value);
-  for (const child of Object.values(value)) freezeDeep(child);
+  ancestors.push(value);
+  for (const child of Object.values(value)) freezeDeep(child, ancestors);
+  ancestors.pop();
 }
