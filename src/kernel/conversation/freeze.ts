@@ -24,14 +24,16 @@ export function freezeHistory<T extends readonly Message[]>(messages: T): T {
 
 /**
  * Freezes a JSON-like value and everything it holds. A value someone else froze is still walked: a
- * shallow `Object.freeze` leaves its parts writable. `ancestors` (the objects above `value`, a message is
- * a few levels deep) stops a value that holds itself. A typed array cannot be frozen (the engine refuses
- * while it has elements); messages hold none (images are base64 text), so one is left as it is.
+ * shallow `Object.freeze` leaves its parts writable. `ancestors` (the objects above `value`; a message is
+ * a few levels deep) stops a value that holds itself: such a value is met again already frozen, so only
+ * frozen values are looked up. A typed array cannot be frozen (the engine refuses while it has elements);
+ * messages hold none (images are base64 text), so one is left as it is.
  */
 function freezeDeep(value: unknown, ancestors: object[]): void {
   if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return;
-  if (ancestors.includes(value)) return;
-  Object.freeze(value);
+  if (Object.isFrozen(value)) {
+    if (ancestors.includes(value)) return;
+  } else Object.freeze(value);
   ancestors.push(value);
   for (const child of Object.values(value)) freezeDeep(child, ancestors);
   ancestors.pop();
