@@ -1,4 +1,5 @@
-import { type AgentIdentity, makeEvent, modelFamily, Redactor } from "../../kernel/index.ts";
+import { type AgentIdentity, makeEvent, modelFamily } from "../../kernel/index.ts";
+import { Redactor } from "../../kernel/text/redact.ts";
 import { toolDefinitionsFor } from "../../tools/registry.ts";
 import { MODEL_TEXT_LIMIT } from "../../tools/truncate.ts";
 import type { Tool } from "../../tools/types.ts";
