@@ -1,3 +1,4 @@
+import { freezeHistory } from "../../kernel/conversation/freeze.ts";
 import { type Message, type ModelRef, makeEvent } from "../../kernel/index.ts";
 import { StallDetector } from "./guards.ts";
 import { append, type RunBase, type TurnState } from "./run-state.ts";
@@ -23,12 +24,15 @@ export function escalationNote(goal: string): string {
   );
 }
 
-/** The history without reasoning parts: they belong to the model that wrote them. */
+/** The history without reasoning parts: they belong to the model that wrote them. Frozen as appended
+ * messages are (freeze.ts). */
 export function withoutReasoning(messages: readonly Message[]): Message[] {
-  return messages.map((message) =>
-    message.role === "assistant"
-      ? { ...message, parts: message.parts.filter((part) => part.type !== "reasoning") }
-      : message,
+  return freezeHistory(
+    messages.map((message) =>
+      message.role === "assistant"
+        ? { ...message, parts: message.parts.filter((part) => part.type !== "reasoning") }
+        : message,
+    ),
   );
 }
 

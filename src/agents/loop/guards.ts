@@ -1,3 +1,4 @@
+import { freezeHistory } from "../../kernel/conversation/freeze.ts";
 import type { Message, ToolCall, ToolDefinition } from "../../kernel/index.ts";
 
 /**
@@ -95,7 +96,8 @@ function stepHash(call: ToolCall, result: string): bigint {
  * running total of the last history it measured: a history is only appended to between compactions, so
  * the next call compares message identities up to the first difference (a pointer check per message)
  * and measures only what follows it. A history rewritten anywhere (compaction, eliding) is measured again
- * from its first changed message, so the total is always that of the array passed in.
+ * from its first changed message, so the total is always that of the array passed in. A message's size is
+ * remembered by identity: history messages are frozen (kernel/conversation/freeze.ts), so it cannot change.
  */
 export class ContextMeter {
   private readonly sizes = new WeakMap<Message, number>();
@@ -211,7 +213,8 @@ export function elideOldToolResults(
     out[i] = { ...rest, content: note };
     elided++;
   }
-  return { messages: dropStaleThinking(messages, out), elided };
+  // The copies are frozen as appended messages are (freeze.ts).
+  return { messages: freezeHistory(dropStaleThinking(messages, out)), elided };
 }
 
 /**

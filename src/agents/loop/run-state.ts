@@ -1,3 +1,4 @@
+import { freezeMessage } from "../../kernel/conversation/freeze.ts";
 import {
   type AgentIdentity,
   type Message,
@@ -133,9 +134,9 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Appends a message to the run's history and emits it. */
+/** Appends a message to the run's history, frozen (freeze.ts: history is a value), and emits it. */
 export function append(base: RunBase, state: TurnState, message: Message): void {
-  state.messages.push(message);
+  state.messages.push(freezeMessage(message));
   base.options.emit(makeEvent(base.who, "message", { message }));
 }
 

@@ -100,8 +100,9 @@ type Turn = { role: Role; content: Block[] };
 
 /**
  * What a stream function remembers between requests, so a long session converts each message once
- * instead of the whole history every turn. History messages are never changed in place (eliding,
- * compaction and escalation put copies in the list), so a message object always converts the same;
+ * instead of the whole history every turn. History messages are never changed in place (they are frozen
+ * once in a run's history, kernel/conversation/freeze.ts; eliding, compaction and escalation put copies
+ * in the list), so a message object always converts the same;
  * blocks and finished turns are shared between requests and never mutated (see convertMessages).
  */
 export interface ConvertMemo {

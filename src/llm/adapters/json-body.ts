@@ -25,7 +25,8 @@ export function rawJsonOptions(
 /**
  * Remembers the JSON text of each array item it has serialized, by object identity. Only for items that
  * are never changed after they are first sent (the adapters' converted history: a message object always
- * converts to the same item, and an item that may still grow is a fresh copy in each request).
+ * converts to the same item, since history messages are frozen once in a run's history
+ * (kernel/conversation/freeze.ts), and an item that may still grow is a fresh copy in each request).
  */
 export class JsonTexts {
   readonly #texts = new WeakMap<object, string>();

@@ -25,7 +25,8 @@ export interface ChatConvertOptions {
 /**
  * Each history message's converted form, kept between one stream function's requests so a long session
  * converts each message once; the same object goes out each time, which lets json-body.ts reuse its
- * text. History messages are never changed in place (eliding and compaction put copies in the list).
+ * text. History messages are never changed in place: they are frozen once in a run's history
+ * (kernel/conversation/freeze.ts), and eliding and compaction put copies in the list.
  */
 export type ChatConvertMemo = WeakMap<Message, ChatMessage | null>;
 

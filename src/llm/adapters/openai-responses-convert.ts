@@ -124,8 +124,8 @@ function functionOutput(
 /**
  * Each history message's input items, kept between one stream function's requests so a long session
  * converts each message once; the same objects go out each time, which lets json-body.ts reuse their
- * text. History messages are never changed in place (eliding and compaction put copies in the list). A
- * tool result's item depends on whether its call was a built-in one (`builtin`).
+ * text. History messages are never changed in place: they are frozen once in a run's history
+ * (kernel/conversation/freeze.ts), and eliding and compaction put copies in the list. A tool result's item depends on whether its call was a built-in one (`builtin`).
  */
 export type ResponsesConvertMemo = WeakMap<Message, { items: InputItem[]; builtin?: boolean }>;
 

@@ -1,3 +1,4 @@
+import { freezeHistory } from "../../../kernel/conversation/freeze.ts";
 import {
   type AgentIdentity,
   type AssistantMessage,
@@ -88,7 +89,8 @@ export function applyCompaction(messages: readonly Message[], summary: UserMessa
   let open = tail.length - 1;
   while (open >= 0 && tail[open]?.role === "tool") open--;
   const openCycle = open < tail.length - 1 && tail[open]?.role === "assistant" ? open : -1;
-  return [summary, ...tail.map((m, i) => (i === openCycle ? m : withoutReasoning(m)))];
+  // The new history's messages are frozen as appended ones are (freeze.ts).
+  return freezeHistory([summary, ...tail.map((m, i) => (i === openCycle ? m : withoutReasoning(m)))]);
 }
 
 function withoutReasoning(message: Message): Message {

@@ -1,3 +1,4 @@
+import { freezeHistory } from "../../../kernel/conversation/freeze.ts";
 import {
   type AgentIdentity,
   type AssistantMessage,
@@ -29,6 +30,7 @@ export function closeOpenToolCalls(messages: Message[], append: (m: Message) => 
  * Makes a recorded history valid for a provider: every tool call is followed by its result (a missing
  * one becomes an "aborted" result, placed right after the results that exist) and results without
  * a call are dropped. The last assistant message's open calls are left for closeOpenToolCalls.
+ * Every message of the result is frozen (freeze.ts): it is the history a run starts from.
  */
 export function repairHistory(messages: readonly Message[]): Message[] {
   const out: Message[] = [];
@@ -49,7 +51,7 @@ export function repairHistory(messages: readonly Message[]): Message[] {
     out.push(message);
     if (message.role === "assistant") open = assistantToolCalls(message);
   }
-  return out;
+  return freezeHistory(out);
 }
 
 /** Turns a text-only answer that is really a JSON tool call into a proper tool-call message. */
