@@ -7,7 +7,8 @@
 import type { ModelInfo, ModelPrice, ProviderKind, ReasoningEffort, Usage } from "../kernel/index.ts";
 import type { CatalogEntry } from "./catalog/entry.ts";
 import { retirementNotice } from "./catalog/retirement.ts";
-import { catalog } from "./catalog/store.ts";
+import { catalog, catalogLineIndex } from "./catalog/store.ts";
+import type { LineMembers } from "./catalog/tiers.ts";
 
 export type { CatalogEntry } from "./catalog/entry.ts";
 
@@ -45,6 +46,17 @@ export function catalogEntry(id: string): CatalogEntry | undefined {
 /** Every entry, for listings, tiers and aliases. */
 export function catalogEntries(): CatalogEntry[] {
   return [...catalog().entries.values()];
+}
+
+/** Each tier line's entries, newest first, from the catalog's line index (no filtering or sorting). */
+export function catalogLines(): LineMembers {
+  const { entries } = catalog();
+  const index = catalogLineIndex();
+  return (provider, line) =>
+    (index[provider][line] ?? []).flatMap((id) => {
+      const entry = entries.get(id);
+      return entry ? [entry] : [];
+    });
 }
 
 /** Where the catalog's models.dev data came from, and its date. */
@@ -170,5 +182,5 @@ export function supportsReasoningSummary(id: string): boolean {
  */
 export function retirementWarning(id: string, now: Date = new Date()): string | undefined {
   const entry = lookup(id);
-  return entry ? retirementNotice(id, entry, catalogEntries(), now) : undefined;
+  return entry ? retirementNotice(id, entry, catalogLines(), now) : undefined;
 }

@@ -6,7 +6,7 @@
  */
 import { AppError, type ModelRef, type ProviderKind } from "../kernel/index.ts";
 import { ALIAS_LINES, aliasTarget, chooseTier, type Tier, type TierChoice } from "./catalog/tiers.ts";
-import { catalogEntries, catalogProvider } from "./catalog.ts";
+import { catalogLines, catalogProvider } from "./catalog.ts";
 import {
   type Endpoint,
   type Env,
@@ -49,7 +49,7 @@ export const DEFAULT_TIER_MODELS: Readonly<Record<Tier, Readonly<Record<Provider
             provider,
             {
               enumerable: true,
-              get: () => chooseTier(catalogEntries(), tier, provider, new Date()).candidates,
+              get: () => chooseTier(catalogLines(), tier, provider, new Date()).candidates,
             },
           ]),
         ),
@@ -59,8 +59,8 @@ export const DEFAULT_TIER_MODELS: Readonly<Record<Tier, Readonly<Record<Provider
 
 /** Each tier's choice per provider and why (for `agent models`), on `now` (default today). */
 export function explainTiers(now: Date = new Date()): TierChoice[] {
-  const entries = catalogEntries();
-  return TIERS.flatMap((tier) => PROVIDERS.map((provider) => chooseTier(entries, tier, provider, now)));
+  const lines = catalogLines();
+  return TIERS.flatMap((tier) => PROVIDERS.map((provider) => chooseTier(lines, tier, provider, now)));
 }
 
 /** The aliases people may type (`sonnet`, `sol`, `flash`, ...), for help and errors. */
@@ -73,7 +73,7 @@ export function resolveAlias(
   name: string,
   now: Date = new Date(),
 ): { provider: ProviderKind; id: string } | undefined {
-  const target = aliasTarget(catalogEntries(), name.trim(), now);
+  const target = aliasTarget(catalogLines(), name.trim(), now);
   return target ? { provider: target.provider, id: target.id } : undefined;
 }
 
@@ -191,13 +191,18 @@ function tierCandidates(
   if (override && override.length > 0) {
     return [override.map((spec) => parseSpec(spec, endpoints, "config")), "config"];
   }
-  const candidates: Candidate[] = [];
-  for (const native of NATIVE_PROVIDERS) {
+  const natives = NATIVE_PROVIDERS.flatMap((native) => {
     const endpoint = findEndpoint(endpoints, native.name);
-    if (!endpoint) continue;
-    for (const id of DEFAULT_TIER_MODELS[tier][native.name]) candidates.push({ endpoint, id, spec: id });
-  }
-  return [candidates, "default"];
+    return endpoint ? [{ endpoint, provider: native.name }] : [];
+  });
+  const defaults = (from: typeof natives): Candidate[] =>
+    from.flatMap(({ endpoint, provider }) =>
+      DEFAULT_TIER_MODELS[tier][provider].map((id) => ({ endpoint, id, spec: id })),
+    );
+  // Only candidates with credentials are called; the tier's other providers are chosen (each a catalog
+  // walk) only when none of those has one: for the error naming their keys, or for a replay.
+  const ready = defaults(natives.filter(({ endpoint }) => endpoint.ready));
+  return [ready.length > 0 ? ready : defaults(natives), "default"];
 }
 
 /** Gives a tier's refs (the chosen one and its fallbacks) the reasoning effort config sets for it. */

@@ -62,23 +62,47 @@ export interface WorkspaceOptions {
   env?: Record<string, string | undefined>;
 }
 
+/** The user's own files inside the roots, found on first use and kept (user-files.ts). */
+type UserFilesOnce = () => readonly string[];
+
+/** The variables userFiles() reads, taken when the workspace opens (a later change of the environment
+ * does not move the user's files). */
+const USER_FILE_VARS = ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"];
+
+function userFilesOnce(roots: readonly string[], given: Record<string, string | undefined>): UserFilesOnce {
+  const env = Object.fromEntries(USER_FILE_VARS.map((name) => [name, given[name]]));
+  let found: readonly string[] | undefined;
+  return () => {
+    found ??= userFiles(env).filter((p) => roots.some((r) => isWithin(r, p)));
+    return found;
+  };
+}
+
 export class Workspace {
   private constructor(
     /** The real path of the main root. */
     readonly root: string,
     /** Real paths of every root, the main one first. */
     readonly roots: readonly string[],
-    /** Real paths of the user's own files that lie inside a root (user-files.ts): writes there ask. */
-    readonly userFiles: readonly string[],
+    private readonly findUserFiles: UserFilesOnce,
     /** The sandbox exec and `verify:` commands run in (sandbox.ts); none runs them unsandboxed. */
     readonly sandbox?: ExecSandbox,
     /** Real paths of folders the file tools may read but never change: activated skills' folders. */
     readonly readOnlyRoots: readonly string[] = [],
   ) {}
 
+  /**
+   * Real paths of the user's own files that lie inside a root (user-files.ts): writes there ask. Resolved
+   * on first use, before the first write is judged (a session that changes no file, like a plain
+   * `agent helper` call, resolves none: about 25 realpath calls, most of them failing).
+   */
+  get userFiles(): readonly string[] {
+    return this.findUserFiles();
+  }
+
   /** The same workspace with commands run in `sandbox` (or unsandboxed when undefined). */
   withSandbox(sandbox: ExecSandbox | undefined): Workspace {
-    return new Workspace(this.root, this.roots, this.userFiles, sandbox, this.readOnlyRoots);
+    return new Workspace(this.root, this.roots, this.findUserFiles, sandbox, this.readOnlyRoots);
   }
 
   /**
@@ -87,7 +111,10 @@ export class Workspace {
    */
   withReadOnlyRoot(dir: string): Workspace {
     if (this.readOnlyRoots.includes(dir) || this.contains(dir)) return this;
-    return new Workspace(this.root, this.roots, this.userFiles, this.sandbox, [...this.readOnlyRoots, dir]);
+    return new Workspace(this.root, this.roots, this.findUserFiles, this.sandbox, [
+      ...this.readOnlyRoots,
+      dir,
+    ]);
   }
 
   /** Like resolve(), for a read: a path inside a read-only root (an activated skill's folder) is allowed too. */
@@ -124,8 +151,7 @@ export class Workspace {
     }
     const [main] = roots;
     if (main === undefined) throw new WorkspaceError("no workspace root given", root);
-    const user = userFiles(options.env ?? process.env).filter((p) => roots.some((r) => isWithin(r, p)));
-    return new Workspace(main, roots, user);
+    return new Workspace(main, roots, userFilesOnce(roots, options.env ?? process.env));
   }
 
   /**

@@ -154,4 +154,20 @@ describe("Workspace.isSensitiveChange", () => {
     expect(await ws.isSensitiveChange(path.join(other, "src", "a.ts"))).toBe(false);
     expect(await ws.isSensitiveChange(path.join(other, ".git", "config"))).toBe(true);
   });
+
+  test("the user's own files are those of the environment the workspace opened with, found when first asked", async () => {
+    h = await harness({ specs: [spec("root", [])], script: { queue: [] } });
+    const home = path.join(h.dir, "home");
+    mkdirSync(path.join(home, ".ssh"), { recursive: true });
+    const env: Record<string, string | undefined> = { HOME: home };
+    const ws = await Workspace.open(home, { env });
+    // A later change of the environment does not move them.
+    env.HOME = path.join(h.dir, "elsewhere");
+    expect(await ws.isSensitiveChange(path.join(ws.root, ".bashrc"))).toBe(true);
+    expect(await ws.isSensitiveChange(path.join(ws.root, ".ssh", "config"))).toBe(true);
+    expect(await ws.isSensitiveChange(path.join(ws.root, "notes.txt"))).toBe(false);
+    expect(ws.userFiles).toContain(path.join(ws.root, ".ssh"));
+    // A workspace derived from it names the same files.
+    expect(ws.withSandbox(undefined).userFiles).toEqual(ws.userFiles);
+  });
 });

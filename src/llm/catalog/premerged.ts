@@ -8,6 +8,7 @@
  */
 import type { CatalogEntry } from "./entry.ts";
 import type { Catalog } from "./merge.ts";
+import { type LineIndex, lineIndex } from "./tiers.ts";
 
 /** The JSON form of a Catalog (Maps as arrays). */
 export interface PremergedCatalog {
@@ -15,6 +16,8 @@ export interface PremergedCatalog {
   date: string;
   entries: CatalogEntry[];
   aliases: [alias: string, id: string][];
+  /** Each tier line's ids, newest first (tiers.ts `lineIndex`), so resolving a tier filters and sorts nothing. */
+  lines: LineIndex;
 }
 
 export function toPremerged(catalog: Catalog): PremergedCatalog {
@@ -23,6 +26,7 @@ export function toPremerged(catalog: Catalog): PremergedCatalog {
     date: catalog.date,
     entries: [...catalog.entries.values()],
     aliases: [...catalog.aliases],
+    lines: lineIndex([...catalog.entries.values()]),
   };
 }
 

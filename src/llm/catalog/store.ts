@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Catalog } from "./merge.ts";
 import type { CatalogData, CompactModel } from "./models-dev.ts";
 import { fromPremerged, type PremergedCatalog } from "./premerged.ts";
+import { type LineIndex, lineIndex } from "./tiers.ts";
 
 /** $XDG_CACHE_HOME/agent/models.json (default ~/.cache/agent/models.json). */
 export function catalogCachePath(env: Record<string, string | undefined> = process.env): string {
@@ -61,6 +62,8 @@ function premerged(): PremergedCatalog {
 }
 
 let loaded: Catalog | undefined;
+/** The loaded catalog's line index: the premerged file's, or built from a merged refresh on first use. */
+let loadedLines: LineIndex | undefined;
 
 /** The catalog, built once per process: the premerged snapshot unless a newer cached refresh exists. */
 export function catalog(): Catalog {
@@ -68,8 +71,10 @@ export function catalog(): Catalog {
   const cache = readCache(catalogCachePath());
   const base = premerged();
   // The rule of combine(): a cache supersedes the snapshot only when it is newer.
-  if (!cache || cache.date <= base.date) loaded = fromPremerged(base);
-  else {
+  if (!cache || cache.date <= base.date) {
+    loaded = fromPremerged(base);
+    loadedLines = base.lines;
+  } else {
     // require, not import: the merge and the overrides load only when a newer refresh must be merged.
     const { mergeCatalog } = require("./merge.ts") as typeof import("./merge.ts");
     loaded = mergeCatalog(combine(snapshot(), cache));
@@ -77,7 +82,15 @@ export function catalog(): Catalog {
   return loaded;
 }
 
+/** Each tier line's model ids in the catalog, newest first (tiers.ts `lineIndex`). */
+export function catalogLineIndex(): LineIndex {
+  const { entries } = catalog();
+  loadedLines ??= lineIndex([...entries.values()]);
+  return loadedLines;
+}
+
 /** Forget the built catalog (after a refresh, or in tests that change $XDG_CACHE_HOME). */
 export function resetCatalog(): void {
   loaded = undefined;
+  loadedLines = undefined;
 }

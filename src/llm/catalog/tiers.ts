@@ -105,20 +105,46 @@ export function newestFirst(a: CatalogEntry, b: CatalogEntry): number {
   return da === db ? 0 : db < da ? -1 : 1;
 }
 
+/** Each line's model ids, newest first, by provider and line name (`lineIndex`). */
+export type LineIndex = Readonly<Record<ProviderKind, Readonly<Record<string, readonly string[]>>>>;
+
+/** A line's models, newest first: the catalog's entries filtered by the line's pattern, or an index of them. */
+export type LineMembers = (provider: ProviderKind, line: string) => readonly CatalogEntry[];
+
+/** The members of every line among `entries`, by the rule above (pattern, then newest first). */
+export function membersOf(entries: readonly CatalogEntry[]): LineMembers {
+  return (provider, line) => {
+    const pattern = LINES[provider][line];
+    return pattern
+      ? entries.filter((e) => e.provider === provider && pattern.test(e.id)).sort(newestFirst)
+      : [];
+  };
+}
+
+/** Every line's member ids, newest first: what `membersOf` finds, kept so a start-up need not filter and sort. */
+export function lineIndex(entries: readonly CatalogEntry[]): LineIndex {
+  const members = membersOf(entries);
+  const index = (provider: ProviderKind): Record<string, string[]> =>
+    Object.fromEntries(
+      Object.keys(LINES[provider]).map((line) => [line, members(provider, line).map((e) => e.id)]),
+    );
+  return { anthropic: index("anthropic"), openai: index("openai"), gemini: index("gemini") };
+}
+
+function linesOf(source: readonly CatalogEntry[] | LineMembers): LineMembers {
+  return typeof source === "function" ? source : membersOf(source);
+}
+
 /** A line's models, newest first, split into eligible ones and the skipped ones with their reason. */
 export function lineModels(
-  entries: readonly CatalogEntry[],
+  source: readonly CatalogEntry[] | LineMembers,
   provider: ProviderKind,
   line: string,
   now: Date,
 ): { eligible: CatalogEntry[]; skipped: { entry: CatalogEntry; reason: string }[] } {
-  const pattern = LINES[provider][line];
-  const members = pattern
-    ? entries.filter((e) => e.provider === provider && pattern.test(e.id)).sort(newestFirst)
-    : [];
   const eligible: CatalogEntry[] = [];
   const skipped: { entry: CatalogEntry; reason: string }[] = [];
-  for (const entry of members) {
+  for (const entry of linesOf(source)(provider, line)) {
     const reason = ineligibility(entry, now);
     if (reason) skipped.push({ entry, reason });
     else eligible.push(entry);
@@ -143,17 +169,18 @@ function describe(entry: CatalogEntry, line: string, rank: string): string {
   return `${entry.id}: ${rank} generally available ${line} model${released}`;
 }
 
-/** The tier's candidates for a provider by its rule. */
+/** The tier's candidates for a provider by its rule, from the catalog's entries or its line index. */
 export function chooseTier(
-  entries: readonly CatalogEntry[],
+  source: readonly CatalogEntry[] | LineMembers,
   tier: Tier,
   provider: ProviderKind,
   now: Date,
 ): TierChoice {
   const { rule, lines } = TIER_RULES[tier];
   const choice: TierChoice = { tier, provider, rule, candidates: [], why: [], skipped: [] };
+  const members = linesOf(source);
   for (const line of lines[provider]) {
-    const { eligible, skipped } = lineModels(entries, provider, line, now);
+    const { eligible, skipped } = lineModels(members, provider, line, now);
     const newest = eligible[0];
     // Only models newer than the chosen one were really passed over.
     for (const { entry, reason } of skipped)
@@ -170,16 +197,13 @@ export function chooseTier(
 
 /** The newest eligible model an alias names (else the newest of its line at all), or undefined. */
 export function aliasTarget(
-  entries: readonly CatalogEntry[],
+  source: readonly CatalogEntry[] | LineMembers,
   alias: string,
   now: Date,
 ): CatalogEntry | undefined {
   const target = ALIAS_LINES[alias.toLowerCase()];
   if (!target) return undefined;
-  const pattern = LINES[target.provider][target.line];
-  const { eligible } = lineModels(entries, target.provider, target.line, now);
-  if (eligible[0]) return eligible[0];
-  return pattern
-    ? entries.filter((e) => e.provider === target.provider && pattern.test(e.id)).sort(newestFirst)[0]
-    : undefined;
+  const members = linesOf(source);
+  const { eligible } = lineModels(members, target.provider, target.line, now);
+  return eligible[0] ?? members(target.provider, target.line)[0];
 }

@@ -13,7 +13,15 @@ import { OVERRIDES } from "../../../src/llm/catalog/overrides.ts";
 import { type PremergedCatalog, toPremerged } from "../../../src/llm/catalog/premerged.ts";
 import { refreshCatalog } from "../../../src/llm/catalog/refresh.ts";
 import { catalog, catalogCachePath, resetCatalog } from "../../../src/llm/catalog/store.ts";
-import { catalogEntry, catalogSource, costOf, modelInfo } from "../../../src/llm/catalog.ts";
+import { LINES, membersOf } from "../../../src/llm/catalog/tiers.ts";
+import {
+  catalogEntries,
+  catalogEntry,
+  catalogLines,
+  catalogSource,
+  costOf,
+  modelInfo,
+} from "../../../src/llm/catalog.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 
 const FIXTURE = join(import.meta.dir, "../../fixtures/models-dev/api.json");
@@ -63,6 +71,57 @@ describe("start-up cost", () => {
       else process.env.XDG_CACHE_HOME = previous;
       resetCatalog();
     }
+  });
+});
+
+describe("the line index", () => {
+  /** Every line's members by the index, and by filtering and sorting the catalog's entries. */
+  function bothWays(): { indexed: string[][]; filtered: string[][] } {
+    const filter = membersOf(catalogEntries());
+    const lines = (["anthropic", "openai", "gemini"] as const).flatMap((provider) =>
+      Object.keys(LINES[provider]).map((line) => [provider, line] as const),
+    );
+    return {
+      indexed: lines.map(([provider, line]) => catalogLines()(provider, line).map((e) => e.id)),
+      filtered: lines.map(([provider, line]) => filter(provider, line).map((e) => e.id)),
+    };
+  }
+
+  function withCache<T>(cacheHome: string, run: () => T): T {
+    const previous = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = cacheHome;
+    try {
+      resetCatalog();
+      return run();
+    } finally {
+      if (previous === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = previous;
+      resetCatalog();
+      rmSync(cacheHome, { recursive: true, force: true });
+    }
+  }
+
+  test("the premerged catalog's index lists each line's models, newest first, as filtering the entries does", () => {
+    const { indexed, filtered } = withCache(mkdtempSync(join(tmpdir(), "agent-catalog-")), bothWays);
+    expect(indexed).toEqual(filtered);
+    expect(indexed.flat().length).toBeGreaterThan(30);
+  });
+
+  test("a newer cached refresh gets its own index: a model it adds joins its line", () => {
+    const home = mkdtempSync(join(tmpdir(), "agent-catalog-"));
+    const snapshot = require("../../../src/llm/catalog/models-snapshot.json") as CatalogData;
+    const haiku = snapshot.models.find((m) => m.id === "claude-haiku-4-5");
+    if (!haiku) throw new Error("the snapshot has no claude-haiku-4-5");
+    const refreshed: CatalogData = {
+      ...snapshot,
+      date: "2099-01-01",
+      models: [...snapshot.models, { ...haiku, id: "claude-haiku-9", releaseDate: "2098-12-01" }],
+    };
+    mkdirSync(join(home, "agent"), { recursive: true });
+    writeFileSync(join(home, "agent", "models.json"), JSON.stringify(refreshed));
+    const { indexed, filtered } = withCache(home, bothWays);
+    expect(indexed).toEqual(filtered);
+    expect(indexed.flat()).toContain("claude-haiku-9");
   });
 });
 
