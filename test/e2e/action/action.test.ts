@@ -11,11 +11,11 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { marked } from "marked";
-import { type E2eSandbox, freshServerAndSandbox, TEST_KEY } from "../e2e/support.ts";
-import type { FakeLlmServer, FakeRequest } from "../support/fake-llm-server.ts";
-import { type CompositeRun, runCompositeAction } from "./composite-runner.ts";
+import { type CompositeRun, runCompositeAction } from "../../action/composite-runner.ts";
+import type { FakeLlmServer, FakeRequest } from "../../support/fake-llm-server.ts";
+import { type E2eSandbox, freshServerAndSandbox, TEST_KEY } from "../support.ts";
 
-const ACTION_PATH = resolve(import.meta.dir, "..", "..");
+const ACTION_PATH = resolve(import.meta.dir, "..", "..", "..");
 
 let server: FakeLlmServer;
 let sandbox: E2eSandbox;

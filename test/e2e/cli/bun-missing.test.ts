@@ -6,8 +6,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { processOutput } from "../support/process-output.ts";
-import { AGENT_BIN } from "./run-agent.ts";
+import { AGENT_BIN } from "../../cli/run-agent.ts";
+import { processOutput } from "../../support/process-output.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agent-nobun-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

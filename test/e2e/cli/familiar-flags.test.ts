@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import pkg from "../../package.json" with { type: "json" };
-import { runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
+import pkg from "../../../package.json" with { type: "json" };
+import { runAgent, withFakeServerAndSandbox } from "../../cli/run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
 
@@ -118,7 +118,7 @@ describe("models and ollama", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/Known models \(catalog/);
     expect(text.stdout).toMatch(/\n {2}anthropic +claude-[\w-]+, /);
-    // Ready only when a server answers there (test/cli/models/models.test.ts pins both states).
+    // Ready only when a server answers there (test/e2e/cli/models/models.test.ts pins both states).
     expect(text.stdout).toMatch(
       /ollama +(ready +no key needed; answering|unavailable no key needed; not answering); base URL http:\/\/localhost:11434\/v1 \(OLLAMA_HOST\)/,
     );

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_BIN, makeSandbox, runAgent } from "./run-agent.ts";
+import { AGENT_BIN, makeSandbox, runAgent } from "../../cli/run-agent.ts";
 
 const sandbox = makeSandbox();
 afterAll(() => sandbox.cleanup());

@@ -5,7 +5,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeSandbox, runAgent } from "./run-agent.ts";
+import { makeSandbox, runAgent } from "../../cli/run-agent.ts";
 
 const sandbox = makeSandbox();
 afterAll(() => sandbox.cleanup());

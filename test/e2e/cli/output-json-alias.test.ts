@@ -3,7 +3,7 @@
  * what their `--json` prints, and `-o text` keeps the table.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { makeSandbox, runAgent } from "./run-agent.ts";
+import { makeSandbox, runAgent } from "../../cli/run-agent.ts";
 
 const sandbox = makeSandbox();
 afterAll(() => sandbox.cleanup());

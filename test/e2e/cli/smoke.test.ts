@@ -1,15 +1,15 @@
 /** `bun run smoke` (scripts/smoke.ts) offline: dummy keys, base URLs at the fake server. */
 import { beforeEach, describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { SMOKE_WORD } from "../../scripts/smoke.ts";
-import { emptyUsage } from "../../src/kernel/index.ts";
-import { costOf, modelInfo } from "../../src/llm/catalog.ts";
-import { DEFAULT_TIER_MODELS, TIERS } from "../../src/llm/resolve.ts";
-import type { FakeTurn } from "../support/fake-llm-server.ts";
-import { runAgent, withFakeServerAndSandbox } from "./run-agent.ts";
+import { SMOKE_WORD } from "../../../scripts/smoke.ts";
+import { emptyUsage } from "../../../src/kernel/index.ts";
+import { costOf, modelInfo } from "../../../src/llm/catalog.ts";
+import { DEFAULT_TIER_MODELS, TIERS } from "../../../src/llm/resolve.ts";
+import { runAgent, withFakeServerAndSandbox } from "../../cli/run-agent.ts";
+import type { FakeTurn } from "../../support/fake-llm-server.ts";
 
 const fx = withFakeServerAndSandbox();
-const SMOKE = [process.execPath, resolve(import.meta.dir, "../../scripts/smoke.ts")];
+const SMOKE = [process.execPath, resolve(import.meta.dir, "../../../scripts/smoke.ts")];
 
 beforeEach(() => {
   expect(fx.server.pending()).toBe(0);

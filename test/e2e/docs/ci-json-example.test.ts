@@ -5,12 +5,12 @@
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeSandbox, runAgent } from "../cli/run-agent.ts";
+import { makeSandbox, runAgent } from "../../cli/run-agent.ts";
 
 const sandbox = makeSandbox();
 afterAll(() => sandbox.cleanup());
 
-const PAGE = readFileSync(join(import.meta.dir, "..", "..", "docs", "ci-and-json.md"), "utf8");
+const PAGE = readFileSync(join(import.meta.dir, "..", "..", "..", "docs", "ci-and-json.md"), "utf8");
 
 test("the documented no-key error object is the one agent run -o json prints", async () => {
   const documented = PAGE.split("\n").find((line) => line.includes('"kind":"config"'));

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createProviderStream } from "../../../src/llm/providers.ts";
-import { collect, expectDone, makeRequest } from "../harness.ts";
+import { collect, expectDone, makeRequest } from "../../llm/harness.ts";
 
 const SERVER = path.resolve(import.meta.dir, "../../support/fake-llm-server.ts");
 let child: ReturnType<typeof Bun.spawn> | undefined;

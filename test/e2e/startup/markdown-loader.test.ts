@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { resolve } from "node:path";
 
-const ROOT = resolve(import.meta.dir, "../../../..");
+const ROOT = resolve(import.meta.dir, "../../..");
 
 /** Runs `code` (an ES module body) in a fresh Bun process from the repository root; its stdout. */
 async function inFreshProcess(code: string): Promise<string> {

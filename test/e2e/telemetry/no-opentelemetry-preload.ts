@@ -1,7 +1,7 @@
 /**
  * A preload (`bun --preload`) that fails any load of an @opentelemetry package, except the packages
  * named in NO_OTEL_EXCEPT (comma-separated, e.g. `api`): a run with telemetry off must succeed under it
- * (test/telemetry/off-loads-nothing.test.ts).
+ * (test/e2e/telemetry/off-loads-nothing.test.ts).
  */
 import { plugin } from "bun";
 

@@ -9,12 +9,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { makeSandbox, type Sandbox } from "../cli/run-agent.ts";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { processOutput } from "../support/process-output.ts";
+import { makeSandbox, type Sandbox } from "../../cli/run-agent.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import { processOutput } from "../../support/process-output.ts";
 import { GUARD_MESSAGE } from "./no-opentelemetry-preload.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
+const ROOT = resolve(import.meta.dir, "../../..");
 const PRELOAD = join(import.meta.dir, "no-opentelemetry-preload.ts");
 
 let server: FakeLlmServer;

@@ -14,7 +14,7 @@ import { execTool } from "../../../src/tools/exec/exec.ts";
 import { chooseSandbox, sandboxedBash } from "../../../src/tools/exec/sandbox.ts";
 import { pathTarget } from "../../../src/tools/policy-target.ts";
 import { Workspace } from "../../../src/tools/workspace.ts";
-import { cleanup, contextFor, outsideTmpDir, tempDir } from "../helpers.ts";
+import { cleanup, contextFor, outsideTmpDir, tempDir } from "../../tools/helpers.ts";
 
 const BWRAP = Bun.which("bwrap");
 const SETPRIV = Bun.which("setpriv");

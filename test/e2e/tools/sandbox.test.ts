@@ -19,7 +19,7 @@ import { runCommand } from "../../../src/tools/exec/run-command.ts";
 import { chooseSandbox, ISOLATIONS, type SandboxSettings } from "../../../src/tools/exec/sandbox.ts";
 import { MODEL_TEXT_LIMIT } from "../../../src/tools/truncate.ts";
 import { Workspace } from "../../../src/tools/workspace.ts";
-import { binWithOnly, cleanup, contextFor, goneSoon, outsideTmpDir, tempDir } from "../helpers.ts";
+import { binWithOnly, cleanup, contextFor, goneSoon, outsideTmpDir, tempDir } from "../../tools/helpers.ts";
 
 const BWRAP = Bun.which("bwrap");
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
+import { makeSandbox, runAgent, type Sandbox } from "../../../cli/run-agent.ts";
 
 let sandbox: Sandbox;
 let cwd: string;

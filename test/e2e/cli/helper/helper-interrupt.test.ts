@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { AGENT_BIN, withFakeServerAndSandbox } from "../run-agent.ts";
+import { AGENT_BIN, withFakeServerAndSandbox } from "../../../cli/run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
 

@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { binWithOnly } from "../../tools/helpers.ts";
-import { runAgent, withFakeServerAndSandbox } from "../run-agent.ts";
+import { runAgent, withFakeServerAndSandbox } from "../../../cli/run-agent.ts";
+import { binWithOnly } from "../../../tools/helpers.ts";
 
 const fx = withFakeServerAndSandbox();
 let cwd: string;

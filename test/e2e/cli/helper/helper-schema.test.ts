@@ -6,7 +6,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runAgent, withFakeServerAndSandbox } from "../run-agent.ts";
+import { runAgent, withFakeServerAndSandbox } from "../../../cli/run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
 

@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_BIN, withFakeServerAndSandbox } from "../run-agent.ts";
+import { AGENT_BIN, withFakeServerAndSandbox } from "../../../cli/run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
 

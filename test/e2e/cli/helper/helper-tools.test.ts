@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_TIER_MODELS } from "../../../src/llm/resolve.ts";
-import { expectJsonShape, HELPER_RESULT_KEYS } from "../../support/json-shape.ts";
-import { runAgent, withFakeServerAndSandbox } from "../run-agent.ts";
+import { DEFAULT_TIER_MODELS } from "../../../../src/llm/resolve.ts";
+import { runAgent, withFakeServerAndSandbox } from "../../../cli/run-agent.ts";
+import { expectJsonShape, HELPER_RESULT_KEYS } from "../../../support/json-shape.ts";
 
 const fx = withFakeServerAndSandbox();
 let cwd: string;

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectJsonShape, HELPER_RESULT_KEYS } from "../../support/json-shape.ts";
-import { makeSandbox, runAgent, withFakeServerAndSandbox } from "../run-agent.ts";
+import { makeSandbox, runAgent, withFakeServerAndSandbox } from "../../../cli/run-agent.ts";
+import { expectJsonShape, HELPER_RESULT_KEYS } from "../../../support/json-shape.ts";
 
 const fx = withFakeServerAndSandbox();
 

@@ -2,8 +2,8 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_TIER_MODELS, TIERS } from "../../../src/llm/resolve.ts";
-import { runAgent, withFakeServerAndSandbox } from "../run-agent.ts";
+import { DEFAULT_TIER_MODELS, TIERS } from "../../../../src/llm/resolve.ts";
+import { runAgent, withFakeServerAndSandbox } from "../../../cli/run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
 

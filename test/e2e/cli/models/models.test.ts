@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_TIER_MODELS } from "../../../src/llm/resolve.ts";
-import { closedPort } from "../../support/closed-port.ts";
-import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
+import { DEFAULT_TIER_MODELS } from "../../../../src/llm/resolve.ts";
+import { makeSandbox, runAgent, type Sandbox } from "../../../cli/run-agent.ts";
+import { closedPort } from "../../../support/closed-port.ts";
 
 let sandbox: Sandbox;
 beforeAll(() => {

@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
+import { makeSandbox, runAgent, type Sandbox } from "../../../cli/run-agent.ts";
 
-const DEMO = resolve(import.meta.dir, "../../../examples/demo");
+const DEMO = resolve(import.meta.dir, "../../../../examples/demo");
 const GOAL =
   "Add a farewell(name) function to greet.js, in the same style as greet, and check that it works.";
 

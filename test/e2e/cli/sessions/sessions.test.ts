@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AgentEvent, makeEvent, Redactor, type RunResult } from "../../../src/kernel/index.ts";
-import { openTranscript } from "../../../src/session/transcript.ts";
-import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
+import { type AgentEvent, makeEvent, Redactor, type RunResult } from "../../../../src/kernel/index.ts";
+import { openTranscript } from "../../../../src/session/transcript.ts";
+import { makeSandbox, runAgent, type Sandbox } from "../../../cli/run-agent.ts";
 
 let sandbox: Sandbox;
 /** The workspace OLD and NEW belong to (the directory the command runs in); RUNNING is elsewhere. */

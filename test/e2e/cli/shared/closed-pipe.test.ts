@@ -9,7 +9,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_BIN, runAgent, withFakeServerAndSandbox } from "../run-agent.ts";
+import { AGENT_BIN, runAgent, withFakeServerAndSandbox } from "../../../cli/run-agent.ts";
 
 const fx = withFakeServerAndSandbox();
 

@@ -6,12 +6,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { handleError } from "../../../src/cli/program.ts";
-import { exitCodeFor } from "../../../src/cli/shared/io/exit-code.ts";
-import { ExitCode } from "../../../src/kernel/index.ts";
-import { type Harness, harness, spec } from "../../agents/harness.ts";
-import { startFakeLlmServer } from "../../support/fake-llm-server.ts";
-import { makeSandbox, runAgent } from "../run-agent.ts";
+import { handleError } from "../../../../src/cli/program.ts";
+import { exitCodeFor } from "../../../../src/cli/shared/io/exit-code.ts";
+import { ExitCode } from "../../../../src/kernel/index.ts";
+import { type Harness, harness, spec } from "../../../agents/harness.ts";
+import { makeSandbox, runAgent } from "../../../cli/run-agent.ts";
+import { startFakeLlmServer } from "../../../support/fake-llm-server.ts";
 
 function sink(): { text: string; write(text: string): void } {
   return {

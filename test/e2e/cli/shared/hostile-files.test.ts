@@ -9,8 +9,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
-import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
+import { makeSandbox, runAgent, type Sandbox } from "../../../cli/run-agent.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "../../../support/fake-llm-server.ts";
 
 let server: FakeLlmServer;
 let sandbox: Sandbox;

@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectJsonShape } from "../../support/json-shape.ts";
-import { runAgent, withFakeServerAndSandbox } from "../run-agent.ts";
+import { runAgent, withFakeServerAndSandbox } from "../../../cli/run-agent.ts";
+import { expectJsonShape } from "../../../support/json-shape.ts";
 
 const fx = withFakeServerAndSandbox();
 

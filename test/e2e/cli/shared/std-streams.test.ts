@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BunFile } from "bun";
 
-const MODULE = join(import.meta.dir, "../../../src/cli/shared/io/std-streams.ts");
+const MODULE = join(import.meta.dir, "../../../../src/cli/shared/io/std-streams.ts");
 
 function child(script: string, stdout: "pipe" | BunFile = "pipe", stdin: "pipe" | "ignore" = "ignore") {
   return Bun.spawn(

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { makeSandbox, runAgent, type Sandbox } from "../run-agent.ts";
+import { makeSandbox, runAgent, type Sandbox } from "../../../cli/run-agent.ts";
 
 let sandbox: Sandbox;
 let workspace: string;
@@ -39,7 +39,7 @@ describe("agent skills", () => {
   });
 
   test("validate PATH: the public fixture skills are valid (exit 0); a missing path is a usage error", async () => {
-    const fixtures = resolve(import.meta.dir, "../../fixtures/skills/anthropics");
+    const fixtures = resolve(import.meta.dir, "../../../fixtures/skills/anthropics");
     const ok = await run("validate", fixtures);
     expect(ok.code).toBe(0);
     expect(
