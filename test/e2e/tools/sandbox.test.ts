@@ -248,11 +248,16 @@ if (BWRAP === null) {
   });
 
   describe("processes under bubblewrap", () => {
+    // The sleeps carry this process's pid (`sleep 309.4242`): they are found by command line machine-wide,
+    // and another test run beside this one has its own.
+    const SLEEP = `309.${process.pid}`;
+    const SETSID_SLEEP = `310.${process.pid}`;
+    const SLEEP_2 = `311.${process.pid}`;
     test("the host sees a sandboxed process with its marker, and an abort ends it", async () => {
       const root = await dir("agent-sandbox-proc-");
       const workspace = await sandboxed(root);
       const controller = new AbortController();
-      const running = runCommand("echo $$ > started; exec sleep 309", {
+      const running = runCommand(`echo $$ > started; exec sleep ${SLEEP}`, {
         cwd: root,
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
         timeoutMs: 60_000,
@@ -262,7 +267,9 @@ if (BWRAP === null) {
       });
       let pid: number | undefined;
       for (let i = 0; i < 400 && pid === undefined; i++) {
-        const found = Bun.spawnSync(["pgrep", "-f", "^sleep 309$"]).stdout.toString().trim();
+        const found = Bun.spawnSync(["pgrep", "-f", `^sleep ${SLEEP}$`])
+          .stdout.toString()
+          .trim();
         if (found !== "") pid = Number(found.split("\n")[0]);
         else await Bun.sleep(25);
       }
@@ -279,13 +286,17 @@ if (BWRAP === null) {
       const workspace = await sandboxed(root);
       const started = Date.now();
       const out = await execTool.run(
-        { command: "setsid sleep 310 & sleep 311 & echo up > up.txt; wait", timeout_ms: 1000 },
+        {
+          command: `setsid sleep ${SETSID_SLEEP} & sleep ${SLEEP_2} & echo up > up.txt; wait`,
+          timeout_ms: 1000,
+        },
         { ...(await contextFor(root)), workspace },
       );
       expect(out.modelText).toContain("killed: timed out after 1000 ms");
       expect(readFileSync(join(root, "up.txt"), "utf8")).toBe("up\n");
       expect(Date.now() - started).toBeLessThan(20_000);
-      const left = () => Bun.spawnSync(["pgrep", "-f", "^sleep 31[01]$"]).exitCode === 0;
+      const left = () =>
+        [SETSID_SLEEP, SLEEP_2].some((s) => Bun.spawnSync(["pgrep", "-f", `^sleep ${s}$`]).exitCode === 0);
       for (let i = 0; i < 200 && left(); i++) await Bun.sleep(50);
       expect(left()).toBe(false);
     }, 30_000);
