@@ -16,7 +16,7 @@ trap 'rm -rf "$logs"' EXIT
 status=0
 for tier in fast e2e; do
   # The tier's output as it comes, and a copy to read its closing counts from; the status survives the pipe.
-  { sh scripts/test-tier.sh $tier 2>&1; echo $? >"$logs/$tier.status"; } | tee "$logs/$tier.log"
+  { code=0; sh scripts/test-tier.sh $tier 2>&1 || code=$?; echo $code >"$logs/$tier.status"; } | tee "$logs/$tier.log"
   [ "$(cat "$logs/$tier.status")" = 0 ] || status=1
 done
 # bun's closing lines (" 1581 pass", " 2 fail", " 3 errors"), summed over the tiers.
