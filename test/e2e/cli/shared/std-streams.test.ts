@@ -45,9 +45,11 @@ test("a reader that falls behind gets every byte, in order", async () => {
 });
 
 test("a closed pipe marks stdout broken: later writes are dropped, nothing throws", async () => {
-  // The child writes once its reader has gone (the parent closes its end, then says go on stdin).
-  const proc = child(
-    `
+  // The child's stdout is a pipe to a reader that closes its end and then says so on stderr ("gone");
+  // only then does the child get "go" on stdin and write. Closing a pipe we read ourselves (cancelling
+  // the stream) may take effect after the child's writes.
+  const script = `
+    const io = await import(${JSON.stringify(MODULE)});
     const errors = [];
     io.stdout.onError((error) => errors.push(error.code));
     for await (const _ of Bun.stdin.stream()) break;
@@ -56,17 +58,30 @@ test("a closed pipe marks stdout broken: later writes are dropped, nothing throw
     io.stderr.write(JSON.stringify({ broken: io.stdout.broken, errors }) + "\\n");
     await io.stderr.flushed();
     process.exit(0);
-  `,
-    "pipe",
-    "pipe",
+  `;
+  const proc = Bun.spawn(
+    ["bash", "-c", 'set -o pipefail; "$0" -e "$1" | { exec 0<&-; echo gone >&2; }', process.execPath, script],
+    { stdin: "pipe", stdout: "ignore", stderr: "pipe" },
   );
-  await (proc.stdout as ReadableStream<Uint8Array>).cancel();
+  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let stderr = "";
+  while (!stderr.includes("gone\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the reader never said it had gone: ${stderr}`);
+    stderr += decoder.decode(value, { stream: true });
+  }
   const stdin = proc.stdin as import("bun").FileSink;
   stdin.write("go\n");
   await stdin.end();
-  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-  expect(code).toBe(0);
-  expect(JSON.parse(stderr)).toEqual({ broken: true, errors: ["EPIPE"] });
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stderr += decoder.decode(value, { stream: true });
+  }
+  // The pipeline's status is the child's (pipefail; the reader exits 0).
+  expect(await proc.exited).toBe(0);
+  expect(JSON.parse(stderr.replace("gone\n", ""))).toEqual({ broken: true, errors: ["EPIPE"] });
 });
 
 test("isTerminal: a pipe and a file are not terminals", async () => {
