@@ -1,7 +1,7 @@
 /**
  * The telemetry entry the commands use: decides from the variables and the user config whether traces
  * are exported (settings.ts, no OpenTelemetry import), and only then loads the SDK (start.ts). A run with
- * telemetry off loads no @opentelemetry module (test/telemetry/off-loads-nothing.test.ts).
+ * telemetry off loads no @opentelemetry module (test/e2e/telemetry/off-loads-nothing.test.ts).
  */
 import type { AgentEvent, Usage } from "../kernel/index.ts";
 import { type TelemetryConfig, telemetrySettings } from "./settings.ts";

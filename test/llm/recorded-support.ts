@@ -1,5 +1,5 @@
 /**
- * Reading ../shared/conformance/recorded-exchanges/ (see its README.md), for every provider: VCR cassettes
+ * Reading test/fixtures/conformance/recorded-exchanges/ (see its README.md), for every provider: VCR cassettes
  * (`*.vcr.yaml`, parsed with `yaml`), chunk files (`*.chunks.txt`, one decoded SSE `data:` payload per
  * line) and single response objects (`*.json`), and turning a recorded response into a fake-server turn
  * in its protocol's framing: a recorded SSE body is served byte for byte (`FakeTurn.rawSse`), a chunk file
@@ -11,7 +11,7 @@ import path from "node:path";
 import { parse } from "yaml";
 import type { FakeProtocol, FakeTurn } from "../support/fake-llm-server.ts";
 
-export const RECORDED_DIR = path.resolve(import.meta.dir, "../../../shared/conformance/recorded-exchanges");
+export const RECORDED_DIR = path.resolve(import.meta.dir, "../fixtures/conformance/recorded-exchanges");
 
 /** One recorded request/response pair of a cassette. */
 export interface RecordedExchange {

@@ -2,7 +2,8 @@
  * The library API, through the public entry only (`"agent"`, resolved by Bun through package.json
  * `exports`): a session with a spec, model resolution from the environment (the fake server as the
  * Anthropic endpoint), an approver callback, and the event stream collected two ways (callback and async
- * iterator) while a goal runs.
+ * iterator) while a goal runs. MCP servers across a session's runs (a real server process):
+ * test/e2e/sdk/library-mcp.test.ts.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,11 +15,9 @@ import {
   defineSpec,
   type HooksConfig,
   type RunResult,
-  type Session,
 } from "agent";
 import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
 import { makeLibraryDirs } from "../support/library-dirs.ts";
-import { FIXTURE_SERVER, fixturePids, pidAlive, survivors } from "../support/mcp-fixture.ts";
 
 let server: FakeLlmServer;
 let dir: string;
@@ -161,33 +160,6 @@ test("on_stop hooks run once per run, not per sub-agent; runs on one session eac
     .split("\n")
     .map((l) => JSON.parse(l));
   expect(stops.map((s) => s.answer)).toEqual(["First.", "Second."]);
-});
-
-test("MCP servers stay up across a session's runs, and close() stops them", async () => {
-  const pidFile = join(dir, "mcp-pids");
-  const serverEnv = JSON.stringify({ FIXTURE_PID_FILE: pidFile });
-  writeFileSync(
-    join(dir, "config", "agent", "config.yaml"),
-    `mcp_servers:\n  fixture:\n    command: ${JSON.stringify(process.execPath)}\n` +
-      `    args: [${JSON.stringify(FIXTURE_SERVER)}]\n    env: ${serverEnv}\n    startup_timeout_ms: 30000\n`,
-  );
-  const echo = defineSpec({ ...writer, name: "echoer", capabilities: ["mcp:fixture/echo"] });
-  const session: Session = await createSession({
-    cwd: join(dir, "ws"),
-    env,
-    specs: [echo],
-    rules: { allow: ["mcp:fixture/echo"] },
-  });
-  for (const word of ["one", "two"]) {
-    server.enqueue({ toolCalls: [{ name: "mcp__fixture__echo", args: { text: word } }] }, { text: word });
-    expect((await session.run("echo", { agent: "echoer" })).answer).toBe(word);
-  }
-  expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("echo: two");
-  const pids = fixturePids(pidFile);
-  expect(pids).toHaveLength(1);
-  expect(pids.every(pidAlive)).toBe(true);
-  await session.close();
-  expect(await survivors(pids)).toEqual([]);
 });
 
 test("outputSchema takes a plain JSON schema: the answer is checked against it and re-asked once", async () => {

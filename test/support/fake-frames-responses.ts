@@ -5,7 +5,7 @@
  * output_item.done, then one of response.completed / response.incomplete / (error + response.failed).
  * Each SSE frame is `event: <type>` + `data: <json>`, as the API sends it.
  *
- * Shapes follow ../shared/conformance/recorded-exchanges/openai-responses/ (the gpt-5.5 two-turn cassette,
+ * Shapes follow test/fixtures/conformance/recorded-exchanges/openai-responses/ (the gpt-5.5 two-turn cassette,
  * the gpt-5-nano error-event chunks) and the `openai` SDK's responses.d.ts. A reasoning item's
  * `encrypted_content` differs between `.added` (a prefix) and `.done` (the whole value), as recorded.
  */

@@ -9,7 +9,7 @@
  * .../fix-bound-to-a-different-conversation): "that block and every later thinking block are invalid";
  * with `thinking.block_binding.prefix_mismatch_behavior: "drop_block"` the request is served, the blocks
  * are removed and listed in `message_start.message.input_transformations` (`thinking_dropped`,
- * `prefix_binding_mismatch`; the Fable 5.1 recording in ../shared/conformance/recorded-exchanges/anthropic
+ * `prefix_binding_mismatch`; the Fable 5.1 recording in test/fixtures/conformance/recorded-exchanges/anthropic
  * shows exactly that); without it, 400 with the error text below. Signatures the fake did not make
  * (recorded ones) are not checked.
  */

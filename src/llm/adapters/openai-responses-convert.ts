@@ -7,7 +7,7 @@
  * `response.output_item.done` event … especially important when `store` is `false`",
  * ResponseOutputMessage.phase "preserve and resend phase on all assistant messages", ResponseUsage);
  * developers.openai.com/api/docs/guides/deployment-checklist (no temperature/top_p unless effort none);
- * ../shared/conformance/recorded-exchanges/openai-responses/gpt-5-5-reasoning-function-call-2turn
+ * test/fixtures/conformance/recorded-exchanges/openai-responses/gpt-5-5-reasoning-function-call-2turn
  * (the items a real client sends back on turn 2).
  */
 

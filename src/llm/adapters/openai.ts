@@ -27,7 +27,7 @@ type ToolCallPiece = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.To
  * `prompt_tokens_details.cached_tokens` (and the tokens written to cache, `cache_write_tokens`), so
  * both are taken out of the input; `completion_tokens` includes `reasoning_tokens`. DeepSeek reports
  * the same `cached_tokens` (api-docs.deepseek.com, KV cache). Some compatible servers (xAI, recorded in
- * ../shared/conformance/provider-streams/openai-chat/xai-tool-call: completion 26, reasoning 227, total
+ * test/fixtures/conformance/provider-streams/openai-chat/xai-tool-call: completion 26, reasoning 227, total
  * 560 = 307 + 26 + 227) leave reasoning out of `completion_tokens`; `total_tokens` then says so, and
  * the output is everything past the prompt.
  */

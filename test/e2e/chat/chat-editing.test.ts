@@ -34,7 +34,9 @@ test(
       run.press("End");
       run.type(" extra");
       await run.waitForScreen(/› > hello world extra/, "text appended at the end");
+      // One key at a time, each seen on screen: two presses sent at once can reach the app in one read.
       run.press("C-w");
+      await run.waitForScreen(/› > hello world\s+│/, "a word deleted before the cursor");
       run.press("C-w");
       await run.waitForScreen(/› > hello\s+│/, "two words deleted before the cursor");
       run.type("there");

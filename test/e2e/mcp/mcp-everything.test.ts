@@ -1,7 +1,8 @@
 /**
  * MCP at run time end to end: bin/agent (no TTY) against the fake LLM server, with the real
  * `@modelcontextprotocol/server-everything` from npm over stdio (through a logging tap,
- * test/support/mcp-stdio-tap.ts) and over streamable HTTP: a 75 s tool with progress completes; an
+ * test/support/mcp-stdio-tap.ts) and over streamable HTTP: a tool with progress outlives a shorter
+ * tool_timeout_ms and completes (and without progress the same timeout cuts it); an
  * image reaches the model's next request as an image on each wire protocol; Ctrl-C and --timeout send
  * exactly one notifications/cancelled; no server is left running. Also a 1 MB tool description (the
  * SDK-built fixture server) is capped with a warning.
@@ -25,8 +26,8 @@ import {
   waitFor,
 } from "../support.ts";
 
-// The long-running tool runs 75 s (issue 17: past the SDK's 60 s default request timeout), plus the
-// server's start under load. A bound for "it ended at all", never a timing assertion.
+// The server's start under load, and the cancellation tests' wait for a call. A bound for "it ended at
+// all", never a timing assertion.
 setDefaultTimeout(180_000);
 
 let server: FakeLlmServer;
@@ -122,16 +123,23 @@ async function startEverythingHttp(): Promise<string> {
 
 const PROGRESS_RUN = ["--agent", "mcp-user", "--allow", "mcp:everything/trigger-long-running-operation"];
 
-describe("a 75 s tool with progress completes", () => {
+// Progress restarts the tool timer (docs/mcp.md, "Long-running tools"): the tool runs 3 s in six half-second
+// steps, past a 2 s tool_timeout_ms that each progress notification starts again. Without progress the
+// same 2 s cuts a call (the last test here), so the run that completes proves the restart, not a long bound.
+const TOOL_TIMEOUT = "    tool_timeout_ms: 2000\n";
+
+describe("a tool with progress outlives tool_timeout_ms and completes", () => {
   test.each(["stdio", "http"])("over %s", async (transport) => {
     writeConfig(
-      transport === "stdio" ? stdioYaml() : `  everything:\n    url: ${await startEverythingHttp()}\n`,
+      transport === "stdio"
+        ? stdioYaml(TOOL_TIMEOUT)
+        : `  everything:\n    url: ${await startEverythingHttp()}\n${TOOL_TIMEOUT}`,
     );
     writeSpec(["mcp:everything/trigger-long-running-operation"]);
     server.enqueue(
       {
         toolCalls: [
-          { name: "mcp__everything__trigger-long-running-operation", args: { duration: 75, steps: 15 } },
+          { name: "mcp__everything__trigger-long-running-operation", args: { duration: 3, steps: 6 } },
         ],
       },
       { text: "It finished." },
@@ -146,10 +154,34 @@ describe("a 75 s tool with progress completes", () => {
     const lines = parseJsonLines(result.stdout);
     const progress = lines.filter((l) => l.type === "tool_progress");
     expect(progress.length).toBeGreaterThan(0);
-    expect(progress[0]).toMatchObject({ tool: "mcp__everything__trigger-long-running-operation", total: 15 });
+    expect(progress[0]).toMatchObject({ tool: "mcp__everything__trigger-long-running-operation", total: 6 });
     const next = JSON.stringify(server.requests[first + 1]?.body);
-    expect(next).toContain("Long running operation completed. Duration: 75 seconds, Steps: 15.");
+    expect(next).toContain("Long running operation completed. Duration: 3 seconds, Steps: 6.");
     expect(lines.at(-1)).toMatchObject({ type: "result", status: "success" });
+  });
+
+  test("without progress, the same tool_timeout_ms cuts the call and the model reads the timeout", async () => {
+    writeConfig(stdioYaml(TOOL_TIMEOUT));
+    writeSpec(["mcp:everything/trigger-long-running-operation"]);
+    // One 3 s step: its only progress notification would come with the result, after the 2 s timeout.
+    server.enqueue(
+      {
+        toolCalls: [
+          { name: "mcp__everything__trigger-long-running-operation", args: { duration: 3, steps: 1 } },
+        ],
+      },
+      { text: "It timed out." },
+    );
+    const first = server.requests.length;
+    const result = await runAgentIn(
+      sandbox,
+      ["run", "run it", ...PROGRESS_RUN, "-o", "stream-json"],
+      anthropicEnv(sandbox, server),
+    );
+    expect(result.code).toBe(0);
+    const next = JSON.stringify(server.requests[first + 1]?.body);
+    expect(next).toContain("Request timed out");
+    expect(next).not.toContain("Long running operation completed");
   });
 });
 

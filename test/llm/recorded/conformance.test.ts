@@ -1,5 +1,5 @@
 /**
- * The provider-streams conformance corpus (../shared/conformance/provider-streams, recorded real streams):
+ * The provider-streams conformance corpus (test/fixtures/conformance/provider-streams, recorded real streams):
  * each stream is served as-is in its protocol's SSE framing and our adapter's normalized result is
  * compared with its expected.json.
  */
@@ -11,7 +11,7 @@ import type { StopReason } from "../../../src/kernel/conversation/stream.ts";
 import { type FakeLlmServer, type FakeProtocol, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 import { collect, expectDone, makeRequest, streamFor, toolCalls } from "../harness.ts";
 
-const CORPUS = path.resolve(import.meta.dir, "../../../../shared/conformance/provider-streams");
+const CORPUS = path.resolve(import.meta.dir, "../../fixtures/conformance/provider-streams");
 const FOLDERS: Record<string, ProviderKind & FakeProtocol> = {
   anthropic: "anthropic",
   "openai-chat": "openai",

@@ -1,5 +1,5 @@
 /**
- * The recorded real exchanges of ../shared/conformance/recorded-exchanges (anthropic, gemini, openai-chat,
+ * The recorded real exchanges of test/fixtures/conformance/recorded-exchanges (anthropic, gemini, openai-chat,
  * openai-compatible; openai-responses has its own test): each recorded response is served by the fake
  * server in its protocol's framing, through the official SDK and our adapter, and must normalize to the
  * result its README documents. For two-turn recordings, the request our adapter builds for turn 2 must

@@ -1,5 +1,5 @@
 /**
- * ../shared/conformance/recorded-exchanges/openai-responses/: every recording served by the fake server in
+ * test/fixtures/conformance/recorded-exchanges/openai-responses/: every recording served by the fake server in
  * Responses framing to the real `openai` SDK and our adapter, each giving the result its README documents.
  * The two-turn cassette also pins the request our adapter builds for turn 2: exactly the items the
  * recorded client sent back (reasoning id + the `.done` encrypted content, message with phase,

@@ -1,4 +1,4 @@
-/** The shared apply_patch conformance corpus (see shared/conformance/apply-patch/README.md). */
+/** The apply_patch conformance corpus (test/fixtures/conformance/apply-patch/, see its README.md). */
 
 import { afterAll, describe, expect, test } from "bun:test";
 import { cp, readdir, readFile, stat } from "node:fs/promises";
@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { applyPatchTool } from "../../../src/tools/files/apply-patch.ts";
 import { cleanup, contextFor, tempDir } from "../helpers.ts";
 
-const CORPUS = resolve(import.meta.dir, "../../../../shared/conformance/apply-patch");
+const CORPUS = resolve(import.meta.dir, "../../fixtures/conformance/apply-patch");
 const SCENARIOS = join(CORPUS, "scenarios");
 
 /** Scenarios that must report an error (README "How a test should use it"). */

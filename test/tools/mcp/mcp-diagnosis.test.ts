@@ -3,14 +3,11 @@
  * its answer, a refused connection, a hang past startup_timeout_ms, a command that does not exist,
  * authorization needed; never the generic "server NAME exited". The servers here are real HTTP
  * listeners on 127.0.0.1 answering as a misconfigured URL would (a web page, an error page, broken JSON).
+ * An OAuth server (the fixture, a separate process): test/e2e/mcp/mcp-diagnosis-oauth.test.ts.
  */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { McpServers } from "../../../src/tools/mcp/servers.ts";
 import type { McpServerConfig } from "../../../src/tools/mcp/types.ts";
-import { startOAuthFixture } from "../../support/mcp-fixture.ts";
 
 setDefaultTimeout(60_000);
 
@@ -82,22 +79,6 @@ describe("why a server failed to start", () => {
     await cleanups.pop()?.();
     expect(await errorOf(http(url))).toBe(
       `failed to start: connection refused at ${new URL(url).host} (is the server running?)`,
-    );
-  });
-
-  test("an OAuth server without a login: the login hint", async () => {
-    const state = mkdtempSync(join(tmpdir(), "agent-mcp-diag-"));
-    cleanups.push(() => rmSync(state, { recursive: true, force: true }));
-    const previous = process.env.XDG_STATE_HOME;
-    process.env.XDG_STATE_HOME = state;
-    cleanups.push(() => {
-      if (previous === undefined) delete process.env.XDG_STATE_HOME;
-      else process.env.XDG_STATE_HOME = previous;
-    });
-    const fixture = await startOAuthFixture();
-    cleanups.push(fixture.stop);
-    expect(await errorOf(http(fixture.url))).toBe(
-      "failed to start: it needs authorization; run: agent mcp login s",
     );
   });
 
