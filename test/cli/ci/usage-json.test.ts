@@ -1,6 +1,6 @@
 /**
  * `agent run --output json` (run in the test process, ../run/in-process.ts) reports what the provider bills for recorded real streams
- * (../shared/conformance/recorded-exchanges): Gemini thoughts counted as output, cached input counted once
+ * (test/fixtures/conformance/recorded-exchanges): Gemini thoughts counted as output, cached input counted once
  * on an OpenAI-compatible server, and the cost rounded to 6 decimals.
  */
 import { describe, expect, test } from "bun:test";
