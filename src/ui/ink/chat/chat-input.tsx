@@ -1,8 +1,9 @@
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import type { ChatInput as ChatInputValue } from "../../chat-types.ts";
 import { type ChatCommand, completeSlash } from "../../slash-commands.ts";
 import { tone } from "../theme.ts";
+import { useKeys } from "../views/use-keys.ts";
 import { charAfter } from "./chat-input-edit.ts";
 import { applyInputKey, emptyInput, type InputState } from "./chat-input-state.ts";
 import { SlashCommandList } from "./slash-command-list.tsx";
@@ -47,7 +48,7 @@ export function ChatInput({
   const now = useRef(state);
   const done = useRef(false);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (done.current) return;
     if (busy && (key.escape || (key.ctrl && (input === "c" || input === "d")))) return;
     const before = now.current.text;

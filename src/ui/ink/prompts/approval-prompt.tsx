@@ -1,10 +1,11 @@
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import type { ApprovalDecision, ApprovalRequest } from "../../../kernel/run-events/approvals.ts";
 import { shellWord } from "../../../policy/shell-quote.ts";
 import { displayArgs } from "../../format.ts";
 import type { InterruptKeyName } from "../../renderer-types.ts";
 import { tone } from "../theme.ts";
+import { useKeys } from "../views/use-keys.ts";
 import { DiffPreview } from "./diff-preview.tsx";
 
 /** Props of {@link ApprovalPrompt}. */
@@ -64,7 +65,7 @@ export function ApprovalPrompt({
     if (send) decide({ kind: "deny_feedback", feedback: feedbackNow.current.trim() });
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.ctrl && input === "c") {
       onInterrupt("ctrl-c");
       return;

@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import {
   draftValue,
@@ -10,6 +10,7 @@ import {
 import { terminalLine } from "../../../kernel/text/terminal-text.ts";
 import type { InterruptKeyName } from "../../renderer-types.ts";
 import { tone } from "../theme.ts";
+import { useKeys } from "../views/use-keys.ts";
 
 /** What the form answers: the drafts in field order, or a decline. */
 export type FormAnswer = { action: "accept"; drafts: FieldDraft[] } | { action: "decline" };
@@ -88,7 +89,7 @@ export function ElicitationForm({
     show();
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.ctrl && input === "c") return onInterrupt("ctrl-c");
     if (key.escape) return answer({ action: "decline" });
     if (fields.length === 0) {

@@ -1,5 +1,5 @@
-import { useInput } from "ink";
 import type { InterruptKeyName } from "../../renderer-types.ts";
+import { useKeys } from "./use-keys.ts";
 
 /**
  * Esc or Ctrl-C while a run or a chat turn goes on (the approval prompt handles its own). Mounting it holds
@@ -7,7 +7,7 @@ import type { InterruptKeyName } from "../../renderer-types.ts";
  * same signal.
  */
 export function InterruptKey({ onInterrupt }: { onInterrupt: (key?: InterruptKeyName) => void }) {
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) onInterrupt("escape");
     else if (key.ctrl && input === "c") onInterrupt("ctrl-c");
   });
