@@ -80,6 +80,7 @@ export function createInkRenderer(options: InkRendererOptions): InkRenderer {
     },
   );
   let closed = false;
+  let finishing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
@@ -96,11 +97,17 @@ export function createInkRenderer(options: InkRendererOptions): InkRenderer {
     onEvent(event: AgentEvent) {
       if (!closed) store.dispatch({ type: "event", event });
     },
-    async finish(run: FinishedRun) {
-      if (closed) return;
-      store.finish(run);
-      await instance.waitUntilRenderFlush();
-      await close();
+    // One finish: a second call (a forcing Ctrl-C while the run's own end is being drawn) waits for the
+    // first instead of returning at once, so the process never exits before the summary is on the screen.
+    finish(run: FinishedRun) {
+      finishing ??= closed
+        ? Promise.resolve()
+        : (async () => {
+            store.finish(run);
+            await instance.waitUntilRenderFlush();
+            await close();
+          })();
+      return finishing;
     },
     dispose() {
       void close();

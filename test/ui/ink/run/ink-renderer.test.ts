@@ -59,3 +59,18 @@ describe("Ink renderer keys", () => {
     await renderer.finish(finishedRun());
   });
 });
+
+describe("Ink renderer finish", () => {
+  test("a second finish (a forcing Ctrl-C while the run's end is drawn) resolves only once the summary is out", async () => {
+    const { stdout, renderer } = rendererOnFakeTty();
+    for (const event of sampleRun()) renderer.onEvent(event);
+    await tick();
+    const first = renderer.finish(finishedRun());
+    // Called while the first is still drawing: whatever it is given, it waits for the same end.
+    const second = renderer.finish({ ...finishedRun(), status: "interrupted", finishReason: "aborted" });
+    await second;
+    expect(stdout.text).toContain("■ success (stop)");
+    expect(stdout.text).not.toContain("interrupted (aborted)");
+    await first;
+  });
+});
