@@ -47,7 +47,7 @@ const upwardRules = LAYERS.slice(1).map((each, index) => {
   const above = LAYERS.slice(0, index + 1);
   return {
     name: `layer-${each.name}`,
-    comment: `${each.name} may not import ${above.map((a) => a.name).join(", ")}: imports flow downward only, ${ORDER} (README, "Layout")`,
+    comment: `${each.name} may not import ${above.map((a) => a.name).join(", ")}: imports flow downward only, ${ORDER} (README, "Layout"); move what it imports down a layer, or this code up`,
     severity: "error",
     from: { path: each.path },
     to: { path: above.map((a) => a.path) },
@@ -78,7 +78,7 @@ module.exports = {
     ...upwardRules,
     {
       name: "no-ink-below-ui",
-      comment: "only ui/ (and the layers above it) may import Ink or React (DESIGN, Layers)",
+      comment: "only ui/ (and the layers above it) may import Ink or React (README, Layout)",
       severity: "error",
       from: { path: below("ui") },
       to: { path: INK },
@@ -86,7 +86,7 @@ module.exports = {
     {
       name: "no-terminal-below-agents",
       comment:
-        "nothing below agents/ knows a terminal exists: no tty/readline, Ink, React or terminal styling packages (DESIGN, Layers)",
+        "nothing below agents/ knows a terminal exists: no tty/readline, Ink, React or terminal styling packages (README, Layout)",
       severity: "error",
       from: { path: below("agents") },
       to: { path: [INK, TERMINAL_PACKAGES, TERMINAL_CORE] },

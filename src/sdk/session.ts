@@ -1,6 +1,6 @@
 /**
- * The library entry (`import { createSession } from "agent"`), which `agent run` and `agent chat` use
- * too: a session is a workspace, its agent specs, a model client, approval rules with an approver, MCP
+ * The library entry (`import { createSession } from "agent"`), which `agent run`, `agent chat` and
+ * `agent helper` use too (the one composition root): a session is a workspace, its agent specs, a model client, approval rules with an approver, MCP
  * servers, hooks, and an event stream that knows nothing of terminals. Goals run on it one after another.
  */
 import { whitelistGate } from "../agents/helper-gate.ts";

@@ -53,7 +53,8 @@ import {
  *     tool calls: [stall -> escalation], or act (act.ts) -> [verify results] -> [stall detection] -> continue
  *
  * Every phase returns one `Step` (run-state.ts): continue, or end with a finish. The first end step goes to
- * `finishRun`, the one place a run ends. The hook points in brackets are the functions below the turn; the
+ * `finishRun`, the one place a run ends (only a throw, a bug, leaves otherwise: runNode turns it into an
+ * internal-error result without the finishing steps, which may be what threw). The hook points in brackets are the functions below the turn; the
  * skills hook in at setup (the skill tool, a `/name` activation: setup.ts). A plain async function: every
  * dependency is injected, nothing is kept at module level, so recursive and parallel runs share nothing but
  * what they are handed.
