@@ -5,27 +5,19 @@
  * carries, even though the session's converters remember the old messages' text.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentEvent, createSession, defineSpec, type Message, type Session } from "agent";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { makeLibraryDirs } from "../support/library-dirs.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { closeLibraryFixture, openLibraryFixture } from "../support/library-dirs.ts";
 
 let server: FakeLlmServer;
 let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  server = await startFakeLlmServer();
-  ({ dir, env } = makeLibraryDirs("agent-sdk-history-", server, "sk-ant-test-sdk-000002"));
+  ({ server, dir, env } = await openLibraryFixture("agent-sdk-history-", "sk-ant-test-sdk-000002"));
 });
-afterEach(async () => {
-  const pending = server.pending();
-  server.clear();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-  expect(pending).toBe(0);
-});
+afterEach(() => closeLibraryFixture({ server, dir }));
 
 const SECRET = "hunter2-very-secret";
 

@@ -6,7 +6,7 @@
  * test/e2e/sdk/library-mcp.test.ts.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type AgentEvent,
@@ -16,24 +16,17 @@ import {
   type HooksConfig,
   type RunResult,
 } from "agent";
-import { type FakeLlmServer, startFakeLlmServer } from "../support/fake-llm-server.ts";
-import { makeLibraryDirs } from "../support/library-dirs.ts";
+import type { FakeLlmServer } from "../support/fake-llm-server.ts";
+import { closeLibraryFixture, openLibraryFixture } from "../support/library-dirs.ts";
 
 let server: FakeLlmServer;
 let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  server = await startFakeLlmServer();
-  ({ dir, env } = makeLibraryDirs("agent-sdk-", server, "sk-ant-test-sdk-000001"));
+  ({ server, dir, env } = await openLibraryFixture("agent-sdk-", "sk-ant-test-sdk-000001"));
 });
-afterEach(async () => {
-  const pending = server.pending();
-  server.clear();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-  expect(pending).toBe(0);
-});
+afterEach(() => closeLibraryFixture({ server, dir }));
 
 const writer = defineSpec({
   name: "writer",

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { expect } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FakeLlmServer } from "./fake-llm-server.ts";
+import { type FakeLlmServer, startFakeLlmServer } from "./fake-llm-server.ts";
 
 /**
  * A temp directory for a library session (ws/, config/agent/, state/, home/) and the environment that
@@ -23,4 +24,29 @@ export function makeLibraryDirs(
     ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
   };
   return { dir, env };
+}
+
+/** A library test's fake server and the dirs its session uses (see {@link makeLibraryDirs}). */
+export interface LibraryFixture {
+  server: FakeLlmServer;
+  dir: string;
+  env: Record<string, string>;
+}
+
+/** Starts the fake server and makes the dirs pointing at it: a library test's beforeEach. */
+export async function openLibraryFixture(prefix: string, apiKey: string): Promise<LibraryFixture> {
+  const server = await startFakeLlmServer();
+  return { server, ...makeLibraryDirs(prefix, server, apiKey) };
+}
+
+/** Closes the server and removes the dirs; fails the test when a scripted reply was left unused. */
+export async function closeLibraryFixture({
+  server,
+  dir,
+}: Pick<LibraryFixture, "server" | "dir">): Promise<void> {
+  const pending = server.pending();
+  server.clear();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+  expect(pending).toBe(0);
 }

@@ -4,11 +4,11 @@
  * test/sdk/library.test.ts.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSession, defineSpec, type Session } from "agent";
-import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
-import { makeLibraryDirs } from "../../support/library-dirs.ts";
+import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
+import { closeLibraryFixture, openLibraryFixture } from "../../support/library-dirs.ts";
 import { FIXTURE_SERVER, fixturePids, pidAlive, survivors } from "../../support/mcp-fixture.ts";
 
 let server: FakeLlmServer;
@@ -16,16 +16,9 @@ let dir: string;
 let env: Record<string, string>;
 
 beforeEach(async () => {
-  server = await startFakeLlmServer();
-  ({ dir, env } = makeLibraryDirs("agent-sdk-", server, "sk-ant-test-sdk-000001"));
+  ({ server, dir, env } = await openLibraryFixture("agent-sdk-", "sk-ant-test-sdk-000001"));
 });
-afterEach(async () => {
-  const pending = server.pending();
-  server.clear();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
-  expect(pending).toBe(0);
-});
+afterEach(() => closeLibraryFixture({ server, dir }));
 
 const writer = defineSpec({
   name: "writer",
