@@ -98,8 +98,25 @@ const functionResponsePartsBeforeGemini3: FakeRule = (request) => {
   );
 };
 
+/**
+ * Rule: a `thinkingLevel` the model does not offer is refused: 400 INVALID_ARGUMENT "Thinking level MEDIUM
+ * is not supported for this model." (the Gemini API's text, quoted in RooCodeInc/Roo-Code#10700 and
+ * heyhuynhgiabuu/proxypal#170). The thinking page (ai.google.dev/gemini-api/docs/thinking) lists levels up to
+ * HIGH for Gemini 3.x; XHIGH arrived with the Gemini 4 models that take it (the ThinkingLevel enum of
+ * @google/genai 3.3). The fake enforces the one case a regression could reach: XHIGH to a Gemini 3 model.
+ */
+const xhighBeforeGemini4: FakeRule = (request) => {
+  const version = /^gemini-(\d+)/.exec(request.model)?.[1];
+  if (version === undefined || Number(version) >= 4) return null;
+  const body = request.body as { generationConfig?: { thinkingConfig?: { thinkingLevel?: string } } } | null;
+  const level = body?.generationConfig?.thinkingConfig?.thinkingLevel;
+  if (level !== "XHIGH") return null;
+  return invalidArgument(`Thinking level ${level} is not supported for this model.`);
+};
+
 export const geminiRules: FakeRule[] = [
   thoughtSignatureRule,
+  xhighBeforeGemini4,
   jsonMimeWithFunctionsBeforeGemini3,
   functionResponsePartsBeforeGemini3,
 ];

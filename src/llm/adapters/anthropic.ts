@@ -70,7 +70,7 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
           // No SDK spans: agent's traces come from src/telemetry (redacted, its own provider). Left on,
           // the SDK builds span settings and attributes on every call (it holds a tracer even when only
           // the no-op global provider exists), and would hand unredacted requests to a global provider
-          // someone else registered. ClientOptions.openTelemetry in @anthropic-ai/sdk 1.12
+          // someone else registered. ClientOptions.openTelemetry in @anthropic-ai/sdk 1.12 (and 1.14)
           // (src/client.ts): "`false`, short for `{ traces: false }`, disables the spans"; the SDK
           // "creates an OpenTelemetry span of its own for each API call ... unless it is turned off"
           // (pypi.org/project/openinference-instrumentation-anthropic, "Spans of the Anthropic SDK").

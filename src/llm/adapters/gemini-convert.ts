@@ -128,6 +128,14 @@ export function mapStopReason(raw: string | null, hasToolCalls: boolean): StopRe
     case "IMAGE_SAFETY":
     case "IMAGE_PROHIBITED_CONTENT":
     case "IMAGE_RECITATION":
+    // Added in @google/genai 3.3's FinishReason: "blocked by Model Armor" (Vertex AI), "filtered by an
+    // escalation rule", "the user account is limited or disabled due to Prohibited Use Policy violations".
+    case "MODEL_ARMOR":
+    case "ESCALATION":
+    case "PUP_LIMITED_DISABLED":
+    // "Request has at least one thought signature missing" (3.3): the API refused this history; the same
+    // request would be refused again, so it ends the run as a refusal rather than passing as an answer.
+    case "MISSING_THOUGHT_SIGNATURE":
       return "refusal";
     default:
       return "other";

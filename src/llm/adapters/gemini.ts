@@ -69,14 +69,20 @@ function continuationOf(message: Message | undefined): string | undefined {
   return message?.role === "assistant" ? message.continuationToken : undefined;
 }
 
-/** Gemini `thinkingLevel` for our normalized effort (already mapped to one the model accepts). */
+/**
+ * Gemini `thinkingLevel` for our normalized effort (already mapped to one the model accepts). `XHIGH` is in
+ * the ThinkingLevel enum from @google/genai 3.3 (node_modules/@google/genai/dist/genai.d.ts: "XHIGH
+ * thinking level"); Gemini 4 Neon and Hydrogen list it among their levels (see catalog/overrides.ts).
+ * `max` stays HIGH, the highest level every thinking Gemini model accepts. String values with casts:
+ * importing the enum would load the SDK at start-up, and the adapter loads it only when a request is made.
+ */
 const THINKING_LEVEL: Record<ReasoningEffort, ThinkingLevel | undefined> = {
   none: undefined,
   minimal: "MINIMAL" as ThinkingLevel,
   low: "LOW" as ThinkingLevel,
   medium: "MEDIUM" as ThinkingLevel,
   high: "HIGH" as ThinkingLevel,
-  xhigh: "HIGH" as ThinkingLevel,
+  xhigh: "XHIGH" as ThinkingLevel,
   max: "HIGH" as ThinkingLevel,
 };
 

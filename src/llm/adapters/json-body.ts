@@ -10,7 +10,7 @@
  *
  * The SDKs take such a text as it is: a `body` string in the per-request options, with a `content-type`
  * header, "Pass raw type verbatim" (`RequestOptions.body`: "The request body. Can be a string, JSON
- * object, FormData, or other supported types", @anthropic-ai/sdk 1.12 and openai 7.57
+ * object, FormData, or other supported types", @anthropic-ai/sdk 1.12 to 1.14 and openai 7.57 to 7.59
  * internal/request-options.d.ts; `buildBody` in their client.mjs).
  */
 

@@ -2,7 +2,7 @@
  * Normalized request -> OpenAI Responses request (stateless: `store: false`, reasoning carried as
  * encrypted content), and Responses usage / built-in apply_patch operations -> normalized values.
  *
- * Sources: the `openai` SDK's resources/responses/responses.d.ts (7.57: ResponseInputItem,
+ * Sources: the `openai` SDK's resources/responses/responses.d.ts (7.57, read again in 7.59: ResponseInputItem,
  * ResponseReasoningItem "use the completed reasoning item and its `encrypted_content` from the
  * `response.output_item.done` event … especially important when `store` is `false`",
  * ResponseOutputMessage.phase "preserve and resend phase on all assistant messages", ResponseUsage);

@@ -149,6 +149,17 @@ describe("reasoning settings", () => {
     const unknown = await body("gemini", ask("gemini", "gemini-9-experimental"));
     expect(unknown.generationConfig ?? {}).not.toHaveProperty("thinkingConfig");
   });
+
+  test("gemini: xhigh is XHIGH on the Gemini 4 models that list it, HIGH on Gemini 3 (which refuses XHIGH)", async () => {
+    const level = (sent: Record<string, unknown>) =>
+      (sent.generationConfig as Record<string, { thinkingLevel?: string }>).thinkingConfig?.thinkingLevel;
+    const neon = await body("gemini", ask("gemini", "gemini-4-neon", { reasoningEffort: "xhigh" }));
+    expect(level(neon)).toBe("XHIGH");
+    const hydrogen = await body("gemini", ask("gemini", "gemini-4-hydrogen", { reasoningEffort: "xhigh" }));
+    expect(level(hydrogen)).toBe("XHIGH");
+    const pro = await body("gemini", ask("gemini", "gemini-3.1-pro-preview", { reasoningEffort: "xhigh" }));
+    expect(level(pro)).toBe("HIGH");
+  });
 });
 
 describe("stop reasons", () => {
@@ -166,6 +177,10 @@ describe("stop reasons", () => {
     ["gemini", "RECITATION", "refusal"],
     ["gemini", "PROHIBITED_CONTENT", "refusal"],
     ["gemini", "TOO_MANY_TOOL_CALLS", "other"],
+    ["gemini", "MODEL_ARMOR", "refusal"],
+    ["gemini", "ESCALATION", "refusal"],
+    ["gemini", "PUP_LIMITED_DISABLED", "refusal"],
+    ["gemini", "MISSING_THOUGHT_SIGNATURE", "refusal"],
     ["openai", "length", "max_tokens"],
     ["openai", "content_filter", "refusal"],
   ];
