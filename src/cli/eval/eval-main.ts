@@ -99,11 +99,6 @@ export async function evalSuiteCommand(
   } finally {
     interrupts.dispose();
   }
-  if (interrupts.interrupted)
-    throw new CliExit(
-      interrupts.by === "SIGHUP" ? ExitCode.hangup : ExitCode.interrupted,
-      `interrupted: ${report.tasks.length} of the suite's tasks ran; task results and transcripts: ${outDir}`,
-    );
   const comparison = old && flags.compare ? compareReports(old, report, flags.compare) : undefined;
   if (flags.output === "json") {
     stdout.write(`${JSON.stringify(comparison ? { ...report, comparison } : report)}\n`);
@@ -112,6 +107,15 @@ export async function evalSuiteCommand(
     if (comparison) stdout.write(`\n${comparisonText(comparison)}`);
   }
   stderr.write(`task results and transcripts: ${outDir}\n`);
+  // An interrupted eval still reports what ran (the tasks stopped midway count as failed), then exits 130.
+  if (interrupts.interrupted) {
+    writeJunit(report, flags.junit);
+    throw new CliExit(
+      interrupts.by === "SIGHUP" ? ExitCode.hangup : ExitCode.interrupted,
+      `interrupted: ${report.tasks.length} of the suite's ${loaded.suite.tasks.length} tasks ran (those stopped midway failed)`,
+      true,
+    );
+  }
   finish(report, flags.junit);
 }
 
@@ -127,6 +131,11 @@ export async function evalMergeCommand(
 
 /** Writes JUnit if asked, then ends with 0 (all passed) or 1. */
 function finish(report: EvalReport, junit: string | undefined): void {
+  writeJunit(report, junit);
+  if (report.totals.failed > 0) throw new CliExit(ExitCode.failure, "", true);
+}
+
+function writeJunit(report: EvalReport, junit: string | undefined): void {
   if (junit) {
     try {
       writeFileSync(junit, reportJunit(report));
@@ -134,7 +143,6 @@ function finish(report: EvalReport, junit: string | undefined): void {
       throw new CliExit(ExitCode.usage, `--junit ${junit}: cannot write: ${(error as Error).message}`);
     }
   }
-  if (report.totals.failed > 0) throw new CliExit(ExitCode.failure, "", true);
 }
 
 /** `20261126-235959-ab12cd`: sortable, unique enough for parallel evals. */
