@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { MCP_AUTH_DIR_VARIABLE, mcpAuthDir } from "../../tools/mcp/auth/token-store.ts";
 import type { SuiteTask } from "./suite-task.ts";
 
 /** The command that starts this same agent: Bun with bin/agent.ts from source, else the compiled binary. */
@@ -96,7 +97,12 @@ export function runAgentProcess(
     let stderr = "";
     const child = spawn(program as string, [...prefix, ...args], {
       cwd: options.cwd,
-      env: { ...options.env, XDG_STATE_HOME: options.stateHome },
+      // Its own state folder for its transcript, but the user's MCP logins (token-store.ts).
+      env: {
+        ...options.env,
+        XDG_STATE_HOME: options.stateHome,
+        [MCP_AUTH_DIR_VARIABLE]: mcpAuthDir(options.env),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     trackAgent(child);
