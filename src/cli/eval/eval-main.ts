@@ -112,7 +112,7 @@ export async function evalSuiteCommand(
     writeJunit(report, flags.junit);
     throw new CliExit(
       interrupts.by === "SIGHUP" ? ExitCode.hangup : ExitCode.interrupted,
-      `interrupted: ${report.tasks.length} of the suite's ${loaded.suite.tasks.length} tasks ran (those stopped midway failed)`,
+      `interrupted: ${report.tasks.length} of the suite's tasks ran (of ${loaded.suite.tasks.length}; those stopped midway failed)`,
       true,
     );
   }
