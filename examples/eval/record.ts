@@ -22,19 +22,22 @@ const server = await startFakeLlmServer();
 for (const turns of Object.values(SCRIPTED_TURNS)) server.enqueue(...turns);
 const home = mkdtempSync(join(tmpdir(), "agent-eval-record-"));
 rmSync(cassettes, { recursive: true, force: true });
-const proc = Bun.spawn([process.execPath, agent, "eval", suite, "--record", cassettes, "-j", "1"], {
-  env: {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, "config"),
-    XDG_STATE_HOME: join(home, "state"),
-    XDG_CACHE_HOME: join(home, "cache"),
-    ANTHROPIC_API_KEY: "sk-ant-scripted-not-a-key",
-    ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+const proc = Bun.spawn(
+  [process.execPath, agent, "eval", suite, "--trust-suite", "--record", cassettes, "-j", "1"],
+  {
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, "config"),
+      XDG_STATE_HOME: join(home, "state"),
+      XDG_CACHE_HOME: join(home, "cache"),
+      ANTHROPIC_API_KEY: "sk-ant-scripted-not-a-key",
+      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+    },
+    stdout: "inherit",
+    stderr: "inherit",
   },
-  stdout: "inherit",
-  stderr: "inherit",
-});
+);
 const code = await proc.exited;
 const left = server.pending();
 await server.close();

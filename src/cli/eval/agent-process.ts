@@ -4,9 +4,10 @@
  * own session directory and -j N never mixes transcripts. The result is the run's one JSON object
  * (docs/ci-and-json.md); a process that printed none is reported with its exit code and stderr's end.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { MCP_AUTH_DIR_VARIABLE, mcpAuthDir } from "../../tools/mcp/auth/token-store.ts";
 import type { SuiteTask } from "./suite-task.ts";
 
 /** The command that starts this same agent: Bun with bin/agent.ts from source, else the compiled binary. */
@@ -64,6 +65,20 @@ export function runArguments(task: SuiteTask, workspace: string, cassette: Casse
   return args;
 }
 
+/** Runs still going; each gets SIGTERM if eval exits first (a second signal's forced exit), which is
+ * that run's own second signal: it exits at once, sweeping the commands it started. */
+const runningAgents = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function trackAgent(child: ChildProcess): void {
+  runningAgents.add(child);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const running of runningAgents) running.kill("SIGTERM");
+  });
+}
+
 /** Runs the task's agent; `stateHome` becomes its XDG_STATE_HOME (created here). Never rejects. */
 export function runAgentProcess(
   args: string[],
@@ -82,9 +97,15 @@ export function runAgentProcess(
     let stderr = "";
     const child = spawn(program as string, [...prefix, ...args], {
       cwd: options.cwd,
-      env: { ...options.env, XDG_STATE_HOME: options.stateHome },
+      // Its own state folder for its transcript, but the user's MCP logins (token-store.ts).
+      env: {
+        ...options.env,
+        XDG_STATE_HOME: options.stateHome,
+        [MCP_AUTH_DIR_VARIABLE]: mcpAuthDir(options.env),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    trackAgent(child);
     const stop = () => child.kill("SIGTERM");
     if (options.signal?.aborted) stop();
     options.signal?.addEventListener("abort", stop, { once: true });
@@ -98,6 +119,7 @@ export function runAgentProcess(
       done({ exitCode: 70, stdout, stderrTail: `cannot start agent: ${error.message}` }),
     );
     child.on("close", (code, signal) => {
+      runningAgents.delete(child);
       options.signal?.removeEventListener("abort", stop);
       const exitCode = code ?? (signal === "SIGINT" ? 130 : 70);
       const result = lastJsonObject(stdout);

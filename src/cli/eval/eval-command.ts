@@ -10,7 +10,7 @@ const EXIT_CODES = [
   "  0  every task passed",
   "  1  some task failed (its run, an expectation or a check)",
   "  2  usage error (bad flag, missing cassette, unreadable report)",
-  "  3  the suite is invalid (FILE:LINE: field: what was expected)",
+  "  3  the suite is invalid (FILE:LINE: field: what was expected), or untrusted and loosening your rules",
   " 70  internal error",
   "130  interrupted",
 ];
@@ -22,7 +22,7 @@ function outputFormats(): Option {
 }
 
 export const evalCommand: CommandModule<typeof EvalMain> = {
-  register(program: Command, load) {
+  register(program: Command, load, io) {
     const command = program
       .command("eval")
       .description(
@@ -49,9 +49,13 @@ export const evalCommand: CommandModule<typeof EvalMain> = {
         "where each task's result, answer and transcript go (default $XDG_STATE_HOME/agent/evals/RUN)",
       )
       .option("--keep-workspaces", "keep each task's workspace copy (its path is in the report)")
+      .option(
+        "--trust-suite",
+        "let the suite set sandbox: off, on_ask: allow and allow: rules (refused otherwise, exit 3)",
+      )
       .action(async (suite: string, flags: EvalFlags) => {
         const { evalSuiteCommand } = await load();
-        await evalSuiteCommand(suite, flags);
+        await evalSuiteCommand(suite, flags, io);
       });
     command
       .command("merge")
@@ -61,14 +65,14 @@ export const evalCommand: CommandModule<typeof EvalMain> = {
       .option("--junit <file>", "also write the merged report as JUnit XML")
       .action(async (reports: string[], flags: MergeFlags) => {
         const { evalMergeCommand } = await load();
-        await evalMergeCommand(reports, flags);
+        await evalMergeCommand(reports, flags, io);
       });
     command.addHelpText(
       "after",
       [
         "",
         "Examples:",
-        "  $ agent eval examples/eval/suite.yaml --replay",
+        "  $ agent eval examples/eval/suite.yaml --trust-suite --replay",
         "      replay the example suite offline: no key, no network",
         "  $ agent eval suite.yaml -o json --junit junit.xml > report.json",
         "      run live; a JSON report on stdout and JUnit XML for the CI's test view",

@@ -8,9 +8,10 @@ import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { stateDir } from "../../kernel/files/paths.ts";
 import { AppError, ExitCode } from "../../kernel/index.ts";
+import { configFile, loadConfig } from "../../sdk/config/config.ts";
 import { CliExit } from "../shared/command-module.ts";
+import { type CommandIo, processIo } from "../shared/io/command-io.ts";
 import { handleInterrupts } from "../shared/io/interrupts.ts";
-import { stderr, stdout } from "../shared/io/std-streams.ts";
 import type { EvalReport } from "./eval-report.ts";
 import { runSuite } from "./eval-run.ts";
 import { parseShard } from "./eval-shard.ts";
@@ -20,6 +21,7 @@ import { mergeReports } from "./report-merge.ts";
 import { readReport } from "./report-read.ts";
 import { reportTable } from "./report-table.ts";
 import { formatSuiteError, loadSuite } from "./suite-load.ts";
+import { suiteTrusted, untrustedGrants } from "./suite-trust.ts";
 
 export interface EvalFlags {
   jobs: string;
@@ -32,6 +34,8 @@ export interface EvalFlags {
   shard?: string;
   out?: string;
   keepWorkspaces?: boolean;
+  /** The user trusts the suite: it may set `sandbox: off`, `on_ask: allow` and `allow:` rules. */
+  trustSuite?: boolean;
 }
 
 export interface MergeFlags {
@@ -39,7 +43,12 @@ export interface MergeFlags {
   junit?: string;
 }
 
-export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<void> {
+export async function evalSuiteCommand(
+  file: string,
+  flags: EvalFlags,
+  io: CommandIo = processIo(),
+): Promise<void> {
+  const { stdout, stderr } = io;
   const jobs = Number(flags.jobs);
   if (!Number.isInteger(jobs) || jobs < 1)
     throw new CliExit(ExitCode.usage, `--jobs ${flags.jobs}: expected a whole number of 1 or more`);
@@ -55,6 +64,17 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
     throw new AppError("spec", `the suite ${file} is invalid (${count} problem${count === 1 ? "" : "s"})`, {
       file,
     });
+  }
+  const config = await loadConfig(io.env);
+  if (!suiteTrusted(file, config, flags.trustSuite === true)) {
+    const refused = untrustedGrants(file, loaded.suite.grants, config, configFile(io.env));
+    for (const error of refused) stderr.write(`${formatSuiteError(error)}\n`);
+    if (refused.length > 0)
+      throw new AppError(
+        "spec",
+        `the suite ${file} is not trusted and loosens your rules (${refused.length} setting${refused.length === 1 ? "" : "s"}); nothing ran`,
+        { file },
+      );
   }
   const outDir = resolve(flags.out ?? join(stateDir(), "evals", runName()));
   const cassettes = (dir: string | true) => (dir === true ? join(dirname(file), "cassettes") : dir);
@@ -72,18 +92,13 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
       ...(flags.replay ? { replay: cassettes(flags.replay) } : {}),
       ...(shard ? { shard } : {}),
       keepWorkspaces: flags.keepWorkspaces === true,
-      env: process.env,
+      env: io.env,
       signal: interrupts.signal,
       progress: (line) => stderr.write(`${line}\n`),
     });
   } finally {
     interrupts.dispose();
   }
-  if (interrupts.interrupted)
-    throw new CliExit(
-      interrupts.by === "SIGHUP" ? ExitCode.hangup : ExitCode.interrupted,
-      `interrupted: ${report.tasks.length} of the suite's tasks ran; task results and transcripts: ${outDir}`,
-    );
   const comparison = old && flags.compare ? compareReports(old, report, flags.compare) : undefined;
   if (flags.output === "json") {
     stdout.write(`${JSON.stringify(comparison ? { ...report, comparison } : report)}\n`);
@@ -92,10 +107,23 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
     if (comparison) stdout.write(`\n${comparisonText(comparison)}`);
   }
   stderr.write(`task results and transcripts: ${outDir}\n`);
+  // An interrupted eval still reports what ran (the tasks stopped midway count as failed), then exits 130.
+  if (interrupts.interrupted) {
+    writeJunit(report, flags.junit);
+    throw new CliExit(
+      interrupts.by === "SIGHUP" ? ExitCode.hangup : ExitCode.interrupted,
+      `interrupted: ${report.tasks.length} of the suite's tasks ran (of ${loaded.suite.tasks.length}; those stopped midway failed)`,
+      true,
+    );
+  }
   finish(report, flags.junit);
 }
 
-export async function evalMergeCommand(files: string[], flags: MergeFlags): Promise<void> {
+export async function evalMergeCommand(
+  files: string[],
+  flags: MergeFlags,
+  { stdout }: CommandIo = processIo(),
+): Promise<void> {
   const report = mergeReports(files.map((file) => ({ file, report: readReport(file) })));
   stdout.write(flags.output === "json" ? `${JSON.stringify(report)}\n` : reportTable(report));
   finish(report, flags.junit);
@@ -103,6 +131,11 @@ export async function evalMergeCommand(files: string[], flags: MergeFlags): Prom
 
 /** Writes JUnit if asked, then ends with 0 (all passed) or 1. */
 function finish(report: EvalReport, junit: string | undefined): void {
+  writeJunit(report, junit);
+  if (report.totals.failed > 0) throw new CliExit(ExitCode.failure, "", true);
+}
+
+function writeJunit(report: EvalReport, junit: string | undefined): void {
   if (junit) {
     try {
       writeFileSync(junit, reportJunit(report));
@@ -110,7 +143,6 @@ function finish(report: EvalReport, junit: string | undefined): void {
       throw new CliExit(ExitCode.usage, `--junit ${junit}: cannot write: ${(error as Error).message}`);
     }
   }
-  if (report.totals.failed > 0) throw new CliExit(ExitCode.failure, "", true);
 }
 
 /** `20261126-235959-ab12cd`: sortable, unique enough for parallel evals. */

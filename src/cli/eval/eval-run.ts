@@ -3,8 +3,9 @@
  * progress line on stderr as each one ends. With a cassette folder, task ID records to or replays from
  * `DIR/ID.cassette.jsonl`; a replay whose cassette is missing fails before any task starts.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { specialKind } from "../../kernel/files/regular-file.ts";
 import { ExitCode, terminalSafe } from "../../kernel/index.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { EVAL_SCHEMA_VERSION, type EvalReport, type TaskReport, totalsOf } from "./eval-report.ts";
@@ -27,6 +28,15 @@ export interface EvalRunOptions {
   progress: (line: string) => void;
 }
 
+/** What the file at `path` is when it is not a regular file (a link is followed), else null. */
+function specialKindOf(path: string): string | null {
+  try {
+    return specialKind(statSync(path));
+  } catch (error) {
+    return `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+}
+
 /** A task's cassette in a record or replay folder. */
 export function cassetteFile(dir: string, taskId: string): string {
   return join(resolve(dir), `${taskId}.cassette.jsonl`);
@@ -43,6 +53,17 @@ export async function runSuite(suite: Suite, options: EvalRunOptions): Promise<E
       throw new CliExit(
         ExitCode.usage,
         `--replay ${replay}: no cassette for ${missing.map(({ task }) => `${task.id} (${cassetteFile(replay, task.id)})`).join(", ")}; record them with --record ${replay}`,
+      );
+    // Cassettes may come with the repository: a FIFO or a link to a device is refused before any task
+    // starts (each run reads its cassette through the guarded reader too, src/llm/cassette/cassette.ts).
+    const special = selected.flatMap(({ task }) => {
+      const kind = specialKindOf(cassetteFile(replay, task.id));
+      return kind ? [`${cassetteFile(replay, task.id)} is ${kind}`] : [];
+    });
+    if (special.length > 0)
+      throw new CliExit(
+        ExitCode.usage,
+        `--replay ${replay}: ${special.join(", ")}, not a regular file; refused`,
       );
   }
   if (options.record) {

@@ -13,6 +13,7 @@ import { MAX_ALIAS_COUNT, readConfigFileResult, yamlAliasMessage } from "../../k
 import { nearestName } from "../../kernel/text/nearest-name.ts";
 import { KNOWN_FIELDS, type SuiteTaskFile, suiteSchema, taskSchema } from "./suite-schema.ts";
 import { resolveTasks, type SuiteTask } from "./suite-task.ts";
+import { type SuiteGrant, suiteGrants } from "./suite-trust.ts";
 
 export interface SuiteError {
   file: string;
@@ -26,6 +27,8 @@ export interface Suite {
   file: string;
   name: string;
   tasks: SuiteTask[];
+  /** Its settings that loosen the user's rules (suite-trust.ts), refused unless the user trusts it. */
+  grants: SuiteGrant[];
 }
 
 export type SuiteLoad = { suite: Suite } | { errors: SuiteError[] };
@@ -80,7 +83,14 @@ export function parseSuite(text: string, file: string): SuiteLoad {
   const errors = semanticErrors([...parsed.data.tasks.entries()], file, at);
   if (errors.length > 0) return { errors };
   const base = dirname(resolve(file));
-  return { suite: { file, name: parsed.data.name ?? file, tasks: resolveTasks(parsed.data, base) } };
+  return {
+    suite: {
+      file,
+      name: parsed.data.name ?? file,
+      tasks: resolveTasks(parsed.data, base),
+      grants: suiteGrants(parsed.data, at),
+    },
+  };
 }
 
 /** The tasks of a suite that failed the schema whose own shape is right, with their indexes. */

@@ -36,7 +36,11 @@ export function taskFailures(
   }
   for (const check of checks) {
     if (check.passed) continue;
-    const how = check.timed_out ? "timed out" : `exited ${check.exit_code ?? "without a code"}`;
+    const how = check.interrupted
+      ? "was interrupted"
+      : check.timed_out
+        ? "timed out"
+        : `exited ${check.exit_code ?? "without a code"}`;
     failures.push(`check \`${check.name}\` ${how}`);
   }
   return failures;

@@ -64,8 +64,13 @@ export async function runTask(task: SuiteTask, index: number, options: TaskRunOp
     });
     if (shell.unavailable && task.checks.length > 0)
       options.warn(`${task.id}: checks run unsandboxed: ${shell.unavailable}`);
-    const checks = options.signal?.aborted ? [] : await runChecks(task.checks, workspace.path, shell);
+    const checks = await runChecks(task.checks, workspace.path, shell, options.signal);
     const failures = taskFailures(task.expect, run, answer, checks);
+    // Stopped by Ctrl-C or SIGTERM before every check ran: never a pass.
+    if (checks.length < task.checks.length)
+      failures.push(
+        `interrupted: ${task.checks.length - checks.length} of ${task.checks.length} checks did not run`,
+      );
     const result = run.result ?? {};
     const usage = result.usage ?? {};
     const report: TaskReport = {

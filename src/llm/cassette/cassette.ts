@@ -3,8 +3,9 @@
  * cassette as it completes; `replayStream` serves a cassette back in order as a StreamFn, so a run can
  * be reproduced with no key and no network. See cassette-format.ts for the file format.
  */
-import { mkdirSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { mkdirSync, openSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
+import { readRegularFileSync } from "../../kernel/files/regular-file.ts";
 import { writeAllSync } from "../../kernel/files/write-all.ts";
 import { AppError, type ModelRequest, type StreamEvent, type StreamFn } from "../../kernel/index.ts";
 import { Redactor } from "../../kernel/text/redact.ts";
@@ -93,11 +94,25 @@ export function recordingStream(inner: StreamFn, file: string, options: Cassette
   return Object.assign(record, { failure: () => failure });
 }
 
+/**
+ * Largest cassette read (64 MiB). A cassette can come with a repository (an eval suite's cassettes/), so
+ * it is read like every other file found there: by the guarded reader (regular-file.ts), never a FIFO
+ * (which would block the read) or a device (`/dev/zero` reads without end), and never without a bound.
+ */
+export const CASSETTE_CAP = 64 * 1024 * 1024;
+
 /** Reads a cassette's exchanges in order. Throws AppError("usage") when the file cannot be read or is not a cassette. */
 export function readCassette(file: string, workspaceRoot: string): CassetteExchange[] {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    const read = readRegularFileSync(file, CASSETTE_CAP);
+    if (!read.ok)
+      throw new Error(
+        read.why === "special"
+          ? `it is ${read.kind}, not a regular file; refused`
+          : `it is larger than the ${CASSETTE_CAP} byte limit for cassettes; refused`,
+      );
+    text = read.bytes.toString("utf8");
   } catch (error) {
     throw new AppError("usage", `cannot read cassette ${file}: ${(error as Error).message}`, { file });
   }

@@ -33,6 +33,9 @@ export interface AgentConfig extends ModelsConfig {
   hooks?: HooksConfig;
   /** Absolute paths of projects whose `.agent/config.yaml` may declare hooks (and MCP servers). */
   trustedProjects: string[];
+  /** Absolute paths of eval suite files that may loosen the rules (`sandbox: off`, `on_ask: allow`,
+   * `allow:`) for their tasks, as `agent eval --trust-suite` does (src/cli/eval/suite-trust.ts). */
+  trustedSuites?: string[];
   /** `sandbox:` as written; flags override it (sandbox-setup.ts). */
   sandbox?: SandboxSettings;
   /** `telemetry:` (endpoint, headers, include_content): traces over OTLP (src/telemetry/settings.ts). */

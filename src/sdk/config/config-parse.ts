@@ -83,7 +83,7 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
   if (path.length === 0)
-    return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, defaults, sandbox or telemetry";
+    return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, trusted_suites, defaults, sandbox or telemetry";
   if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
   if (first === "hooks") return "match, command or timeout_ms";
   if (first === "mcp_servers" && path[2] === "oauth")
@@ -171,6 +171,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
           };
   }
   config.trustedProjects = raw.trusted_projects ?? [];
+  if (raw.trusted_suites) config.trustedSuites = raw.trusted_suites;
   config.rules = { allow: raw.rules?.allow ?? [], ask: raw.rules?.ask ?? [], deny: raw.rules?.deny ?? [] };
   if (raw.hooks) config.hooks = normalizeHooks(raw.hooks);
   if (raw.defaults?.agent) config.defaults.agent = raw.defaults.agent;

@@ -228,6 +228,11 @@ export const configSchema = z.strictObject({
       error: "expected trusted_projects: a list of absolute project paths",
     })
     .optional(),
+  trusted_suites: z
+    .array(z.string().startsWith("/", { error: "expected an absolute path" }), {
+      error: "expected trusted_suites: a list of absolute eval suite file paths",
+    })
+    .optional(),
   defaults: z
     .strictObject({
       agent: z.string().min(1).optional(),

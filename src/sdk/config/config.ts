@@ -25,6 +25,7 @@
  *     github: {command: github-mcp, args: [stdio], env: {TOKEN: x}, trust: true, startup_timeout_ms: 10000}
  *     docs: {url: http://127.0.0.1:3000/mcp, headers: {Authorization: Bearer x}}
  *   trusted_projects: [/home/me/src/app]   # projects whose .agent/config.yaml may declare hooks and mcp_servers
+ *   trusted_suites: [/home/me/src/app/evals/suite.yaml]   # eval suites that may loosen rules (agent eval --trust-suite)
  *   defaults:
  *     agent: root
  *     on_ask: deny     # deny | fail | allow

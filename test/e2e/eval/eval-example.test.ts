@@ -32,7 +32,10 @@ beforeAll(() => {
 });
 afterAll(() => sandbox.cleanup());
 
-/** bin/agent with only PATH, HOME and the XDG folders: no provider key, no base URL. */
+/**
+ * bin/agent with only PATH, HOME and the XDG folders: no provider key, no base URL. The example suite
+ * sets allow rules, so its runs pass --trust-suite (docs/eval.md "Trust").
+ */
 function agent(args: string[]) {
   return spawnAgent(args, { env: sandbox.env(), cwd: sandbox.dir }).done;
 }
@@ -57,7 +60,18 @@ describe("agent eval examples/eval/suite.yaml --replay", () => {
   test("replays offline with the expected pass/fail per task; JSON report and valid JUnit", async () => {
     const junit = join(sandbox.dir, "junit.xml");
     // `--replay` alone: the cassettes/ folder beside the suite.
-    const run = await agent(["eval", SUITE, "--replay", "-o", "json", "--junit", junit, "-j", "2"]);
+    const run = await agent([
+      "eval",
+      SUITE,
+      "--trust-suite",
+      "--replay",
+      "-o",
+      "json",
+      "--junit",
+      junit,
+      "-j",
+      "2",
+    ]);
     expect(run.code).toBe(1);
     whole = parseReport(run.stdout);
     expect(whole).toMatchObject({ type: "eval_report", schema_version: 1, mode: "replay", name: "example" });
@@ -101,7 +115,7 @@ describe("agent eval examples/eval/suite.yaml --replay", () => {
   });
 
   test("the table: a row per task, the total and why the failed task failed", async () => {
-    const run = await agent(["eval", SUITE, "--replay", CASSETTES, "--shard", "3/5"]);
+    const run = await agent(["eval", SUITE, "--trust-suite", "--replay", CASSETTES, "--shard", "3/5"]);
     expect(run.code).toBe(1);
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^task\s+result\s+finish\s+turns\s+tokens\s+cost \$\s+time s\s+denials$/);
@@ -119,7 +133,19 @@ describe("agent eval examples/eval/suite.yaml --replay", () => {
     const files = [join(sandbox.dir, "shard1.json"), join(sandbox.dir, "shard2.json")];
     const shards = await Promise.all(
       ["1/2", "2/2"].map((shard) =>
-        agent(["eval", SUITE, "--replay", CASSETTES, "--shard", shard, "-o", "json", "-j", "1"]),
+        agent([
+          "eval",
+          SUITE,
+          "--trust-suite",
+          "--replay",
+          CASSETTES,
+          "--shard",
+          shard,
+          "-o",
+          "json",
+          "-j",
+          "1",
+        ]),
       ),
     );
     for (const [i, shard] of shards.entries()) writeFileSync(files[i] as string, shard.stdout);
@@ -151,7 +177,17 @@ describe("agent eval examples/eval/suite.yaml --replay", () => {
     old.totals.turns = 13;
     const oldFile = join(sandbox.dir, "old.json");
     writeFileSync(oldFile, JSON.stringify(old));
-    const run = await agent(["eval", SUITE, "--replay", CASSETTES, "--shard", "3/5", "--compare", oldFile]);
+    const run = await agent([
+      "eval",
+      SUITE,
+      "--trust-suite",
+      "--replay",
+      CASSETTES,
+      "--shard",
+      "3/5",
+      "--compare",
+      oldFile,
+    ]);
     expect(run.code).toBe(1);
     const text = run.stdout.slice(run.stdout.indexOf("compared with"));
     expect(text).toContain(`compared with ${oldFile}:`);
@@ -164,6 +200,7 @@ describe("agent eval examples/eval/suite.yaml --replay", () => {
     const json = await agent([
       "eval",
       SUITE,
+      "--trust-suite",
       "--replay",
       CASSETTES,
       "--shard",
@@ -238,14 +275,14 @@ describe("agent eval errors", () => {
 
   test("usage errors exit 2: a missing cassette, --record with --replay, a bad shard, a report that is not one", async () => {
     const empty = join(sandbox.dir, "no-cassettes");
-    const missing = await agent(["eval", SUITE, "--replay", empty]);
+    const missing = await agent(["eval", SUITE, "--trust-suite", "--replay", empty]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(
       `--replay ${empty}: no cassette for fix-failing-test (${empty}/fix-failing-test.cassette.jsonl)`,
     );
-    const both = await agent(["eval", SUITE, "--replay", CASSETTES, "--record", empty]);
+    const both = await agent(["eval", SUITE, "--trust-suite", "--replay", CASSETTES, "--record", empty]);
     expect(both.code).toBe(2);
-    const shard = await agent(["eval", SUITE, "--shard", "3/2"]);
+    const shard = await agent(["eval", SUITE, "--trust-suite", "--shard", "3/2"]);
     expect([shard.code, shard.stderr]).toEqual([
       2,
       "agent: --shard 3/2: expected i/n with 1 <= i <= n, e.g. --shard 2/4\n",

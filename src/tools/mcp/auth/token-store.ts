@@ -28,9 +28,15 @@ export interface McpAuthRecord {
 /** A stored record is small; anything larger is not ours. */
 const MAX_RECORD_BYTES = 256 * 1024;
 
+/**
+ * Names the folder of the records when set: `agent eval` gives each task its own XDG_STATE_HOME (its own
+ * transcripts) and sets this to the user's folder, so the task's run finds the user's logins.
+ */
+export const MCP_AUTH_DIR_VARIABLE = "AGENT_MCP_AUTH_DIR";
+
 /** The folder of every record. */
 export function mcpAuthDir(env: Record<string, string | undefined> = process.env): string {
-  return join(stateDir(env), "mcp-auth");
+  return env[MCP_AUTH_DIR_VARIABLE] || join(stateDir(env), "mcp-auth");
 }
 
 /** The file of one server's record: the hash of its URL, so no URL text becomes a path. */
