@@ -20,7 +20,11 @@ export class BodyTooLarge extends Error {
 }
 
 /** The body's bytes, or BodyTooLarge once more than `maxBytes` arrive (`what` names it: URL, role). */
-export async function readCappedBody(response: Response, maxBytes: number, what: string): Promise<Uint8Array> {
+export async function readCappedBody(
+  response: Response,
+  maxBytes: number,
+  what: string,
+): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);

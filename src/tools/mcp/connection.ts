@@ -62,6 +62,8 @@ export interface ConnectOptions {
   env?: Record<string, string | undefined>;
   /** Answers to the server's own requests (roots, elicitation, sampling); see client-requests.ts. */
   handlers?: McpClientHandlers;
+  /** Told every credential the connection reads or receives (the session's redactor learns them). */
+  onSecrets?: (values: readonly string[]) => void;
 }
 
 /** How many times one operation goes through a new authorization (401, then a 403 scope step-up):
@@ -109,7 +111,9 @@ export async function connectMcpServer(
     transport = stdio;
   } else {
     try {
-      http = await httpConnectionParts(name, config, connectOptions.authorizer, connectOptions.env);
+      http = await httpConnectionParts(name, config, connectOptions.authorizer, connectOptions.env, {
+        ...(connectOptions.onSecrets ? { onSecrets: connectOptions.onSecrets } : {}),
+      });
     } catch (error) {
       throw new Error(error instanceof Error ? error.message : String(error));
     }
