@@ -125,9 +125,10 @@ export async function connectMcpServer(
     };
   };
   watchClose(client);
-  /** After an authorization a user agent completed (login), the code is exchanged for tokens. */
+  /** After an authorization a user agent was sent to (login), the code is awaited (the login's window,
+   * outside any MCP request and its startup_timeout_ms) and exchanged for tokens. */
   const finishAuthorization = async (error: unknown): Promise<boolean> => {
-    const code = isAuthFailure(error) ? connectOptions.authorizer?.takeCode() : undefined;
+    const code = isAuthFailure(error) ? await connectOptions.authorizer?.waitForCode() : undefined;
     if (code === undefined || !(transport instanceof StreamableHTTPClientTransport)) return false;
     await transport.finishAuth(code);
     return true;

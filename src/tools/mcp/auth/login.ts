@@ -39,6 +39,7 @@ export async function withLogin<T>(
     userAgent: options.userAgent,
     print: options.print,
     signal: options.signal,
+    env,
     ...(config.oauth?.callbackPort !== undefined ? { port: config.oauth.callbackPort } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
