@@ -64,7 +64,7 @@ const echoAuth = process.env.FIXTURE_ECHO_AUTH === "1";
 const authorizationEndpoint = process.env.FIXTURE_AUTHORIZATION_ENDPOINT;
 
 if (process.env.FIXTURE_ENDLESS_METADATA === "1") {
-  app.get("/.well-known/oauth-protected-resource*", (_req, res) => {
+  app.get(/^\/\.well-known\/oauth-protected-resource/, (_req, res) => {
     let written = 0;
     let gone = false;
     res.on("close", () => {
