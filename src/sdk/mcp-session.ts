@@ -85,6 +85,7 @@ export async function createMcpServers(
   who: AgentIdentity,
   workspace: { root: string; projectTrusted: boolean; configFile?: string },
   answers: Pick<McpClientHandlers, "sample" | "elicit"> = {},
+  onSecrets?: (values: readonly string[]) => void,
 ): Promise<McpServers | undefined> {
   if (Object.keys(servers).length === 0) return undefined;
   const { McpServers } = await import("../tools/mcp/servers.ts");
@@ -111,6 +112,7 @@ export async function createMcpServers(
     cwd: workspace.root,
     ...userServersCwd(workspace.configFile),
     projectTrusted: workspace.projectTrusted,
+    ...(onSecrets ? { onSecrets } : {}),
     // The workspace is the one root; a form goes to `answers.elicit` (declined without it); sampling is
     // offered to servers with `sampling: true` when the session can run it.
     handlers: {

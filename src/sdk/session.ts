@@ -102,6 +102,8 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       ...(config.file !== undefined ? { configFile: config.file } : {}),
     },
     { sample: mcpSampling(client, approvals, root), elicit: mcpElicitation(approver) },
+    // OAuth tokens, read from their store or refreshed mid-run, are secrets from that moment on.
+    (values) => redactor.add(values),
   );
   const spec = (agent?: string): AgentSpec => {
     const name = agent ?? config.defaults.agent ?? "root";

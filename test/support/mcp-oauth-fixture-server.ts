@@ -13,7 +13,16 @@
  * Tokens come with a refresh token; with FIXTURE_REVOKE_ON_DELETE=1 the access token a session used stops
  * working when that session is closed with DELETE, so the next client must refresh (the refresh grant
  * is this fixture's addition: the SDK's demo provider has none).
- * Tool: echo.
+ * With FIXTURE_ROTATE_REFRESH=1 each refresh issues a new refresh token and the one used stops working
+ * (refresh token rotation, OAuth 2.1 §4.3.1). FIXTURE_REFRESH_AFTER_401S=N holds every refresh until the
+ * MCP endpoint has answered 401 N times: N runs that start with a revoked token all meet their 401 before
+ * any refresh is answered, so their refreshes overlap. With FIXTURE_ECHO_AUTH=1 the tool `whoami` answers the request's bearer
+ * token and the tool `crash` is answered HTTP 500 with a body repeating the request's headers (a server
+ * that leaks the token back). FIXTURE_AUTHORIZATION_ENDPOINT replaces the `authorization_endpoint` the
+ * metadata names (a hostile server's `smb://…` or `file:`). With FIXTURE_ENDLESS_METADATA=1 the
+ * protected-resource metadata is a body that never ends; the bytes written before the client went away
+ * are logged as {endless_bytes}.
+ * Tools: echo (and whoami, crash above).
  */
 import { randomUUID } from "node:crypto";
 import { appendFileSync } from "node:fs";
@@ -50,6 +59,60 @@ app.use((req, _res, next) => {
   next();
 });
 
+const rotate = process.env.FIXTURE_ROTATE_REFRESH === "1";
+const echoAuth = process.env.FIXTURE_ECHO_AUTH === "1";
+const authorizationEndpoint = process.env.FIXTURE_AUTHORIZATION_ENDPOINT;
+
+if (process.env.FIXTURE_ENDLESS_METADATA === "1") {
+  app.get(/^\/\.well-known\/oauth-protected-resource/, (_req, res) => {
+    let written = 0;
+    let gone = false;
+    res.on("close", () => {
+      gone = true;
+      if (log) appendFileSync(log, `${JSON.stringify({ endless_bytes: written })}\n`);
+    });
+    res.status(200).type("application/json");
+    const chunk = Buffer.alloc(64 * 1024, " ");
+    const pump = () => {
+      while (!gone) {
+        written += chunk.byteLength;
+        if (!res.write(chunk)) {
+          res.once("drain", pump);
+          return;
+        }
+      }
+    };
+    res.write("{");
+    pump();
+  });
+}
+if (authorizationEndpoint) {
+  app.use("/.well-known/oauth-authorization-server", (_req, res, next) => {
+    const json = res.json.bind(res);
+    res.json = (body: Record<string, unknown>) =>
+      json({ ...body, authorization_endpoint: authorizationEndpoint });
+    next();
+  });
+}
+
+let unauthorized = 0;
+let waitingFor401s: { count: number; resolve: () => void }[] = [];
+app.use("/mcp", (_req, res, next) => {
+  res.on("finish", () => {
+    if (res.statusCode !== 401) return;
+    unauthorized++;
+    const ready = waitingFor401s.filter((w) => unauthorized >= w.count);
+    waitingFor401s = waitingFor401s.filter((w) => unauthorized < w.count);
+    for (const w of ready) w.resolve();
+  });
+  next();
+});
+/** Resolves once the MCP endpoint has answered 401 `count` times. */
+function unauthorizedAnswers(count: number): Promise<void> {
+  if (unauthorized >= count) return Promise.resolve();
+  return new Promise((resolve) => waitingFor401s.push({ count, resolve }));
+}
+
 /** The SDK's demo provider plus refresh tokens and revocation (above). */
 class RefreshingProvider extends DemoInMemoryAuthProvider {
   private readonly revoked = new Set<string>();
@@ -71,12 +134,19 @@ class RefreshingProvider extends DemoInMemoryAuthProvider {
     client: OAuthClientInformationFull,
     refreshToken: string,
   ): Promise<OAuthTokens> {
+    await unauthorizedAnswers(Number(process.env.FIXTURE_REFRESH_AFTER_401S ?? 0));
     const known = this.refreshTokens.get(refreshToken);
     if (!known || known.clientId !== client.client_id) throw new InvalidGrantError("unknown refresh token");
     const token = randomUUID();
     const expiresAt = Math.floor(Date.now() / 1000) + 3600;
     this.refreshed.set(token, { token, clientId: client.client_id, scopes: known.scopes, expiresAt });
-    return { access_token: token, token_type: "bearer", expires_in: 3600, refresh_token: refreshToken };
+    let next = refreshToken;
+    if (rotate) {
+      this.refreshTokens.delete(refreshToken);
+      next = randomUUID();
+      this.refreshTokens.set(next, known);
+    }
+    return { access_token: token, token_type: "bearer", expires_in: 3600, refresh_token: next };
   }
 
   override async verifyAccessToken(token: string): Promise<AuthInfo> {
@@ -119,6 +189,14 @@ function newSession(): StreamableHTTPServerTransport {
     { description: "Echoes its text back", inputSchema: { text: z.string() } },
     async ({ text }) => ({ content: [{ type: "text" as const, text: `echo: ${text}` }] }),
   );
+  if (echoAuth) {
+    server.registerTool("whoami", { description: "Says which token called it" }, async (extra) => {
+      const header = extra.requestInfo?.headers.authorization;
+      const token = String(header ?? "").replace(/^Bearer /i, "");
+      return { content: [{ type: "text" as const, text: `you are ${token}` }] };
+    });
+    server.registerTool("crash", { description: "Fails" }, async () => ({ content: [] }));
+  }
   void server.connect(transport);
   return transport;
 }
@@ -134,6 +212,14 @@ app.all("/mcp", express.json(), auth, async (req, res) => {
         `Bearer error="insufficient_scope", scope="mcp:tools ${stepUp}", resource_metadata="${metadata}"`,
       )
       .json({ error: "insufficient_scope" });
+    return;
+  }
+  if (echoAuth && req.body?.method === "tools/call" && req.body?.params?.name === "crash") {
+    // A proxy's error page that repeats what it was sent, headers and all.
+    res
+      .status(500)
+      .type("text/plain")
+      .send(`upstream failed for ${JSON.stringify({ headers: req.headers })}`);
     return;
   }
   const id = req.headers["mcp-session-id"];

@@ -31,13 +31,23 @@ export function looksSecret(name: string): boolean {
 }
 
 export class Redactor {
-  private readonly values: string[];
+  private values: string[] = [];
 
   constructor(secretValues: Iterable<string>) {
+    this.add(secretValues);
+  }
+
+  /**
+   * Learns secrets that appear while the run goes on (an OAuth token read from its store or refreshed, a
+   * client secret read when its server starts): from now on they are redacted wherever this redactor is
+   * used (tool results, events, the transcript, stream-json).
+   */
+  add(secretValues: Iterable<string>): void {
+    const known = new Set(this.values);
+    const fresh = [...secretValues].filter((v) => v.length >= MIN_SECRET_LENGTH && !known.has(v));
+    if (fresh.length === 0) return;
     // Longest first, so a secret containing another is replaced whole.
-    this.values = [...new Set(secretValues)]
-      .filter((v) => v.length >= MIN_SECRET_LENGTH)
-      .sort((a, b) => b.length - a.length);
+    this.values = [...new Set([...this.values, ...fresh])].sort((a, b) => b.length - a.length);
   }
 
   /** Collects the values of secret-looking variables (ANTHROPIC_API_KEY, GITHUB_TOKEN, ...), plus

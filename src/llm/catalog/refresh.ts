@@ -7,6 +7,7 @@
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { readCappedText } from "../../kernel/net/capped-body.ts";
 import { type CatalogData, compactApiJson } from "./models-dev.ts";
 import { catalogCachePath, resetCatalog } from "./store.ts";
 
@@ -36,9 +37,12 @@ async function download(url: string, options: RefreshOptions): Promise<unknown> 
     signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     headers: { accept: "application/json" },
   });
-  if (!response.ok) throw new Error(`HTTP ${response.status} from ${url}`);
-  const text = await response.text();
-  if (text.length > MAX_BYTES) throw new Error(`${url} answered ${text.length} bytes, more than a catalog`);
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(`HTTP ${response.status} from ${url}`);
+  }
+  // Streamed and stopped at the cap: a body that never ends costs MAX_BYTES, not all memory.
+  const text = await readCappedText(response, MAX_BYTES, `the catalog at ${url}`);
   try {
     return JSON.parse(text);
   } catch {

@@ -62,6 +62,8 @@ export interface ConnectOptions {
   env?: Record<string, string | undefined>;
   /** Answers to the server's own requests (roots, elicitation, sampling); see client-requests.ts. */
   handlers?: McpClientHandlers;
+  /** Told every credential the connection reads or receives (the session's redactor learns them). */
+  onSecrets?: (values: readonly string[]) => void;
 }
 
 /** How many times one operation goes through a new authorization (401, then a 403 scope step-up):
@@ -109,7 +111,9 @@ export async function connectMcpServer(
     transport = stdio;
   } else {
     try {
-      http = await httpConnectionParts(name, config, connectOptions.authorizer, connectOptions.env);
+      http = await httpConnectionParts(name, config, connectOptions.authorizer, connectOptions.env, {
+        ...(connectOptions.onSecrets ? { onSecrets: connectOptions.onSecrets } : {}),
+      });
     } catch (error) {
       throw new Error(error instanceof Error ? error.message : String(error));
     }
@@ -121,9 +125,10 @@ export async function connectMcpServer(
     };
   };
   watchClose(client);
-  /** After an authorization a user agent completed (login), the code is exchanged for tokens. */
+  /** After an authorization a user agent was sent to (login), the code is awaited (the login's window,
+   * outside any MCP request and its startup_timeout_ms) and exchanged for tokens. */
   const finishAuthorization = async (error: unknown): Promise<boolean> => {
-    const code = isAuthFailure(error) ? connectOptions.authorizer?.takeCode() : undefined;
+    const code = isAuthFailure(error) ? await connectOptions.authorizer?.waitForCode() : undefined;
     if (code === undefined || !(transport instanceof StreamableHTTPClientTransport)) return false;
     await transport.finishAuth(code);
     return true;

@@ -6,6 +6,8 @@
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { BodyTooLarge } from "../../kernel/net/capped-body.ts";
+import { UnsafeAuthorizationUrl } from "./auth/authorizer.ts";
 import { McpLoginRequired } from "./auth/oauth-provider.ts";
 
 /** The last answer of a server's MCP URL. */
@@ -28,7 +30,14 @@ export interface DiagnosisFacts {
 
 /** The one-line reason for `error` when it is one of the named cases; undefined for anything else. */
 export function diagnose(error: unknown, facts: DiagnosisFacts): string | undefined {
-  if (error instanceof McpLoginRequired) return error.message;
+  // Refusals of our own OAuth checks say exactly what was refused; a 401 seen before them is not the cause.
+  if (
+    error instanceof McpLoginRequired ||
+    error instanceof UnsafeAuthorizationUrl ||
+    error instanceof BodyTooLarge
+  ) {
+    return error.message;
+  }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return `it did not answer within ${facts.startupTimeoutMs} ms (startup_timeout_ms)`;
   }

@@ -1,7 +1,9 @@
 /**
  * The streamable-HTTP transport of one server (`@modelcontextprotocol/sdk/client/streamableHttp.js`):
  * its OAuth provider (auth/oauth-provider.ts; the transport's `authProvider` option runs the SDK's auth()
- * on a 401 and on a 403 `insufficient_scope`), and a look at the last answer of the MCP endpoint itself
+ * on a 401 and on a 403 `insufficient_scope`), the fetch it and the SDK's auth use (auth/oauth-fetch.ts:
+ * capped OAuth answers, credentials told to the redactor, refreshes under the record's lock), and a look
+ * at the last answer of the MCP endpoint itself
  * (status, content type) so a failure can be named (diagnosis.ts).
  */
 import {
@@ -10,7 +12,8 @@ import {
 } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Authorizer } from "./auth/authorizer.ts";
-import { clientCredentialsProvider, StoredOAuthProvider } from "./auth/oauth-provider.ts";
+import { oauthFetch } from "./auth/oauth-fetch.ts";
+import { clientCredentialsProvider, type SecretSink, StoredOAuthProvider } from "./auth/oauth-provider.ts";
 import type { HttpFacts } from "./diagnosis.ts";
 import type { McpServerConfig } from "./types.ts";
 
@@ -33,16 +36,19 @@ export async function httpConnectionParts(
   config: HttpConfig,
   authorizer: Authorizer | undefined,
   env: Record<string, string | undefined> = process.env,
+  connect: { onSecrets?: SecretSink } = {},
 ): Promise<HttpConnectionParts> {
+  const onSecrets = connect.onSecrets ?? (() => {});
   const provider =
     config.oauth?.grant === "client_credentials"
       ? clientCredentialsProvider(config.oauth, env)
-      : await StoredOAuthProvider.open(name, config.url, config.oauth, authorizer, env);
+      : await StoredOAuthProvider.open(name, config.url, config.oauth, authorizer, env, onSecrets);
   let last: HttpFacts | undefined;
-  const endpoint = new URL(config.url).href;
-  const watched = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
-    if (new URL(String(input)).href === endpoint) {
+  const watched = oauthFetch({
+    endpoint: new URL(config.url).href,
+    onSecrets,
+    ...(provider instanceof StoredOAuthProvider ? { record: { serverUrl: config.url, env } } : {}),
+    onEndpointAnswer: (response, init) => {
       const { error, scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
       last = {
         status: response.status,
@@ -61,9 +67,8 @@ export async function httpConnectionParts(
             }
           : {}),
       };
-    }
-    return response;
-  };
+    },
+  });
   return {
     transport: () =>
       new StreamableHTTPClientTransport(new URL(config.url), {

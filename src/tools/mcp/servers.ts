@@ -66,6 +66,9 @@ export interface McpServersOptions {
   /** How the session answers servers' requests (roots, elicitation, sampling); default: no roots, every
    * elicitation declined, no sampling. */
   handlers?: McpClientHandlers;
+  /** Told every credential a server's connection reads or is given (OAuth tokens as they are loaded or
+   * refreshed, client secrets, private keys): the session's redactor learns them (Redactor.add). */
+  onSecrets?: (values: readonly string[]) => void;
 }
 
 export class McpServers {
@@ -76,6 +79,7 @@ export class McpServers {
   private readonly userCwd: string | undefined;
   private readonly projectTrusted: boolean;
   private readonly handlers: McpClientHandlers | undefined;
+  private readonly onSecrets: ((values: readonly string[]) => void) | undefined;
 
   constructor(configs: Readonly<Record<string, McpServerConfig>>, options: McpServersOptions = {}) {
     for (const [name, config] of Object.entries(configs)) this.entries.set(name, { config });
@@ -84,6 +88,7 @@ export class McpServers {
     this.userCwd = options.userCwd;
     this.projectTrusted = options.projectTrusted === true;
     this.handlers = options.handlers;
+    this.onSecrets = options.onSecrets;
   }
 
   /**
@@ -236,7 +241,10 @@ export class McpServers {
       const { connectMcpServer } = await import("./connection.ts");
       const cwd =
         entry.config.fromProject !== undefined ? this.cwd : userServerCwd(entry.config, this.userCwd);
-      const connection = await connectMcpServer(name, entry.config, signal, cwd, { handlers: this.handlers });
+      const connection = await connectMcpServer(name, entry.config, signal, cwd, {
+        handlers: this.handlers,
+        ...(this.onSecrets ? { onSecrets: this.onSecrets } : {}),
+      });
       if (this.closing) {
         await connection.close();
         entry.error = "not started: the run is ending";

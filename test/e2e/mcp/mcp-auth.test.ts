@@ -253,4 +253,68 @@ describe("OAuth for HTTP MCP servers", () => {
     expect(after).not.toBe(before);
     expect(during.filter((r) => r.path === "/mcp").at(-1)?.authorization).toBe(`Bearer ${after}`);
   });
+
+  test("a token a server echoes (in a tool result and in an HTTP 500 body) reaches neither the model, the transcript nor stream-json", async () => {
+    const secure = await fixture("secure", false, { FIXTURE_ECHO_AUTH: "1" });
+    writeConfig({ secure: secure.url });
+    expect((await runAgentIn(sandbox, ["mcp", "login", "secure", "--headless"], sandbox.env())).code).toBe(0);
+    const token = storedToken();
+    llm.enqueue(
+      { toolCalls: [{ name: "mcp__secure__whoami", args: {} }] },
+      { toolCalls: [{ name: "mcp__secure__crash", args: {} }] },
+      { text: "Done." },
+    );
+    const first = llm.requests.length;
+    const run = await runAgentIn(
+      sandbox,
+      ["run", "who", "--agent", "mcp-user", "--allow", "mcp:secure", "-o", "stream-json"],
+      anthropicEnv(sandbox, llm),
+    );
+    expect(run.code).toBe(0);
+    const requests = llm.requests.slice(first);
+    expect(toolResultsOf(requests[1]).join("")).toContain("you are [REDACTED]");
+    expect(toolResultsOf(requests[2]).join("")).toContain("upstream failed for");
+    expect(JSON.stringify(requests.map((r) => r.body))).not.toContain(token);
+    expect(onlyTranscriptText(sandbox)).not.toContain(token);
+    expect(run.stdout + run.stderr).not.toContain(token);
+  });
+
+  test("two runs refreshing a rotating refresh token at once both work, and the login survives", async () => {
+    // The login's DELETE revokes its access token, so both lists start with a 401; the fixture holds each
+    // refresh until both have met theirs, so the two refreshes overlap.
+    const secure = await fixture("secure", false, {
+      FIXTURE_REVOKE_ON_DELETE: "1",
+      FIXTURE_ROTATE_REFRESH: "1",
+      FIXTURE_REFRESH_AFTER_401S: "2",
+    });
+    writeConfig({ secure: secure.url });
+    expect((await runAgentIn(sandbox, ["mcp", "login", "secure", "--headless"], sandbox.env())).code).toBe(0);
+    const lists = await Promise.all(
+      [1, 2].map(() => runAgentIn(sandbox, ["mcp", "list", "--json"], sandbox.env())),
+    );
+    for (const list of lists) {
+      expect(JSON.parse(list.stdout)).toEqual([
+        expect.objectContaining({ name: "secure", state: "running" }),
+      ]);
+    }
+    // The record still holds a working login: a third list refreshes with it.
+    const after = await runAgentIn(sandbox, ["mcp", "list", "--json"], sandbox.env());
+    expect(JSON.parse(after.stdout)).toEqual([expect.objectContaining({ name: "secure", state: "running" })]);
+    expect(secure.requests().some((r) => r.path === "/authorize" && r.method === "GET")).toBe(true);
+  });
+
+  test("protected-resource metadata that never ends is read only up to its 1 MiB cap, and the list ends", async () => {
+    const secure = await fixture("secure", false, { FIXTURE_ENDLESS_METADATA: "1" });
+    writeConfig({ secure: secure.url });
+    const list = await runAgentIn(sandbox, ["mcp", "list", "--json"], sandbox.env());
+    const rows = JSON.parse(list.stdout) as { name: string; state: string; error?: string }[];
+    expect(rows[0]?.state).toBe("failed");
+    // The SDK treats metadata it cannot read as absent (its 2025-03-26 fallback), so the reason shown
+    // is the login hint; what matters is that the read stopped at the cap instead of running for ever.
+    expect(rows[0]?.error).toContain("run: agent mcp login secure");
+    const endless = secure.requests() as unknown as { endless_bytes?: number }[];
+    const served = endless.filter((r) => r.endless_bytes !== undefined).map((r) => r.endless_bytes ?? 0);
+    expect(served.length).toBeGreaterThan(0);
+    for (const bytes of served) expect(bytes).toBeLessThan(1024 * 1024 + 16 * 1024 * 1024);
+  });
 });

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { unlistedCatalogModels } from "../../../src/llm/catalog/check.ts";
 import { catalogEntries } from "../../../src/llm/catalog.ts";
 import { aliasNames } from "../../../src/llm/resolve.ts";
+import { startEndlessServer } from "../../support/endless-server.ts";
 import type { FakeLlmServer } from "../../support/fake-llm-server.ts";
 import { type E2eSandbox, freshServerAndSandbox, runAgentIn } from "../support.ts";
 
@@ -97,6 +98,29 @@ describe("agent models --refresh", () => {
     expect(result.code).toBe(4);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("model catalog not refreshed (HTTP 503");
+  });
+});
+
+describe("agent models --refresh of a body that never stops", () => {
+  test("a 1 GiB catalog body is streamed and cut at the 64 MiB cap: exit 4 naming the cap, the rest never read", async () => {
+    // Before, the whole body was read into memory and checked after (1 GiB body: 1.3 GiB RSS).
+    const cap = 64 * 1024 * 1024;
+    const inFlight = 16 * 1024 * 1024; // what the sockets may hold beyond what the reader took
+    const endless = await startEndlessServer({ totalBytes: 1024 * 1024 * 1024, prefix: '{"x":"' });
+    try {
+      const url = `${endless.url}/api.json`;
+      const result = await runAgentIn(sandbox, ["models", "--refresh"], { ...keys(), AGENT_MODELS_URL: url });
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain(
+        `model catalog not refreshed (the catalog at ${url} is larger than ${cap} bytes; stopped reading at`,
+      );
+      expect(result.code).toBe(4);
+      await endless.idle();
+      expect(endless.served()).toBeGreaterThan(cap);
+      expect(endless.served()).toBeLessThan(cap + inFlight);
+    } finally {
+      await endless.close();
+    }
   });
 });
 

@@ -25,10 +25,15 @@ export interface Authorizer {
   readonly redirectUrl: string;
   /** A fresh `state` for the next authorization request. */
   newState(): string;
-  /** Sends the user agent to `url` and waits for the redirect; the code is then `takeCode()`'s. */
+  /**
+   * Sends the user agent to `url` (only `https:`, or `http:` on a loopback host: anything else is refused
+   * with an error and nothing is opened) and returns at once: the person's time is not spent inside an
+   * MCP request (whose timeout is `startup_timeout_ms`). `waitForCode()` then waits for the redirect.
+   */
   authorize(url: URL): Promise<void>;
-  /** The code of the last completed authorization, once. */
-  takeCode(): string | undefined;
+  /** The code of the authorization started last, once it arrives (up to the login's window, default
+   * 5 minutes); undefined when none was started. */
+  waitForCode(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -41,6 +46,8 @@ export interface AuthorizerOptions {
   signal: AbortSignal;
   /** How long to wait for the person (default 5 minutes). */
   timeoutMs?: number;
+  /** The environment the system opener runs with (its PATH finds `xdg-open`); default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /** Redirects `follow` accepts before giving up (a browser allows about 20). */
@@ -51,7 +58,7 @@ const CALLBACK_PATH = "/callback";
 export async function createLoopbackAuthorizer(options: AuthorizerOptions): Promise<Authorizer> {
   let expectedState: string | undefined;
   let waiting: { resolve: (code: string) => void; reject: (error: Error) => void } | undefined;
-  let code: string | undefined;
+  let pending: Promise<string> | undefined;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname !== CALLBACK_PATH) {
@@ -106,35 +113,38 @@ export async function createLoopbackAuthorizer(options: AuthorizerOptions): Prom
       return expectedState;
     },
     async authorize(url: URL) {
+      refuseUnsafeAuthorizationUrl(url);
+      let settle: { resolve: (code: string) => void; reject: (error: Error) => void } | undefined;
       const received = new Promise<string>((resolve, reject) => {
-        waiting = { resolve, reject };
+        settle = { resolve, reject };
       });
+      waiting = settle;
       const timer = setTimeout(
         () => waiting?.reject(new Error(`no authorization arrived within ${Math.round(timeoutMs / 1000)} s`)),
         timeoutMs,
       );
       const onAbort = () => waiting?.reject(new Error("the login was interrupted"));
       options.signal.addEventListener("abort", onAbort, { once: true });
-      try {
-        if (options.userAgent === "follow") {
-          await followRedirects(url, redirectUrl, options.signal);
-        } else {
-          options.print("Open this URL to authorize:");
-          options.print(`  ${url.href}`);
-          if (options.userAgent === "browser") openBrowser(url.href, options.print);
-          options.print(`Waiting for the authorization to come back to ${redirectUrl} …`);
-        }
-        code = await received;
-      } finally {
+      pending = received.finally(() => {
         clearTimeout(timer);
         options.signal.removeEventListener("abort", onAbort);
         waiting = undefined;
+      });
+      // Awaited by waitForCode(); marked handled here so a refusal before then is not an unhandled rejection.
+      pending.catch(() => undefined);
+      if (options.userAgent === "follow") {
+        followRedirects(url, redirectUrl, options.signal).catch((error: Error) => waiting?.reject(error));
+      } else {
+        options.print("Open this URL to authorize:");
+        options.print(`  ${url.href}`);
+        if (options.userAgent === "browser") openBrowser(url.href, options.print, options.env ?? process.env);
+        options.print(`Waiting for the authorization to come back to ${redirectUrl} …`);
       }
     },
-    takeCode() {
-      const taken = code;
-      code = undefined;
-      return taken;
+    async waitForCode() {
+      const started = pending;
+      pending = undefined;
+      return started === undefined ? undefined : await started;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -162,21 +172,53 @@ async function followRedirects(start: URL, redirectUrl: string, signal: AbortSig
       );
     }
     url = new URL(location, url);
+    if (!url.href.startsWith(redirectUrl)) refuseUnsafeAuthorizationUrl(url);
   }
   throw new Error(`the authorization server redirected more than ${MAX_HOPS} times`);
 }
 
-/** Opens `url` in the system browser when there is one; a failure only leaves the printed URL. */
-function openBrowser(url: string, print: (line: string) => void): void {
-  const command =
+/** An authorization URL the login will not open (its message says which and why). */
+export class UnsafeAuthorizationUrl extends Error {
+  override name = "UnsafeAuthorizationUrl";
+}
+
+/** Host names that are this machine (RFC 8252 §8.3 names the loopback literals; `localhost` resolves there). */
+const LOOPBACK = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+/**
+ * Only `https:` authorization pages are opened, or `http:` on this machine (a local test server): the
+ * metadata naming the page comes from the server, and the OS opener would hand any other scheme to
+ * whatever handles it (`smb://` mounts a share, `file:` opens a local program's file).
+ */
+export function refuseUnsafeAuthorizationUrl(url: URL): void {
+  if (url.protocol === "https:") return;
+  if (url.protocol === "http:" && LOOPBACK.has(url.hostname)) return;
+  throw new UnsafeAuthorizationUrl(
+    `the server's authorization URL ${url.protocol}//${url.host}${url.pathname} is not https: refusing to open it (only https:, or http: on 127.0.0.1/localhost, is opened)`,
+  );
+}
+
+/**
+ * Opens `url` in the system browser when there is one; a failure only leaves the printed URL. The URL is
+ * one argument of a program started without a shell. On Windows that program is
+ * `rundll32 url.dll,FileProtocolHandler URL` (the form Go programs use, e.g. alexpevzner/froxy
+ * `openurl_windows.go`), not `cmd /c start "" URL`: cmd.exe parses its command line itself, so an `&` in
+ * the URL would end the `start` command and run what follows (cmd "does interpret flow control stuff like
+ * & and &&", https://github.com/nodejs/node/issues/29532), whatever quoting spawn() applies.
+ */
+function openBrowser(
+  url: string,
+  print: (line: string) => void,
+  env: Record<string, string | undefined>,
+): void {
+  const [program, ...args]: [string, ...string[]] =
     process.platform === "darwin"
       ? ["open", url]
       : process.platform === "win32"
-        ? ["cmd", "/c", "start", "", url]
+        ? ["rundll32", "url.dll,FileProtocolHandler", url]
         : ["xdg-open", url];
-  const [program, ...args] = command as [string, ...string[]];
   try {
-    const child = spawn(program, args, { stdio: "ignore", detached: true });
+    const child = spawn(program, args, { stdio: "ignore", detached: true, env, shell: false });
     child.on("error", () => print("(no browser could be opened: open the URL above yourself)"));
     child.unref();
   } catch {

@@ -11,7 +11,7 @@ import type { McpServerConfig } from "../types.ts";
 import { createLoopbackAuthorizer, type UserAgent } from "./authorizer.ts";
 import { StoredOAuthProvider } from "./oauth-provider.ts";
 import { authorizeScope } from "./scope-authorization.ts";
-import { loadAuthRecord, saveAuthRecord } from "./token-store.ts";
+import { loadAuthRecord, updateAuthRecord } from "./token-store.ts";
 
 export interface LoginOptions {
   userAgent: UserAgent;
@@ -39,6 +39,7 @@ export async function withLogin<T>(
     userAgent: options.userAgent,
     print: options.print,
     signal: options.signal,
+    env,
     ...(config.oauth?.callbackPort !== undefined ? { port: config.oauth.callbackPort } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
@@ -47,8 +48,7 @@ export async function withLogin<T>(
     const wanted = record.wanted_scope;
     // A login starts over, keeping only the client registration (the SDK drops one made with another
     // authorization server): old tokens and discovery results may name a server that has moved.
-    const { tokens: _tokens, discovery: _discovery, ...rest } = record;
-    await saveAuthRecord(rest, env);
+    await updateAuthRecord(config.url, env, ({ tokens: _tokens, discovery: _discovery, ...rest }) => rest);
     if (wanted !== undefined && config.oauth?.grant !== "client_credentials") {
       const provider = await StoredOAuthProvider.open(name, config.url, config.oauth, authorizer, env);
       await authorizeScope(provider, authorizer, config.url, wanted, record.discovery?.resourceMetadataUrl);

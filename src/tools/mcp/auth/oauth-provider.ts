@@ -27,7 +27,10 @@ import type {
 import pkg from "../../../../package.json" with { type: "json" };
 import type { McpOAuthConfig } from "../types.ts";
 import type { Authorizer } from "./authorizer.ts";
-import { loadAuthRecord, type McpAuthRecord, saveAuthRecord } from "./token-store.ts";
+import { loadAuthRecord, type McpAuthRecord, updateAuthRecord } from "./token-store.ts";
+
+/** Told every credential as it is read or received (for the session's redactor). */
+export type SecretSink = (values: readonly string[]) => void;
 
 /** The server needs a person to authorize (no stored token, or a wider scope): `agent mcp login NAME`. */
 export class McpLoginRequired extends Error {
@@ -58,18 +61,22 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly oauth: McpOAuthConfig | undefined,
     private readonly authorizer: Authorizer | undefined,
     private readonly env: Record<string, string | undefined>,
+    private readonly onSecrets: SecretSink,
   ) {
     this.record = record;
+    onSecrets(this.secrets());
   }
 
+  /** The provider of `url`'s stored record; every token it reads or is handed goes to `onSecrets` first. */
   static async open(
     server: string,
     url: string,
     oauth: McpOAuthConfig | undefined,
     authorizer: Authorizer | undefined,
     env: Record<string, string | undefined> = process.env,
+    onSecrets: SecretSink = () => {},
   ): Promise<StoredOAuthProvider> {
-    return new StoredOAuthProvider(server, await loadAuthRecord(url, env), oauth, authorizer, env);
+    return new StoredOAuthProvider(server, await loadAuthRecord(url, env), oauth, authorizer, env, onSecrets);
   }
 
   get redirectUrl(): string {
@@ -157,7 +164,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (scope === "all" || scope === "tokens") cleared.tokens = undefined;
     if (scope === "all" || scope === "client") cleared.client = undefined;
     if (scope === "all" || scope === "discovery") cleared.discovery = undefined;
-    await this.update(cleared);
+    // The SDK drops tokens the server refused (invalid_grant). When the stored ones are no longer the ones
+    // this provider held, another run has refreshed them meanwhile: they are kept, never cleared unseen.
+    const held = this.record.tokens?.refresh_token ?? this.record.tokens?.access_token;
+    await this.update(cleared, (current) => {
+      const stored = current.tokens?.refresh_token ?? current.tokens?.access_token;
+      return "tokens" in cleared && stored !== undefined && stored !== held ? { tokens: current.tokens } : {};
+    });
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
@@ -198,13 +211,24 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return undefined;
   }
 
-  private async update(change: Partial<McpAuthRecord>): Promise<void> {
-    const next = { ...this.record, ...change };
-    for (const key of Object.keys(change) as (keyof McpAuthRecord)[]) {
-      if (change[key] === undefined) delete next[key];
-    }
-    this.record = next;
-    await saveAuthRecord(next, this.env);
+  /**
+   * Applies `change` to the record as it is on disk now (re-read under the record's lock, so a change
+   * another run made meanwhile is kept), plus what `keep(current)` says to keep of it; the result is this
+   * provider's record from then on.
+   */
+  private async update(
+    change: Partial<McpAuthRecord>,
+    keep: (current: McpAuthRecord) => Partial<McpAuthRecord> = () => ({}),
+  ): Promise<void> {
+    this.record = await updateAuthRecord(this.record.server_url, this.env, (current) => {
+      const applied = { ...change, ...keep(current) };
+      const next = { ...current, ...applied };
+      for (const key of Object.keys(applied) as (keyof McpAuthRecord)[]) {
+        if (applied[key] === undefined) delete next[key];
+      }
+      return next;
+    });
+    this.onSecrets(this.secrets());
   }
 }
 

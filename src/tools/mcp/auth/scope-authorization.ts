@@ -24,7 +24,7 @@ export async function authorizeScope(
     ...(resourceMetadataUrl !== undefined ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}),
   };
   if ((await auth(provider, options)) === "AUTHORIZED") return;
-  const code = authorizer.takeCode();
+  const code = await authorizer.waitForCode();
   if (code === undefined) throw new Error("the authorization did not complete");
   await auth(provider, { ...options, authorizationCode: code });
 }

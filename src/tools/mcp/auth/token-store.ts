@@ -11,6 +11,7 @@ import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { withFileLock } from "../../../kernel/files/file-lock.ts";
 import { stateDir } from "../../../kernel/files/paths.ts";
 import { readRegularFile } from "../../../kernel/files/regular-file.ts";
 
@@ -80,6 +81,34 @@ export async function saveAuthRecord(
     flag: "wx",
   });
   await rename(temp, file);
+}
+
+/**
+ * Runs `work` holding the lock of `serverUrl`'s record (`FILE.lock`, see kernel/files/file-lock.ts): every
+ * change is a read of the current record, then a write, under this lock, so two runs refreshing at once
+ * never write a stale record over a newer one. `work` must not take the lock again.
+ */
+export async function withAuthRecordLock<T>(
+  serverUrl: string,
+  env: Record<string, string | undefined>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const dir = mcpAuthDir(env);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return withFileLock(mcpAuthFile(serverUrl, env), work);
+}
+
+/** Re-reads the record under its lock, writes `change(current)`, and returns what was written. */
+export async function updateAuthRecord(
+  serverUrl: string,
+  env: Record<string, string | undefined>,
+  change: (current: McpAuthRecord) => McpAuthRecord,
+): Promise<McpAuthRecord> {
+  return withAuthRecordLock(serverUrl, env, async () => {
+    const next = change(await loadAuthRecord(serverUrl, env));
+    await saveAuthRecord(next, env);
+    return next;
+  });
 }
 
 /** Forgets everything stored for `serverUrl`; true when there was a record. */
