@@ -7,6 +7,7 @@
 import type { ModelInfo, ModelPrice, ProviderKind, ReasoningEffort, Usage } from "../kernel/index.ts";
 import type { CatalogEntry } from "./catalog/entry.ts";
 import { replacementOf, retirementNotice } from "./catalog/retirement.ts";
+import { OVERRIDES_CHECKED } from "./catalog/overrides-checked.ts";
 import { anthropicSdkDeprecations } from "./catalog/sdk-deprecations.ts";
 import { catalog, catalogLineIndex } from "./catalog/store.ts";
 import type { LineMembers } from "./catalog/tiers.ts";
@@ -65,6 +66,11 @@ export function catalogLines(): LineMembers {
 export function catalogSource(): { source: string; date: string } {
   const { source, date } = catalog();
   return { source, date };
+}
+
+/** The day our cited overrides were last checked against the providers' pages. */
+export function overridesChecked(): string {
+  return OVERRIDES_CHECKED;
 }
 
 /** The id's provider when the catalog knows it. */

@@ -53,8 +53,7 @@ export interface Override {
   aliases?: readonly string[];
 }
 
-/** The last day the overrides were checked against the providers' pages (shown by `agent models`). */
-export const OVERRIDES_CHECKED = "2026-11-29";
+export { OVERRIDES_CHECKED } from "./overrides-checked.ts";
 
 const K = 1_000;
 const M = 1_000_000;

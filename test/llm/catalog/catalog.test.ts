@@ -160,8 +160,13 @@ describe("snapshot and overrides", () => {
     };
     const merged = mergeCatalog(data).entries.get("gpt-6.2-sol");
     expect(merged?.contextWindow).toBe(2_000_000);
-    expect(merged?.price.input).toBe(1.5);
+    // A refreshed price lower than the cited one ($2/$10) never replaces it (price-guard.ts).
+    expect(merged?.price.input).toBe(2);
+    expect(merged?.price.output).toBe(10);
     expect(merged?.efforts).toEqual(["low", "medium", "high", "xhigh", "max"]);
+    // A plausible refreshed price at or above the cited one does.
+    const higher = { ...data, models: data.models.map((m) => ({ ...m, cost: { input: 3, output: 12 } })) };
+    expect(mergeCatalog(higher).entries.get("gpt-6.2-sol")?.price.input).toBe(3);
     // An older data set keeps the override's facts.
     const older = mergeCatalog({ ...data, date: "2026-07-02" }).entries.get("gpt-6.2-sol");
     expect(older?.contextWindow).toBe(1_050_000);
