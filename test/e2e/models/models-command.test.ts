@@ -37,7 +37,8 @@ describe("agent models", () => {
     const out = result.stdout;
     expect(lineWith(out, "gpt-6.2-astra:")).toContain("newest generally available astra model");
     expect(lineWith(out, "claude-fable-5-2:")).toContain("newest generally available fable model");
-    expect(lineWith(out, "gemini-4-argon:")).toContain("newest generally available gemini-pro model");
+    // Gemini 4 Carbon, Google's strongest reasoning model, leads the gemini-pro line (overrides.ts).
+    expect(lineWith(out, "gemini-4-carbon:")).toContain("newest generally available gemini-pro model");
     expect(lineWith(out, "gemini-4-neon:")).toContain("newest generally available neon model");
     expect(out).toContain("best: the newest generally available flagship");
     expect(out).toMatch(/Catalog: models\.dev [0-9a-f]{7,}, \d{4}-\d{2}-\d{2}/);
@@ -45,6 +46,24 @@ describe("agent models", () => {
     expect(out).not.toContain("gpt-4o-2024-05-13");
     const all = await runAgentIn(sandbox, ["models", "--all"], keys());
     expect(all.stdout).toContain("gpt-4o-2024-05-13");
+    // The header dates both halves of the catalog: the models.dev data and our cited overrides.
+    expect(out).toContain("our cited overrides (tiers, prices, retirements) checked 2026-11-29");
+    // Shut-down and non-chat models (embeddings, speech, image generation) only with --all.
+    const known = out.slice(out.indexOf("Known chat models"));
+    for (const hidden of [
+      "text-embedding-3-large",
+      "gemini-embedding-001",
+      "gemini-2.5-flash-preview-tts",
+      "gemini-2.5-flash-image",
+      "o1-pro",
+      "gpt-4.1-nano",
+      "claude-opus-4-0",
+      "gpt-5.1-codex,",
+    ])
+      expect(`${hidden} listed: ${known.includes(hidden)}`).toBe(`${hidden} listed: false`);
+    expect(known).toContain("gemini-4-carbon");
+    expect(all.stdout).toContain("text-embedding-3-large");
+    expect(all.stdout).toContain("o1-pro");
     expect(out).not.toContain("pinned by config");
   });
 
