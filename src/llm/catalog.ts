@@ -6,8 +6,8 @@
  */
 import type { ModelInfo, ModelPrice, ProviderKind, ReasoningEffort, Usage } from "../kernel/index.ts";
 import type { CatalogEntry } from "./catalog/entry.ts";
-import { replacementOf, retirementNotice } from "./catalog/retirement.ts";
 import { OVERRIDES_CHECKED } from "./catalog/overrides-checked.ts";
+import { replacementOf, retirementNotice } from "./catalog/retirement.ts";
 import { anthropicSdkDeprecations } from "./catalog/sdk-deprecations.ts";
 import { catalog, catalogLineIndex } from "./catalog/store.ts";
 import type { LineMembers } from "./catalog/tiers.ts";

@@ -444,9 +444,7 @@ export const OVERRIDES: Readonly<Record<string, Override>> = {
   "gpt-5-nano": retiring("openai", "2026-12-11", "gpt-6-luna", OPENAI_DEPRECATIONS, [
     "gpt-5-nano-2025-08-07",
   ]),
-  "gpt-5-pro": retiring("openai", "2026-12-11", "gpt-6.1-sol", OPENAI_DEPRECATIONS, [
-    "gpt-5-pro-2025-10-06",
-  ]),
+  "gpt-5-pro": retiring("openai", "2026-12-11", "gpt-6.1-sol", OPENAI_DEPRECATIONS, ["gpt-5-pro-2025-10-06"]),
   o3: retiring("openai", "2026-12-11", "gpt-6.1-sol", OPENAI_DEPRECATIONS, ["o3-2025-04-16"]),
   "o3-pro": retiring("openai", "2026-12-11", "gpt-6.1-sol", OPENAI_DEPRECATIONS, ["o3-pro-2025-06-10"]),
   // Shut down 2026-10-23 (OpenAI deprecations page as of 2026-10-15, quoted by
@@ -462,9 +460,7 @@ export const OVERRIDES: Readonly<Record<string, Override>> = {
   o1: retiring("openai", "2026-10-23", "gpt-5.6-sol", OPENAI_DEPRECATIONS, ["o1-2024-12-17"]),
   "o1-pro": retiring("openai", "2026-10-23", "gpt-5.6-sol", OPENAI_DEPRECATIONS, ["o1-pro-2025-03-19"]),
   "o3-mini": retiring("openai", "2026-10-23", "gpt-5.6-sol", OPENAI_DEPRECATIONS, ["o3-mini-2025-01-31"]),
-  "o4-mini": retiring("openai", "2026-10-23", "gpt-5.6-terra", OPENAI_DEPRECATIONS, [
-    "o4-mini-2025-04-16",
-  ]),
+  "o4-mini": retiring("openai", "2026-10-23", "gpt-5.6-terra", OPENAI_DEPRECATIONS, ["o4-mini-2025-04-16"]),
   // Its replacement was cut off in what search returned; Retell (docs.retellai.com deprecation notice
   // 2026-10-20) moved it to gpt-5.6-luna.
   "gpt-4.1-nano": retiring("openai", "2026-10-23", "gpt-5.6-luna", OPENAI_DEPRECATIONS, [

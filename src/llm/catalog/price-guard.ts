@@ -36,7 +36,6 @@ export function refreshedPriceStands(refreshed: ModelPrice, cited: ModelPrice, o
 /** Embeddings, speech and image models: by what they output, or by the kind their id names. */
 export function isNonChat(model: Pick<CompactModel, "id" | "modalities">): boolean {
   const output = model.modalities?.output;
-  if (output && (!output.includes("text") || output.some((m) => m === "audio" || m === "image")))
-    return true;
+  if (output && (!output.includes("text") || output.some((m) => m === "audio" || m === "image"))) return true;
   return /(^|-)(embedding|tts|transcribe|realtime|image)(-|$)/.test(model.id);
 }

@@ -68,7 +68,14 @@ describe("budgets never switched off by data", () => {
   test("a refreshed catalog pricing the model at $0: --max-budget-usd 0.05 still stops the run after the first turn", async () => {
     writeRefreshedCatalog([freeModel("claude-fable-5-2", "Claude Fable 5.2")]);
     agent.server.enqueue(SPENDING_TURN);
-    const result = await agent.run(["run", "--max-budget-usd", "0.05", "--output", "json", "inspect the files"]);
+    const result = await agent.run([
+      "run",
+      "--max-budget-usd",
+      "0.05",
+      "--output",
+      "json",
+      "inspect the files",
+    ]);
     expect(result.code).toBe(5);
     const record = JSON.parse(result.stdout);
     expect(record).toMatchObject({ status: "limit", finish_reason: "budget", exit_code: 5 });
@@ -147,7 +154,9 @@ describe("retired models", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("still here\n");
     expect(result.requests).toHaveLength(1);
-    expect(result.stderr).toContain("claude-opus-4-0 was shut down on 2026-06-15; use claude-opus-4-8 instead");
+    expect(result.stderr).toContain(
+      "claude-opus-4-0 was shut down on 2026-06-15; use claude-opus-4-8 instead",
+    );
   });
 });
 

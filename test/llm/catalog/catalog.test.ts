@@ -210,7 +210,11 @@ describe("snapshot and overrides", () => {
     const cache: CatalogData = {
       source: "refresh",
       date: "2026-12-10",
-      models: [free("gpt-6.2-astra", "openai"), free("claude-opus-4-8", "anthropic"), free("gpt-9-new", "openai")],
+      models: [
+        free("gpt-6.2-astra", "openai"),
+        free("claude-opus-4-8", "anthropic"),
+        free("gpt-9-new", "openai"),
+      ],
     };
     const merged = mergeCatalog(combine(snapshot, cache)).entries;
     expect(merged.get("gpt-6.2-astra")?.price.input).toBe(8);
