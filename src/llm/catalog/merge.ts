@@ -202,3 +202,27 @@ export function mergeCatalog(
   for (const [id, entry] of entries) entries.set(id, withPreviewStatus(withBillingRules(entry)));
   return { entries, aliases, source: data.source, date: data.date };
 }
+
+/**
+ * The models of a refresh whose price differs from our cited one and was not taken (zero, missing,
+ * lower, or the override schedules a change), each as `id: refreshed $IN/$OUT, kept $IN/$OUT`, so a
+ * refresh says which prices it did not apply instead of dropping them silently.
+ */
+export function keptCitedPrices(
+  models: readonly CompactModel[],
+  overrides: Readonly<Record<string, Override>> = OVERRIDES,
+): string[] {
+  const kept: string[] = [];
+  for (const model of models) {
+    const override = overrides[model.id];
+    const cited = override?.facts?.price;
+    if (!override || !cited || override.provider !== model.provider) continue;
+    const refreshed = fullPrice(model.cost);
+    if (refreshed.input === cited.input && refreshed.output === cited.output) continue;
+    if (!refreshedPriceStands(refreshed, cited, override))
+      kept.push(
+        `${model.id}: refreshed $${refreshed.input}/$${refreshed.output}, kept $${cited.input}/$${cited.output}`,
+      );
+  }
+  return kept;
+}

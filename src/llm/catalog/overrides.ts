@@ -6,10 +6,11 @@
  *
  * After any change here run `bun scripts/catalog-merged.ts` (premerged.ts says why).
  *
- * Merge rule (src/llm/catalog/merge.ts): `facts` (limits, prices, dates) apply only when models.dev has
- * no entry for the id or the models.dev data (snapshot commit or refresh day) predates the override's
- * `asOf`, so a refresh by a user online supersedes them; everything else (efforts, quirks, retirement,
- * schedules) always applies.
+ * Merge rule (src/llm/catalog/merge.ts): `facts` (limits, dates) apply only when models.dev has no entry
+ * for the id or the models.dev data (snapshot commit or refresh day) predates the override's `asOf`, so a
+ * refresh by a user online supersedes them; a cited `facts.price` gives way only to a plausible refreshed
+ * price that is not lower, and never when the override schedules a price (price-guard.ts); everything
+ * else (efforts, quirks, retirement, schedules) always applies.
  *
  * Rules applied to every OpenAI model from GPT-5.6 on, not repeated per entry (merge.ts):
  * - cache writes bill at 1.25x input: "For GPT-5.6 models and later model families, cache writes cost

@@ -109,6 +109,37 @@ describe("agent models --refresh", () => {
     expect(listed.stdout).toContain(`Catalog: ${server.url}/api.json`);
   });
 
+  test("a refresh pricing a cited model at $0 keeps the cited price and says so; a run bills the cited price", async () => {
+    const fixture = JSON.parse(
+      readFileSync(join(import.meta.dir, "../../fixtures/models-dev/api.json"), "utf8"),
+    ) as { anthropic: { models: Record<string, { cost: Record<string, number> }> } };
+    const sonnet = fixture.anthropic.models["claude-sonnet-5-5"];
+    if (sonnet) sonnet.cost = { input: 0, output: 0 };
+    server.serveCatalog(fixture);
+    const env = {
+      ...keys(),
+      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+      AGENT_MODELS_URL: `${server.url}/api.json`,
+    };
+    const refreshed = await runAgentIn(sandbox, ["models", "--refresh"], env);
+    expect(refreshed.code).toBe(0);
+    expect(refreshed.stderr).toBe(
+      'agent: note: cited price kept (docs/models.md "Prices and budgets"): claude-sonnet-5-5: refreshed $0/$0, kept $2/$10\n',
+    );
+    server.enqueue({ text: "hello", usage: { input: 1_000, output: 100, cacheRead: 0, cacheWrite: 0 } });
+    const result = await runAgentIn(
+      sandbox,
+      ["helper", "-m", "claude-sonnet-5-5", "-o", "json", "say hi"],
+      env,
+    );
+    expect(result.code).toBe(0);
+    // Sonnet 5.5's cited $2/$10, not the refreshed $0.
+    expect((JSON.parse(result.stdout) as { usage: { cost_usd: number } }).usage.cost_usd).toBeCloseTo(
+      0.003,
+      9,
+    );
+  });
+
   test("a failed download prints the note on stderr and exits 4", async () => {
     server.serveCatalog({ error: "down" }, 503);
     const env = { ...keys(), AGENT_MODELS_URL: `${server.url}/api.json` };
