@@ -6,7 +6,9 @@
  */
 import type { ModelInfo, ModelPrice, ProviderKind, ReasoningEffort, Usage } from "../kernel/index.ts";
 import type { CatalogEntry } from "./catalog/entry.ts";
-import { retirementNotice } from "./catalog/retirement.ts";
+import { OVERRIDES_CHECKED } from "./catalog/overrides-checked.ts";
+import { replacementOf, retirementNotice } from "./catalog/retirement.ts";
+import { anthropicSdkDeprecations } from "./catalog/sdk-deprecations.ts";
 import { catalog, catalogLineIndex } from "./catalog/store.ts";
 import type { LineMembers } from "./catalog/tiers.ts";
 
@@ -16,8 +18,9 @@ const K = 1_000;
 const M = 1_000_000;
 
 /** Conservative defaults for a model the catalog does not know: a small window, a modest output
- * limit, and prices at the top of the current range so budgets err on the safe side. */
-const UNKNOWN_DEFAULTS = {
+ * limit, and prices at the top of the current range so budgets err on the safe side. The same price
+ * counts a catalogued model whose price is unknown (`priceUnknown`: none, or zero, in models.dev). */
+export const UNKNOWN_DEFAULTS = {
   contextWindow: 128 * K,
   maxOutputTokens: 8_192,
   price: { input: 10, output: 50, cacheRead: 1, cacheWrite: 12.5 },
@@ -65,6 +68,11 @@ export function catalogSource(): { source: string; date: string } {
   return { source, date };
 }
 
+/** The day our cited overrides were last checked against the providers' pages. */
+export function overridesChecked(): string {
+  return OVERRIDES_CHECKED;
+}
+
 /** The id's provider when the catalog knows it. */
 export function catalogProvider(id: string): ProviderKind | undefined {
   return lookup(id)?.provider;
@@ -109,6 +117,11 @@ export function modelInfo(
       price: copyPrice(priced.price),
       known: true,
     };
+    if (found.priceUnknown && !found.scheduled) {
+      info.price = options.free ? { ...FREE } : { ...UNKNOWN_DEFAULTS.price };
+      if (!options.free) info.priceEstimated = true;
+      return info;
+    }
     if (priced.longContext)
       info.longContext = { above: priced.longContext.above, price: copyPrice(priced.longContext.price) };
     return info;
@@ -120,7 +133,14 @@ export function modelInfo(
     maxOutputTokens: UNKNOWN_DEFAULTS.maxOutputTokens,
     price: options.free ? { ...FREE } : { ...UNKNOWN_DEFAULTS.price },
     known: false,
+    ...(options.free ? {} : { priceEstimated: true }),
   };
+}
+
+/** The line a run prints once for a model whose price is not known, naming the price it counts. */
+export function estimatedPriceNotice(id: string): string {
+  const { input, output } = UNKNOWN_DEFAULTS.price;
+  return `no known price for ${id}: costs and --max-budget-usd count it at $${input}/$${output} per million input/output tokens (a conservative default)`;
 }
 
 /**
@@ -177,10 +197,56 @@ export function supportsReasoningSummary(id: string): boolean {
 }
 
 /**
+ * The id's entry with the Anthropic SDK's own end-of-life day (sdk-deprecations.ts) where the catalog
+ * has none; an id the SDK lists but the catalog does not gets an entry of its own for the notice.
+ */
+function withSdkRetirement(id: string, entry: CatalogEntry | undefined): CatalogEntry | undefined {
+  if (entry?.retires || (entry && entry.provider !== "anthropic")) return entry;
+  const deprecations = anthropicSdkDeprecations();
+  const day = [id, entry?.id, ...(entry?.aliases ?? [])]
+    .map((name) => (name ? deprecations.get(name) : undefined))
+    .find((d) => d !== undefined);
+  if (!day) return entry;
+  if (entry) return { ...entry, retires: day };
+  return {
+    id,
+    provider: "anthropic",
+    name: id,
+    contextWindow: UNKNOWN_DEFAULTS.contextWindow,
+    maxOutputTokens: UNKNOWN_DEFAULTS.maxOutputTokens,
+    price: { ...UNKNOWN_DEFAULTS.price },
+    reasoning: false,
+    toolCall: true,
+    retires: day,
+    origin: "override",
+    source: "@anthropic-ai/sdk internal/data/deprecated-models",
+  };
+}
+
+/** An Anthropic-looking id the catalog does not know may still be on the SDK's list. */
+function retirementEntry(id: string): CatalogEntry | undefined {
+  const entry = lookup(id);
+  return entry || id.startsWith("claude-") ? withSdkRetirement(id, entry) : undefined;
+}
+
+/**
  * One line when `id` is within 30 days of its shutdown or past it (or deprecated), naming the
  * replacement; undefined otherwise or for a model outside the catalog.
  */
 export function retirementWarning(id: string, now: Date = new Date()): string | undefined {
-  const entry = lookup(id);
+  const entry = retirementEntry(id);
   return entry ? retirementNotice(id, entry, catalogLines(), now) : undefined;
+}
+
+/** The id's shutdown day and replacement (catalog or the Anthropic SDK's list), and whether it has passed. */
+export function retirementOf(
+  id: string,
+  provider: ProviderKind,
+  now: Date = new Date(),
+): { retires: string; replacement?: string; past: boolean } | undefined {
+  const entry = retirementEntry(id);
+  if (!entry?.retires || entry.provider !== provider) return undefined;
+  const past = Date.parse(`${entry.retires}T00:00:00Z`) <= now.getTime();
+  const replacement = replacementOf(entry, catalogLines(), now);
+  return { retires: entry.retires, past, ...(replacement ? { replacement } : {}) };
 }

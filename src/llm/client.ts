@@ -18,11 +18,12 @@ import type {
 import { AppError } from "../kernel/index.ts";
 import { Redactor } from "../kernel/text/redact.ts";
 import type { Replay } from "./cassette/cassette.ts";
-import { modelInfo, retirementWarning } from "./catalog.ts";
+import { estimatedPriceNotice, modelInfo, retirementWarning } from "./catalog.ts";
 import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";
 import { withFallback } from "./fallback.ts";
 import type { ProviderConfig } from "./providers.ts";
 import { type ResolvedModel, resolveModel } from "./resolve.ts";
+import { ALLOW_RETIRED_VAR, retiredRefusal } from "./retired-guard.ts";
 import type { RetryOptions } from "./retry.ts";
 
 export interface ModelClientOptions {
@@ -157,17 +158,20 @@ function lazyEndpointStream(
 }
 
 /**
- * Announces a retiring model once per client, as a `model_retiring` warning before its first stream
- * (outside retries and fallback, which only retry while nothing was emitted).
+ * Announces, once per model and client, before its first stream (outside retries and fallback, which
+ * only retry while nothing was emitted): a retiring model as a `model_retiring` warning, and a model
+ * whose price is not known as a `price_unknown` warning naming the conservative price it is counted at.
  */
-function announcingRetirement(stream: StreamFn): StreamFn {
+function announcing(stream: StreamFn, info: (ref: ModelRef) => ModelInfo): StreamFn {
   const announced = new Set<string>();
-  return async function* announcing(request: ModelRequest): AsyncGenerator<StreamEvent> {
+  return async function* announcingStream(request: ModelRequest): AsyncGenerator<StreamEvent> {
     const id = request.model.id;
     if (!announced.has(id)) {
       announced.add(id);
       const message = retirementWarning(id);
       if (message) yield { type: "warning", code: "model_retiring", message };
+      if (info(request.model).priceEstimated)
+        yield { type: "warning", code: "price_unknown", message: estimatedPriceNotice(id) };
     }
     yield* stream(request);
   };
@@ -232,7 +236,19 @@ export async function createModelClient(options: ModelClientOptions): Promise<Mo
     }
   }
 
-  stream = announcingRetirement(stream);
+  const info = (ref: ModelRef): ModelInfo => {
+    const endpoint = findEndpoint(endpoints, ref.providerName);
+    const found = modelInfo(ref.id, ref.provider, { free: endpoint?.compatible === true });
+    // A replayed run calls no provider, so it costs nothing; the recorded cost is reported apart.
+    if (replaying) {
+      found.price = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+      delete found.priceEstimated;
+    }
+    return found;
+  };
+  stream = announcing(stream, info);
+  // A model past its shutdown is not sent unless the user says so (docs/models.md "Retired models").
+  const allowRetired = options.env[ALLOW_RETIRED_VAR] === "1" || replaying;
 
   return {
     stream,
@@ -243,16 +259,16 @@ export async function createModelClient(options: ModelClientOptions): Promise<Mo
         requireCredentials: !replaying,
         ...resolveOptions,
       });
+      if (!allowRetired) {
+        const refusal = retiredRefusal(resolved.ref);
+        if (refusal) throw refusal;
+        if (resolved.ref.fallbacks)
+          resolved.ref.fallbacks = resolved.ref.fallbacks.filter((f) => !retiredRefusal(f));
+      }
       if (options.fallback === false) delete resolved.ref.fallbacks;
       return resolved;
     },
-    info(ref) {
-      const endpoint = findEndpoint(endpoints, ref.providerName);
-      const info = modelInfo(ref.id, ref.provider, { free: endpoint?.compatible === true });
-      // A replayed run calls no provider, so it costs nothing; the recorded cost is reported apart.
-      if (replaying) info.price = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-      return info;
-    },
+    info,
     ...(replay ? { replay } : {}),
     ...(recording ? { record: recording } : {}),
   };

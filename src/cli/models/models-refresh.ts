@@ -4,9 +4,13 @@
  *
  * Prints `refreshed N models from <url> → <path>` on stdout. A failed download or a bad answer leaves the
  * previous cache and the snapshot in place, prints refreshCatalog's one-line note on stderr and exits 4
- * (a provider-like failure: the catalog's server, not the user's input).
+ * (a provider-like failure: the catalog's server, not the user's input). Prices the refresh did not apply
+ * over our cited ones (src/llm/catalog/price-guard.ts) are named on stderr, one line each.
  */
+import { readFileSync } from "node:fs";
 import { ExitCode } from "../../kernel/index.ts";
+import { keptCitedPrices } from "../../llm/catalog/merge.ts";
+import type { CatalogData, CompactModel } from "../../llm/catalog/models-dev.ts";
 import { DEFAULT_MODELS_URL, refreshCatalog } from "../../llm/catalog/refresh.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { stderr, stdout } from "../shared/io/std-streams.ts";
@@ -19,4 +23,17 @@ export async function refreshModels(env: Record<string, string | undefined>): Pr
     throw new CliExit(ExitCode.provider);
   }
   stdout.write(`refreshed ${result.models} models from ${result.source} → ${result.path}\n`);
+  for (const line of keptPrices(result.path))
+    stderr.write(`agent: note: cited price kept (docs/models.md "Prices and budgets"): ${line}\n`);
+}
+
+/** The cited prices the written refresh did not replace (the merge and overrides load only here). */
+function keptPrices(path: string): string[] {
+  let models: CompactModel[];
+  try {
+    models = (JSON.parse(readFileSync(path, "utf8")) as CatalogData).models;
+  } catch {
+    return [];
+  }
+  return keptCitedPrices(models);
 }

@@ -4,7 +4,7 @@
  */
 import { AppError, type ProviderKind } from "../../kernel/index.ts";
 import { Redactor } from "../../kernel/text/redact.ts";
-import { type CatalogEntry, catalogEntries, catalogSource } from "../../llm/catalog.ts";
+import { type CatalogEntry, catalogEntries, catalogSource, overridesChecked } from "../../llm/catalog.ts";
 import { listEndpoints } from "../../llm/endpoints.ts";
 import { serverAnswers } from "../../llm/local/server-probe.ts";
 import { explainTiers, resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
@@ -38,14 +38,15 @@ export interface ModelsReport {
     source: "default" | "config" | null;
   }[];
   overrides: Partial<Record<Tier, string[]>>;
-  /** Where the catalog's models.dev data came from (snapshot commit or refresh URL) and its date. */
-  catalog: { source: string; date: string };
+  /** Where the catalog's models.dev data came from (snapshot commit or refresh URL) and its date, and the
+   * day our cited overrides were last checked. */
+  catalog: { source: string; date: string; overridesChecked: string };
   /** Each tier's candidates per provider by the catalog's rules, and why. */
   tierRules: TierExplanation[];
   /** True when no native provider has a key, so tierRules covers every provider. */
   tierRulesForAll: boolean;
-  /** The catalog's known models per provider (prices and context windows known; any other id works too);
-   * deprecated and shut-down models only with `--all`. */
+  /** The catalog's known chat models per provider (prices and context windows known; any other id works
+   * too); deprecated, shut-down and non-chat (embedding, speech, image) models only with `--all`. */
   known: Record<string, string[]>;
 }
 
@@ -62,7 +63,7 @@ const byName = new Intl.Collator("en", { numeric: true }).compare;
 function knownModels(all: boolean, now: Date): Record<string, string[]> {
   const known: Record<string, string[]> = {};
   for (const entry of catalogEntries()) {
-    if (!all && retired(entry, now)) continue;
+    if (!all && (retired(entry, now) || entry.nonChat)) continue;
     const ids = known[entry.provider] ?? [];
     ids.push(entry.id);
     known[entry.provider] = ids;
@@ -130,7 +131,7 @@ export async function modelsReport(
     providers,
     tiers,
     overrides: config.models,
-    catalog: catalogSource(),
+    catalog: { ...catalogSource(), overridesChecked: overridesChecked() },
     tierRules: tierExplanations(explainTiers(now), shown, pinned),
     tierRulesForAll: forAll,
     known: knownModels(options.all === true, now),
@@ -171,9 +172,10 @@ export function formatModelsReport(report: ModelsReport): string {
   for (const [tier, list] of overrides) lines.push(`  models.${tier}: ${(list ?? []).join(", ")}`);
   lines.push(
     "",
-    `Catalog: ${report.catalog.source}, ${report.catalog.date} (agent models --refresh fetches a newer one)`,
-    "Known models (catalog: context window and prices; other ids work with conservative defaults;",
-    "  deprecated and shut-down models are listed with --all):",
+    `Catalog: ${report.catalog.source}, ${report.catalog.date} (agent models --refresh fetches a newer one);`,
+    `  our cited overrides (tiers, prices, retirements) checked ${report.catalog.overridesChecked}`,
+    "Known chat models (catalog: context window and prices; other ids work with conservative defaults;",
+    "  deprecated, shut-down and non-chat models are listed with --all):",
   );
   for (const [provider, ids] of Object.entries(report.known))
     lines.push(`  ${provider.padEnd(10)} ${ids.join(", ")}`);

@@ -59,6 +59,8 @@ export interface ModelInfo {
    */
   longContext?: { above: number; price: ModelPrice };
   known: boolean;
+  /** No price is known for the model: `price` is the conservative default, so budgets still count it. */
+  priceEstimated?: boolean;
 }
 
 /** One model call, in normalized form. */

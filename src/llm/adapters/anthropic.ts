@@ -15,6 +15,7 @@ import { type AdapterOptions, errorContext, runGuarded } from "./adapter.ts";
 import { buildRequest, mapStopReason, newConvertMemo } from "./anthropic-convert.ts";
 import { JsonTexts, rawJsonOptions } from "./json-body.ts";
 import { MessageBuilder } from "./message-builder.ts";
+import { withoutSdkDeprecationPrint } from "./sdk-deprecation-print.ts";
 
 interface RawUsage {
   input_tokens?: number | null;
@@ -100,9 +101,12 @@ export function anthropicStream(options: AdapterOptions): StreamFn {
     // stream, betas) go without the messages, which its SDK-helper header scan would walk whole; our
     // plain objects never carry the SDK's helper marks.
     const { betas: _header, ...wire } = params;
-    const stream = await sdk.beta.messages.create(
-      { ...params, messages: [] },
-      rawJsonOptions(texts.body(wire, "messages"), request.signal),
+    // Our model_retiring warning replaces the SDK's own deprecation print (sdk-deprecation-print.ts).
+    const stream = await withoutSdkDeprecationPrint(() =>
+      sdk.beta.messages.create(
+        { ...params, messages: [] },
+        rawJsonOptions(texts.body(wire, "messages"), request.signal),
+      ),
     );
     const usage = emptyUsage();
     let model = request.model.id;

@@ -24,6 +24,10 @@ export interface CatalogEntry {
   price: ModelPrice;
   /** Prompt-length tier (see ModelInfo.longContext). */
   longContext?: { above: number; price: ModelPrice };
+  /** No plausible price is known (models.dev lists none, or zero): budgets count the conservative default. */
+  priceUnknown?: boolean;
+  /** Not a chat model (embeddings, speech, image generation): listed only with `agent models --all`. */
+  nonChat?: boolean;
   /** Time-limited prices (promotions, launch prices), earliest first; each expires by itself. */
   scheduled?: ScheduledPrice[];
   reasoning: boolean;

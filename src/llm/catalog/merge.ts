@@ -1,12 +1,16 @@
 /**
  * One catalog from models.dev data and our overrides (see overrides.ts for the rule): models.dev gives
  * the facts, an override's facts win only for a model models.dev lacks or last updated before the
- * override was read, and its quirks always apply. Pure: the store calls it once per process.
+ * override was read, and its quirks always apply. Prices are guarded (price-guard.ts): a refreshed price
+ * never replaces a cited one when it is zero, missing, lower, or the override schedules a price change;
+ * a model with no plausible price anywhere is marked `priceUnknown` (budgets count it at the
+ * conservative default). Pure: the store calls it once per process.
  */
 import type { ModelPrice } from "../../kernel/index.ts";
 import type { CatalogEntry } from "./entry.ts";
 import type { CatalogData, CompactCost, CompactModel } from "./models-dev.ts";
 import { OVERRIDES, type Override } from "./overrides.ts";
+import { isNonChat, plausiblePrice, refreshedPriceStands } from "./price-guard.ts";
 
 export interface Catalog {
   entries: ReadonlyMap<string, CatalogEntry>;
@@ -48,6 +52,8 @@ function fromModelsDev(model: CompactModel): CatalogEntry {
   if (model.lastUpdated) entry.lastUpdated = model.lastUpdated;
   if (model.knowledge) entry.knowledge = model.knowledge;
   if (model.status) entry.status = model.status;
+  if (!model.cost || !plausiblePrice(entry.price)) entry.priceUnknown = true;
+  if (isNonChat(model)) entry.nonChat = true;
   return entry;
 }
 
@@ -82,16 +88,21 @@ function applyOverride(
       source: override.source,
     };
   }
-  if (facts && factsWin(entry, override, dataDate)) {
+  const win = facts !== undefined && factsWin(entry, override, dataDate);
+  if (facts && win) {
     if (facts.name) out.name = facts.name;
     if (facts.family) out.family = facts.family;
     if (facts.contextWindow) out.contextWindow = facts.contextWindow;
     if (facts.maxOutputTokens) out.maxOutputTokens = facts.maxOutputTokens;
-    if (facts.price) out.price = { ...facts.price };
-    if (facts.longContext) out.longContext = facts.longContext;
-    else if (facts.price) delete out.longContext;
     if (facts.releaseDate) out.releaseDate = facts.releaseDate;
     if (facts.reasoning !== undefined) out.reasoning = facts.reasoning;
+  }
+  // The cited price stands unless the facts lost to newer data and that data's price may replace it.
+  if (facts?.price && (win || !refreshedPriceStands(out.price, facts.price, override))) {
+    out.price = { ...facts.price };
+    if (facts.longContext) out.longContext = facts.longContext;
+    else delete out.longContext;
+    delete out.priceUnknown;
   }
   const quirks = [
     "efforts",
@@ -190,4 +201,28 @@ export function mergeCatalog(
   }
   for (const [id, entry] of entries) entries.set(id, withPreviewStatus(withBillingRules(entry)));
   return { entries, aliases, source: data.source, date: data.date };
+}
+
+/**
+ * The models of a refresh whose price differs from our cited one and was not taken (zero, missing,
+ * lower, or the override schedules a change), each as `id: refreshed $IN/$OUT, kept $IN/$OUT`, so a
+ * refresh says which prices it did not apply instead of dropping them silently.
+ */
+export function keptCitedPrices(
+  models: readonly CompactModel[],
+  overrides: Readonly<Record<string, Override>> = OVERRIDES,
+): string[] {
+  const kept: string[] = [];
+  for (const model of models) {
+    const override = overrides[model.id];
+    const cited = override?.facts?.price;
+    if (!override || !cited || override.provider !== model.provider) continue;
+    const refreshed = fullPrice(model.cost);
+    if (refreshed.input === cited.input && refreshed.output === cited.output) continue;
+    if (!refreshedPriceStands(refreshed, cited, override))
+      kept.push(
+        `${model.id}: refreshed $${refreshed.input}/$${refreshed.output}, kept $${cited.input}/$${cited.output}`,
+      );
+  }
+  return kept;
 }

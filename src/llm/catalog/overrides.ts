@@ -1,14 +1,16 @@
 /**
  * Our own facts on top of models.dev: what it lacks (accepted efforts, protocol quirks, prefix checks,
  * retirement dates, time-limited prices) and every model released after the snapshot (2026-07-02).
- * Each entry cites the page it came from (read 2026-11-23..26).
+ * Each entry cites the page it came from (read 2026-11-23..29); OVERRIDES_CHECKED is the last day they
+ * were checked as a whole, shown by `agent models` beside the models.dev date.
  *
  * After any change here run `bun scripts/catalog-merged.ts` (premerged.ts says why).
  *
- * Merge rule (src/llm/catalog/merge.ts): `facts` (limits, prices, dates) apply only when models.dev has
- * no entry for the id or the models.dev data (snapshot commit or refresh day) predates the override's
- * `asOf`, so a refresh by a user online supersedes them; everything else (efforts, quirks, retirement,
- * schedules) always applies.
+ * Merge rule (src/llm/catalog/merge.ts): `facts` (limits, dates) apply only when models.dev has no entry
+ * for the id or the models.dev data (snapshot commit or refresh day) predates the override's `asOf`, so a
+ * refresh by a user online supersedes them; a cited `facts.price` gives way only to a plausible refreshed
+ * price that is not lower, and never when the override schedules a price (price-guard.ts); everything
+ * else (efforts, quirks, retirement, schedules) always applies.
  *
  * Rules applied to every OpenAI model from GPT-5.6 on, not repeated per entry (merge.ts):
  * - cache writes bill at 1.25x input: "For GPT-5.6 models and later model families, cache writes cost
@@ -52,8 +54,29 @@ export interface Override {
   aliases?: readonly string[];
 }
 
+export { OVERRIDES_CHECKED } from "./overrides-checked.ts";
+
 const K = 1_000;
 const M = 1_000_000;
+
+/** A model the provider shuts down (or has shut down) on `retires`, with its recommended replacement. */
+function retiring(
+  provider: ProviderKind,
+  retires: string,
+  replacement: string,
+  source: string,
+  aliases?: readonly string[],
+): Override {
+  return {
+    provider,
+    source,
+    asOf: "2026-11-29",
+    status: "deprecated",
+    retires,
+    replacement,
+    ...(aliases ? { aliases } : {}),
+  };
+}
 
 /** Anthropic: 5-minute cache writes at 1.25x input (pricing page); reads as the model page states. */
 function claude(input: number, output: number, cacheRead = input / 10): ModelPrice {
@@ -209,11 +232,43 @@ export const OVERRIDES: Readonly<Record<string, Override>> = {
     replacement: "claude-sonnet-5-5",
     aliases: ["claude-sonnet-4-5-20250929"],
   },
+  // claude-opus-4-5's end of life (2027-01-22 per the audit, read in @anthropic-ai/sdk 1.13
+  // deprecated-models.ts) is not confirmed by search: the SDK sources found (1.12, and the repository at
+  // 59270330) list only claude-mythos-preview and claude-sonnet-4-5. No date is set here; the installed
+  // SDK's own list is read at run time (sdk-deprecations.ts) and supplies it once the SDK ships it.
   "claude-opus-4-5": {
     provider: "anthropic",
     source: CLAUDE_MODELS,
-    asOf: "2026-11-23",
+    asOf: "2026-11-29",
     aliases: ["claude-opus-4-5-20251101"],
+  },
+  // Retired 2026-06-15 with their snapshots (claude-opus-4-20250514, claude-sonnet-4-20250514);
+  // replacements claude-opus-4-8 and claude-sonnet-4-6 (platform.claude.com model-deprecations as quoted
+  // by dev.to/flarecanary "Claude Opus 4 and Sonnet 4 retire June 15" and totalum.app, read 2026-11-29).
+  "claude-opus-4-0": retiring(
+    "anthropic",
+    "2026-06-15",
+    "claude-opus-4-8",
+    "https://platform.claude.com/docs/en/about-claude/model-deprecations; https://dev.to/flarecanary/claude-opus-4-and-sonnet-4-retire-june-15-your-claude-opus-4-0-alias-is-about-to-start-failing-ej5",
+    ["claude-opus-4-20250514"],
+  ),
+  "claude-sonnet-4-0": retiring(
+    "anthropic",
+    "2026-06-15",
+    "claude-sonnet-4-6",
+    "https://platform.claude.com/docs/en/about-claude/model-deprecations; https://www.totalum.app/blog/claude-4-deprecation-migration-2026",
+    ["claude-sonnet-4-20250514"],
+  ),
+  // Retired 2026-08-05 (github.com/multidotdev/cli release v0.0.135: "retired by Anthropic on August 5,
+  // 2026"; totalum.app: "its retirement date is August 5, 2026"). Replacement: the Opus line's newest.
+  "claude-opus-4-1": {
+    ...retiring(
+      "anthropic",
+      "2026-08-05",
+      "claude-opus-5-5",
+      "https://platform.claude.com/docs/en/about-claude/model-deprecations; https://github.com/multidotdev/cli/releases/tag/v0.0.135",
+      ["claude-opus-4-1-20250805"],
+    ),
   },
   "claude-haiku-4-5": {
     provider: "anthropic",
@@ -301,9 +356,13 @@ export const OVERRIDES: Readonly<Record<string, Override>> = {
     efforts: WITH_NONE,
     modelDefault: "medium",
   },
-  // List price $5/$30/$0.50; promotion $4/$20/$0.40 guaranteed through 2026-11-21 (PromptFuel v1.0.17 and
-  // gramext/dist v0.1.0 quoting OpenAI's pricing page). Accepted efforts from OpenAI's 400: "Supported
-  // values are: 'none', 'low', 'medium', 'high', 'xhigh', and 'max'" (issue 20).
+  // List price $5/$30/$0.50; promotion $4/$20/$0.40 "available at least through November 21, 2026"
+  // (OpenAI's model page developers.openai.com/{pt-BR,ja-JP}/api/docs/models/gpt-5.6-sol, read
+  // 2026-11-29; gramext/dist v0.1.0: the cut "turned out to be a temporary OpenAI promotion ... reverted
+  // to its $5.00/$30.00 list price"). A later models.dev file's $2/$10/$0.20/$2.50 is not confirmed by
+  // any OpenAI page search found, so the cited list price stands (and a refresh cannot lower it:
+  // merge.ts). Accepted efforts from OpenAI's 400: "Supported values are: 'none', 'low', 'medium',
+  // 'high', 'xhigh', and 'max'" (the same model page lists the same six).
   "gpt-5.6-sol": {
     ...OPENAI_REASONING,
     source: `${OPENAI_MODELS}/gpt-5.6-sol; ${OPENAI_PRICING}`,
@@ -349,19 +408,91 @@ export const OVERRIDES: Readonly<Record<string, Override>> = {
     modelDefault: "medium",
   },
   "gpt-5.4-mini": { ...OPENAI_REASONING, source: `${OPENAI_MODELS}/gpt-5.4-mini`, asOf: "2026-11-23" },
+  // 2026-10-14 notice: GPT-4o (gpt-4o-2024-08-06, gpt-4o-2024-11-20), GPT-4o mini
+  // (gpt-4o-mini-2024-07-18), GPT-4.1 (gpt-4.1-2025-04-14) and GPT-4.1 mini (gpt-4.1-mini-2025-04-14)
+  // shut down 2027-01-14, replacement gpt-6-luna (OpenAI deprecations page as copied by
+  // w3cschool.cn/openai_api/openai_api-docs-deprecations.html; codersera.com, read 2026-11-29).
   "gpt-4o": {
     provider: "openai",
     source: OPENAI_DEPRECATIONS,
-    asOf: "2026-11-26",
+    asOf: "2026-11-29",
     retires: "2027-01-14",
     replacement: "gpt-6-luna",
   },
   "gpt-4o-mini": {
     provider: "openai",
     source: OPENAI_DEPRECATIONS,
-    asOf: "2026-11-26",
+    asOf: "2026-11-29",
     retires: "2027-01-14",
     replacement: "gpt-6-luna",
+    aliases: ["gpt-4o-mini-2024-07-18"],
+  },
+  "gpt-4o-2024-08-06": retiring("openai", "2027-01-14", "gpt-6-luna", OPENAI_DEPRECATIONS),
+  "gpt-4o-2024-11-20": retiring("openai", "2027-01-14", "gpt-6-luna", OPENAI_DEPRECATIONS),
+  "gpt-4.1": retiring("openai", "2027-01-14", "gpt-6-luna", OPENAI_DEPRECATIONS, ["gpt-4.1-2025-04-14"]),
+  "gpt-4.1-mini": retiring("openai", "2027-01-14", "gpt-6-luna", OPENAI_DEPRECATIONS, [
+    "gpt-4.1-mini-2025-04-14",
+  ]),
+  // 2026-06-11 notice: gpt-5, gpt-5-mini, gpt-5-nano, gpt-5-pro, o3, o3-pro and their snapshots shut down
+  // 2026-12-11. OpenAI's page (developers.openai.com/api/docs/deprecations, zh-Hans fallback, read
+  // 2026-11-29) names gpt-6.1-sol for gpt-5 and gpt-6.1-terra for gpt-5-mini; the rest of its rows were cut
+  // off in what search returned, so gpt-5-nano -> gpt-6-luna, gpt-5-pro/o3/o3-pro -> gpt-6.1-sol follow
+  // the same lines (dev.to/aideprecations lists the 5.6 models instead: an older copy).
+  "gpt-5": retiring("openai", "2026-12-11", "gpt-6.1-sol", OPENAI_DEPRECATIONS, ["gpt-5-2025-08-07"]),
+  "gpt-5-mini": retiring("openai", "2026-12-11", "gpt-6.1-terra", OPENAI_DEPRECATIONS, [
+    "gpt-5-mini-2025-08-07",
+  ]),
+  "gpt-5-nano": retiring("openai", "2026-12-11", "gpt-6-luna", OPENAI_DEPRECATIONS, [
+    "gpt-5-nano-2025-08-07",
+  ]),
+  "gpt-5-pro": retiring("openai", "2026-12-11", "gpt-6.1-sol", OPENAI_DEPRECATIONS, ["gpt-5-pro-2025-10-06"]),
+  o3: retiring("openai", "2026-12-11", "gpt-6.1-sol", OPENAI_DEPRECATIONS, ["o3-2025-04-16"]),
+  "o3-pro": retiring("openai", "2026-12-11", "gpt-6.1-sol", OPENAI_DEPRECATIONS, ["o3-pro-2025-06-10"]),
+  // Shut down 2026-10-23 (OpenAI deprecations page as of 2026-10-15, quoted by
+  // dev.to/importstatic "Every OpenAI model shutdown date until January 2027" and
+  // apify.com/fifty50labs/llm-model-sunset-scanner, read 2026-11-29), with the replacements listed there.
+  "gpt-3.5-turbo": retiring("openai", "2026-10-23", "gpt-5.6-terra", OPENAI_DEPRECATIONS, [
+    "gpt-3.5-turbo-0125",
+  ]),
+  "gpt-4": retiring("openai", "2026-10-23", "gpt-5.6-sol", OPENAI_DEPRECATIONS, ["gpt-4-0613"]),
+  "gpt-4-turbo": retiring("openai", "2026-10-23", "gpt-5.6-sol", OPENAI_DEPRECATIONS, [
+    "gpt-4-turbo-2024-04-09",
+  ]),
+  o1: retiring("openai", "2026-10-23", "gpt-5.6-sol", OPENAI_DEPRECATIONS, ["o1-2024-12-17"]),
+  "o1-pro": retiring("openai", "2026-10-23", "gpt-5.6-sol", OPENAI_DEPRECATIONS, ["o1-pro-2025-03-19"]),
+  "o3-mini": retiring("openai", "2026-10-23", "gpt-5.6-sol", OPENAI_DEPRECATIONS, ["o3-mini-2025-01-31"]),
+  "o4-mini": retiring("openai", "2026-10-23", "gpt-5.6-terra", OPENAI_DEPRECATIONS, ["o4-mini-2025-04-16"]),
+  // Its replacement was cut off in what search returned; Retell (docs.retellai.com deprecation notice
+  // 2026-10-20) moved it to gpt-5.6-luna.
+  "gpt-4.1-nano": retiring("openai", "2026-10-23", "gpt-5.6-luna", OPENAI_DEPRECATIONS, [
+    "gpt-4.1-nano-2025-04-14",
+  ]),
+  // Earlier Codex models shut down 2026-07-23, replacement gpt-5.3-codex (chatforest.com "GPT-5.3-Codex
+  // ... July 23 deprecations", read 2026-11-29). Not confirmed on OpenAI's own page by search.
+  "gpt-5-codex": retiring("openai", "2026-07-23", "gpt-5.3-codex", OPENAI_DEPRECATIONS),
+  "gpt-5.1-codex": retiring("openai", "2026-07-23", "gpt-5.3-codex", OPENAI_DEPRECATIONS),
+  "gpt-5.1-codex-max": retiring("openai", "2026-07-23", "gpt-5.3-codex", OPENAI_DEPRECATIONS),
+  "gpt-5.1-codex-mini": retiring("openai", "2026-07-23", "gpt-5.3-codex", OPENAI_DEPRECATIONS),
+  "gpt-5.2-codex": retiring("openai", "2026-07-23", "gpt-5.3-codex", OPENAI_DEPRECATIONS),
+  // gpt-5.2-chat-latest and gpt-5.3-chat-latest shut down 2026-08-10 (github.com/Yesol-Pilot/
+  // neosignal-community discussion #2, read 2026-11-29); gpt-5-chat-latest and gpt-5.1-chat-latest are
+  // gone from the catalogues watched there with no published date (discussions #4, #5): marked deprecated
+  // without a date (search confirmed none). Replacement: the Sol line's newest.
+  "gpt-5.2-chat-latest": retiring("openai", "2026-08-10", "gpt-6.2-sol", OPENAI_DEPRECATIONS),
+  "gpt-5.3-chat-latest": retiring("openai", "2026-08-10", "gpt-6.2-sol", OPENAI_DEPRECATIONS),
+  "gpt-5-chat-latest": {
+    provider: "openai",
+    source: "https://github.com/Yesol-Pilot/neosignal-community/discussions/4",
+    asOf: "2026-11-29",
+    status: "deprecated",
+    replacement: "gpt-6.2-sol",
+  },
+  "gpt-5.1-chat-latest": {
+    provider: "openai",
+    source: "https://github.com/Yesol-Pilot/neosignal-community/discussions/4",
+    asOf: "2026-11-29",
+    status: "deprecated",
+    replacement: "gpt-6.2-sol",
   },
   // Shut down 2026-10-23: its own entry, never mapped to the live gpt-4o.
   "gpt-4o-2024-05-13": {
@@ -374,6 +505,29 @@ export const OVERRIDES: Readonly<Record<string, Override>> = {
   },
 
   // ---- Gemini ----
+  // GA 2026-11-10. Google's frontier model: "Google's strongest reasoning model" (replicate.com/google/
+  // gemini-4-carbon; apidog.com/blog/gemini-4-carbon-api: "Google describes Carbon as its most capable
+  // reasoning model ... Gemini 4 Argon stays the default for everyday work"), so `best` takes it first.
+  // Price $2/$10 through 2026-11-30, $4/$20 from 2026-12-01 (litellm discussion #50970 "Same price as
+  // Argon", docs.laozhang.ai announcement gemini-4-carbon-2026-11); cache reads $0.10 at launch
+  // (docs.apiyi.com gemini-4-carbon overview), $0.20 after by Argon's rule (not confirmed by search).
+  // Unified 1,048,576-token limit, 65,536 output tokens per streamed segment, thinking levels LOW, MEDIUM
+  // (default), HIGH (docs.cloud.google.com/gemini-enterprise-agent-platform/models/gemini/4-carbon).
+  "gemini-4-carbon": {
+    ...GEMINI_3,
+    source: `${GEMINI_MODELS}#gemini-4-carbon; ${GEMINI_PRICING}; https://docs.cloud.google.com/gemini-enterprise-agent-platform/models/gemini/4-carbon; https://github.com/BerriAI/litellm/discussions/50970`,
+    asOf: "2026-11-29",
+    facts: {
+      ...GEMINI_3_FACTS,
+      name: "Gemini 4 Carbon",
+      family: "gemini-pro",
+      price: gemini(4, 20, 0.2),
+      releaseDate: "2026-11-10",
+    },
+    scheduled: [{ until: "2026-11-30", price: gemini(2, 10, 0.1) }],
+    efforts: ["low", "medium", "high"],
+    modelDefault: "medium",
+  },
   // Released 2026-09-30; launch price $2/$10/$0.10 through 2026-11-30, $4/$20/$0.20 from 2026-12-01;
   // thinking levels low, medium, high (no thinking budget) (litellm discussion #46238, TokenMeter v0.13.1).
   "gemini-4-argon": {
@@ -468,20 +622,26 @@ export const OVERRIDES: Readonly<Record<string, Override>> = {
     asOf: "2026-11-23",
     efforts: ["minimal", "low", "medium", "high"],
   },
-  // Retired in 2026 (ai.google.dev/gemini-api/docs/deprecations); models.dev still lists them.
+  // Shut down 2026-12-01; Google names gemini-3.8-flash for 2.5 Pro and gemini-3.5-flash-lite for 2.5
+  // Flash (ai.google.dev/gemini-api/docs/deprecations read 2026-11-10, quoted by dev.to/aideprecations
+  // "What to Do Before Gemini 2.5 Pro and 2.5 Flash Are Retired on December 1, 2026"). The same copy says
+  // gemini-2.5-flash-lite "is not deprecated and remains available through the API until further notice":
+  // the audit's "closed to new users" is not confirmed, so it carries no date.
   "gemini-2.5-pro": {
     ...GEMINI_3,
     source: "https://ai.google.dev/gemini-api/docs/deprecations",
-    asOf: "2026-11-23",
+    asOf: "2026-11-29",
     status: "deprecated",
-    replacement: "gemini-4-argon",
+    retires: "2026-12-01",
+    replacement: "gemini-3.8-flash",
   },
   "gemini-2.5-flash": {
     ...GEMINI_3,
     source: "https://ai.google.dev/gemini-api/docs/deprecations",
-    asOf: "2026-11-23",
+    asOf: "2026-11-29",
     status: "deprecated",
-    replacement: "gemini-3.8-flash",
+    retires: "2026-12-01",
+    replacement: "gemini-3.5-flash-lite",
   },
   // Shut down 2026-03-09 (ai.google.dev/gemini-api/docs/deprecations).
   "gemini-3-pro-preview": {

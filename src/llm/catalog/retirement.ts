@@ -8,7 +8,8 @@ import { aliasTarget, LINES, type LineMembers } from "./tiers.ts";
 
 const DAY = 86_400_000;
 
-function replacementOf(
+/** The provider's recommended replacement, else the newest generally available model of its line. */
+export function replacementOf(
   entry: CatalogEntry,
   entries: readonly CatalogEntry[] | LineMembers,
   now: Date,

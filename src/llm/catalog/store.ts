@@ -7,9 +7,11 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { ModelPrice } from "../../kernel/index.ts";
 import type { Catalog } from "./merge.ts";
 import type { CatalogData, CompactModel } from "./models-dev.ts";
 import { fromPremerged, type PremergedCatalog } from "./premerged.ts";
+import { plausiblePrice } from "./price-guard.ts";
 import { type LineIndex, lineIndex } from "./tiers.ts";
 
 /** $XDG_CACHE_HOME/agent/models.json (default ~/.cache/agent/models.json). */
@@ -45,14 +47,29 @@ function readCache(path: string): CatalogData | undefined {
   return { source: data.source, date: data.date, models };
 }
 
-/** Snapshot and cache combined: the cache's models win when the cache is newer. */
+/** A refreshed model keeps the snapshot's price when its own is missing or zero (price-guard.ts). */
+function withPlausibleCost(model: CompactModel, earlier: CompactModel | undefined): CompactModel {
+  if (plausiblePrice(fullCost(model.cost)) || !earlier?.cost || !plausiblePrice(fullCost(earlier.cost)))
+    return model;
+  return { ...model, cost: earlier.cost };
+}
+
+function fullCost(cost: CompactModel["cost"]): ModelPrice | undefined {
+  return cost ? { input: cost.input, output: cost.output, cacheRead: 0, cacheWrite: 0 } : undefined;
+}
+
+/** Snapshot and cache combined: the cache's models win when the cache is newer, never with a worse price. */
 export function combine(base: CatalogData, cache: CatalogData | undefined): CatalogData {
   if (!cache || cache.date <= base.date) return base;
+  const earlier = new Map(base.models.map((m) => [m.id, m]));
   const ids = new Set(cache.models.map((m) => m.id));
   return {
     source: cache.source,
     date: cache.date,
-    models: [...cache.models, ...base.models.filter((m) => !ids.has(m.id))],
+    models: [
+      ...cache.models.map((m) => withPlausibleCost(m, earlier.get(m.id))),
+      ...base.models.filter((m) => !ids.has(m.id)),
+    ],
   };
 }
 

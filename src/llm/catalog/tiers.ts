@@ -31,7 +31,9 @@ export const LINES: Readonly<Record<ProviderKind, Readonly<Record<string, RegExp
     luna: /^gpt-\d+(\.\d+)?-luna$/,
   },
   gemini: {
-    "gemini-pro": /^gemini-\d+(\.\d+)?-(pro|argon)$/,
+    // Gemini 4's flagships: Carbon (Google's strongest reasoning model, GA 2026-11-10) ranks above Argon
+    // by its later release (overrides.ts cites Google's description).
+    "gemini-pro": /^gemini-\d+(\.\d+)?-(pro|argon|carbon)$/,
     neon: /^gemini-\d+(\.\d+)?-neon$/,
     hydrogen: /^gemini-\d+(\.\d+)?-hydrogen$/,
     flash: /^gemini-\d+(\.\d+)?-flash$/,
@@ -60,7 +62,7 @@ export const ALIAS_LINES: Readonly<Record<string, { provider: ProviderKind; line
 /** Each tier's rule in one sentence, and its lines per provider (strongest first). */
 export const TIER_RULES: Readonly<Record<Tier, { rule: string; lines: Record<ProviderKind, string[]> }>> = {
   best: {
-    rule: "the newest generally available flagship (Fable, Astra, Gemini Pro-class), then the newest of the line below it",
+    rule: "the newest generally available flagship (Fable, Astra, Gemini Pro-class: Carbon, Argon), then the newest of the line below it",
     lines: { anthropic: ["fable", "opus"], openai: ["astra", "sol"], gemini: ["gemini-pro", "neon"] },
   },
   good: {

@@ -28,7 +28,13 @@ const SHUTDOWN = "gpt-4o-2024-05-13 was shut down on 2026-10-23; use gpt-5.6-sol
 
 describe("agent helper: warnings in the result (helper starts no MCP server)", () => {
   const env = () =>
-    sandbox.env({ OPENAI_API_KEY: "sk-test-warnings-00000001", OPENAI_BASE_URL: server.openaiBaseUrl });
+    sandbox.env({
+      OPENAI_API_KEY: "sk-test-warnings-00000001",
+      OPENAI_BASE_URL: server.openaiBaseUrl,
+      // A model past its shutdown is refused (exit 3) unless the user lets it through; these runs
+      // send it to see the warning it then carries (docs/models.md "Retirements").
+      AGENT_ALLOW_RETIRED_MODELS: "1",
+    });
 
   test("single call: -o json lists the stream's warning; a clean call has warnings: []", async () => {
     server.enqueue({ protocol: "openai-responses", text: "hi" });

@@ -19,7 +19,13 @@ const R = "openai-responses" as const;
 const SHUTDOWN = "gpt-4o-2024-05-13 was shut down on 2026-10-23; use gpt-5.6-sol instead";
 
 const env = () =>
-  sandbox.env({ OPENAI_API_KEY: "sk-test-warnings-00000001", OPENAI_BASE_URL: server.openaiBaseUrl });
+  sandbox.env({
+    OPENAI_API_KEY: "sk-test-warnings-00000001",
+    OPENAI_BASE_URL: server.openaiBaseUrl,
+    // A model past its shutdown is refused (exit 3) unless the user lets it through; these runs
+    // send it to see the warning it then carries (docs/models.md "Retirements").
+    AGENT_ALLOW_RETIRED_MODELS: "1",
+  });
 
 const lines = (text: string, needle: string) => text.split("\n").filter((l) => l.includes(needle));
 

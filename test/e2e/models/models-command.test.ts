@@ -38,7 +38,8 @@ describe("agent models", () => {
     const out = result.stdout;
     expect(lineWith(out, "gpt-6.2-astra:")).toContain("newest generally available astra model");
     expect(lineWith(out, "claude-fable-5-2:")).toContain("newest generally available fable model");
-    expect(lineWith(out, "gemini-4-argon:")).toContain("newest generally available gemini-pro model");
+    // Gemini 4 Carbon, Google's strongest reasoning model, leads the gemini-pro line (overrides.ts).
+    expect(lineWith(out, "gemini-4-carbon:")).toContain("newest generally available gemini-pro model");
     expect(lineWith(out, "gemini-4-neon:")).toContain("newest generally available neon model");
     expect(out).toContain("best: the newest generally available flagship");
     expect(out).toMatch(/Catalog: models\.dev [0-9a-f]{7,}, \d{4}-\d{2}-\d{2}/);
@@ -46,6 +47,24 @@ describe("agent models", () => {
     expect(out).not.toContain("gpt-4o-2024-05-13");
     const all = await runAgentIn(sandbox, ["models", "--all"], keys());
     expect(all.stdout).toContain("gpt-4o-2024-05-13");
+    // The header dates both halves of the catalog: the models.dev data and our cited overrides.
+    expect(out).toContain("our cited overrides (tiers, prices, retirements) checked 2026-11-29");
+    // Shut-down and non-chat models (embeddings, speech, image generation) only with --all.
+    const known = out.slice(out.indexOf("Known chat models"));
+    for (const hidden of [
+      "text-embedding-3-large",
+      "gemini-embedding-001",
+      "gemini-2.5-flash-preview-tts",
+      "gemini-2.5-flash-image",
+      "o1-pro",
+      "gpt-4.1-nano",
+      "claude-opus-4-0",
+      "gpt-5.1-codex,",
+    ])
+      expect(`${hidden} listed: ${known.includes(hidden)}`).toBe(`${hidden} listed: false`);
+    expect(known).toContain("gemini-4-carbon");
+    expect(all.stdout).toContain("text-embedding-3-large");
+    expect(all.stdout).toContain("o1-pro");
     expect(out).not.toContain("pinned by config");
   });
 
@@ -89,6 +108,37 @@ describe("agent models --refresh", () => {
     expect(server.requests.at(-1)?.model).toBe("gpt-7-nova");
     const listed = await runAgentIn(sandbox, ["models"], env);
     expect(listed.stdout).toContain(`Catalog: ${server.url}/api.json`);
+  });
+
+  test("a refresh pricing a cited model at $0 keeps the cited price and says so; a run bills the cited price", async () => {
+    const fixture = JSON.parse(
+      readFileSync(join(import.meta.dir, "../../fixtures/models-dev/api.json"), "utf8"),
+    ) as { anthropic: { models: Record<string, { cost: Record<string, number> }> } };
+    const sonnet = fixture.anthropic.models["claude-sonnet-5-5"];
+    if (sonnet) sonnet.cost = { input: 0, output: 0 };
+    server.serveCatalog(fixture);
+    const env = {
+      ...keys(),
+      ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+      AGENT_MODELS_URL: `${server.url}/api.json`,
+    };
+    const refreshed = await runAgentIn(sandbox, ["models", "--refresh"], env);
+    expect(refreshed.code).toBe(0);
+    expect(refreshed.stderr).toBe(
+      'agent: note: cited price kept (docs/models.md "Prices and budgets"): claude-sonnet-5-5: refreshed $0/$0, kept $2/$10\n',
+    );
+    server.enqueue({ text: "hello", usage: { input: 1_000, output: 100, cacheRead: 0, cacheWrite: 0 } });
+    const result = await runAgentIn(
+      sandbox,
+      ["helper", "-m", "claude-sonnet-5-5", "-o", "json", "say hi"],
+      env,
+    );
+    expect(result.code).toBe(0);
+    // Sonnet 5.5's cited $2/$10, not the refreshed $0.
+    expect((JSON.parse(result.stdout) as { usage: { cost_usd: number } }).usage.cost_usd).toBeCloseTo(
+      0.003,
+      9,
+    );
   });
 
   test("a failed download prints the note on stderr and exits 4", async () => {

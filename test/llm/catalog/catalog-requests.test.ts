@@ -145,6 +145,22 @@ describe("Anthropic block_binding", () => {
   });
 });
 
+describe("Gemini 4 Carbon's thinking levels", () => {
+  // docs.cloud.google.com/gemini-enterprise-agent-platform/models/gemini/4-carbon: LOW, MEDIUM (default),
+  // HIGH. Uncatalogued, it got the requested effort raw.
+  const cases: [string, "minimal" | "medium" | "max", string][] = [
+    ["minimal", "minimal", "LOW"],
+    ["medium", "medium", "MEDIUM"],
+    ["max", "max", "HIGH"],
+  ];
+  test.each(cases)("asked for %s, thinkingConfig.thinkingLevel is %s -> %s", async (_label, asked, sent) => {
+    const { result, body } = await send("gemini", "gemini-4-carbon", { reasoningEffort: asked });
+    expectDone(result);
+    const config = (body.generationConfig as { thinkingConfig?: { thinkingLevel?: string } }).thinkingConfig;
+    expect(config?.thinkingLevel).toBe(sent);
+  });
+});
+
 describe("Gemini temperature and compatible servers", () => {
   test("no temperature to Gemini 3+, listed or not; older models keep it", async () => {
     for (const model of ["gemini-4-argon", "gemini-3.1-flash-lite", "gemini-5-unlisted"]) {

@@ -12,7 +12,7 @@ import type { CatalogData } from "../../../src/llm/catalog/models-dev.ts";
 import { OVERRIDES } from "../../../src/llm/catalog/overrides.ts";
 import { type PremergedCatalog, toPremerged } from "../../../src/llm/catalog/premerged.ts";
 import { refreshCatalog } from "../../../src/llm/catalog/refresh.ts";
-import { catalog, catalogCachePath, resetCatalog } from "../../../src/llm/catalog/store.ts";
+import { catalog, catalogCachePath, combine, resetCatalog } from "../../../src/llm/catalog/store.ts";
 import { LINES, membersOf } from "../../../src/llm/catalog/tiers.ts";
 import {
   catalogEntries,
@@ -160,11 +160,67 @@ describe("snapshot and overrides", () => {
     };
     const merged = mergeCatalog(data).entries.get("gpt-6.2-sol");
     expect(merged?.contextWindow).toBe(2_000_000);
-    expect(merged?.price.input).toBe(1.5);
+    // A refreshed price lower than the cited one ($2/$10) never replaces it (price-guard.ts).
+    expect(merged?.price.input).toBe(2);
+    expect(merged?.price.output).toBe(10);
     expect(merged?.efforts).toEqual(["low", "medium", "high", "xhigh", "max"]);
+    // A plausible refreshed price at or above the cited one does.
+    const higher = { ...data, models: data.models.map((m) => ({ ...m, cost: { input: 3, output: 12 } })) };
+    expect(mergeCatalog(higher).entries.get("gpt-6.2-sol")?.price.input).toBe(3);
     // An older data set keeps the override's facts.
     const older = mergeCatalog({ ...data, date: "2026-07-02" }).entries.get("gpt-6.2-sol");
     expect(older?.contextWindow).toBe(1_050_000);
+  });
+
+  test("a refresh recording an introductory price as the list price keeps the cited schedule", () => {
+    // models.dev's gemini-3.8-flash.toml: 0.75/3.75 (the launch price), 1.50/7.50 from 2027 in a note.
+    const data: CatalogData = {
+      source: "test",
+      date: "2026-12-10",
+      models: [
+        {
+          id: "gemini-3.8-flash",
+          provider: "gemini",
+          name: "Gemini 3.8 Flash",
+          context: 1_048_576,
+          output: 65_536,
+          cost: { input: 0.75, output: 3.75, cacheRead: 0.075 },
+          reasoning: true,
+          toolCall: true,
+        },
+      ],
+    };
+    const merged = mergeCatalog(data).entries.get("gemini-3.8-flash");
+    expect(merged?.price).toEqual({ input: 1.5, output: 7.5, cacheRead: 0.15, cacheWrite: 1.5 });
+    expect(merged?.scheduled?.[0]?.until).toBe("2026-12-31");
+  });
+
+  test("a refreshed zero or missing price never replaces a cited or snapshot price", () => {
+    const snapshot = require("../../../src/llm/catalog/models-snapshot.json") as CatalogData;
+    const free = (id: string, provider: "anthropic" | "openai") => ({
+      id,
+      provider,
+      name: id,
+      context: 1_000_000,
+      output: 128_000,
+      cost: { input: 0, output: 0 },
+      reasoning: true,
+      toolCall: true,
+    });
+    const cache: CatalogData = {
+      source: "refresh",
+      date: "2026-12-10",
+      models: [
+        free("gpt-6.2-astra", "openai"),
+        free("claude-opus-4-8", "anthropic"),
+        free("gpt-9-new", "openai"),
+      ],
+    };
+    const merged = mergeCatalog(combine(snapshot, cache)).entries;
+    expect(merged.get("gpt-6.2-astra")?.price.input).toBe(8);
+    expect(merged.get("claude-opus-4-8")?.price.input).toBe(5);
+    // A model nobody prices is marked, and counted at the conservative default.
+    expect(merged.get("gpt-9-new")?.priceUnknown).toBe(true);
   });
 
   test("a retired dated snapshot is its own entry, never the live model", () => {

@@ -1,6 +1,11 @@
 /** Retirement notices (issue 20): the catalog's dates, one line naming the replacement, one warning event. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { unlistedCatalogModels } from "../../../src/llm/catalog/check.ts";
+import {
+  anthropicSdkDeprecations,
+  parseDeprecatedModels,
+  sdkDay,
+} from "../../../src/llm/catalog/sdk-deprecations.ts";
 import { catalogEntries, retirementWarning } from "../../../src/llm/catalog.ts";
 import { createModelClient } from "../../../src/llm/client.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
@@ -24,8 +29,42 @@ describe("retirementWarning", () => {
     expect(retirementWarning("gpt-4o-2024-05-13", on("2026-11-26"))).toBe(
       "gpt-4o-2024-05-13 was shut down on 2026-10-23; use gpt-5.6-sol instead",
     );
+    // The 2026-12-11 OpenAI batch and its dated snapshots (developers.openai.com/api/docs/deprecations).
+    expect(retirementWarning("gpt-5", on("2026-11-29"))).toBe(
+      "gpt-5 shuts down on 2026-12-11 (in 12 days); use gpt-6.1-sol instead",
+    );
+    expect(retirementWarning("o3-2025-04-16", on("2026-11-29"))).toBe(
+      "o3-2025-04-16 shuts down on 2026-12-11 (in 12 days); use gpt-6.1-sol instead",
+    );
+    expect(retirementWarning("gpt-4.1-mini-2025-04-14", on("2026-12-20"))).toBe(
+      "gpt-4.1-mini-2025-04-14 shuts down on 2027-01-14 (in 25 days); use gpt-6-luna instead",
+    );
+    expect(retirementWarning("o4-mini", on("2026-11-29"))).toBe(
+      "o4-mini was shut down on 2026-10-23; use gpt-5.6-terra instead",
+    );
+    expect(retirementWarning("gemini-2.5-pro", on("2026-11-29"))).toBe(
+      "gemini-2.5-pro shuts down on 2026-12-01 (in 2 days); use gemini-3.8-flash instead",
+    );
     expect(retirementWarning("claude-sonnet-5-5", on("2026-11-26"))).toBeUndefined();
     expect(retirementWarning("not-in-the-catalog", on("2026-11-26"))).toBeUndefined();
+  });
+});
+
+describe("the Anthropic SDK's own list", () => {
+  test("its end-of-life days are read from the installed SDK and parsed", () => {
+    expect(sdkDay("November 30th, 2026")).toBe("2026-11-30");
+    expect(sdkDay("June 1st, 2027")).toBe("2027-06-01");
+    expect(sdkDay("soon")).toBeUndefined();
+    const parsed = parseDeprecatedModels(
+      "exports.DEPRECATED_MODELS = {\n    'claude-opus-4-5': 'January 22nd, 2027',\n};",
+    );
+    expect([...parsed]).toEqual([["claude-opus-4-5", "2027-01-22"]]);
+    // The installed SDK (1.12) lists claude-sonnet-4-5 and claude-mythos-preview.
+    expect(anthropicSdkDeprecations().get("claude-sonnet-4-5")).toBe("2026-11-30");
+    // An id only the SDK knows still gets the notice.
+    expect(retirementWarning("claude-mythos-preview", on("2026-11-29"))).toBe(
+      "claude-mythos-preview was shut down on 2026-06-30",
+    );
   });
 });
 

@@ -39,7 +39,8 @@ function entry(id: string, extra: Partial<CatalogEntry> = {}): CatalogEntry {
 describe("tier defaults follow the catalog", () => {
   test("best is each provider's newest generally available flagship (issue 20: gpt-6-astra and a preview were sent)", () => {
     expect(DEFAULT_TIER_MODELS.best.openai[0]).toBe("gpt-6.2-astra");
-    expect(DEFAULT_TIER_MODELS.best.gemini[0]).toBe("gemini-4-argon");
+    // Google ranks Gemini 4 Carbon (GA 2026-11-10, "Google's strongest reasoning model") above Argon.
+    expect(DEFAULT_TIER_MODELS.best.gemini[0]).toBe("gemini-4-carbon");
     expect(DEFAULT_TIER_MODELS.best.anthropic[0]).toBe("claude-fable-5-2");
     expect(DEFAULT_TIER_MODELS.good.openai[0]).toBe("gpt-6.2-sol");
   });
