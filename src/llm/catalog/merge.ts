@@ -98,6 +98,7 @@ function applyOverride(
     "defaultEffort",
     "modelDefault",
     "adaptiveThinking",
+    "thinkingOptIn",
     "prefixCheck",
     "temperature",
     "reasoningSummary",
