@@ -264,7 +264,8 @@ const NOT_REASONING = /^(gpt-3\.5|gpt-4(?![.\d])|gpt-4-|gpt-4o|gpt-4\.1|gpt-5-ch
  * #7483 for gpt-4.1).
  */
 const encryptedContentNeedsReasoning: FakeRule = (request) => {
-  if (request.protocol !== "openai-responses" || !NOT_REASONING.test(request.model.toLowerCase())) return null;
+  if (request.protocol !== "openai-responses" || !NOT_REASONING.test(request.model.toLowerCase()))
+    return null;
   const include = bodyOf(request).include;
   if (!Array.isArray(include) || !include.includes("reasoning.encrypted_content")) return null;
   return refuse(400, "Encrypted content is not supported with this model.", "include");

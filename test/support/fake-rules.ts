@@ -58,7 +58,8 @@ const RULES: Record<string, FakeRule[]> = {
 
 /** The first refusal any rule of the request's protocol gives, or null. */
 export function checkRules(request: RuleRequest): Refusal | null {
-  const rules = request.protocol === "openai" && request.settings?.ollama ? ollamaRules : RULES[request.protocol];
+  const rules =
+    request.protocol === "openai" && request.settings?.ollama ? ollamaRules : RULES[request.protocol];
   for (const rule of rules ?? []) {
     const refusal = rule(request);
     if (refusal) return refusal;

@@ -49,9 +49,10 @@ export function refusalOf(err: unknown): Refusal | undefined {
   const e = err as { status?: unknown; error?: unknown; message?: unknown } | null;
   if (typeof e?.status !== "number") return undefined;
   const outer = (e.error ?? {}) as { message?: unknown; param?: unknown; error?: unknown };
-  const inner = (
-    outer.error !== null && typeof outer.error === "object" ? outer.error : outer
-  ) as { message?: unknown; param?: unknown };
+  const inner = (outer.error !== null && typeof outer.error === "object" ? outer.error : outer) as {
+    message?: unknown;
+    param?: unknown;
+  };
   const message =
     typeof inner.message === "string" ? inner.message : typeof e.message === "string" ? e.message : "";
   const refusal: Refusal = { status: e.status, message };
