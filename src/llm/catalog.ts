@@ -166,6 +166,8 @@ export interface ReasoningSupport {
   defaultEffort?: ReasoningEffort;
   modelDefault?: ReasoningEffort;
   adaptiveThinking: boolean;
+  /** See CatalogEntry.thinkingOptIn. */
+  thinkingOptIn: boolean;
 }
 
 /** The reasoning settings of a known model, or undefined when the catalog lists no efforts for it. */
@@ -175,6 +177,7 @@ export function reasoningSupport(id: string): ReasoningSupport | undefined {
   const out: ReasoningSupport = {
     efforts: entry.efforts,
     adaptiveThinking: entry.adaptiveThinking === true,
+    thinkingOptIn: entry.thinkingOptIn === true,
   };
   if (entry.defaultEffort) out.defaultEffort = entry.defaultEffort;
   if (entry.modelDefault) out.modelDefault = entry.modelDefault;
@@ -191,9 +194,21 @@ export function acceptsTemperature(id: string): boolean {
   return lookup(id)?.temperature !== false;
 }
 
-/** OpenAI Responses: the model returns reasoning summaries when `reasoning.summary` is requested. */
+/**
+ * OpenAI Responses: the model returns reasoning summaries when `reasoning.summary` is requested: an
+ * override says so, or it is an OpenAI model the catalog knows to reason (reasoning settings are "gpt-5 and
+ * o-series models only", openai shared.d.ts `Reasoning`; OpenAI's reasoning guide, "Reasoning summaries").
+ */
 export function supportsReasoningSummary(id: string): boolean {
-  return lookup(id)?.reasoningSummary === true;
+  const entry = lookup(id);
+  if (entry?.reasoningSummary !== undefined) return entry.reasoningSummary;
+  return entry?.provider === "openai" && entry.reasoning;
+}
+
+/** True only for a model the catalog knows and knows not to reason (gpt-4o, gpt-4.1, ...); an unknown
+ * id is not known not to. */
+export function knownNotToReason(id: string): boolean {
+  return lookup(id)?.reasoning === false;
 }
 
 /**

@@ -122,6 +122,8 @@ function lazyEndpointStream(
     if (endpoint.baseUrl) config.baseUrl = endpoint.baseUrl;
     if (endpoint.compatible) config.compatible = true;
     if (endpoint.sendReasoningContent) config.sendReasoningContent = true;
+    // The built-in `ollama:` endpoint, or a config provider named ollama that replaces it, is Ollama.
+    if (endpoint.compatible && endpoint.name === "ollama") config.server = "ollama";
     if (idleTimeoutMs !== undefined) config.idleTimeoutMs = idleTimeoutMs;
     let base = createProviderStream(config);
     const retryOptions: RetryOptions = options.onNotice

@@ -4,6 +4,7 @@
  */
 
 import type { ProviderKind } from "../kernel/conversation/messages.ts";
+import type { ModelRequest } from "../kernel/conversation/stream.ts";
 import type { ProviderError, ProviderErrorKind } from "../kernel/errors.ts";
 import { Redactor } from "../kernel/text/redact.ts";
 
@@ -341,4 +342,29 @@ export function classifyError(
     return makeProviderError(ctx, "network", message);
   }
   return makeProviderError(ctx, "unknown", message);
+}
+
+/**
+ * A refusal of the reasoning effort we sent: OpenAI's "Unsupported value: 'reasoning.effort' does not
+ * support 'minimal' with this model…" / "'minimal' is not supported with the 'gpt-5.6-sol' model…"
+ * (param `reasoning.effort` or `reasoning_effort`), Ollama's "invalid reasoning value: 'xhigh' (must be …)"
+ * (github.com/ollama/ollama openai/openai.go), Gemini's thinking level.
+ */
+const EFFORT_REFUSED =
+  /reasoning[._ ]effort|reasoning value|thinking[_ ]?level|is not supported with the '[^']+' model/i;
+
+/**
+ * `error` with the setting the user must change named, when it is a 400 refusing the reasoning effort the
+ * request carried (a model outside the catalog gets the effort as configured, so only the user can fix it).
+ */
+export function namingEffortSetting(
+  error: ProviderError,
+  request: Pick<ModelRequest, "reasoningEffort">,
+): ProviderError {
+  const effort = request.reasoningEffort;
+  if (effort === undefined || error.status !== 400 || !EFFORT_REFUSED.test(error.message)) return error;
+  return {
+    ...error,
+    message: `${error.message} (the reasoning effort '${effort}' comes from \`reasoning_effort\` in config.yaml for the tier, or in the agent's spec: set one this model accepts)`,
+  };
 }

@@ -22,6 +22,8 @@ export interface ProviderConfig {
   sendReasoningContent?: boolean;
   /** An OpenAI-compatible server declared in config (spoken to over Chat Completions). */
   compatible?: boolean;
+  /** A compatible endpoint known to be Ollama (see AdapterOptions.server). */
+  server?: "ollama";
 }
 
 /** How a provider instance is called: the official OpenAI endpoint over Responses, OpenAI-compatible
@@ -57,6 +59,7 @@ export function createProviderStream(config: ProviderConfig): StreamFn {
   const options: AdapterOptions = { name: config.name, apiKey: config.apiKey };
   if (config.baseUrl !== undefined) options.baseUrl = config.baseUrl;
   if (config.sendReasoningContent) options.sendReasoningContent = true;
+  if (config.server) options.server = config.server;
   const adapter = lazyAdapter(wireProtocol(config), options);
   const guard: { idleTimeoutMs?: number; providerName: string } = { providerName: config.name };
   if (config.idleTimeoutMs !== undefined) guard.idleTimeoutMs = config.idleTimeoutMs;

@@ -16,6 +16,7 @@
  *   server.geminiBaseUrl     // GOOGLE_GEMINI_BASE_URL / @google/genai httpOptions.baseUrl
  *   server.enqueue({ text: ["Hel", "lo"] }, { toolCalls: [{ name: "read_file", args: { path: "a" }, fragments: 3 }] });
  *   server.requests          // every request: protocol, path, headers, parsed JSON body, model
+ *   server.settings.ollama = { thinkingModels: ["qwen3"] }  // switches: fake-rules.ts FakeServerSettings
  *   server.clear()           // drops unserved turns (call after each test sharing a server)
  *   await server.close();
  *
@@ -39,7 +40,7 @@ import {
   type FakeUsage,
 } from "./fake-llm-frames.ts";
 import { type FakeModelList, modelListResponse, modelListRoute } from "./fake-model-list.ts";
-import { checkRules } from "./fake-rules.ts";
+import { checkRules, type FakeServerSettings } from "./fake-rules.ts";
 import { bindAnthropicTurn } from "./fake-rules-anthropic.ts";
 
 export type { FakeProtocol, FakeToolCall, FakeTurn, FakeUsage };
@@ -82,6 +83,8 @@ export interface FakeLlmServer {
   /** Drops the connection of every response held open by `hangAfterEvents`. */
   dropHanging(): void;
   requests: FakeRequest[];
+  /** Switches for the account or server the fake stands for (fake-rules.ts); a test sets them. */
+  settings: FakeServerSettings;
   close(): Promise<void>;
 }
 
@@ -165,6 +168,7 @@ export async function startFakeLlmServer(
   const queue: FakeTurn[] = [];
   const requests: FakeRequest[] = [];
   const modelLists: Partial<Record<FakeProtocol, FakeModelList>> = {};
+  const settings: FakeServerSettings = {};
   let catalog = { text: JSON.stringify({ error: "no catalog served" }), status: 404 };
   // Hanging responses end abruptly when the test says so (dropHanging), e.g. once the client has shown
   // the output it was sent: a cut after output that cannot race the client's reads.
@@ -215,7 +219,14 @@ export async function startFakeLlmServer(
       requests.push(request);
       options.onRequest?.(request);
       // What the real API refuses is refused here too, before a scripted turn is consumed.
-      const refusal = checkRules({ protocol: target.protocol, path: url.pathname, body, raw: text, model });
+      const refusal = checkRules({
+        protocol: target.protocol,
+        path: url.pathname,
+        body,
+        raw: text,
+        model,
+        settings,
+      });
       if (refusal)
         return new Response(JSON.stringify(refusal.body), {
           status: refusal.status,
@@ -286,6 +297,7 @@ export async function startFakeLlmServer(
       release();
     },
     requests,
+    settings,
     close: async () => {
       markClosed();
       await server.stop(true);

@@ -26,13 +26,15 @@ const GPT_5_6 = /^gpt-5\.6-/;
 interface Body {
   tools?: unknown[];
   reasoning_effort?: string;
-  reasoning?: { effort?: string } | null;
+  reasoning?: { effort?: string; summary?: string | null } | null;
   temperature?: number;
   top_p?: number;
   store?: boolean;
   input?: unknown;
   response_format?: { type?: string; json_schema?: { name?: string; schema?: unknown; strict?: boolean } };
   text?: { format?: { type?: string; name?: string; schema?: unknown; strict?: boolean } };
+  prompt_cache_key?: unknown;
+  include?: unknown;
 }
 
 function bodyOf(request: RuleRequest): Body {
@@ -233,7 +235,62 @@ const functionOutputItems: FakeRule = (request) => {
   return null;
 };
 
+/**
+ * Rule: `prompt_cache_key` is at most 64 characters, on either endpoint. Real body quoted in
+ * theopenco/llmgateway#3110: "Invalid 'prompt_cache_key': string too long. Expected a string with maximum
+ * length 64, but got a string with length 72 instead.", type `invalid_request_error`, param
+ * `prompt_cache_key`, code `string_above_max_length` (the same text in vybestack/llxprt-code#2135 and
+ * earendil-works/pi#4719).
+ */
+const promptCacheKeyLength: FakeRule = (request) => {
+  const key = bodyOf(request).prompt_cache_key;
+  if (typeof key !== "string" || key.length <= 64) return null;
+  return refuse(
+    400,
+    `Invalid 'prompt_cache_key': string too long. Expected a string with maximum length 64, but got a string with length ${key.length} instead.`,
+    "prompt_cache_key",
+    "string_above_max_length",
+  );
+};
+
+/** Models that do not reason (pydantic-ai profiles/openai.py, whose reasoning table was checked against
+ * the live API: gpt-4o, gpt-4.1 and older, and gpt-5-chat-latest "doesn't reason at all"). */
+const NOT_REASONING = /^(gpt-3\.5|gpt-4(?![.\d])|gpt-4-|gpt-4o|gpt-4\.1|gpt-5-chat)/;
+
+/**
+ * Rule: encrypted reasoning is asked of a model that does not reason: 400 "Encrypted content is not
+ * supported with this model.", type `invalid_request_error`, param `include`, code null (the body in
+ * pydantic/pydantic-ai#3326 for gpt-5-chat-latest, microsoft/agent-framework#7577 for gpt-4.1-mini and
+ * #7483 for gpt-4.1).
+ */
+const encryptedContentNeedsReasoning: FakeRule = (request) => {
+  if (request.protocol !== "openai-responses" || !NOT_REASONING.test(request.model.toLowerCase()))
+    return null;
+  const include = bodyOf(request).include;
+  if (!Array.isArray(include) || !include.includes("reasoning.encrypted_content")) return null;
+  return refuse(400, "Encrypted content is not supported with this model.", "include");
+};
+
+/**
+ * Rule (switch `settings.unverifiedOrganization`): an organization that has not been verified may not
+ * ask for reasoning summaries. Real body quoted in continuedev/continue#9283, #9602 and
+ * OpenHands/software-agent-sdk#987: param `reasoning.summary`, code `unsupported_value`.
+ */
+const summariesNeedVerifiedOrganization: FakeRule = (request) => {
+  if (request.protocol !== "openai-responses" || !request.settings?.unverifiedOrganization) return null;
+  if (!bodyOf(request).reasoning?.summary) return null;
+  return refuse(
+    400,
+    "Your organization must be verified to generate reasoning summaries. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization. If you just verified, it can take up to 15 minutes for access to propagate.",
+    "reasoning.summary",
+    "unsupported_value",
+  );
+};
+
 export const openaiRules: FakeRule[] = [
+  promptCacheKeyLength,
+  encryptedContentNeedsReasoning,
+  summariesNeedVerifiedOrganization,
   imagesOnlyInUserMessages,
   functionOutputItems,
   strictSchemaRules,

@@ -10,7 +10,22 @@
 import type { FakeProtocol } from "./fake-llm-frames.ts";
 import { anthropicRules } from "./fake-rules-anthropic.ts";
 import { geminiRules } from "./fake-rules-gemini.ts";
+import { ollamaRules } from "./fake-rules-ollama.ts";
 import { openaiRules } from "./fake-rules-openai.ts";
+
+/**
+ * Switches of the fake server that stand for facts of the account or the server behind the endpoint, set
+ * by a test on `server.settings`.
+ */
+export interface FakeServerSettings {
+  /**
+   * The Chat Completions endpoint answers as a local Ollama does (fake-rules-ollama.ts): its reasoning
+   * values, and thinking only for the models listed.
+   */
+  ollama?: { thinkingModels: string[] };
+  /** The OpenAI organization is not verified, so reasoning summaries are refused (fake-rules-openai.ts). */
+  unverifiedOrganization?: boolean;
+}
 
 /** A request as a rule sees it. */
 export interface RuleRequest {
@@ -21,6 +36,8 @@ export interface RuleRequest {
   /** The body as sent (JSON.parse accepts what some APIs refuse, such as a lone surrogate escape). */
   raw?: string;
   model: string;
+  /** The server's switches (none set: the API as an ordinary verified account sees it). */
+  settings?: FakeServerSettings;
 }
 
 /** The refusal a rule answers with: the real status and the real error body. */
@@ -41,7 +58,9 @@ const RULES: Record<string, FakeRule[]> = {
 
 /** The first refusal any rule of the request's protocol gives, or null. */
 export function checkRules(request: RuleRequest): Refusal | null {
-  for (const rule of RULES[request.protocol] ?? []) {
+  const rules =
+    request.protocol === "openai" && request.settings?.ollama ? ollamaRules : RULES[request.protocol];
+  for (const rule of rules ?? []) {
     const refusal = rule(request);
     if (refusal) return refusal;
   }

@@ -5,7 +5,7 @@
 import type OpenAI from "openai";
 import type { ProviderKind } from "../../kernel/conversation/messages.ts";
 import type { ModelRequest, StreamEvent } from "../../kernel/conversation/stream.ts";
-import { classifyError, type ErrorContext, makeProviderError } from "../errors.ts";
+import { classifyError, type ErrorContext, makeProviderError, namingEffortSetting } from "../errors.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 
 /** Connection settings of one provider instance. */
@@ -18,6 +18,8 @@ export interface AdapterOptions {
   /** Chat Completions: send reasoning back as `reasoning_content` on assistant turns (DeepSeek-style
    * servers require it; config `send_reasoning_content: true`). */
   sendReasoningContent?: boolean;
+  /** What kind of server a compatible endpoint is, when known: `ollama` has its own reasoning values. */
+  server?: "ollama";
 }
 
 /** The official `openai` SDK client of one provider instance, imported and built on first use, with the
@@ -69,7 +71,7 @@ export async function* runGuarded(
   } catch (err) {
     yield {
       type: "error",
-      error: classifyError(ctx, err, request.signal, httpFacts()),
+      error: namingEffortSetting(classifyError(ctx, err, request.signal, httpFacts()), request),
       partial: builder.message(),
     };
   }

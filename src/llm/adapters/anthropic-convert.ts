@@ -188,7 +188,8 @@ export function convertTools(tools: ToolDefinition[]): Anthropic.Beta.Messages.B
 
 /**
  * Thinking and effort for the model (platform.claude.com models overview, .../build-with-claude/effort):
- * the Claude 5 family takes `thinking: {type: "adaptive"}` and `output_config.effort` low..max. We ask
+ * the Claude 5 family takes `thinking: {type: "adaptive"}` and `output_config.effort` low..max, and so do
+ * Claude Opus 4.6-4.8 and Sonnet 4.6 when the user asks for an effort (their efforts as listed). We ask
  * for `display: "summarized"`: Sonnet 5.5 defaults to `omitted` and returns the text it writes between
  * tool calls only as thinking blocks (models/sonnet-5-5/whats-new-sonnet-5-5, "Text between tool calls"),
  * which we show as progress. `prefix_mismatch_behavior: "drop_block"`: a thinking block whose prefix
@@ -196,7 +197,10 @@ export function convertTools(tools: ToolDefinition[]): Anthropic.Beta.Messages.B
  * on every account otherwise: models/fable-5-2/whats-new-fable-5-2).
  */
 function applyThinking(params: Beta, request: ModelRequest): void {
-  if (!reasoningSupport(request.model.id)?.adaptiveThinking) return;
+  const support = reasoningSupport(request.model.id);
+  if (!support?.adaptiveThinking) return;
+  // Claude Opus 4.6-4.8 and Sonnet 4.6 think only when asked (overrides.ts): thinking with a requested effort.
+  if (support.thinkingOptIn && request.reasoningEffort === undefined) return;
   params.thinking = { type: "adaptive", display: "summarized" };
   // Only models that run the prefix check accept block_binding (see anthropicBetas).
   if (hasPrefixCheck(request.model.id))

@@ -4,7 +4,8 @@
  */
 import type OpenAI from "openai";
 import type { Message, ToolResultMessage } from "../../kernel/conversation/messages.ts";
-import type { ModelRequest, StopReason } from "../../kernel/conversation/stream.ts";
+import type { ModelRequest, ReasoningEffort, StopReason } from "../../kernel/conversation/stream.ts";
+import { roundEffort } from "./effort.ts";
 import { openaiJsonSchema } from "./response-schema.ts";
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
@@ -20,7 +21,22 @@ export interface ChatConvertOptions {
    * on other turns the field is ignored.
    */
   sendReasoningContent: boolean;
+  /**
+   * The reasoning values the server accepts, when known (Ollama's: OLLAMA_EFFORTS); a requested effort is
+   * mapped onto them (effort.ts roundEffort). Absent: sent as the user set it.
+   */
+  efforts?: readonly ReasoningEffort[];
+  /** Send no `reasoning_effort` (the server said this model cannot think). */
+  noEffort?: boolean;
 }
+
+/**
+ * The `reasoning_effort` values every Ollama since 0.12.4 accepts: "high", "medium", "low" or "none"
+ * (github.com/ollama/ollama openai/openai.go `FromChatRequest`, commit 1b91d4dda; anything else is 400
+ * `invalid reasoning value: '<v>' (must be "high", "medium", "low", or "none")` until 0.21.3 added "max"
+ * and 0.32.11 clamped "minimal"/"xhigh"/"ultra"). `minimal` goes as `low`; `xhigh` and `max` as `high`.
+ */
+export const OLLAMA_EFFORTS: readonly ReasoningEffort[] = ["none", "low", "medium", "high"];
 
 /**
  * Each history message's converted form, kept between one stream function's requests so a long session
@@ -79,6 +95,15 @@ function imageParts(message: ToolResultMessage): OpenAI.Chat.ChatCompletionConte
   ];
 }
 
+/** The `reasoning_effort` to send for `requested` under `options`, or undefined for none. */
+export function chatEffort(
+  requested: ReasoningEffort | undefined,
+  options: ChatConvertOptions,
+): ReasoningEffort | undefined {
+  if (requested === undefined || options.noEffort) return undefined;
+  return options.efforts ? roundEffort(requested, options.efforts) : requested;
+}
+
 /** The streaming request body. */
 export function buildRequest(
   request: ModelRequest,
@@ -125,11 +150,11 @@ export function buildRequest(
   // supported request fields and not `max_completion_tokens`, the official API's newer name.
   if (request.maxOutputTokens !== undefined) params.max_tokens = request.maxOutputTokens;
   if (request.temperature !== undefined) params.temperature = request.temperature;
-  // A reasoning effort the user set goes to the server as given: Ollama documents `reasoning_effort`
-  // ("low", "medium", "high", or "none") among its supported fields (docs.ollama.com/api/openai-compatibility),
-  // as do vLLM and LM Studio; we cannot know what a local model accepts, so nothing is sent unless set.
-  if (request.reasoningEffort !== undefined)
-    params.reasoning_effort = request.reasoningEffort as OpenAI.ReasoningEffort;
+  // A reasoning effort goes only when the user set one (we cannot know what a local model accepts): mapped
+  // onto the server's values where we know them (Ollama), else as given (vLLM, LM Studio); a refusal then
+  // names the setting (adapter.ts effortHint).
+  const effort = chatEffort(request.reasoningEffort, options);
+  if (effort !== undefined) params.reasoning_effort = effort as OpenAI.ReasoningEffort;
   // Structured outputs (platform.openai.com/docs/guides/structured-outputs; completions.d.ts
   // ResponseFormatJSONSchema), also served by compatible servers (Ollama, vLLM, LM Studio).
   if (request.responseSchema) {

@@ -22,7 +22,7 @@ import type {
 } from "../../kernel/conversation/messages.ts";
 import type { ModelRequest } from "../../kernel/conversation/stream.ts";
 import { emptyUsage, type Usage } from "../../kernel/conversation/usage.ts";
-import { supportsReasoningSummary } from "../catalog.ts";
+import { knownNotToReason, supportsReasoningSummary } from "../catalog.ts";
 import { acceptedEffort, effectiveEffort } from "./effort.ts";
 import { openaiJsonSchema } from "./response-schema.ts";
 
@@ -174,16 +174,59 @@ function derivedCacheKey(request: ModelRequest): string {
   return `agent-${hash.digest("hex").slice(0, 32)}`;
 }
 
+/** OpenAI refuses a longer `prompt_cache_key` with 400 `string_above_max_length` ("Invalid
+ * 'prompt_cache_key': string too long. Expected a string with maximum length 64, …":
+ * theopenco/llmgateway#3110, vybestack/llxprt-code#2135, earendil-works/pi#4719). */
+export const PROMPT_CACHE_KEY_MAX = 64;
+
+/**
+ * `key` when it fits; else a stable 64-character form: its first 31 characters (the session id, readable
+ * in logs) and a hash of the whole key, so two agents of one session whose paths differ only at the end
+ * still get different keys.
+ */
+export function boundedCacheKey(key: string): string {
+  if (key.length <= PROMPT_CACHE_KEY_MAX) return key;
+  const digest = createHash("sha256").update(key).digest("hex");
+  const head = key.slice(0, 31);
+  return `${head}~${digest.slice(0, PROMPT_CACHE_KEY_MAX - head.length - 1)}`;
+}
+
+/** What a Responses request may carry beyond the conversation, as the model and the account allow. */
+export interface ResponsesFeatures {
+  /** `include: ["reasoning.encrypted_content"]` (models that reason; see encryptedReasoningFor). */
+  encryptedReasoning: boolean;
+  /** `reasoning.summary: "auto"` (reasoning models, unless the organization may not have them). */
+  reasoningSummary: boolean;
+}
+
+/**
+ * The features a model gets unless the API refused them this session: encrypted reasoning for every model
+ * except one the catalog knows does not reason (gpt-4o, gpt-4.1 and older answer 400 "Encrypted content is
+ * not supported with this model.", pydantic/pydantic-ai#3326, microsoft/agent-framework#7577); summaries
+ * for a catalog model that reasons (`Reasoning` is "gpt-5 and o-series models only" and `summary: auto`
+ * gives "the most detailed summarizer the model supports": openai shared.d.ts, OpenAI's reasoning guide).
+ */
+export function responsesFeatures(modelId: string): ResponsesFeatures {
+  return {
+    encryptedReasoning: !knownNotToReason(modelId),
+    reasoningSummary: supportsReasoningSummary(modelId),
+  };
+}
+
 /** The streaming request body. */
-export function buildResponsesRequest(request: ModelRequest, memo?: ResponsesConvertMemo): Params {
+export function buildResponsesRequest(
+  request: ModelRequest,
+  memo?: ResponsesConvertMemo,
+  features: ResponsesFeatures = responsesFeatures(request.model.id),
+): Params {
   const params: Params = {
     model: request.model.id,
     input: inputItems(request.messages, memo),
     stream: true,
     // Stateless: nothing is stored server-side, so reasoning travels as encrypted content.
     store: false,
-    include: ["reasoning.encrypted_content"],
   };
+  if (features.encryptedReasoning) params.include = ["reasoning.encrypted_content"];
   if (request.system !== "") params.instructions = request.system;
   if (request.tools.length > 0) {
     // strict: false — our schemas have optional fields, which strict mode would make required.
@@ -205,10 +248,10 @@ export function buildResponsesRequest(request: ModelRequest, memo?: ResponsesCon
   // families, set the prompt_cache_key parameter and reuse the same key for requests that share long,
   // common prompt prefixes", learn.microsoft.com/azure/foundry/openai/how-to/prompt-caching; OpenAI's
   // prompt-caching guide); responses.d.ts ResponseCreateParamsBase.prompt_cache_key.
-  params.prompt_cache_key = request.cacheKey ?? derivedCacheKey(request);
+  params.prompt_cache_key = boundedCacheKey(request.cacheKey ?? derivedCacheKey(request));
   const requested = request.reasoningEffort;
   const effort = requested === undefined ? undefined : acceptedEffort(request.model.id, requested);
-  const summary = supportsReasoningSummary(request.model.id);
+  const summary = features.reasoningSummary;
   if (effort !== undefined || summary) {
     params.reasoning = {};
     if (effort !== undefined) params.reasoning.effort = effort as OpenAI.ReasoningEffort;

@@ -22,10 +22,40 @@ import {
   buildResponsesRequest,
   operationPatch,
   type ResponsesConvertMemo,
+  responsesFeatures,
   responsesUsage,
 } from "./openai-responses-convert.ts";
+import { type RefusableSetting, RefusedSettings, sendDroppingRefused } from "./refused-settings.ts";
 
 type Item = OpenAI.Responses.ResponseOutputItem;
+
+/**
+ * Reasoning summaries for an organization OpenAI has not verified: 400 "Your organization must be verified
+ * to generate reasoning summaries. Please go to: https://platform.openai.com/settings/organization/general
+ * …" (param `reasoning.summary`, code `unsupported_value`: continuedev/continue#9283,
+ * OpenHands/software-agent-sdk#987). A fact of the account, so off for every model of the provider; the
+ * model itself can serve the request, so this is not a reason to move to the next candidate.
+ */
+const REASONING_SUMMARIES: RefusableSetting = {
+  code: "reasoning_summaries_off",
+  scope: "provider",
+  refusedBy: (r) => r.status === 400 && /must be verified to generate reasoning summaries/i.test(r.message),
+  warning: (_model, message) => `reasoning summaries are off for this session: ${message}`,
+};
+
+/**
+ * Encrypted reasoning asked of a model that does not reason: 400 "Encrypted content is not supported with
+ * this model." (param `include`: pydantic/pydantic-ai#3326, microsoft/agent-framework#7577). Reached only
+ * by a model the catalog does not know not to reason (an id outside it, or gpt-5-chat-latest).
+ */
+const ENCRYPTED_REASONING: RefusableSetting = {
+  code: "encrypted_reasoning_off",
+  scope: "model",
+  refusedBy: (r) => r.status === 400 && /Encrypted content is not supported/i.test(r.message),
+  warning: (model, message) => `${model}: reasoning is not carried between turns (${message})`,
+};
+
+const RESPONSES_SETTINGS = [REASONING_SUMMARIES, ENCRYPTED_REASONING];
 type Response = OpenAI.Responses.Response;
 
 /** Creates the OpenAI Responses stream function for one provider instance. */
@@ -33,6 +63,8 @@ export function openaiResponsesStream(options: AdapterOptions): StreamFn {
   const getClient = lazyOpenAiClient(options);
   const memo: ResponsesConvertMemo = new WeakMap();
   const texts = new JsonTexts();
+  // Settings this account or model refused, kept for the session (refused-settings.ts).
+  const refused = new RefusedSettings();
 
   return (request: ModelRequest) => {
     const builder = new MessageBuilder("openai");
@@ -46,15 +78,29 @@ export function openaiResponsesStream(options: AdapterOptions): StreamFn {
     ctx: ErrorContext,
   ): AsyncGenerator<StreamEvent> {
     const sdk = await getClient();
-    const params = buildResponsesRequest(request, memo);
-    // The body goes as text joined from each input item's remembered JSON (json-body.ts); create() gets
-    // its params without the history, as in openai.ts.
-    const stream = await sdk.responses.create(
-      { ...params, input: [] },
-      rawJsonOptions(texts.body(params, "input"), request.signal),
-    );
+    const model0 = request.model.id;
+    const stream = yield* sendDroppingRefused(refused, model0, RESPONSES_SETTINGS, (isOff) => {
+      const wanted = responsesFeatures(model0);
+      const features = {
+        encryptedReasoning: wanted.encryptedReasoning && !isOff(ENCRYPTED_REASONING),
+        reasoningSummary: wanted.reasoningSummary && !isOff(REASONING_SUMMARIES),
+      };
+      const params = buildResponsesRequest(request, memo, features);
+      const carried = [
+        ...(features.encryptedReasoning ? [ENCRYPTED_REASONING] : []),
+        ...(params.reasoning?.summary ? [REASONING_SUMMARIES] : []),
+      ];
+      // The body goes as text joined from each input item's remembered JSON (json-body.ts); create()
+      // gets its params without the history, as in openai.ts.
+      const response = () =>
+        sdk.responses.create(
+          { ...params, input: [] },
+          rawJsonOptions(texts.body(params, "input"), request.signal),
+        );
+      return { carried, response };
+    });
     const turn = new TurnState(builder);
-    let model = request.model.id;
+    let model = model0;
     let warned = false;
     for await (const event of stream) {
       switch (event.type) {

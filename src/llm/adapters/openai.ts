@@ -10,7 +10,14 @@ import { emptyUsage, type Usage } from "../../kernel/conversation/usage.ts";
 import { type AdapterOptions, errorContext, lazyOpenAiClient, runGuarded } from "./adapter.ts";
 import { JsonTexts, rawJsonOptions } from "./json-body.ts";
 import { MessageBuilder } from "./message-builder.ts";
-import { buildRequest, type ChatConvertMemo, mapStopReason } from "./openai-convert.ts";
+import {
+  buildRequest,
+  type ChatConvertMemo,
+  type ChatConvertOptions,
+  mapStopReason,
+  OLLAMA_EFFORTS,
+} from "./openai-convert.ts";
+import { type RefusableSetting, RefusedSettings, sendDroppingRefused } from "./refused-settings.ts";
 
 /** A tool call whose name has not arrived yet: its pieces wait here. */
 interface PendingCall {
@@ -21,6 +28,19 @@ interface PendingCall {
 }
 
 type ToolCallPiece = OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall;
+
+/**
+ * A reasoning effort sent to a model that cannot think: Ollama answers 400 `"<model>" does not support
+ * thinking` (github.com/ollama/ollama server/routes.go `ChatHandler`: a thinking value on a model without
+ * the thinking capability). The model serves the request without it, so the effort is dropped for it.
+ */
+const THINKING: RefusableSetting = {
+  code: "reasoning_effort_off",
+  scope: "model",
+  refusedBy: (r) => r.status === 400 && /does not support thinking/i.test(r.message),
+  warning: (model, message) =>
+    `${model} cannot think: reasoning_effort is no longer sent to it this session (${message})`,
+};
 
 /**
  * Usage as billed (platform.openai.com/docs/api-reference/chat/object#usage): `prompt_tokens` includes
@@ -81,7 +101,10 @@ interface ReasoningDelta {
 /** Creates the OpenAI Chat Completions stream function for one provider instance. */
 export function openaiStream(options: AdapterOptions): StreamFn {
   const getClient = lazyOpenAiClient(options);
-  const convert = { sendReasoningContent: options.sendReasoningContent === true };
+  const convert: ChatConvertOptions = { sendReasoningContent: options.sendReasoningContent === true };
+  if (options.server === "ollama") convert.efforts = OLLAMA_EFFORTS;
+  // Settings a model refused, kept for the session (refused-settings.ts).
+  const refused = new RefusedSettings();
   const memo: ChatConvertMemo = new WeakMap();
   const texts = new JsonTexts();
 
@@ -93,14 +116,19 @@ export function openaiStream(options: AdapterOptions): StreamFn {
 
   async function* body(request: ModelRequest, builder: MessageBuilder): AsyncGenerator<StreamEvent> {
     const sdk = await getClient();
-    const params = buildRequest(request, convert, memo);
-    // The body goes as text joined from each message's remembered JSON (json-body.ts). create() still
-    // reads its params (`stream`), given without the history: it also walks what it is given, which late
-    // in a long session tripled the request's cost (bench/request-body.ts).
-    const stream = await sdk.chat.completions.create(
-      { ...params, messages: [] },
-      rawJsonOptions(texts.body(params, "messages"), request.signal),
-    );
+    const stream = yield* sendDroppingRefused(refused, request.model.id, [THINKING], (isOff) => {
+      const params = buildRequest(request, { ...convert, noEffort: isOff(THINKING) }, memo);
+      const thinks = params.reasoning_effort !== undefined && params.reasoning_effort !== "none";
+      // The body goes as text joined from each message's remembered JSON (json-body.ts). create() still
+      // reads its params (`stream`), given without the history: it also walks what it is given, which
+      // late in a long session tripled the request's cost (bench/request-body.ts).
+      const response = () =>
+        sdk.chat.completions.create(
+          { ...params, messages: [] },
+          rawJsonOptions(texts.body(params, "messages"), request.signal),
+        );
+      return { carried: thinks ? [THINKING] : [], response };
+    });
     let usage = emptyUsage();
     let model = request.model.id;
     let rawStop: string | null = null;

@@ -39,6 +39,9 @@ export interface CatalogEntry {
   modelDefault?: ReasoningEffort;
   /** Anthropic: `thinking: {type: "adaptive"}` (Claude 5 family). */
   adaptiveThinking?: boolean;
+  /** Anthropic: thinking is off unless asked, so adaptive thinking is sent only with a requested effort
+   * (Claude Opus 4.6-4.8, Sonnet 4.6). */
+  thinkingOptIn?: boolean;
   /** Anthropic: the API runs the thinking prefix check, so `block_binding` (and its beta) may be sent. */
   prefixCheck?: boolean;
   /** False when the API ignores or refuses `temperature`. */

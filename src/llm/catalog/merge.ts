@@ -109,6 +109,7 @@ function applyOverride(
     "defaultEffort",
     "modelDefault",
     "adaptiveThinking",
+    "thinkingOptIn",
     "prefixCheck",
     "temperature",
     "reasoningSummary",

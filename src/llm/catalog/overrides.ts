@@ -43,6 +43,7 @@ export interface Override {
   defaultEffort?: ReasoningEffort;
   modelDefault?: ReasoningEffort;
   adaptiveThinking?: boolean;
+  thinkingOptIn?: boolean;
   prefixCheck?: boolean;
   temperature?: boolean;
   reasoningSummary?: boolean;
@@ -103,6 +104,15 @@ const CLAUDE_5 = {
   efforts: ["low", "medium", "high", "xhigh", "max"],
 } as const;
 const CLAUDE_5_FACTS = { contextWindow: M, maxOutputTokens: 128 * K, reasoning: true } as const;
+
+const CLAUDE_4_ADAPTIVE = {
+  provider: "anthropic",
+  source:
+    "https://platform.claude.com/docs/en/build-with-claude/effort; https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html",
+  asOf: "2026-11-29",
+  adaptiveThinking: true,
+  thinkingOptIn: true,
+} as const;
 
 const OPENAI_MODELS = "https://developers.openai.com/api/docs/models";
 const OPENAI_PRICING = "https://developers.openai.com/api/docs/pricing";
@@ -232,10 +242,21 @@ export const OVERRIDES: Readonly<Record<string, Override>> = {
     replacement: "claude-sonnet-5-5",
     aliases: ["claude-sonnet-4-5-20250929"],
   },
-  // claude-opus-4-5's end of life (2027-01-22 per the audit, read in @anthropic-ai/sdk 1.13
-  // deprecated-models.ts) is not confirmed by search: the SDK sources found (1.12, and the repository at
-  // 59270330) list only claude-mythos-preview and claude-sonnet-4-5. No date is set here; the installed
-  // SDK's own list is read at run time (sdk-deprecations.ts) and supplies it once the SDK ships it.
+  // Adaptive thinking with `output_config.effort` (low, medium, high, max; xhigh on Opus 4.7 and 4.8: the
+  // efforts models.dev lists): "Adaptive thinking is the recommended way to use Extended thinking with
+  // Claude Opus 4.6 … Claude Opus 4.7 … Claude Sonnet 4.6" and "thinking.type: "enabled" and budget_tokens
+  // are deprecated on Claude Opus 4.6 and Claude Sonnet 4.6" (docs.aws.amazon.com/bedrock/latest/userguide/
+  // claude-messages-adaptive-thinking.html); max "Available on … Claude Opus 4.8, … Claude Opus 4.7, Claude
+  // Opus 4.6, … and Claude Sonnet 4.6", xhigh on Opus 4.8 and 4.7 (platform.claude.com/docs/en/
+  // build-with-claude/effort). Thinking is off on them unless the request sets it, so it is sent only when
+  // the user asks for an effort (`thinkingOptIn`).
+  "claude-opus-4-8": { ...CLAUDE_4_ADAPTIVE },
+  "claude-opus-4-7": { ...CLAUDE_4_ADAPTIVE },
+  "claude-opus-4-6": { ...CLAUDE_4_ADAPTIVE },
+  "claude-sonnet-4-6": { ...CLAUDE_4_ADAPTIVE },
+  // claude-opus-4-5's end of life, 2027-01-22, comes from the installed SDK's own list
+  // (@anthropic-ai/sdk 1.14 internal/data/deprecated-models.js: 'claude-opus-4-5': 'January 22nd, 2027'),
+  // read at run time by sdk-deprecations.ts; no date is repeated here.
   "claude-opus-4-5": {
     provider: "anthropic",
     source: CLAUDE_MODELS,
@@ -338,14 +359,15 @@ export const OVERRIDES: Readonly<Record<string, Override>> = {
     efforts: WITH_NONE,
     modelDefault: "medium",
   },
-  // `minimal` is refused by every GPT-6 model; whether gpt-6-sol takes `none` is not documented, so
-  // it is never sent (rounded up to low).
+  // `minimal` is refused by every GPT-6 model. `none` is taken: OpenAI's own 400 for gpt-6-sol tells the
+  // caller to "set reasoning_effort to 'none'" (onyx-dot-app/onyx#15008), and coder/xum#4259 records that
+  // Sol and Luna take function tools on Chat Completions only with `reasoning_effort: "none"`.
   "gpt-6-sol": {
     ...OPENAI_REASONING,
     source: `${OPENAI_MODELS}/gpt-6-sol; ${OPENAI_PRICING}`,
     asOf: "2026-11-23",
     facts: { ...GPT_6_FACTS, name: "GPT-6 Sol", family: "gpt", price: gpt(2, 10, 0.2) },
-    efforts: NO_NONE,
+    efforts: WITH_NONE,
     modelDefault: "medium",
   },
   "gpt-6-luna": {
