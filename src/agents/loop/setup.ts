@@ -213,8 +213,9 @@ function buildTools(
     const host = { options, who, activations, act };
     const skill = skills.skillTool(host, delegation);
     if (skill) registry.set(skill.name, skill as unknown as Tool);
-    skills.activationsFromHistory(host);
+    // What a chat's earlier messages activated, then what a continued session's transcript recorded.
     skills.restoreActivations(host);
+    if (options.restoredSkills) skills.restoreRecordedActivations(host, options.restoredSkills);
   }
   return { act, activations };
 }
@@ -259,6 +260,7 @@ export function childRunOptions(
     escalate: _e,
     compactFirst: _c,
     activateSkill: _s,
+    restoredSkills: _rs,
     typedGoal: _t,
     limits,
     ...deps

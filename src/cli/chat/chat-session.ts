@@ -6,6 +6,7 @@
 
 import { applyCompaction, compactConversation } from "../../agents/loop/context/compaction.ts";
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
+import type { SkillActivationRecord } from "../../agents/spec/skills/types.ts";
 import { sessionsDir } from "../../kernel/files/paths.ts";
 import {
   type AgentEvent,
@@ -54,6 +55,8 @@ interface Conversation {
   /** The transcript already holds runs: the next session_start is marked resumed. */
   resumed: boolean;
   model?: string;
+  /** The continued session's recorded skill activations, restored by the first message's run. */
+  restoredSkills?: readonly SkillActivationRecord[];
 }
 
 /** Runs `agent chat`; resolves to the exit code (0 when the user quits). */
@@ -73,6 +76,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     transcript,
     messages: [...(continued?.point.messages ?? [])],
     resumed: continued !== undefined,
+    ...(continued ? { restoredSkills: continued.point.skills } : {}),
   };
   // A continued session that ended on an interrupted message: the next one must reach the model on its own.
   closeInterruptedTurn(convo.messages);
@@ -197,10 +201,13 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         sessionId: convo.transcript.id,
         history: [...convo.messages],
         resumed: convo.resumed,
+        ...(convo.restoredSkills ? { restoredSkills: convo.restoredSkills } : {}),
         ...(top.model !== undefined ? { model: top.model } : {}),
       });
       turn = undefined;
       convo.resumed = true;
+      // Restored once: from now on the session keeps the root's activations across messages.
+      delete convo.restoredSkills;
       if (result.status === "interrupted") closeInterruptedTurn(convo.messages);
       addTotals(totals, result);
       const exitCode = exitCodeFor(result);
@@ -268,6 +275,7 @@ async function runCommand(
       convo.transcript = next;
       convo.messages = [];
       convo.resumed = false;
+      delete convo.restoredSkills;
       ui.reset?.(welcomeOf(setup).model);
       ui.note(`new conversation · session ${shortIdOf(convo.transcript.id, sessionsDir(setup.env))}`);
       return;

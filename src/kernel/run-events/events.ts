@@ -157,6 +157,8 @@ export interface EventDataMap {
     by: "model" | "user";
     fork: boolean;
     granted: string[];
+    /** A continued conversation's recorded activation, activated again under today's skills and rules. */
+    restored?: boolean;
     ignored?: string;
   };
   warning: { message: string; code?: string };
