@@ -109,6 +109,7 @@ export function modelInfo(
       price: copyPrice(priced.price),
       known: true,
     };
+    if (found.maxInputTokens !== undefined) info.maxInputTokens = found.maxInputTokens;
     if (priced.longContext)
       info.longContext = { above: priced.longContext.above, price: copyPrice(priced.longContext.price) };
     return info;
