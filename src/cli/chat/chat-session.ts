@@ -4,7 +4,12 @@
  * continue a chat like any run. One approval gate serves the whole chat: "yes for this session" lasts.
  */
 
-import { applyCompaction, compactConversation } from "../../agents/loop/context/compaction.ts";
+import {
+  applyCompaction,
+  COMPACT_THRESHOLD,
+  compactConversation,
+  keepTokensFor,
+} from "../../agents/loop/context/compaction.ts";
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import type { SkillActivationRecord } from "../../agents/spec/skills/types.ts";
 import { sessionsDir } from "../../kernel/files/paths.ts";
@@ -144,7 +149,12 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       // Kept unredacted, so the next turn sends back exactly what the model produced.
       if (event.depth === 0 && event.kind === "message") convo.messages.push(event.data.message);
       if (event.depth === 0 && event.kind === "compaction") {
-        convo.messages = applyCompaction(convo.messages, event.data.summary, event.data.kept);
+        convo.messages = applyCompaction(
+          convo.messages,
+          event.data.summary,
+          event.data.kept,
+          event.data.resultLimit,
+        );
       }
     },
   );
@@ -330,7 +340,7 @@ async function runCommand(
           resolveModel: (name) => client.resolve(name).ref,
           modelInfo: (ref) => client.info(ref),
         },
-        { reason: "requested" },
+        { reason: "requested", keepTokens: chatKeepTokens(setup, convo) },
       );
       if (!outcome.ok) ui.note(`nothing compacted: ${outcome.reason}`, outcome.nothingToDo === true);
       return;
@@ -366,4 +376,16 @@ function welcomeOf(setup: SessionSetup, resumed?: number): ChatWelcomeInfo {
     ...(resumed !== undefined ? { resumed } : {}),
     ...(setup.env.HOME !== undefined ? { home: setup.env.HOME } : {}),
   };
+}
+
+/** The kept tail's budget of a chat's `/compact`: a share of the chat model's input limit at the threshold. */
+function chatKeepTokens(setup: SessionSetup, convo: Conversation): number {
+  const threshold = setup.limits.compactThreshold ?? COMPACT_THRESHOLD;
+  try {
+    const name = convo.model ?? setup.override ?? setup.spec.model;
+    return keepTokensFor(setup.client.info(setup.client.resolve(name).ref), threshold);
+  } catch {
+    // A model that does not resolve now (`auto` is decided per message): the unknown-model window.
+    return keepTokensFor(modelInfo("unknown"), threshold);
+  }
 }

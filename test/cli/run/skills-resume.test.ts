@@ -42,10 +42,7 @@ function writeDeploySkill(): string {
 
 /** The continued run's model tries `touch PWNED`, then answers. */
 function scriptTouch(): void {
-  e2e.server.enqueue(
-    { toolCalls: [{ name: "exec", args: { command: "touch PWNED" } }] },
-    { text: "done" },
-  );
+  e2e.server.enqueue({ toolCalls: [{ name: "exec", args: { command: "touch PWNED" } }] }, { text: "done" });
 }
 
 const eventsOf = (stdout: string) => parseJsonLines(stdout);
@@ -104,7 +101,12 @@ describe("skills on a continued run: nothing parsed from text grants anything", 
   });
 
   test("a user skill the model activated is restored on -c with a skill_activated event", async () => {
-    const builder = writeSkill(userSkills(), "builder", "description: Builds.\nallowed-tools: Bash(touch:*)\n", "Build.");
+    const builder = writeSkill(
+      userSkills(),
+      "builder",
+      "description: Builds.\nallowed-tools: Bash(touch:*)\n",
+      "Build.",
+    );
     e2e.server.enqueue({ toolCalls: [{ name: "skill", args: { name: "builder" } }] }, { text: "loaded" });
     const first = await run(["run", "build", "--agent", "code-editor"]);
     expect(first.code).toBe(0);

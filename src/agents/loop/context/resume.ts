@@ -32,7 +32,12 @@ export function resumeFrom(events: readonly AgentEvent[]): ResumePoint {
     if (event.kind === "message") messages.push(event.data.message);
     else if (event.kind === "compaction") {
       // Replay the compaction the run made: the same summary, the same kept tail.
-      const compacted = applyCompaction(messages, event.data.summary, event.data.kept);
+      const compacted = applyCompaction(
+        messages,
+        event.data.summary,
+        event.data.kept,
+        event.data.resultLimit,
+      );
       messages.splice(0, messages.length, ...compacted);
     } else if (event.kind === "skill_activated" && !skills.has(event.data.skill)) {
       skills.set(event.data.skill, { skill: event.data.skill, path: event.data.path, by: event.data.by });
