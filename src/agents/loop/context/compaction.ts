@@ -264,9 +264,10 @@ export async function compactConversation(
     return { ok: false, reason: "the recent turns are all there is", nothingToDo: true };
   const { cut, resultLimit } = tail;
   // Asked for or after a full window, a summary of less than MIN_SUMMARISED_TURNS turns is not worth its
-  // model call: eliding old results (the caller's fallback) makes the same room. Past the threshold a
-  // compaction always happens, however few turns it summarises.
-  if (trigger.reason !== "threshold" && assistantTurns(messages.slice(0, cut)) < MIN_SUMMARISED_TURNS)
+  // model call: eliding old results (the caller's fallback) makes the same room. Past the threshold, or
+  // when the last turn must be cut to fit (eliding never touches it), a compaction always happens.
+  const few = assistantTurns(messages.slice(0, cut)) < MIN_SUMMARISED_TURNS;
+  if (trigger.reason !== "threshold" && resultLimit === undefined && few)
     return { ok: false, reason: "not enough turns to compact", nothingToDo: true };
   let model: ModelRef;
   let info: ModelInfo;
