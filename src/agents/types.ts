@@ -9,13 +9,13 @@ import type {
   ToolDefinition,
 } from "../kernel/index.ts";
 import type { Redactor } from "../kernel/text/redact.ts";
-import type { GateCheck, GateOutcome } from "../policy/types.ts";
+import type { Effect, GateCheck, GateOutcome, PolicyRequest } from "../policy/types.ts";
 import type { PrimitiveName, Tool } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { ToolHooks } from "./hooks/hooks.ts";
 import type { OutputSchema } from "./loop/output-schema.ts";
 import type { ProjectInstructions } from "./spec/instructions.ts";
-import type { SkillSession } from "./spec/skills/types.ts";
+import type { SkillActivationRecord, SkillSession } from "./spec/skills/types.ts";
 import type { AgentSpec } from "./spec/spec.ts";
 
 /**
@@ -30,6 +30,9 @@ export interface ToolGate {
   /** A view with these allow rules added (an activated skill's `allowed-tools`); deny and ask rules still
    * win. Rules that do not parse come back in `invalid`. Absent: skills grant nothing. */
   withAllowRules?(rules: readonly string[]): { gate: ToolGate; invalid: string[] };
+  /** What the rules say about a call, without asking anyone (a restore checks a skill is still allowed).
+   * Absent: nothing is restored that needs it. */
+  effectOf?(request: PolicyRequest): Effect;
   /**
    * A call to a tool this run does not offer: a refusal (a denial) when the gate withholds it on purpose
    * (`helper --tools` did not list `exec`), undefined when the name is simply unknown (a stumble).
@@ -145,4 +148,10 @@ export interface RunAgentOptions extends AgentDeps {
   escalate?: boolean;
   /** The user's `/name args` (the root only): the skill is activated before the first turn. */
   activateSkill?: string;
+  /**
+   * A continued conversation's recorded activations (the root only; resume.ts reads them from the
+   * transcript's `skill_activated` records): activated again before the first turn where today's skills
+   * and rules still allow it.
+   */
+  restoredSkills?: readonly SkillActivationRecord[];
 }

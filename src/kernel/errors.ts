@@ -5,6 +5,7 @@ export type ProviderErrorKind =
   | "auth" // 401, 403: bad or missing key
   | "bad_request" // 400, 404, 413, 422: the request itself is wrong
   | "model_unsupported" // 400/404 saying this model cannot serve this request (unknown model, unsupported parameter)
+  | "context_length" // 400 saying the input is longer than the model accepts (the loop compacts once and retries)
   | "rate_limit" // 429
   | "quota" // 429 with an exhausted-quota body, 402
   | "overloaded" // 529, 503

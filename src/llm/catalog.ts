@@ -117,6 +117,7 @@ export function modelInfo(
       price: copyPrice(priced.price),
       known: true,
     };
+    if (found.maxInputTokens !== undefined) info.maxInputTokens = found.maxInputTokens;
     if (found.priceUnknown && !found.scheduled) {
       info.price = options.free ? { ...FREE } : { ...UNKNOWN_DEFAULTS.price };
       if (!options.free) info.priceEstimated = true;

@@ -145,6 +145,22 @@ function quotaIds(body: unknown): string[] | undefined {
 const MODEL_UNSUPPORTED =
   /model_not_found|does not exist or you do not have access|unsupported_parameter|unsupported_value|Unsupported parameter|(?:is|are) not supported (?:with|for|by|on)\b|models\/\S+ is not found/i;
 
+/**
+ * A 400 saying the request's input is longer than the model accepts (the loop compacts and retries once).
+ * Texts of the real APIs:
+ * - OpenAI Responses `code: "context_length_exceeded"`, "Your input exceeds the context window of this
+ *   model. Please adjust your input and try again." (github.com/dyad-sh/dyad/issues/1672, also as an
+ *   `error` event inside a stream); Chat Completions the same code with "This model's maximum context
+ *   length is 8192 tokens. However, your messages resulted in 8227 tokens. ..."
+ *   (github.com/crewAIInc/crewAI-examples/issues/121)
+ * - Anthropic `invalid_request_error`, "prompt is too long: 208656 tokens > 200000 maximum"
+ *   (github.com/sojohnnysaid/project-guide/issues/2, github.com/anthropics/claude-code/issues/59696)
+ * - Gemini 400 INVALID_ARGUMENT, "The input token count (1200293) exceeds the maximum number of tokens
+ *   allowed (1048576)." (github.com/google-gemini/gemini-cli/issues/6678)
+ */
+const CONTEXT_LENGTH =
+  /context_length_exceeded|exceeds the context window|maximum context length is|prompt is too long: \d+ tokens|input token count \(\d+\) exceeds the maximum number of tokens/i;
+
 function modelUnsupported(status: number, text: string): boolean {
   if (status !== 400 && status !== 404) return false;
   return MODEL_UNSUPPORTED.test(text) || (status === 404 && /not_found_error/.test(text));
@@ -167,6 +183,7 @@ export function kindForStatus(status: number, body?: unknown): ProviderErrorKind
       ? "quota"
       : "rate_limit";
   }
+  if ((status === 400 || status === 413) && CONTEXT_LENGTH.test(text)) return "context_length";
   if (modelUnsupported(status, text)) return "model_unsupported";
   if (status === 400 || status === 404 || status === 413 || status === 422) return "bad_request";
   if (status === 529 || status === 503) return "overloaded";
@@ -198,6 +215,8 @@ function kindForErrorType(type: string): ProviderErrorKind {
       return "quota";
     case "rate_limit_exceeded":
       return "rate_limit";
+    case "context_length_exceeded": // OpenAI: an `error` event or `response.failed` inside a 200 stream
+      return "context_length";
     default:
       return "unknown";
   }
@@ -207,6 +226,7 @@ const SUMMARY: Record<ProviderErrorKind, string> = {
   auth: "authentication failed",
   bad_request: "request rejected",
   model_unsupported: "this model cannot serve the request",
+  context_length: "the input is longer than the model accepts",
   rate_limit: "rate limited",
   quota: "quota exhausted",
   overloaded: "overloaded",
@@ -262,6 +282,9 @@ export function classifyHttpFailure(ctx: ErrorContext, failure: HttpFailure): Pr
     for (const value of [body?.error?.code, body?.code, body?.error?.type, body?.type]) {
       if (typeof value === "string" && kind === "unknown") kind = kindForErrorType(value);
     }
+    // Anthropic's in-stream `invalid_request_error` names a too-long prompt only in its message.
+    if ((kind === "bad_request" || kind === "unknown") && CONTEXT_LENGTH.test(bodyText(failure.body)))
+      kind = "context_length";
   }
   return makeProviderError(ctx, kind, apiMessage(failure.body), status, parseRetryAfter(failure));
 }

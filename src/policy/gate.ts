@@ -18,7 +18,7 @@ import { literalPattern, normalizeTarget, PATH_TOOLS } from "./match.ts";
 import { parseRule } from "./rules.ts";
 import { allowFlag } from "./shell-quote.ts";
 import { suggestAllowRules } from "./suggest.ts";
-import type { GateCheck, GateOutcome, PolicyRequest, Rule, Verdict } from "./types.ts";
+import type { Effect, GateCheck, GateOutcome, PolicyRequest, Rule, Verdict } from "./types.ts";
 
 export type { GateCheck, GateOutcome } from "./types.ts";
 
@@ -153,6 +153,11 @@ export class ApprovalGate {
     const view = new ApprovalGate({ ...this.options, rules: [...this.options.rules, ...added] });
     view.state = this.state;
     return { gate: view, invalid };
+  }
+
+  /** What the rules and this session's grants say about a call, without asking anyone. */
+  effectOf(request: PolicyRequest): Effect {
+    return this.evaluate(request).effect;
   }
 
   /** Decides one call; asks the approver when the policy says ask. */

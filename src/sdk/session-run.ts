@@ -98,6 +98,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.history ? { history: options.history, resumed: options.resumed ?? true } : {}),
+    ...(options.restoredSkills ? { restoredSkills: options.restoredSkills } : {}),
     ...(outputSchema ? { outputSchema } : {}),
     ...(options.escalate !== undefined ? { escalate: options.escalate } : {}),
     ...(parts.skills ? { skills: parts.skills.forSession(sessionId) } : {}),

@@ -1,6 +1,7 @@
 /** The library's public shapes: what a session is made from, what a run takes, and what a session offers. */
 import type { HooksConfig } from "../agents/hooks/hooks.ts";
 import type { OutputSchema } from "../agents/loop/output-schema.ts";
+import type { SkillActivationRecord } from "../agents/spec/skills/types.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import type { RunLimits } from "../agents/types.ts";
 import type {
@@ -100,6 +101,11 @@ export interface RunOptions {
   /** Earlier conversation to continue (resume). */
   history?: Message[];
   resumed?: boolean;
+  /**
+   * The continued conversation's recorded skill activations (the `skills` of a transcript's resume point):
+   * activated again where today's skills and rules allow. A conversation's text never activates anything.
+   */
+  restoredSkills?: readonly SkillActivationRecord[];
   /** The JSON schema the final answer must match (`--schema`), named (`{name, schema}`); compiled here
    * unless it already is. An invalid schema is an AppError("usage"). */
   outputSchema?: ResponseSchema | OutputSchema;

@@ -10,6 +10,7 @@
 import type { FakeProtocol } from "./fake-llm-frames.ts";
 import { anthropicRules } from "./fake-rules-anthropic.ts";
 import { geminiRules } from "./fake-rules-gemini.ts";
+import { inputLimitRule } from "./fake-rules-input-limit.ts";
 import { ollamaRules } from "./fake-rules-ollama.ts";
 import { openaiRules } from "./fake-rules-openai.ts";
 
@@ -49,11 +50,12 @@ export interface Refusal {
 /** A rule returns a refusal, or null when the request is fine by it. */
 export type FakeRule = (request: RuleRequest) => Refusal | null;
 
+// Every protocol also refuses input longer than the model accepts (fake-rules-input-limit.ts).
 const RULES: Record<string, FakeRule[]> = {
-  anthropic: anthropicRules,
-  openai: openaiRules,
-  "openai-responses": openaiRules,
-  gemini: geminiRules,
+  anthropic: [...anthropicRules, inputLimitRule],
+  openai: [...openaiRules, inputLimitRule],
+  "openai-responses": [...openaiRules, inputLimitRule],
+  gemini: [...geminiRules, inputLimitRule],
 };
 
 /** The first refusal any rule of the request's protocol gives, or null. */

@@ -148,7 +148,8 @@ export function estimateTokens(
  * size"), so its base64 length would overstate it many times. */
 const IMAGE_CHARS = 1_600 * 4;
 
-function messageChars(m: Message): number {
+/** The characters a message counts for in the token estimate (4 to a token; an image as IMAGE_CHARS). */
+export function messageChars(m: Message): number {
   if (m.role === "user") return m.content.length + 16;
   if (m.role === "tool") return m.content.length + 16 + (m.images?.length ?? 0) * IMAGE_CHARS;
   let n = 16;

@@ -4,6 +4,7 @@ import {
   assistantText,
   assistantToolCalls,
   type EmitFn,
+  inputLimit,
   type ModelRequest,
   makeEvent,
   type StreamFn,
@@ -13,6 +14,7 @@ import {
   compactForRetry,
   ELIDE_THRESHOLD,
   elideOldToolResults,
+  estimateTokens,
   LAST_RESORT_ELIDE_THRESHOLD,
 } from "./guards.ts";
 import { aborted, append, CONTINUE, end, type Run, type Step, type TurnState } from "./run-state.ts";
@@ -74,7 +76,8 @@ export async function plan(run: Run, state: TurnState, turn: number): Promise<St
   const compacted = await compactor.maybeCompact(state.messages);
   if (compacted) state.messages.splice(0, state.messages.length, ...compacted);
   const elideAt = compactor.failed ? ELIDE_THRESHOLD : LAST_RESORT_ELIDE_THRESHOLD;
-  const limitTokens = Math.floor(info.contextWindow * elideAt);
+  // The model's maximum input, not its window (GPT-6.x refuses input past 922K of its 1.05M window).
+  const limitTokens = Math.floor(inputLimit(info) * elideAt);
   const elided = elideOldToolResults(state.messages, {
     system: run.system,
     tools,
@@ -109,7 +112,8 @@ export async function plan(run: Run, state: TurnState, turn: number): Promise<St
   const servedBy = planned.ok ? planned.servedBy : undefined;
   run.shared.tracker.add(who.agent, planned.usage, servedBy ? options.modelInfo(servedBy) : info);
   if (servedBy) run.shared.tracker.answeredBy(who.agent, servedBy.id);
-  compactor.record(planned.usage);
+  // With the estimate of what was sent, so the compactor learns how the provider counts against it.
+  compactor.record(planned.usage, estimateTokens(run.system, request.messages, tools, run.meter));
   run.shared.log.turn(who.agent);
   if (!planned.ok) {
     const partial = planned.partial ? assistantText(planned.partial).trim() : "";
@@ -117,6 +121,8 @@ export async function plan(run: Run, state: TurnState, turn: number): Promise<St
     const stoppedNow = aborted(run, state);
     if (stoppedNow) return end(stoppedNow);
     const { kind, message } = planned.error;
+    // The provider refused the input as too long: compact (or cut) once and send the turn again.
+    if (kind === "context_length") return handleStop(run, state, "context_window", EMPTY_REPLY, message);
     options.emit(makeEvent(who, "error", { message, kind }));
     return end({ finishReason: "provider_error", answer: state.bestAnswer, error: { kind, message } });
   }
@@ -129,8 +135,14 @@ async function handleStop(
   state: TurnState,
   stopReason: Parameters<StopHandler["decide"]>[0],
   message: AssistantMessage,
+  /** The provider's refusal of a too-long input (a 400), which stands for a `context_window` stop. */
+  refusal?: string,
 ): Promise<Step<{ reply?: Reply }>> {
-  const stop = run.stops.decide(stopReason, message);
+  const decided = run.stops.decide(stopReason, message);
+  const stop =
+    refusal !== undefined && decided.action === "compact"
+      ? { ...decided, reason: `${refusal}: compacting the conversation and sending the turn again, once` }
+      : decided;
   state.raiseLimit = false;
   if (stop.action === "accept")
     return { next: "continue", reply: { message, refusal: stopReason === "refusal" } };
@@ -158,6 +170,9 @@ async function handleStop(
   state.bestAnswer = run.stops.partial().trim() || state.bestAnswer;
   return CONTINUE;
 }
+
+/** The reply a refused request did not get: nothing to keep. */
+const EMPTY_REPLY: AssistantMessage = { role: "assistant", parts: [] };
 
 /** The reasoning effort of an agent's model calls: the spec's, else the tier's from config, else none. */
 function reasoningEffortFor(effort: ModelRequest["reasoningEffort"]): Pick<ModelRequest, "reasoningEffort"> {

@@ -1,4 +1,4 @@
-import { type AgentIdentity, makeEvent, modelFamily } from "../../kernel/index.ts";
+import { type AgentIdentity, inputLimit, makeEvent, modelFamily } from "../../kernel/index.ts";
 import { Redactor } from "../../kernel/text/redact.ts";
 import { toolDefinitionsFor } from "../../tools/registry.ts";
 import { MODEL_TEXT_LIMIT } from "../../tools/truncate.ts";
@@ -102,7 +102,7 @@ export async function setUp(
     escalateTo: isRoot && options.escalate === true ? nextTier(requested) : undefined,
     turnBase: 0,
   };
-  // The context window is the model's in use (it changes when a stalled root escalates).
+  // The input limit is the model's in use (it changes when a stalled root escalates).
   const compactor = new Compactor(
     {
       who,
@@ -114,7 +114,7 @@ export async function setUp(
       onUsage: (usage, summarizer) => shared.tracker.add(who.agent, usage, summarizer),
     },
     limits.compactThreshold ?? COMPACT_THRESHOLD,
-    () => state.model.info.contextWindow,
+    () => inputLimit(state.model.info),
   );
   if (options.compactFirst) compactor.request();
   const run: Run = {
@@ -213,8 +213,9 @@ function buildTools(
     const host = { options, who, activations, act };
     const skill = skills.skillTool(host, delegation);
     if (skill) registry.set(skill.name, skill as unknown as Tool);
-    skills.activationsFromHistory(host);
+    // What a chat's earlier messages activated, then what a continued session's transcript recorded.
     skills.restoreActivations(host);
+    if (options.restoredSkills) skills.restoreRecordedActivations(host, options.restoredSkills);
   }
   return { act, activations };
 }
@@ -259,6 +260,7 @@ export function childRunOptions(
     escalate: _e,
     compactFirst: _c,
     activateSkill: _s,
+    restoredSkills: _rs,
     typedGoal: _t,
     limits,
     ...deps

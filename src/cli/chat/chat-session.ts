@@ -4,8 +4,14 @@
  * continue a chat like any run. One approval gate serves the whole chat: "yes for this session" lasts.
  */
 
-import { applyCompaction, compactConversation } from "../../agents/loop/context/compaction.ts";
+import {
+  applyCompaction,
+  COMPACT_THRESHOLD,
+  compactConversation,
+  keepTokensFor,
+} from "../../agents/loop/context/compaction.ts";
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
+import type { SkillActivationRecord } from "../../agents/spec/skills/types.ts";
 import { sessionsDir } from "../../kernel/files/paths.ts";
 import {
   type AgentEvent,
@@ -54,6 +60,8 @@ interface Conversation {
   /** The transcript already holds runs: the next session_start is marked resumed. */
   resumed: boolean;
   model?: string;
+  /** The continued session's recorded skill activations, restored by the first message's run. */
+  restoredSkills?: readonly SkillActivationRecord[];
 }
 
 /** Runs `agent chat`; resolves to the exit code (0 when the user quits). */
@@ -73,6 +81,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     transcript,
     messages: [...(continued?.point.messages ?? [])],
     resumed: continued !== undefined,
+    ...(continued ? { restoredSkills: continued.point.skills } : {}),
   };
   // A continued session that ended on an interrupted message: the next one must reach the model on its own.
   closeInterruptedTurn(convo.messages);
@@ -140,7 +149,12 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       // Kept unredacted, so the next turn sends back exactly what the model produced.
       if (event.depth === 0 && event.kind === "message") convo.messages.push(event.data.message);
       if (event.depth === 0 && event.kind === "compaction") {
-        convo.messages = applyCompaction(convo.messages, event.data.summary, event.data.kept);
+        convo.messages = applyCompaction(
+          convo.messages,
+          event.data.summary,
+          event.data.kept,
+          event.data.resultLimit,
+        );
       }
     },
   );
@@ -197,10 +211,13 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         sessionId: convo.transcript.id,
         history: [...convo.messages],
         resumed: convo.resumed,
+        ...(convo.restoredSkills ? { restoredSkills: convo.restoredSkills } : {}),
         ...(top.model !== undefined ? { model: top.model } : {}),
       });
       turn = undefined;
       convo.resumed = true;
+      // Restored once: from now on the session keeps the root's activations across messages.
+      delete convo.restoredSkills;
       if (result.status === "interrupted") closeInterruptedTurn(convo.messages);
       addTotals(totals, result);
       const exitCode = exitCodeFor(result);
@@ -268,6 +285,7 @@ async function runCommand(
       convo.transcript = next;
       convo.messages = [];
       convo.resumed = false;
+      delete convo.restoredSkills;
       ui.reset?.(welcomeOf(setup).model);
       ui.note(`new conversation · session ${shortIdOf(convo.transcript.id, sessionsDir(setup.env))}`);
       return;
@@ -322,7 +340,7 @@ async function runCommand(
           resolveModel: (name) => client.resolve(name).ref,
           modelInfo: (ref) => client.info(ref),
         },
-        { reason: "requested" },
+        { reason: "requested", keepTokens: chatKeepTokens(setup, convo) },
       );
       if (!outcome.ok) ui.note(`nothing compacted: ${outcome.reason}`, outcome.nothingToDo === true);
       return;
@@ -358,4 +376,16 @@ function welcomeOf(setup: SessionSetup, resumed?: number): ChatWelcomeInfo {
     ...(resumed !== undefined ? { resumed } : {}),
     ...(setup.env.HOME !== undefined ? { home: setup.env.HOME } : {}),
   };
+}
+
+/** The kept tail's budget of a chat's `/compact`: a share of the chat model's input limit at the threshold. */
+function chatKeepTokens(setup: SessionSetup, convo: Conversation): number {
+  const threshold = setup.limits.compactThreshold ?? COMPACT_THRESHOLD;
+  try {
+    const name = convo.model ?? setup.override ?? setup.spec.model;
+    return keepTokensFor(setup.client.info(setup.client.resolve(name).ref), threshold);
+  } catch {
+    // A model that does not resolve now (`auto` is decided per message): the unknown-model window.
+    return keepTokensFor(modelInfo("unknown"), threshold);
+  }
 }

@@ -157,6 +157,7 @@ export async function runSession(
       sessionId: transcript.id,
       history: continued?.point.messages ?? [],
       resumed: continued !== undefined,
+      ...(continued ? { restoredSkills: continued.point.skills } : {}),
       ...(outputSchema ? { outputSchema } : {}),
       ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(top.model !== undefined ? { model: top.model } : {}),

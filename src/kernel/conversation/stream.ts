@@ -50,6 +50,12 @@ export interface ModelInfo {
   id: string;
   provider: ProviderKind;
   contextWindow: number;
+  /**
+   * The most input tokens a request may carry, when the provider states a limit below the window
+   * (GPT-5.4+ and GPT-6.x: 922,000 of 1,050,000). Compaction and the last-resort cut work from it
+   * (inputLimit); absent, the window is the limit.
+   */
+  maxInputTokens?: number;
   maxOutputTokens: number;
   /** USD per million tokens. */
   price: ModelPrice;
@@ -61,6 +67,13 @@ export interface ModelInfo {
   known: boolean;
   /** No price is known for the model: `price` is the conservative default, so budgets still count it. */
   priceEstimated?: boolean;
+}
+
+/** The most input tokens a request to the model may carry: its stated maximum input, else its window. */
+export function inputLimit(info: Pick<ModelInfo, "contextWindow" | "maxInputTokens">): number {
+  return info.maxInputTokens !== undefined && info.maxInputTokens < info.contextWindow
+    ? info.maxInputTokens
+    : info.contextWindow;
 }
 
 /** One model call, in normalized form. */

@@ -138,8 +138,12 @@ export interface EventDataMap {
     summarized: number;
     /** How many recent messages were kept after it. */
     kept: number;
+    /** The most characters each kept tool result keeps: set when the last turn was too large to keep whole
+     * (its results were cut; a resume cuts them the same way). */
+    resultLimit?: number;
     /** Input tokens of the last request, as the provider reported them (threshold compactions). */
     inputTokens?: number;
+    /** The input limit compaction works from: the model's maximum input, else its context window. */
     contextWindow?: number;
     /** The user message that now opens the history: the original goal and the summary. */
     summary: UserMessage;
@@ -157,6 +161,8 @@ export interface EventDataMap {
     by: "model" | "user";
     fork: boolean;
     granted: string[];
+    /** A continued conversation's recorded activation, activated again under today's skills and rules. */
+    restored?: boolean;
     ignored?: string;
   };
   warning: { message: string; code?: string };

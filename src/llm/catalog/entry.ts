@@ -19,6 +19,8 @@ export interface CatalogEntry {
   /** models.dev family (`claude-sonnet`, `gpt`, `gemini-pro`, ...), when known. */
   family?: string;
   contextWindow: number;
+  /** Maximum input tokens, when the provider states one below the window (models.dev `limit.input`). */
+  maxInputTokens?: number;
   maxOutputTokens: number;
   /** List price, USD per million tokens. */
   price: ModelPrice;

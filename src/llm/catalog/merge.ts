@@ -39,6 +39,8 @@ function fromModelsDev(model: CompactModel): CatalogEntry {
     contextWindow: model.context,
     maxOutputTokens: model.output,
     price: fullPrice(model.cost),
+    // models.dev `limit.input` (kept only when below the window, models-dev.ts).
+    ...(model.input !== undefined ? { maxInputTokens: model.input } : {}),
     reasoning: model.reasoning,
     toolCall: model.toolCall,
     origin: "models.dev",
@@ -81,6 +83,7 @@ function applyOverride(
       name: facts.name ?? id,
       contextWindow: facts.contextWindow,
       maxOutputTokens: facts.maxOutputTokens,
+      ...(facts.maxInputTokens !== undefined ? { maxInputTokens: facts.maxInputTokens } : {}),
       price: facts.price,
       reasoning: facts.reasoning ?? false,
       toolCall: true,
@@ -92,7 +95,12 @@ function applyOverride(
   if (facts && win) {
     if (facts.name) out.name = facts.name;
     if (facts.family) out.family = facts.family;
-    if (facts.contextWindow) out.contextWindow = facts.contextWindow;
+    if (facts.contextWindow) {
+      out.contextWindow = facts.contextWindow;
+      // A window the override states comes with its own input limit, or none.
+      if (facts.maxInputTokens) out.maxInputTokens = facts.maxInputTokens;
+      else delete out.maxInputTokens;
+    }
     if (facts.maxOutputTokens) out.maxOutputTokens = facts.maxOutputTokens;
     if (facts.releaseDate) out.releaseDate = facts.releaseDate;
     if (facts.reasoning !== undefined) out.reasoning = facts.reasoning;

@@ -25,6 +25,8 @@ export interface OverrideFacts {
   name?: string;
   family?: string;
   contextWindow?: number;
+  /** Maximum input tokens, when below the window. */
+  maxInputTokens?: number;
   maxOutputTokens?: number;
   price?: ModelPrice;
   longContext?: { above: number; price: ModelPrice };
@@ -117,7 +119,15 @@ const CLAUDE_4_ADAPTIVE = {
 const OPENAI_MODELS = "https://developers.openai.com/api/docs/models";
 const OPENAI_PRICING = "https://developers.openai.com/api/docs/pricing";
 const OPENAI_DEPRECATIONS = "https://developers.openai.com/api/docs/deprecations";
-const GPT_6_FACTS = { contextWindow: 1_050 * K, maxOutputTokens: 128 * K, reasoning: true } as const;
+/** GPT-6.x: "1,050,000 context window", "922,000 max input tokens", "128,000 max output tokens"
+ * (developers.openai.com/api/docs/models/gpt-6.2-sol, read 2026-11-29; the 6.1 model cards on Google's
+ * partner-model pages state the same three limits). */
+const GPT_6_FACTS = {
+  contextWindow: 1_050 * K,
+  maxInputTokens: 922 * K,
+  maxOutputTokens: 128 * K,
+  reasoning: true,
+} as const;
 /** OpenAI reasoning models: `reasoning.summary` is accepted (guides/reasoning#reasoning-summaries). */
 const OPENAI_REASONING = { provider: "openai", reasoningSummary: true, temperature: false } as const;
 const WITH_NONE: readonly ReasoningEffort[] = ["none", "low", "medium", "high", "xhigh", "max"];

@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  applyCompaction,
-  compactionCut,
-  summaryMessage,
-} from "../../../src/agents/loop/context/compaction.ts";
+import { applyCompaction, chooseTail, summaryMessage } from "../../../src/agents/loop/context/compaction.ts";
 import { resumeFrom } from "../../../src/agents/loop/context/resume.ts";
+import { messageChars } from "../../../src/agents/loop/guards.ts";
 import type { Message, ModelRequest } from "../../../src/kernel/index.ts";
 import type { ScriptedTurn } from "../../support/scripted-provider.ts";
 import { assertNoOrphans, type Harness, harness, spec } from "../harness.ts";
@@ -123,6 +120,56 @@ describe("compaction in the loop", () => {
   });
 });
 
+describe("one compaction ends under the threshold", () => {
+  /** A provider that counts twice what the loop estimates (4 characters a token). */
+  const overCounted = (request: ModelRequest) => ({
+    inputTokens: Math.ceil((2 * JSON.stringify(request.messages).length) / 4),
+  });
+  const nineReads = (prefix: string): ScriptedTurn["toolCalls"] =>
+    [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ name: "read_file", arguments: { path: `${prefix}${n}.txt` } }));
+
+  test("a last turn of nine large tool results, counted two-fold: its results are cut, compacted once", async () => {
+    let n = 0;
+    h = await harness({
+      specs: [spec("root", ["read_file"], { model: "good" })],
+      contextWindow: 100_000,
+      script: {
+        agents: { [SUMMARIZER_KEY]: [{ text: SUMMARY }, { text: SUMMARY }] },
+        fallback: (request) => {
+          n++;
+          const usage = overCounted(request);
+          if (n <= 3) return { toolCalls: nineReads(["a", "b", "c"][n - 1] as string), usage };
+          return { text: "done", usage };
+        },
+      },
+    });
+    // Different contents (identical results would read as a stall), 200 lines of 50 characters each.
+    for (const prefix of ["a", "b", "c"])
+      for (let i = 1; i <= 9; i++)
+        writeFileSync(path.join(h.dir, `${prefix}${i}.txt`), `${prefix}${i}${"x".repeat(47)}\n`.repeat(200));
+    const result = await h.run("read them all");
+    expect(result).toMatchObject({ finishReason: "stop", answer: "done" });
+
+    const compactions = h.of("compaction");
+    expect(compactions).toHaveLength(1);
+    expect(compactions[0]?.data.kept).toBe(10);
+    expect(compactions[0]?.data.resultLimit).toBeGreaterThan(1_000);
+    // Every request after the compaction is under the threshold (0.8 of 100,000) by the provider's own count.
+    const requests = rootRequests(h);
+    const after = requests.slice(3);
+    expect(after).toHaveLength(1);
+    for (const request of after) expect(overCounted(request).inputTokens).toBeLessThan(80_000);
+    const kept = after[0]?.messages ?? [];
+    assertNoOrphans(kept);
+    expect(kept.filter((m) => m.role === "tool")).toHaveLength(9);
+    for (const m of kept)
+      if (m.role === "tool") expect(m.content).toContain("cut when the conversation was compacted");
+    // A resume rebuilds the same cut tail.
+    const messages = h.of("message").map((e) => e.data.message);
+    expect(resumeFrom(h.events).messages).toEqual([...kept, messages.at(-1) as Message]);
+  });
+});
+
 describe("a full context window", () => {
   test("is met with a compaction first (reason context_window), then the turn is retried", async () => {
     let n = 0;
@@ -161,12 +208,57 @@ describe("compaction pieces", () => {
   ];
   const history: Message[] = [{ role: "user", content: "Goal: x" }, ...[1, 2, 3, 4, 5, 6].flatMap(call)];
 
+  /** The loop's estimate of some messages, in tokens (4 characters a token). */
+  const tokensOf = (messages: readonly Message[]) => messages.reduce((n, m) => n + messageChars(m), 0) / 4;
+
   test("the cut falls on an assistant message, so the kept tail holds every call with its result", () => {
-    expect(compactionCut(history, 4)).toBe(5);
-    expect(compactionCut(history, 6)).toBeUndefined();
+    // A budget of the last four turns keeps them; a little less keeps three; all six leave nothing to summarise.
+    expect(chooseTail(history, tokensOf(history.slice(5)))).toEqual({ cut: 5 });
+    expect(chooseTail(history, tokensOf(history.slice(5)) - 1)).toEqual({ cut: 7 });
+    expect(chooseTail(history, tokensOf(history.slice(1)))).toBeUndefined();
     const compacted = applyCompaction(history, summaryMessage(history[0], "S"), history.length - 5);
     assertNoOrphans(compacted);
     expect(compacted).toHaveLength(9);
+  });
+
+  test("a last turn larger than the budget keeps its calls with results cut; a call larger still is summarised", () => {
+    const big = (n: number): Message => ({
+      role: "tool",
+      toolCallId: `c${n}`,
+      toolName: "read_file",
+      content: "y".repeat(20_000),
+      isError: false,
+    });
+    const calls: Message = {
+      role: "assistant",
+      parts: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({
+        type: "tool_call" as const,
+        id: `c${n}`,
+        name: "read_file",
+        arguments: {},
+      })),
+    };
+    const turn = [calls, ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map(big)];
+    const nine: Message[] = [...history, ...turn];
+    const budget = 10_000;
+    const choice = chooseTail(nine, budget);
+    expect(choice?.cut).toBe(history.length);
+    const kept = applyCompaction(nine, summaryMessage(nine[0], "S"), turn.length, choice?.resultLimit);
+    assertNoOrphans(kept);
+    expect(tokensOf(kept.slice(1))).toBeLessThanOrEqual(budget);
+    // A call whose own arguments pass the budget: nothing can be kept, the whole turn is summarised.
+    const huge: Message = {
+      role: "assistant",
+      parts: [{ type: "tool_call", id: "w", name: "write_file", arguments: { content: "z".repeat(50_000) } }],
+    };
+    const written: Message = {
+      role: "tool",
+      toolCallId: "w",
+      toolName: "write_file",
+      content: "ok",
+      isError: false,
+    };
+    expect(chooseTail([...history, huge, written], budget)).toEqual({ cut: history.length + 2 });
   });
 
   test("old thinking blocks are dropped from the kept tail; the open tool-use cycle keeps its own", () => {

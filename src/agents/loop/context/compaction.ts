@@ -5,6 +5,7 @@ import {
   assistantText,
   assistantToolCalls,
   type EmitFn,
+  inputLimit,
   type Message,
   type ModelInfo,
   type ModelRef,
@@ -13,15 +14,17 @@ import {
   type Usage,
   type UserMessage,
 } from "../../../kernel/index.ts";
+import { messageChars } from "../guards.ts";
 import { streamReply } from "../stream-reply.ts";
 import SYSTEM from "./compaction-prompt.txt" with { type: "text" };
 
 /**
  * Compaction (docs/run.md "Compaction"): once the provider reports that a conversation's input passed a share
- * of the model's context window, the older part is summarised by one fast-tier model call into a
+ * of the model's input limit (its maximum input, else its window), the older part is summarised by one fast-tier model call into a
  * structured summary (goal, decisions, files touched, open threads). The history becomes the first
- * user message's goal with that summary, then the recent turns unchanged: the tail starts at an
- * assistant message, so every tool call in it keeps its result and none is orphaned. Old reasoning
+ * user message's goal with that summary, then the recent turns that fit KEEP_TAIL_SHARE of the
+ * threshold's tokens (chooseTail): the tail starts at an assistant message, so every tool call in it keeps
+ * its result and none is orphaned; a last turn too large to keep has its tool results cut, or is summarised. Old reasoning
  * (thinking blocks) is dropped from the tail: a thinking block may only go back while everything
  * before it is unchanged (the open tool-use cycle keeps its own, see applyCompaction). Between compactions the loop only appends, so every request extends the
  * previous one and provider prompt caches hit.
@@ -33,8 +36,32 @@ export type CompactionReason = "threshold" | "requested" | "context_window";
 /** Default share of the context window (input tokens as last reported) that triggers compaction. */
 export const COMPACT_THRESHOLD = 0.8;
 
-/** Assistant turns kept verbatim after the summary. */
-export const KEEP_RECENT_TURNS = 4;
+/**
+ * The share of the compaction threshold's tokens the kept tail may hold (a quarter: 20% of the model's
+ * maximum input at the default threshold of 0.8). The rest is for the system prompt, the tools and the
+ * summary, so one compaction brings the next request under the threshold however large the recent
+ * turns were.
+ */
+export const KEEP_TAIL_SHARE = 0.25;
+
+/** The kept tail's budget (in the loop's 4-characters estimate) for a model's input limit and a threshold,
+ * when no provider count is known yet (a chat's `/compact`). */
+export function keepTokensFor(
+  info: Pick<ModelInfo, "contextWindow" | "maxInputTokens">,
+  threshold: number,
+): number {
+  return Math.floor(KEEP_TAIL_SHARE * Math.min(1, threshold) * inputLimit(info));
+}
+
+/** The fewest turns a compaction that was asked for (or followed a full window) summarises. */
+const MIN_SUMMARISED_TURNS = 2;
+
+function assistantTurns(messages: readonly Message[]): number {
+  return messages.filter((m) => m.role === "assistant").length;
+}
+
+/** A kept tool result is never cut below this many characters: past that the turn is summarised instead. */
+const MIN_KEPT_RESULT_CHARS = 1_000;
 
 /** The model tier that writes summaries (resolved like a helper run's `fast`). */
 export const COMPACTION_TIER = "fast";
@@ -50,18 +77,75 @@ export function reportedInputTokens(usage: Usage): number {
 }
 
 /**
- * Where the kept tail begins: the `keep`-th assistant message from the end. Undefined when there is
- * nothing older than the first user message to summarise.
+ * What a compaction keeps: the tail from `cut` on, and, when even the last turn is larger than the
+ * budget, the most characters each of its tool results keeps (`resultLimit`).
  */
-export function compactionCut(messages: readonly Message[], keep = KEEP_RECENT_TURNS): number | undefined {
-  let seen = 0;
+export interface TailChoice {
+  cut: number;
+  resultLimit?: number;
+}
+
+/**
+ * The kept tail, chosen by size: the longest run of recent turns (starting at an assistant message, so
+ * every call keeps its result) whose estimate fits `keepTokens` (4 characters a token, as the loop's
+ * estimate counts them). When the last turn alone does not fit, its tool results are cut to fit; when
+ * even that cannot fit (its own call is larger, or each result would keep under MIN_KEPT_RESULT_CHARS),
+ * the whole conversation is summarised and nothing is kept. Undefined when everything after the first
+ * message fits: there is nothing older to summarise.
+ */
+export function chooseTail(messages: readonly Message[], keepTokens: number): TailChoice | undefined {
+  const budget = Math.max(0, Math.floor(keepTokens * 4));
+  let chars = 0;
+  let fits: number | undefined;
+  let last: number | undefined;
   for (let i = messages.length - 1; i > 0; i--) {
-    if (messages[i]?.role !== "assistant") continue;
-    seen++;
-    if (seen === keep) return i > 1 ? i : undefined;
+    const m = messages[i] as Message;
+    chars += messageChars(m);
+    if (m.role !== "assistant") continue;
+    last ??= i;
+    if (chars > budget) break;
+    fits = i;
   }
-  // Fewer assistant turns than `keep`: keep them all, summarise nothing.
+  if (fits !== undefined) return fits > 1 ? { cut: fits } : undefined;
+  if (last === undefined) return undefined;
+  const resultLimit = resultLimitFor(messages.slice(last), budget);
+  return resultLimit !== undefined ? { cut: last, resultLimit } : { cut: messages.length };
+}
+
+/** The largest per-result length that makes `turn` fit `budget` characters, or undefined when none does. */
+function resultLimitFor(turn: readonly Message[], budget: number): number | undefined {
+  let fixed = 0;
+  const lengths: number[] = [];
+  for (const m of turn) {
+    if (m.role === "tool") {
+      fixed += messageChars(m) - m.content.length;
+      lengths.push(m.content.length);
+    } else fixed += messageChars(m);
+  }
+  let room = budget - fixed - lengths.length * CUT_NOTE_CHARS;
+  if (lengths.length === 0 || room <= 0) return undefined;
+  // Water-filling: the short results stay whole, the long ones share what is left equally.
+  lengths.sort((a, b) => a - b);
+  for (let i = 0; i < lengths.length; i++) {
+    const share = Math.floor(room / (lengths.length - i));
+    const length = lengths[i] as number;
+    if (length > share) return share >= MIN_KEPT_RESULT_CHARS ? share : undefined;
+    room -= length;
+  }
   return undefined;
+}
+
+/** Room for the note a cut result ends with. */
+const CUT_NOTE_CHARS = 80;
+
+/** A kept tool result cut to `limit` characters, with a note saying how much went. */
+function cutResult(message: Message, limit: number): Message {
+  if (message.role !== "tool" || message.content.length <= limit) return message;
+  const cut = message.content.length - limit;
+  return {
+    ...message,
+    content: `${message.content.slice(0, limit)}\n[… ${cut} more chars cut when the conversation was compacted]`,
+  };
 }
 
 /** The user message that opens a compacted history: the original goal, then the summary. */
@@ -76,7 +160,8 @@ export function summaryMessage(first: Message | undefined, summary: string): Use
 }
 
 /**
- * The compacted history: the summary message, then the last `kept` messages without old reasoning.
+ * The compacted history: the summary message, then the last `kept` messages without old reasoning, their
+ * tool results cut to `resultLimit` characters when given (a last turn too large to keep whole).
  * Everything before a kept thinking block changed, so it may not go back (DESIGN "Providers"), except
  * in the tool-use cycle still open (the last assistant message, followed only by its tool results):
  * Anthropic requires that one's thinking block with its tool results and ignores earlier ones
@@ -84,8 +169,14 @@ export function summaryMessage(first: Message | undefined, summary: string): Use
  * use": thinking blocks must be returned with the corresponding tool results, the only case where they
  * must be; previous thinking blocks are stripped from the context window).
  */
-export function applyCompaction(messages: readonly Message[], summary: UserMessage, kept: number): Message[] {
-  const tail = kept > 0 ? messages.slice(-kept) : [];
+export function applyCompaction(
+  messages: readonly Message[],
+  summary: UserMessage,
+  kept: number,
+  resultLimit?: number,
+): Message[] {
+  const whole = kept > 0 ? messages.slice(-kept) : [];
+  const tail = resultLimit !== undefined ? whole.map((m) => cutResult(m, resultLimit)) : whole;
   let open = tail.length - 1;
   while (open >= 0 && tail[open]?.role === "tool") open--;
   const openCycle = open < tail.length - 1 && tail[open]?.role === "assistant" ? open : -1;
@@ -154,10 +245,30 @@ export type CompactionOutcome =
 export async function compactConversation(
   messages: readonly Message[],
   deps: CompactionDeps,
-  trigger: { reason: CompactionReason; inputTokens?: number; contextWindow?: number },
+  trigger: {
+    reason: CompactionReason;
+    inputTokens?: number;
+    contextWindow?: number;
+    /** The kept tail's budget, in the loop's estimate (KEEP_TAIL_SHARE of the threshold's tokens). */
+    keepTokens: number;
+  },
 ): Promise<CompactionOutcome> {
-  const cut = compactionCut(messages);
-  if (cut === undefined) return { ok: false, reason: "not enough turns to compact", nothingToDo: true };
+  // Asked for, or after the provider said the window is full: at most half the conversation is kept,
+  // so something is always summarised; past the threshold the budget alone is below the conversation.
+  const keepTokens =
+    trigger.reason === "threshold"
+      ? trigger.keepTokens
+      : Math.min(trigger.keepTokens, messages.slice(1).reduce((n, m) => n + messageChars(m), 0) / 8);
+  const tail = chooseTail(messages, keepTokens);
+  if (tail === undefined)
+    return { ok: false, reason: "the recent turns are all there is", nothingToDo: true };
+  const { cut, resultLimit } = tail;
+  // Asked for or after a full window, a summary of less than MIN_SUMMARISED_TURNS turns is not worth its
+  // model call: eliding old results (the caller's fallback) makes the same room. Past the threshold, or
+  // when the last turn must be cut to fit (eliding never touches it), a compaction always happens.
+  const few = assistantTurns(messages.slice(0, cut)) < MIN_SUMMARISED_TURNS;
+  if (trigger.reason !== "threshold" && resultLimit === undefined && few)
+    return { ok: false, reason: "not enough turns to compact", nothingToDo: true };
   let model: ModelRef;
   let info: ModelInfo;
   try {
@@ -168,7 +279,7 @@ export async function compactConversation(
   }
   const older = messages.slice(0, cut);
   // About 4 characters a token; leave room for the prompt and the summary.
-  const text = transcriptText(older, Math.floor(info.contextWindow * 4 * 0.6));
+  const text = transcriptText(older, Math.floor(inputLimit(info) * 4 * 0.6));
   const reply = await streamReply(
     {
       model,
@@ -193,12 +304,13 @@ export async function compactConversation(
       model: model.id,
       summarized: cut,
       kept,
+      ...(resultLimit !== undefined ? { resultLimit } : {}),
       ...(trigger.inputTokens !== undefined ? { inputTokens: trigger.inputTokens } : {}),
       ...(trigger.contextWindow !== undefined ? { contextWindow: trigger.contextWindow } : {}),
       summary: opening,
     }),
   );
-  return { ok: true, messages: applyCompaction(messages, opening, kept) };
+  return { ok: true, messages: applyCompaction(messages, opening, kept, resultLimit) };
 }
 
 function errorText(error: unknown): string {
@@ -213,19 +325,25 @@ function errorText(error: unknown): string {
  */
 export class Compactor {
   private lastInput = 0;
+  /** Provider tokens per estimated token, from the last request (at least 1): a provider that counts
+   * more than the 4-characters estimate gets a proportionally smaller kept tail. */
+  private ratio = 1;
   private off = false;
   private requested: CompactionReason | undefined;
 
   constructor(
     private readonly deps: CompactionDeps,
     private readonly threshold: number,
-    /** The context window of the model in use (it may change when a stalled root escalates). */
-    private readonly contextWindow: () => number,
+    /** The input limit of the model in use (its maximum input, else its window: inputLimit); it may
+     * change when a stalled root escalates. */
+    private readonly limit: () => number,
   ) {}
 
-  /** Notes a request's reported usage. */
-  record(usage: Usage): void {
+  /** Notes a request's reported usage and, when known, the loop's estimate of that request. */
+  record(usage: Usage, estimatedTokens?: number): void {
     this.lastInput = reportedInputTokens(usage);
+    if (estimatedTokens !== undefined && estimatedTokens > 0 && this.lastInput > 0)
+      this.ratio = Math.max(1, this.lastInput / estimatedTokens);
   }
 
   /** Asks for a compaction before the next request, whatever the threshold (`/compact`, or the
@@ -239,16 +357,22 @@ export class Compactor {
     return this.off;
   }
 
+  /** The kept tail's budget in the loop's estimate: KEEP_TAIL_SHARE of the threshold's tokens. */
+  keepTokens(): number {
+    return Math.floor((KEEP_TAIL_SHARE * Math.min(1, this.threshold) * this.limit()) / this.ratio);
+  }
+
   /** The compacted history when one is due and succeeds; undefined otherwise. */
   async maybeCompact(messages: readonly Message[]): Promise<Message[] | undefined> {
     const requested = this.requested;
-    const window = this.contextWindow();
-    const due = !this.off && this.lastInput >= this.threshold * window;
+    const limit = this.limit();
+    const due = !this.off && this.lastInput >= this.threshold * limit;
     if (requested === undefined && !due) return undefined;
     this.requested = undefined;
+    const keepTokens = this.keepTokens();
     const trigger = requested
-      ? { reason: requested }
-      : { reason: "threshold" as const, inputTokens: this.lastInput, contextWindow: window };
+      ? { reason: requested, keepTokens }
+      : { reason: "threshold" as const, inputTokens: this.lastInput, contextWindow: limit, keepTokens };
     const outcome = await compactConversation(messages, this.deps, trigger);
     this.lastInput = 0;
     if (outcome.ok) return outcome.messages;

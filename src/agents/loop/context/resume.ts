@@ -1,4 +1,5 @@
 import type { AgentEvent, Message } from "../../../kernel/index.ts";
+import type { SkillActivationRecord } from "../../spec/skills/types.ts";
 import { applyCompaction } from "./compaction.ts";
 import { repairHistory } from "./history.ts";
 
@@ -11,23 +12,35 @@ export interface ResumePoint {
   agentName?: string;
   /** The goal the session started with. */
   goal?: string;
+  /** The root's skill activations as recorded when they happened (its `skill_activated` events), once per
+   * skill: pass them as runAgent's `restoredSkills`. Never derived from message text. */
+  skills: SkillActivationRecord[];
 }
 
 /**
  * Rebuilds the root's history from a transcript's `message` and `compaction` events (children's
  * messages are theirs alone; the full conversation stays in the transcript, a resume continues the
- * compacted one), so `agent run --resume ID "new goal"` can continue: pass `messages` as runAgent's `history`.
+ * compacted one), so `agent run --resume ID "new goal"` can continue: pass `messages` as runAgent's `history`
+ * and `skills` as its `restoredSkills`.
  */
 export function resumeFrom(events: readonly AgentEvent[]): ResumePoint {
   const messages: Message[] = [];
-  const point: ResumePoint = { messages };
+  const skills = new Map<string, SkillActivationRecord>();
+  const point: ResumePoint = { messages, skills: [] };
   for (const event of events) {
     if (event.depth !== 0) continue;
     if (event.kind === "message") messages.push(event.data.message);
     else if (event.kind === "compaction") {
       // Replay the compaction the run made: the same summary, the same kept tail.
-      const compacted = applyCompaction(messages, event.data.summary, event.data.kept);
+      const compacted = applyCompaction(
+        messages,
+        event.data.summary,
+        event.data.kept,
+        event.data.resultLimit,
+      );
       messages.splice(0, messages.length, ...compacted);
+    } else if (event.kind === "skill_activated" && !skills.has(event.data.skill)) {
+      skills.set(event.data.skill, { skill: event.data.skill, path: event.data.path, by: event.data.by });
     } else if (event.kind === "session_start" && point.sessionId === undefined) {
       point.sessionId = event.data.sessionId;
       point.agentName = event.data.agentName;
@@ -35,5 +48,6 @@ export function resumeFrom(events: readonly AgentEvent[]): ResumePoint {
     }
   }
   point.messages = repairHistory(messages);
+  point.skills = [...skills.values()];
   return point;
 }

@@ -2,7 +2,7 @@ import { makeEvent } from "../../../kernel/index.ts";
 import { modelInvocable, skillsFor } from "../../spec/skills/catalog.ts";
 import { skillGrants } from "../../spec/skills/grants.ts";
 import { substituteSkill } from "../../spec/skills/substitute.ts";
-import type { Skill } from "../../spec/skills/types.ts";
+import type { Skill, SkillActivationRecord } from "../../spec/skills/types.ts";
 import type { Run } from "../run-state.ts";
 
 /**
@@ -38,33 +38,56 @@ export function restoreActivations(host: SkillHost): void {
 }
 
 /**
- * A continued conversation (`-c`, `--resume`) whose history already holds skills' bodies: they count as
- * loaded (once per conversation), and their folders and grants apply again, under today's trust.
+ * A continued conversation (`-c`, `--resume`, a continued chat): the activations its transcript recorded
+ * when they happened (`skill_activated` records, resume.ts) count again, once each, under today's skills
+ * and rules, each announced by a `skill_activated` event marked `restored`. Message text is never read
+ * for activations: a forked skill's answer or a piped goal can imitate a skill's body. A record is not
+ * restored, with a warning, when its skill is gone or now comes from another file, when only the user
+ * may activate it (`disable-model-invocation`: they type `/name` again), when the agent's spec does not
+ * offer it, or when a rule denies or asks for it (`--deny skill:NAME`).
  */
-export function activationsFromHistory(host: SkillHost): void {
+export function restoreRecordedActivations(host: SkillHost, records: readonly SkillActivationRecord[]): void {
   const set = host.options.skills?.set;
   if (!set || host.who.depth !== 0) return;
-  const state = host.activations;
-  for (const message of host.options.history ?? []) {
-    // Only the skill tool's results and the goals `/name` made (userSkillGoal): text that a file or stdin
-    // brought into a goal never activates anything.
-    const fromTool = message.role === "tool" && message.toolName === "skill" && !message.isError;
-    const fromUser = message.role === "user" && USER_SKILL_GOAL.test(message.content);
-    if (!fromTool && !fromUser) continue;
-    const name = /<skill name="([^"]+)" path="/.exec(message.content)?.[1];
-    const skill = name !== undefined ? set.skills.get(name) : undefined;
-    if (!skill || state.activated.has(skill.name)) continue;
-    state.activated.add(skill.name);
-    if (skill.dir !== undefined) state.readRoots.push(skill.dir);
-    state.grants.push(...skillGrants(skill, set.projectTrusted).rules);
+  for (const record of records) {
+    if (host.activations.activated.has(record.skill)) continue;
+    const skill = set.skills.get(record.skill);
+    const refused = restoreRefusal(host, record, skill);
+    if (refused !== undefined || skill === undefined) {
+      const message = `skill ${record.skill} not restored from the session: ${refused ?? "it no longer exists"}`;
+      host.options.emit(makeEvent(host.who, "warning", { message, code: "skills" }));
+      continue;
+    }
+    activate(host, skill, record.by, true);
   }
 }
 
-/** How a goal that `/name` made starts, as the first message (`Goal: `) or a continued one (`New goal: `). */
-const USER_SKILL_GOAL = /^(?:New goal|Goal): The user ran the skill command \//;
+/** Why a recorded activation is not restored today; undefined when it may be. */
+function restoreRefusal(
+  host: SkillHost,
+  record: SkillActivationRecord,
+  skill: Skill | undefined,
+): string | undefined {
+  if (skill === undefined) return "it no longer exists";
+  if (skill.file !== record.path) return `the skill now comes from ${skill.file}, not ${record.path}`;
+  if (skill.disableModelInvocation)
+    return `only the user activates it (disable-model-invocation); type /${skill.name} to activate it again`;
+  if (!modelSkills(host).includes(skill)) return `agent ${host.who.name} is not offered it`;
+  const effect = host.options.gate.effectOf?.({
+    tool: "skill",
+    targets: [skill.name],
+    readOnly: false,
+    sensitive: false,
+    allowByDefault: true,
+  });
+  if (effect === undefined) return "this session's gate cannot confirm it is allowed";
+  if (effect !== "allow") return `a rule ${effect === "deny" ? "denies" : "asks for"} skill:${skill.name}`;
+  return undefined;
+}
 
-/** Activates `skill` for this agent (once per conversation); false when it was already active. */
-export function activate(host: SkillHost, skill: Skill, by: "model" | "user"): boolean {
+/** Activates `skill` for this agent (once per conversation); false when it was already active. `restored`:
+ * a continued conversation's recorded activation, activated again (restoreRecordedActivations). */
+export function activate(host: SkillHost, skill: Skill, by: "model" | "user", restored = false): boolean {
   const state = host.activations;
   if (state.activated.has(skill.name)) return false;
   state.activated.add(skill.name);
@@ -87,6 +110,7 @@ export function activate(host: SkillHost, skill: Skill, by: "model" | "user"): b
       by,
       fork: skill.fork,
       granted,
+      ...(restored ? { restored: true } : {}),
       ...(problems !== "" ? { ignored: problems } : {}),
     }),
   );

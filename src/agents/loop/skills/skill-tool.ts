@@ -5,7 +5,7 @@ import type { Skill } from "../../spec/skills/types.ts";
 import { type AgentSpec, DEFAULT_CONSTRAINTS, primitiveCapabilities } from "../../spec/spec.ts";
 import { activate, activatedText, modelSkills, type SkillHost } from "./skill-activation.ts";
 
-export { activate, activationsFromHistory, restoreActivations } from "./skill-activation.ts";
+export { activate, restoreActivations, restoreRecordedActivations } from "./skill-activation.ts";
 
 import { childIdentity, type DelegationContext, delegationResult } from "../sub-agents.ts";
 

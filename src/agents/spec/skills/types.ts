@@ -64,6 +64,18 @@ export interface ActivationState {
   grants: string[];
 }
 
+/**
+ * A skill activation as the transcript recorded it when it happened (the root's `skill_activated` event):
+ * the only thing a continued conversation restores activations from (skill-activation.ts
+ * restoreRecordedActivations). Message text is never read for activations.
+ */
+export interface SkillActivationRecord {
+  skill: string;
+  /** The SKILL.md (or command file) that was activated: a skill of that name elsewhere now is not restored. */
+  path: string;
+  by: "model" | "user";
+}
+
 /** A session's skills and the root conversation's activations (a new session, or `/clear`, starts over). */
 export interface SkillSession {
   set: SkillSet;

@@ -6,6 +6,7 @@
  */
 import type { ResumePoint } from "../../../agents/loop/context/resume.ts";
 import { decideAuto, type TierChoice } from "../../../agents/loop/tier-classifier.ts";
+import type { SkillActivationRecord } from "../../../agents/spec/skills/types.ts";
 import type { AgentSpec } from "../../../agents/spec/spec.ts";
 import type { RunAgentOptions, RunLimits } from "../../../agents/types.ts";
 import { sessionsDir } from "../../../kernel/files/paths.ts";
@@ -175,6 +176,8 @@ export interface RootTurn {
   history: Message[];
   /** Marks session_start as continuing the session. */
   resumed: boolean;
+  /** The continued session's recorded skill activations (its resume point's `skills`), restored once. */
+  restoredSkills?: readonly SkillActivationRecord[];
   /** Model override (`--model`, or `/model` in a chat). */
   model?: string;
   /** `--system`: replaces the root agent's system prompt. */
@@ -195,6 +198,7 @@ export function runRootTurn(setup: SessionSetup, turn: RootTurn): Promise<RunRes
     ...(turn.systemPrompt !== undefined ? { systemPrompt: turn.systemPrompt } : {}),
     ...(turn.outputSchema ? { outputSchema: turn.outputSchema } : {}),
     ...(turn.history.length > 0 || turn.resumed ? { history: turn.history, resumed: turn.resumed } : {}),
+    ...(turn.restoredSkills?.length ? { restoredSkills: turn.restoredSkills } : {}),
   });
 }
 

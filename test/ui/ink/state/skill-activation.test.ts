@@ -29,3 +29,22 @@ test("plain progress: one line naming the skill's path", () => {
   lines.onEvent(event);
   expect(stderr.lines).toEqual([`◆ root: ${TEXT}`]);
 });
+
+test("plain progress: a continued session's restored activation says so", () => {
+  const stderr = new MemorySink();
+  const lines = new ProgressLines({ stderr, colors: false, level: "full" });
+  lines.onEvent(
+    makeEvent(root, "skill_activated", {
+      skill: "builder",
+      path: "/home/u/.config/agent/skills/builder/SKILL.md",
+      scope: "user",
+      by: "model",
+      fork: false,
+      granted: ["exec:touch *"],
+      restored: true,
+    }),
+  );
+  expect(stderr.lines).toEqual([
+    "◆ root: skill builder restored from the session (activated by the model earlier) (user /home/u/.config/agent/skills/builder/SKILL.md); pre-approved: exec:touch *",
+  ]);
+});
