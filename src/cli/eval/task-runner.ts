@@ -48,6 +48,7 @@ export async function runTask(task: SuiteTask, index: number, options: TaskRunOp
     const stateHome = join(taskDir, "state");
     const run = await runAgentProcess(runArguments(task, workspace.path, options.cassette), {
       cwd: workspace.path,
+      taskHome: taskDir,
       stateHome,
       env: options.env,
       ...(options.signal ? { signal: options.signal } : {}),
