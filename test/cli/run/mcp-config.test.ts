@@ -3,7 +3,8 @@
  * model scripted on the fake Anthropic server, the MCP fixture server as a real stdio server): the shape
  * of docs/mcp.md's first example, with no agent spec written. Its tools are offered in the first request,
  * a call runs only under an allow rule (off a terminal it is otherwise denied and reported), and an image
- * in a result shows as `(+1 image)` on the progress line, as docs/mcp.md says.
+ * in a result shows as `(+1 image)` on the progress line, as docs/mcp.md says. A trusted project's server
+ * reaches the root agent too, once its start is approved like an exec of its command line.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -77,5 +78,31 @@ describe("MCP servers in config reach the root agent of agent run", () => {
     const result = await e2e.runAgent(["run", "--allow", "mcp:fixture/snapshot", "look at the page"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/✓ mcp:fixture\/snapshot .*the page as it looks now.*\(\+1 image\)/);
+  });
+
+  test("a trusted project's server reaches the root agent once its start is approved", async () => {
+    mkdirSync(join(e2e.sandbox.workspace, ".agent"), { recursive: true });
+    writeFileSync(
+      join(e2e.sandbox.workspace, ".agent", "config.yaml"),
+      `mcp_servers:\n  proj:\n    command: ${JSON.stringify(process.execPath)}\n    args: [${JSON.stringify(FIXTURE_SERVER)}]\n`,
+    );
+    const dir = join(e2e.sandbox.configDir, "agent");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "config.yaml"), `trusted_projects: [${JSON.stringify(e2e.sandbox.workspace)}]\n`);
+    e2e.server.enqueue(
+      { toolCalls: [{ name: "mcp__proj__echo", args: { text: "p" } }] },
+      { text: "With it." },
+    );
+    const result = await e2e.runAgent([
+      "run",
+      "--allow",
+      `exec:${process.execPath} ${FIXTURE_SERVER}`,
+      "--allow",
+      "mcp:proj/echo",
+      "echo p through the project's server",
+    ]);
+    expect(result.code).toBe(0);
+    expect(toolNames(0)).toContain("mcp__proj__echo");
+    expect(toolResultsOf(e2e.server.requests[1])[0]).toContain("echo: p");
   });
 });
