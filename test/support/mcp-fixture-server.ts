@@ -11,6 +11,7 @@
  * `sleep` child it starts (to prove the agent ends a server's descendants too). With $FIXTURE_EVIL_NAME
  * it also offers a tool of that name (a hostile server naming a tool to forge lines on the user's screen).
  * With $FIXTURE_DESCRIPTION_CHARS it also offers `verbose`, whose description is that many characters.
+ * With FIXTURE_IMAGE=1 it also offers `snapshot`, which returns a line of text and a 1x1 PNG image.
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -73,6 +74,17 @@ if (args.includes("--hang")) {
     server.registerTool("verbose", { description: "v".repeat(descriptionChars) }, async () =>
       text("verbose ran"),
     );
+  }
+  if (process.env.FIXTURE_IMAGE === "1") {
+    // A real 1x1 PNG (its bytes begin with the PNG signature 89 50 4E 47).
+    const png =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    server.registerTool("snapshot", { description: "Takes a screenshot" }, async () => ({
+      content: [
+        { type: "text" as const, text: "the page as it looks now" },
+        { type: "image" as const, data: png, mimeType: "image/png" },
+      ],
+    }));
   }
   server.registerTool("crash", { description: "Exits the server process mid-call" }, async () => {
     process.exit(3);

@@ -22,11 +22,12 @@ export async function act(
   state: TurnState,
   calls: ToolCall[],
 ): Promise<Step<{ results: CallResult[] }>> {
-  const { results, stop } = await actOnCalls(calls, run.act);
+  const { results, stop, stopReported } = await actOnCalls(calls, run.act);
   for (const r of results) append(run, state, r.message);
   run.shared.log.results(run.who, results);
   if (stop === undefined) return { next: "continue", results };
-  run.options.emit(makeEvent(run.who, "error", { message: stop, kind: "approval" }));
+  // One error event per stop: from the agent whose call needed the approval, not again from each parent.
+  if (!stopReported) run.options.emit(makeEvent(run.who, "error", { message: stop, kind: "approval" }));
   const error = { kind: "approval" as const, message: stop };
   // No answer: what the model said so far is a preamble ("Delegating the edit."), not a result, and
   // stdout holds exactly the answer.
@@ -40,17 +41,22 @@ export async function act(
 export async function actOnCalls(
   calls: ToolCall[],
   ctx: ActContext,
-): Promise<{ results: CallResult[]; stop?: string }> {
+): Promise<{ results: CallResult[]; stop?: string; stopReported?: boolean }> {
   const results: CallResult[] = new Array(calls.length);
   let stop: string | undefined;
+  let stopReported = false;
   const runOne = async (i: number): Promise<void> => {
     const call = calls[i] as ToolCall;
     if (stop !== undefined) {
       results[i] = errorResult(call, `not run: ${stop}`, "aborted");
       return;
     }
-    results[i] = await runCall(call, ctx);
-    stop ??= results[i]?.stop;
+    const result = await runCall(call, ctx);
+    results[i] = result;
+    if (stop === undefined && result.stop !== undefined) {
+      stop = result.stop;
+      stopReported = result.stopReported === true;
+    }
   };
   const limit = limiter(Math.max(1, ctx.concurrency));
   let inflight: Promise<void>[] = [];
@@ -64,7 +70,7 @@ export async function actOnCalls(
     }
   }
   await Promise.all(inflight);
-  return stop !== undefined ? { results, stop } : { results };
+  return stop !== undefined ? { results, stop, stopReported } : { results };
 }
 
 /** A concurrency limiter: at most `n` tasks at once, started in call order (a freed slot is handed over). */

@@ -165,7 +165,8 @@ async function finishRun(base: RunBase, ended: End): Promise<NodeOutcome> {
   base.abort.dispose();
   await base.learn.flush();
   // A child's early end is news to its parent's watchers; the root's end is the session_end event itself.
-  if (!isRoot && f.finishReason !== "stop" && f.finishReason !== "stall") {
+  // An end with an error was reported by its error event already (one message, printed once).
+  if (!isRoot && f.finishReason !== "stop" && f.finishReason !== "stall" && f.error === undefined) {
     const message = `${options.spec.name} ended: ${f.finishReason}`;
     options.emit(makeEvent(who, "warning", { message, code: f.finishReason }));
   }

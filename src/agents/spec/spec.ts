@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../../kernel/conversation/stream.ts";
+import { ALL_MCP_SERVERS } from "../../tools/mcp/names.ts";
 import { isPrimitiveName, type PrimitiveName } from "../../tools/names.ts";
 
 /**
@@ -141,6 +142,7 @@ export function mcpCapabilities(spec: AgentSpec): string[] {
 
 /** What is wrong with an `mcp:SERVER[/TOOL]` capability, if anything (tools are checked at run time). */
 export function mcpCapabilityProblem(cap: string, servers: readonly string[]): string | undefined {
+  if (cap === ALL_MCP_SERVERS) return undefined; // every declared server; none when config declares none
   const rest = cap.slice("mcp:".length);
   const slash = rest.indexOf("/");
   const server = slash < 0 ? rest : rest.slice(0, slash);

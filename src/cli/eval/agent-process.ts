@@ -3,9 +3,17 @@
  * compiled binary itself), in the task's workspace copy, with its own XDG_STATE_HOME so each task has its
  * own session directory and -j N never mixes transcripts. The result is the run's one JSON object
  * (docs/ci-and-json.md); a process that printed none is reported with its exit code and stderr's end.
+ *
+ * The run sees what the suite states and nothing of the user's setup: its HOME and XDG_CONFIG_HOME are
+ * empty folders of the task's own, so the user's config.yaml, agents, skills, AGENTS.md and MCP servers
+ * never change the tools, prompts or models of a task. What a task uses comes with it: the built-in
+ * agents, the workspace's project agents and skills, the suite's model and rules. A replay therefore
+ * compares exactly what the suite uses, and a suite scores the same on every machine. The model catalog
+ * cache (XDG_CACHE_HOME) stays the user's: facts about models, not a setup.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { MCP_AUTH_DIR_VARIABLE, mcpAuthDir } from "../../tools/mcp/auth/token-store.ts";
 import type { SuiteTask } from "./suite-task.ts";
@@ -79,30 +87,62 @@ function trackAgent(child: ChildProcess): void {
   });
 }
 
-/** Runs the task's agent; `stateHome` becomes its XDG_STATE_HOME (created here). Never rejects. */
+/**
+ * The environment of a task's run: the user's (keys, base URLs, PATH) with the task's own empty home and
+ * config folders and its own state folder (all under `taskHome`, created here), and the user's cache.
+ * The MCP servers the suite names (`mcp_servers:`) are the only part of the user's config the run gets:
+ * their entries, as the user wrote them, become the task's config.yaml (JSON is YAML), and the user's MCP
+ * logins (`agent mcp login`) reach it through AGENT_MCP_AUTH_DIR (token-store.ts).
+ */
+export function isolatedEnv(
+  env: Record<string, string | undefined>,
+  taskHome: string,
+  stateHome: string,
+  mcpServers: Record<string, unknown> = {},
+): Record<string, string | undefined> {
+  const home = join(taskHome, "home");
+  const config = join(taskHome, "config");
+  for (const dir of [home, config, stateHome]) mkdirSync(dir, { recursive: true });
+  if (Object.keys(mcpServers).length > 0) {
+    mkdirSync(join(config, "agent"), { recursive: true });
+    writeFileSync(join(config, "agent", "config.yaml"), `${JSON.stringify({ mcp_servers: mcpServers })}\n`);
+  }
+  const cache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: config,
+    XDG_STATE_HOME: stateHome,
+    XDG_CACHE_HOME: cache,
+    [MCP_AUTH_DIR_VARIABLE]: mcpAuthDir(env),
+  };
+}
+
+/**
+ * Runs the task's agent; `stateHome` becomes its XDG_STATE_HOME, and `taskHome` holds its own empty HOME
+ * and XDG_CONFIG_HOME (isolatedEnv above). Never rejects.
+ */
 export function runAgentProcess(
   args: string[],
   options: {
     cwd: string;
+    taskHome: string;
     stateHome: string;
     env: Record<string, string | undefined>;
+    /** The user's config entries of the MCP servers the suite names (isolatedEnv). */
+    mcpServers?: Record<string, unknown>;
     /** Aborting sends the run SIGTERM: it ends as an interrupted run (exit 130) and writes its result. */
     signal?: AbortSignal;
   },
 ): Promise<AgentRunOutcome> {
-  mkdirSync(options.stateHome, { recursive: true });
+  const env = isolatedEnv(options.env, options.taskHome, options.stateHome, options.mcpServers);
   const [program, ...prefix] = agentCommand();
   return new Promise((done) => {
     let stdout = "";
     let stderr = "";
     const child = spawn(program as string, [...prefix, ...args], {
       cwd: options.cwd,
-      // Its own state folder for its transcript, but the user's MCP logins (token-store.ts).
-      env: {
-        ...options.env,
-        XDG_STATE_HOME: options.stateHome,
-        [MCP_AUTH_DIR_VARIABLE]: mcpAuthDir(options.env),
-      },
+      env,
       stdio: ["ignore", "pipe", "pipe"],
     });
     trackAgent(child);

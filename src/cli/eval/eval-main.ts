@@ -21,6 +21,7 @@ import { mergeReports } from "./report-merge.ts";
 import { readReport } from "./report-read.ts";
 import { reportTable } from "./report-table.ts";
 import { formatSuiteError, loadSuite } from "./suite-load.ts";
+import { suiteMcpServers } from "./suite-mcp.ts";
 import { suiteTrusted, untrustedGrants } from "./suite-trust.ts";
 
 export interface EvalFlags {
@@ -76,6 +77,7 @@ export async function evalSuiteCommand(
         { file },
       );
   }
+  const mcpServers = await suiteMcpServers(file, loaded.suite.tasks, config, configFile(io.env));
   const outDir = resolve(flags.out ?? join(stateDir(), "evals", runName()));
   const cassettes = (dir: string | true) => (dir === true ? join(dirname(file), "cassettes") : dir);
   // The first Ctrl-C or SIGTERM stops the running tasks (each run ends as interrupted) and starts no more.
@@ -93,6 +95,7 @@ export async function evalSuiteCommand(
       ...(shard ? { shard } : {}),
       keepWorkspaces: flags.keepWorkspaces === true,
       env: io.env,
+      mcpServers,
       signal: interrupts.signal,
       progress: (line) => stderr.write(`${line}\n`),
     });

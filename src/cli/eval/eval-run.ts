@@ -22,6 +22,8 @@ export interface EvalRunOptions {
   shard?: Shard;
   keepWorkspaces: boolean;
   env: Record<string, string | undefined>;
+  /** The user's config entries of the MCP servers the suite names (suite-mcp.ts). */
+  mcpServers?: Record<string, unknown>;
   /** Aborted by Ctrl-C or SIGTERM: running tasks are stopped, the rest never start. */
   signal?: AbortSignal;
   /** A line per finished task (stderr). */
@@ -84,6 +86,7 @@ export async function runSuite(suite: Suite, options: EvalRunOptions): Promise<E
       cassette: cassetteFor(task, options),
       keepWorkspace: options.keepWorkspaces,
       env: options.env,
+      mcpServers: options.mcpServers ?? {},
       warn: options.progress,
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -56,6 +56,8 @@ const runSettings = {
   allow: rules.optional(),
   deny: rules.optional(),
   on_ask: z.enum(["deny", "fail", "allow"]).optional(),
+  /** MCP servers of the user's config the task's run may use (none else reaches it). */
+  mcp_servers: z.array(z.string().min(1)).optional(),
 };
 
 export const taskSchema = z.strictObject({

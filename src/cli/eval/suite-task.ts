@@ -31,6 +31,8 @@ export interface SuiteTask {
   allow: string[];
   deny: string[];
   onAsk: "deny" | "fail" | "allow";
+  /** Names of the user's MCP servers the run gets (defaults' and the task's together). */
+  mcpServers: string[];
 }
 
 /** Applies defaults (a task's own value wins; allow and deny lists add up) and resolves paths against `base`. */
@@ -55,6 +57,7 @@ export function resolveTasks(suite: SuiteFile, base: string): SuiteTask[] {
       allow: [...(defaults.allow ?? []), ...(task.allow ?? [])],
       deny: [...(defaults.deny ?? []), ...(task.deny ?? [])],
       onAsk: task.on_ask ?? defaults.on_ask ?? "deny",
+      mcpServers: [...new Set([...(defaults.mcp_servers ?? []), ...(task.mcp_servers ?? [])])],
     };
     const pick = <T>(own: T | undefined, fallback: T | undefined): T | undefined => own ?? fallback;
     const agent = pick(task.agent, defaults.agent);

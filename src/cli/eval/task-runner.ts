@@ -27,6 +27,8 @@ export interface TaskRunOptions {
   cassette: CassetteChoice;
   keepWorkspace: boolean;
   env: Record<string, string | undefined>;
+  /** The user's config entries of the MCP servers the suite names; the task gets those it names. */
+  mcpServers: Record<string, unknown>;
   /** Set by Ctrl-C or SIGTERM: the running agent is stopped, and checks are skipped. */
   signal?: AbortSignal;
   /** A line on stderr (e.g. the sandbox is unavailable for the checks). */
@@ -48,8 +50,10 @@ export async function runTask(task: SuiteTask, index: number, options: TaskRunOp
     const stateHome = join(taskDir, "state");
     const run = await runAgentProcess(runArguments(task, workspace.path, options.cassette), {
       cwd: workspace.path,
+      taskHome: taskDir,
       stateHome,
       env: options.env,
+      mcpServers: Object.fromEntries(task.mcpServers.map((name) => [name, options.mcpServers[name]])),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const answer = answerText(run);

@@ -21,6 +21,10 @@ export const runCommand: CommandModule<typeof RunSession> = {
       .option("--append-system <text>", "add to the top agent's system prompt (@FILE reads a file)")
       .option("--schema <file|json>", "the final answer must be JSON valid against this JSON schema")
       .addOption(outputOption(["text", "json", "stream-json"]))
+      .option(
+        "--no-session-persistence",
+        "keep no transcript: the run leaves nothing in the state folder and cannot be continued",
+      )
       .addOption(
         new Option(
           "--on-ask <decision>",

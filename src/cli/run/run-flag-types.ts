@@ -9,4 +9,6 @@ export interface RunFlags extends SessionFlags, SystemFlags {
   onAsk?: "deny" | "fail" | "allow";
   /** `agent -p`: behave as without a terminal (plain output, `--on-ask` decides approvals). */
   printMode?: boolean;
+  /** False with `--no-session-persistence`: nothing is written to the state folder, no `continue:` line. */
+  sessionPersistence?: boolean;
 }

@@ -7,6 +7,7 @@ import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import { AppError, ExitCode, makeEvent } from "../../kernel/index.ts";
 import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { flagApprover, flagReason } from "../../policy/approvers.ts";
+import { unsavedTranscript } from "../../session/unsaved-transcript.ts";
 import { chooseRenderer, selectRenderer } from "../../ui/renderer.ts";
 import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
 import { loadSchemaFlag } from "../shared/flags/schema-flag.ts";
@@ -48,6 +49,12 @@ export async function runSession(
   const outputSchema = await loadSchemaFlag(flags.schema, workspaceDir);
   const systemTexts = await readSystemFlags(flags, workspaceDir);
   const continuing = flags.continue === true || flags.resume !== undefined;
+  const persisted = flags.sessionPersistence !== false;
+  if (!persisted && continuing)
+    throw new AppError(
+      "usage",
+      "--no-session-persistence starts a session that is not kept; it cannot continue one (-c, --resume)",
+    );
   const stdin = await readPipedStdin({
     waitForEof: taskFromStdin(goalWords) && !continuing,
     ...(io.stdin ? { stdin: io.stdin } : {}),
@@ -83,7 +90,7 @@ export async function runSession(
     stderr.write(`agent: ${describeTierChoice(top.auto, flag)}\n`);
   }
 
-  const transcript = await openSessionTranscript(setup);
+  const transcript = persisted ? await openSessionTranscript(setup) : unsavedTranscript(session.id);
   // `agent -p` never prompts: it runs as without a terminal on stdin (plain progress, --on-ask decides).
   const stdinIsTTY = io.terminal.stdin && flags.printMode !== true;
   const terminals = { output: flags.output, stdinIsTTY, stdoutIsTTY: io.terminal.stdout };
@@ -143,7 +150,9 @@ export async function runSession(
         usage: [],
         sessionId: transcript.id,
         exitCode: ExitCode.interrupted,
-        resumeCommand: resumeCommand("run", transcript.id, setup.workspace.root, env, io.cwd),
+        ...(persisted
+          ? { resumeCommand: resumeCommand("run", transcript.id, setup.workspace.root, env, io.cwd) }
+          : {}),
       });
       // A renderer that cannot finish (a stuck terminal) must not keep the process: exit regardless soon.
       const bound = new Promise((resolve) => setTimeout(resolve, 2000).unref());
@@ -180,7 +189,9 @@ export async function runSession(
       throw recordFailure;
     }
     const exitCode = exitCodeFor(result, interrupts.by);
-    const resumable = answered || exitCode === ExitCode.interrupted || exitCode === ExitCode.hangup;
+    // A session that is not kept has nothing to continue.
+    const resumable =
+      persisted && (answered || exitCode === ExitCode.interrupted || exitCode === ExitCode.hangup);
     const next = resumable
       ? resumeCommand("run", transcript.id, setup.workspace.root, env, io.cwd)
       : undefined;

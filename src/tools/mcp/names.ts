@@ -11,6 +11,19 @@ import { createHash } from "node:crypto";
 /** Server names in config: they appear in capabilities, rules and tool names, so no `/`, `:` or spaces. */
 export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
+/**
+ * The capability `mcp:*`: every tool of every server the session's config declares (the root agent's,
+ * so servers in config reach the main agent as they do in the peers, under the same approval rules).
+ */
+export const ALL_MCP_SERVERS = "mcp:*";
+
+/** The capabilities with `mcp:*` replaced by `mcp:SERVER` for each of `servers`. */
+export function expandMcpWildcard(capabilities: readonly string[], servers: readonly string[]): string[] {
+  return capabilities.flatMap((cap) =>
+    cap === ALL_MCP_SERVERS ? servers.map((server) => `mcp:${server}`) : [cap],
+  );
+}
+
 /** A capability `mcp:SERVER` or `mcp:SERVER/TOOL`. */
 export interface McpCapability {
   server: string;

@@ -15,6 +15,15 @@ import type { CallToolResult } from "./connection.ts";
 
 type Part = CallToolResult["content"][number];
 
+/** The width progress lines and the terminal UI give a call's summary (src/ui oneLine(summary, 80)). */
+const SUMMARY_WIDTH = 80;
+
+/** `text` on one line, at most `width` characters (cut with "…"). */
+function cutLine(text: string, width: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat;
+}
+
 export function outputOf(result: CallToolResult): ToolOutput {
   const texts: string[] = [];
   const images: ImagePart[] = [];
@@ -37,6 +46,9 @@ export function outputOf(result: CallToolResult): ToolOutput {
   return {
     modelText,
     display: `${firstLine}${more}`,
+    // Progress lines and the terminal UI cut a summary to one line of SUMMARY_WIDTH: the image count is
+    // kept whole after a first line cut to fit.
+    ...(more !== "" ? { summary: `${cutLine(firstLine, SUMMARY_WIDTH - more.length)}${more}` } : {}),
     isError,
     ...(images.length > 0 ? { images } : {}),
   };

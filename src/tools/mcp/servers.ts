@@ -12,7 +12,7 @@ import { resolve } from "node:path";
 import { configDir } from "../../kernel/files/paths.ts";
 import type { McpClientHandlers } from "./client-requests.ts";
 import type { McpConnection, McpToolInfo } from "./connection.ts";
-import { type McpCapability, parseMcpCapability, safeToolName } from "./names.ts";
+import { expandMcpWildcard, type McpCapability, parseMcpCapability, safeToolName } from "./names.ts";
 import { type McpTool, mcpTool } from "./tool.ts";
 import { capInstructions, limitTools } from "./tool-limits.ts";
 import type { McpServerConfig, McpServerState } from "./types.ts";
@@ -98,7 +98,9 @@ export class McpServers {
    */
   instructionsFor(capabilities: readonly string[]): string | undefined {
     const servers = new Set(
-      capabilities.map(parseMcpCapability).flatMap((c) => (c !== undefined ? [c.server] : [])),
+      expandMcpWildcard(capabilities, this.names)
+        .map(parseMcpCapability)
+        .flatMap((c) => (c !== undefined ? [c.server] : [])),
     );
     const sections: string[] = [];
     for (const server of servers) {
@@ -129,7 +131,8 @@ export class McpServers {
   }
 
   /**
-   * The tools `capabilities` name (`mcp:SERVER`, `mcp:SERVER/TOOL`; others are ignored), by the name the
+   * The tools `capabilities` name (`mcp:SERVER`, `mcp:SERVER/TOOL`, `mcp:*` for every declared server;
+   * others are ignored), by the name the
    * model sees, starting their servers as needed. Problems go to `warn`, never throw.
    */
   async toolsFor(
@@ -139,7 +142,9 @@ export class McpServers {
     requester: { fromProject: boolean } = { fromProject: false },
   ): Promise<Map<string, McpTool>> {
     const mayTrust = !requester.fromProject || this.projectTrusted;
-    const wanted = capabilities.map(parseMcpCapability).filter((c): c is McpCapability => c !== undefined);
+    const wanted = expandMcpWildcard(capabilities, this.names)
+      .map(parseMcpCapability)
+      .filter((c): c is McpCapability => c !== undefined);
     // Servers start side by side; each failure is reported once, by the call that started it.
     const starting = new Map<string, Promise<McpConnection | undefined>>();
     for (const { server } of wanted) {

@@ -29,7 +29,12 @@ describe("spec validation", () => {
     });
     expect(result.errors).toEqual([]);
     expect([...result.specs.keys()].sort()).toEqual(["code-editor", "code-reader", "command-runner", "root"]);
-    expect(result.specs.get("root")?.capabilities).toEqual(["code-reader", "code-editor", "command-runner"]);
+    expect(result.specs.get("root")?.capabilities).toEqual([
+      "code-reader",
+      "code-editor",
+      "command-runner",
+      "mcp:*",
+    ]);
     expect(result.specs.get("root")?.model).toBe("best");
     expect(result.specs.get("code-editor")?.capabilities).toEqual([
       "read_file",

@@ -77,7 +77,7 @@ describe("parseSuite", () => {
       ].join("\n"),
     );
     expect(errors).toContain(
-      `${file}:4: tasks[0].gaol: unknown field; did you mean "goal"? expected one of: id, goal, workspace, checks, expect, schema, agent, model, max_turns, max_budget_usd, max_tokens, timeout, check_timeout, sandbox, allow, deny, on_ask`,
+      `${file}:4: tasks[0].gaol: unknown field; did you mean "goal"? expected one of: id, goal, workspace, checks, expect, schema, agent, model, max_turns, max_budget_usd, max_tokens, timeout, check_timeout, sandbox, allow, deny, on_ask, mcp_servers`,
     );
     expect(errors).toContain(`${file}:3: tasks[0].goal: missing; expected a string`);
     expect(errors).toContain(

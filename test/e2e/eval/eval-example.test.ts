@@ -5,7 +5,7 @@
  * suite's FILE:LINE: field errors with exit 3.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import type { EvalReport, TaskReport } from "../../../src/cli/eval/eval-report.ts";
@@ -215,6 +215,40 @@ describe("agent eval examples/eval/suite.yaml --replay", () => {
   });
 });
 
+describe("agent eval --replay with the user's own setup installed", () => {
+  test("a user skill, agent spec and MCP server change nothing: the same pass/fail per task", async () => {
+    const own = makeSandbox();
+    try {
+      const agentDir = join(own.configDir, "agent");
+      cpSync(resolve(EXAMPLE, "../skills/changelog-entry"), join(agentDir, "skills/changelog-entry"), {
+        recursive: true,
+      });
+      cpSync(resolve(EXAMPLE, "../skills/changelog-entry"), join(own.home, ".agents/skills/changelog"), {
+        recursive: true,
+      });
+      mkdirSync(join(agentDir, "agents"), { recursive: true });
+      writeFileSync(
+        join(agentDir, "agents/reviewer.yaml"),
+        "name: reviewer\ndescription: Reviews a change.\nversion: 1\nmodel: fast\ncapabilities: [read_file]\nsystem_prompt: You review.\n",
+      );
+      writeFileSync(
+        join(agentDir, "config.yaml"),
+        "mcp_servers:\n  everything:\n    command: node\n    args: [/nonexistent/server.js]\n",
+      );
+      const run = await spawnAgent(["eval", SUITE, "--trust-suite", "--replay", "-o", "json", "-j", "2"], {
+        env: own.env(),
+        cwd: own.dir,
+      }).done;
+      expect(run.stderr).not.toContain("does not match the recording");
+      const report = parseReport(run.stdout);
+      expect(passMap(report)).toEqual(EXPECTED);
+      expect(report.totals).toMatchObject({ tasks: 5, passed: 4, failed: 1 });
+    } finally {
+      own.cleanup();
+    }
+  });
+});
+
 describe("agent eval --replay of a changed task", () => {
   test("a goal that no longer matches its cassette fails that task with the run's mismatch, not the eval", async () => {
     const suite = join(sandbox.dir, "changed.yaml");
@@ -266,7 +300,7 @@ describe("agent eval errors", () => {
       exit_code: 3,
     });
     expect(run.stderr.trimEnd().split("\n")).toEqual([
-      `${suite}:5: tasks[0].max_turn: unknown field; did you mean "max_turns"? expected one of: id, goal, workspace, checks, expect, schema, agent, model, max_turns, max_budget_usd, max_tokens, timeout, check_timeout, sandbox, allow, deny, on_ask`,
+      `${suite}:5: tasks[0].max_turn: unknown field; did you mean "max_turns"? expected one of: id, goal, workspace, checks, expect, schema, agent, model, max_turns, max_budget_usd, max_tokens, timeout, check_timeout, sandbox, allow, deny, on_ask, mcp_servers`,
       `${suite}:6: tasks[1].goal: missing; expected a string`,
       `${suite}:7: tasks[1].workspace: expected a folder path, or {git: REPO, ref: REF}`,
       `agent: the suite ${suite} is invalid (3 problems)`,

@@ -31,21 +31,24 @@ test("a task's run uses the user's MCP login", async () => {
     join(configDir, "config.yaml"),
     `mcp_servers:\n  secure:\n    url: ${secure.url}\n    startup_timeout_ms: 30000\n`,
   );
-  writeFileSync(
-    join(configDir, "agents", "mcp-user.yaml"),
-    'name: mcp-user\ndescription: uses MCP tools\nsystem_prompt: Use the tools.\ncapabilities: ["mcp:secure"]\n',
-  );
+
   const login = await runAgentIn(sandbox, ["mcp", "login", "secure", "--headless"], sandbox.env());
   expect(login.code).toBe(0);
   const loginRequests = parseJsonLines(readFileSync(log, "utf8")).length;
 
-  mkdirSync(join(sandbox.dir, "fixture"));
+  // A task sees none of the user's setup but the servers its suite names: the agent comes with the
+  // task's workspace, the server from the user's config, the login from the user's store.
+  mkdirSync(join(sandbox.dir, "fixture", ".agent", "agents"), { recursive: true });
   writeFileSync(join(sandbox.dir, "fixture", "a.txt"), "a\n");
+  writeFileSync(
+    join(sandbox.dir, "fixture", ".agent", "agents", "mcp-user.yaml"),
+    'name: mcp-user\ndescription: uses MCP tools\nsystem_prompt: Use the tools.\ncapabilities: ["mcp:secure"]\n',
+  );
   const suite = join(sandbox.dir, "suite.yaml");
   writeFileSync(
     suite,
     [
-      "defaults: {model: anthropic:claude-haiku-5-5}",
+      "defaults: {model: anthropic:claude-haiku-5-5, mcp_servers: [secure]}",
       "tasks:",
       "  - {id: uses-mcp, goal: Say done., workspace: fixture, agent: mcp-user}",
       "",
@@ -69,4 +72,27 @@ test("a task's run uses the user's MCP login", async () => {
     authorization: string | null;
   }[];
   expect(afterLogin.some((request) => request.authorization?.startsWith("Bearer "))).toBe(true);
+});
+
+test("a suite naming an MCP server the user's config lacks stops before any task, naming it (exit 3)", async () => {
+  const { sandbox } = fixture;
+  mkdirSync(join(sandbox.dir, "fixture2"));
+  const suite = join(sandbox.dir, "suite2.yaml");
+  writeFileSync(
+    suite,
+    [
+      "defaults: {model: anthropic:claude-haiku-5-5, mcp_servers: [nosuch]}",
+      "tasks:",
+      "  - {id: t, goal: Say done., workspace: fixture2}",
+      "",
+    ].join("\n"),
+  );
+  const result = await runAgentIn(
+    sandbox,
+    ["eval", suite, "--out", join(sandbox.dir, "out2")],
+    sandbox.env(),
+  );
+  expect(result.code).toBe(3);
+  expect(result.stderr).toContain('mcp_servers: "nosuch" not in your config');
+  expect(existsSync(join(sandbox.dir, "out2", "t"))).toBe(false);
 });

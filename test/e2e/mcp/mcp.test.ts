@@ -92,7 +92,8 @@ describe("agent run with MCP servers", () => {
   test("a configured server is not started when the agent does not name it", async () => {
     writeConfig();
     server.enqueue({ text: "Hello." });
-    const result = await run(["run", "say hello"]);
+    // The root agent names every configured server (mcp:*); code-reader names none.
+    const result = await run(["run", "say hello", "--agent", "code-reader"]);
     expect(result.code).toBe(0);
     expect(existsSync(pidFile)).toBe(false);
     expect(toolNames(result.requests[0]).some((n) => n.startsWith("mcp__"))).toBe(false);

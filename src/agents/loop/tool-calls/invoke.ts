@@ -34,6 +34,9 @@ export interface CallResult {
   denial?: DenialInfo;
   /** Set when the session must end (`--on-ask fail`): why. */
   stop?: string;
+  /** Set with `stop` when the agent that met the question (a sub-agent, a forked skill) already reported it
+   * as its error event: the callers up the tree end with it without printing it again. */
+  stopReported?: true;
 }
 
 /** What the pipeline needs from the run it serves. */
@@ -166,8 +169,10 @@ async function stages(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<C
     const output = finishOutput(raw, ctx.redactor, ctx.modelTextLimit);
     const after = ctx.hooks ? await ctx.hooks.after(hookCall, output) : {};
     const result = runResult(call, output, [before.note, after.note, after.block], ctx);
-    const stop = redirects.stop() ?? raw.stop;
-    if (stop !== undefined) return { ...result, stop };
+    const own = redirects.stop();
+    if (own !== undefined) return { ...result, stop: own };
+    // A stop inside the tool's own run (a sub-agent) was reported by the agent that met it.
+    if (raw.stop !== undefined) return { ...result, stop: raw.stop, stopReported: true };
     // A redirect the gate refused is a denial of this call too (fetch reports it in its result).
     const denied = redirects.denied();
     if (denied)
