@@ -9,8 +9,9 @@ import { dirname, join, resolve } from "node:path";
 import { stateDir } from "../../kernel/files/paths.ts";
 import { AppError, ExitCode } from "../../kernel/index.ts";
 import { CliExit } from "../shared/command-module.ts";
+import { processIo } from "../shared/io/command-io.ts";
 import { handleInterrupts } from "../shared/io/interrupts.ts";
-import { stderr, stdout } from "../shared/io/std-streams.ts";
+import { safeLine, withOneLineStrings } from "../shared/io/terminal-out.ts";
 import type { EvalReport } from "./eval-report.ts";
 import { runSuite } from "./eval-run.ts";
 import { parseShard } from "./eval-shard.ts";
@@ -40,6 +41,8 @@ export interface MergeFlags {
 }
 
 export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<void> {
+  // Task names, answers and check output come from the suite and the model: through the terminal filter.
+  const { stdout, stderr } = processIo();
   const jobs = Number(flags.jobs);
   if (!Number.isInteger(jobs) || jobs < 1)
     throw new CliExit(ExitCode.usage, `--jobs ${flags.jobs}: expected a whole number of 1 or more`);
@@ -50,7 +53,7 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
   const old = flags.compare ? readReport(flags.compare) : undefined;
   const loaded = await loadSuite(file);
   if ("errors" in loaded) {
-    for (const error of loaded.errors) stderr.write(`${formatSuiteError(error)}\n`);
+    for (const error of loaded.errors) stderr.write(safeLine`${formatSuiteError(error)}\n`);
     const count = loaded.errors.length;
     throw new AppError("spec", `the suite ${file} is invalid (${count} problem${count === 1 ? "" : "s"})`, {
       file,
@@ -74,7 +77,7 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
       keepWorkspaces: flags.keepWorkspaces === true,
       env: process.env,
       signal: interrupts.signal,
-      progress: (line) => stderr.write(`${line}\n`),
+      progress: (line) => stderr.write(safeLine`${line}\n`),
     });
   } finally {
     interrupts.dispose();
@@ -86,18 +89,20 @@ export async function evalSuiteCommand(file: string, flags: EvalFlags): Promise<
     );
   const comparison = old && flags.compare ? compareReports(old, report, flags.compare) : undefined;
   if (flags.output === "json") {
-    stdout.write(`${JSON.stringify(comparison ? { ...report, comparison } : report)}\n`);
+    stdout.json(comparison ? { ...report, comparison } : report);
   } else {
-    stdout.write(reportTable(report));
-    if (comparison) stdout.write(`\n${comparisonText(comparison)}`);
+    stdout.write(reportTable(withOneLineStrings(report)));
+    if (comparison) stdout.write(`\n${comparisonText(withOneLineStrings(comparison))}`);
   }
   stderr.write(`task results and transcripts: ${outDir}\n`);
   finish(report, flags.junit);
 }
 
 export async function evalMergeCommand(files: string[], flags: MergeFlags): Promise<void> {
+  const { stdout } = processIo();
   const report = mergeReports(files.map((file) => ({ file, report: readReport(file) })));
-  stdout.write(flags.output === "json" ? `${JSON.stringify(report)}\n` : reportTable(report));
+  if (flags.output === "json") stdout.json(report);
+  else stdout.write(reportTable(withOneLineStrings(report)));
   finish(report, flags.junit);
 }
 
