@@ -1,7 +1,12 @@
 /** The program's entry (bin/agent.ts imports it; `bun build --compile` starts here). */
 import pkg from "../../package.json" with { type: "json" };
 import { ExitCode } from "../kernel/errors.ts";
+import { hideSecretsFromEnviron } from "../tools/exec/hidden-environ.ts";
 import { stderr, stdout } from "./shared/io/std-streams.ts";
+
+// First of all: the provider keys' values leave this process's /proc/PID/environ (they stay in
+// process.env), so no command run without a sandbox can read them there (hidden-environ.ts).
+hideSecretsFromEnviron();
 
 /** `agent --version`, `-V` and `version` alone are answered before the program and its commands load. */
 const VERSION_ARGS = new Set(["--version", "-V", "version"]);
