@@ -1,12 +1,7 @@
 /** The program's entry (bin/agent.ts imports it; `bun build --compile` starts here). */
 import pkg from "../../package.json" with { type: "json" };
 import { ExitCode } from "../kernel/errors.ts";
-import { hideSecretsFromEnviron } from "../tools/exec/hidden-environ.ts";
 import { stderr, stdout } from "./shared/io/std-streams.ts";
-
-// First of all: the provider keys' values leave this process's /proc/PID/environ (they stay in
-// process.env), so no command run without a sandbox can read them there (hidden-environ.ts).
-hideSecretsFromEnviron();
 
 /** `agent --version`, `-V` and `version` alone are answered before the program and its commands load. */
 const VERSION_ARGS = new Set(["--version", "-V", "version"]);
@@ -18,7 +13,13 @@ async function main(): Promise<number> {
     return ExitCode.done;
   }
   // Everything else (commander, the command table) loads only past `--version`.
-  const { runCli } = await import("./program.ts");
+  const [{ runCli }, { hideSecretsFromEnviron }] = await Promise.all([
+    import("./program.ts"),
+    import("../tools/exec/hidden-environ.ts"),
+  ]);
+  // Before any command runs: the keys' values leave this process's /proc/PID/environ (they stay in
+  // process.env), so no command run without a sandbox can read them there (hidden-environ.ts).
+  hideSecretsFromEnviron();
   return runCli(args);
 }
 
