@@ -13,7 +13,13 @@ async function main(): Promise<number> {
     return ExitCode.done;
   }
   // Everything else (commander, the command table) loads only past `--version`.
-  const { runCli } = await import("./program.ts");
+  const [{ runCli }, { hideSecretsFromEnviron }] = await Promise.all([
+    import("./program.ts"),
+    import("../tools/exec/hidden-environ.ts"),
+  ]);
+  // Before any command runs: the keys' values leave this process's /proc/PID/environ (they stay in
+  // process.env), so no command run without a sandbox can read them there (hidden-environ.ts).
+  hideSecretsFromEnviron();
   return runCli(args);
 }
 

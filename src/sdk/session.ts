@@ -13,12 +13,13 @@ import { createModelClient } from "../llm/client.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 import { newSessionId } from "../session/session-id.ts";
+import { hideSecretsFromEnviron } from "../tools/exec/hidden-environ.ts";
 import { chooseSandbox } from "../tools/exec/sandbox.ts";
 import type { SandboxSettings } from "../tools/exec/sandbox-settings.ts";
 import { PRIMITIVE_NAMES } from "../tools/names.ts";
 import { Workspace } from "../tools/workspace.ts";
 import { SwitchableApprover } from "./approver.ts";
-import { loadConfig } from "./config/config.ts";
+import { type AgentConfig, loadConfig } from "./config/config.ts";
 import { idleTimeoutOption } from "./config/idle-timeout.ts";
 import { EventQueue } from "./event-queue.ts";
 import { mcpElicitation } from "./mcp-elicitation.ts";
@@ -42,6 +43,9 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     ? { workspace: options.workspace }
     : await sandboxedWorkspace(options.cwd ?? process.cwd(), { ...config.sandbox, ...options.sandbox }, env);
   const workspace = opened.workspace;
+  // Without a sandbox, a command the agent runs could read this process's initial environment
+  // (/proc/PID/environ): the keys' values there are blanked, process.env keeps them (hidden-environ.ts).
+  if (workspace.sandbox === undefined) hideSecretsFromEnviron(configuredKeyVariables(config));
   const { specs, notices: specNotices } = await sessionSpecs(options.specs, workspace.root, env);
   // Read once per command: a caller that read it already (to check its specs' MCP servers) hands it in.
   const project =
@@ -186,4 +190,11 @@ async function sessionSpecs(
   const loaded = await loadSpecs({ workspaceRoot, env });
   if (loaded.errors.length > 0) throw specAppError(loaded.errors);
   return { specs: loaded.specs, notices: projectOverrideNotices(loaded) };
+}
+
+/** The key variables config names for its providers (`api_key_env`), besides the secret-looking ones. */
+function configuredKeyVariables(config: AgentConfig): string[] {
+  return Object.values(config.providers).flatMap((provider) =>
+    provider.apiKeyEnv !== undefined ? [provider.apiKeyEnv] : [],
+  );
 }

@@ -15,11 +15,12 @@ import {
   type SpecError,
   type SpecLoadResult,
 } from "../../agents/spec/spec-loader.ts";
-import { AppError, ExitCode } from "../../kernel/index.ts";
+import { AppError, ExitCode, terminalLine } from "../../kernel/index.ts";
 import { loadConfig } from "../../sdk/config/config.ts";
 import { sessionMcpConfigs } from "../../sdk/mcp-session.ts";
 import { loadProjectRules } from "../../sdk/project/project-rules.ts";
 import { type CommandIo, processIo } from "../shared/io/command-io.ts";
+import { safeLine } from "../shared/io/terminal-out.ts";
 
 /** One agent as `agents list` reports it. */
 export interface AgentRow {
@@ -48,7 +49,7 @@ async function load(io: CommandIo): Promise<SpecLoadResult> {
 
 /** Writes every spec error on stderr, one line each; returns the exit code they imply. */
 function reportErrors(errors: SpecError[], io: CommandIo): number {
-  for (const error of errors) io.stderr.write(`${formatSpecError(error)}\n`);
+  for (const error of errors) io.stderr.write(safeLine`${formatSpecError(error)}\n`);
   return errors.length > 0 ? ExitCode.config : ExitCode.done;
 }
 
@@ -81,13 +82,14 @@ export function formatAgentRows(rows: AgentRow[], cwd: string): string {
     ["NAME", "MODEL", "SCOPE", "CAPABILITIES", "SOURCE"],
     ...rows.map((r) => {
       const overrides = r.overrides.map((o) => ` (overrides ${o.scope} ${shown(o.file, cwd)})`).join("");
+      // Each cell is one terminal line: a name or model holding a line break cannot add a row.
       return [
         r.name,
         r.model,
         r.scope,
         r.capabilities.join(", ") || "-",
         `${shown(r.file, cwd)}${overrides}`,
-      ];
+      ].map(terminalLine);
     }),
   ];
   const widths = table[0]?.map((_, col) => Math.max(...table.map((row) => row[col]?.length ?? 0))) ?? [];
@@ -105,7 +107,7 @@ export async function listAgents(flags: { json?: boolean }, io: CommandIo = proc
   const result = await load(io);
   const rows = agentRows(result);
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify({ agents: rows, errors: result.errors }, null, 2)}\n`);
+    io.stdout.json({ agents: rows, errors: result.errors }, 2);
   } else if (rows.length > 0) {
     io.stdout.write(formatAgentRows(rows, io.cwd));
   }
@@ -150,19 +152,19 @@ export async function showAgent(
     const known = [...result.specs.keys()].sort().join(", ") || "(none)";
     const message = `unknown agent "${name}"; available agents: ${known}`;
     if (code !== ExitCode.done) {
-      io.stderr.write(`agent: ${message} (some specs are invalid, see above)\n`);
+      io.stderr.write(safeLine`agent: ${message} (some specs are invalid, see above)\n`);
       return code;
     }
     throw new AppError("usage", message);
   }
   const overrides = result.shadowed.filter((s) => s.name === name);
   const found = await loadInstructions({ workspaceRoot: io.cwd, env: io.env });
-  for (const warning of found.warnings) io.stderr.write(`agent: ${warning}\n`);
+  for (const warning of found.warnings) io.stderr.write(safeLine`agent: ${warning}\n`);
   const instructions = found.files.map((f) => f.path);
   if (flags.json) {
     const { source, ...fields } = spec;
     const listed = spec.instructions === false ? false : instructions;
-    io.stdout.write(`${JSON.stringify({ ...fields, instructions: listed, source, overrides }, null, 2)}\n`);
+    io.stdout.json({ ...fields, instructions: listed, source, overrides }, 2);
   } else {
     io.stdout.write(formatSpec(spec, overrides, io.cwd, instructions));
   }

@@ -2,6 +2,7 @@
 import { availableParallelism } from "node:os";
 import { type Command, Option } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import { commandIo } from "../shared/io/command-io.ts";
 import type * as EvalMain from "./eval-main.ts";
 import type { EvalFlags, MergeFlags } from "./eval-main.ts";
 
@@ -55,7 +56,7 @@ export const evalCommand: CommandModule<typeof EvalMain> = {
       )
       .action(async (suite: string, flags: EvalFlags) => {
         const { evalSuiteCommand } = await load();
-        await evalSuiteCommand(suite, flags, io);
+        await evalSuiteCommand(suite, flags, commandIo(io));
       });
     command
       .command("merge")
@@ -65,7 +66,7 @@ export const evalCommand: CommandModule<typeof EvalMain> = {
       .option("--junit <file>", "also write the merged report as JUnit XML")
       .action(async (reports: string[], flags: MergeFlags) => {
         const { evalMergeCommand } = await load();
-        await evalMergeCommand(reports, flags, io);
+        await evalMergeCommand(reports, flags, commandIo(io));
       });
     command.addHelpText(
       "after",

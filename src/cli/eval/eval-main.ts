@@ -12,6 +12,7 @@ import { configFile, loadConfig } from "../../sdk/config/config.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { type CommandIo, processIo } from "../shared/io/command-io.ts";
 import { handleInterrupts } from "../shared/io/interrupts.ts";
+import { safeLine, withOneLineStrings } from "../shared/io/terminal-out.ts";
 import type { EvalReport } from "./eval-report.ts";
 import { runSuite } from "./eval-run.ts";
 import { parseShard } from "./eval-shard.ts";
@@ -49,6 +50,7 @@ export async function evalSuiteCommand(
   flags: EvalFlags,
   io: CommandIo = processIo(),
 ): Promise<void> {
+  // Task names, answers and check output come from the suite and the model: through the terminal filter.
   const { stdout, stderr } = io;
   const jobs = Number(flags.jobs);
   if (!Number.isInteger(jobs) || jobs < 1)
@@ -60,7 +62,7 @@ export async function evalSuiteCommand(
   const old = flags.compare ? readReport(flags.compare) : undefined;
   const loaded = await loadSuite(file);
   if ("errors" in loaded) {
-    for (const error of loaded.errors) stderr.write(`${formatSuiteError(error)}\n`);
+    for (const error of loaded.errors) stderr.write(safeLine`${formatSuiteError(error)}\n`);
     const count = loaded.errors.length;
     throw new AppError("spec", `the suite ${file} is invalid (${count} problem${count === 1 ? "" : "s"})`, {
       file,
@@ -97,17 +99,17 @@ export async function evalSuiteCommand(
       env: io.env,
       mcpServers,
       signal: interrupts.signal,
-      progress: (line) => stderr.write(`${line}\n`),
+      progress: (line) => stderr.write(safeLine`${line}\n`),
     });
   } finally {
     interrupts.dispose();
   }
   const comparison = old && flags.compare ? compareReports(old, report, flags.compare) : undefined;
   if (flags.output === "json") {
-    stdout.write(`${JSON.stringify(comparison ? { ...report, comparison } : report)}\n`);
+    stdout.json(comparison ? { ...report, comparison } : report);
   } else {
-    stdout.write(reportTable(report));
-    if (comparison) stdout.write(`\n${comparisonText(comparison)}`);
+    stdout.write(reportTable(withOneLineStrings(report)));
+    if (comparison) stdout.write(`\n${comparisonText(withOneLineStrings(comparison))}`);
   }
   stderr.write(`task results and transcripts: ${outDir}\n`);
   // An interrupted eval still reports what ran (the tasks stopped midway count as failed), then exits 130.
@@ -128,7 +130,8 @@ export async function evalMergeCommand(
   { stdout }: CommandIo = processIo(),
 ): Promise<void> {
   const report = mergeReports(files.map((file) => ({ file, report: readReport(file) })));
-  stdout.write(flags.output === "json" ? `${JSON.stringify(report)}\n` : reportTable(report));
+  if (flags.output === "json") stdout.json(report);
+  else stdout.write(reportTable(withOneLineStrings(report)));
   finish(report, flags.junit);
 }
 

@@ -2,10 +2,11 @@
  * authorization of an HTTP server. Work in mcp-run.ts and mcp-login.ts. */
 import type { Command } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import { commandIo } from "../shared/io/command-io.ts";
 import type * as McpActions from "./mcp-actions.ts";
 
 export const mcpCommand: CommandModule<typeof McpActions> = {
-  register(program: Command, load) {
+  register(program: Command, load, io) {
     const mcp = program.command("mcp").description("MCP servers from config");
     mcp
       .command("list")
@@ -16,7 +17,7 @@ export const mcpCommand: CommandModule<typeof McpActions> = {
       .option("--cwd <dir>", "the project whose .agent/config.yaml to read (default: the current directory)")
       .action(async (flags: { json?: boolean; cwd?: string }) => {
         const { runMcpList } = await load();
-        await runMcpList(flags);
+        await runMcpList(flags, commandIo(io));
       });
     mcp
       .command("login")

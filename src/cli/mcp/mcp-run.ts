@@ -3,18 +3,23 @@
  * tools, and stops it. Servers a trusted project declares are listed but not started: starting one needs
  * approval, which a run asks for. A server that fails to start is a row with state `failed` and why.
  */
-import { terminalLine, terminalSafeValue } from "../../kernel/index.ts";
+import { terminalLine } from "../../kernel/index.ts";
 import { Redactor } from "../../kernel/text/redact.ts";
 import { loadConfig } from "../../sdk/config/config.ts";
 import { mcpSecrets, sessionMcpConfigs, userServersCwd } from "../../sdk/mcp-session.ts";
 import { loadProjectRules } from "../../sdk/project/project-rules.ts";
 import { McpServers } from "../../tools/mcp/servers.ts";
+import { type CommandIo, processIo } from "../shared/io/command-io.ts";
 import { handleInterrupts } from "../shared/io/interrupts.ts";
-import { stderr, stdout } from "../shared/io/std-streams.ts";
+import { safeLine } from "../shared/io/terminal-out.ts";
 
-export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promise<void> {
-  const cwd = flags.cwd ?? process.cwd();
-  const config = await loadConfig(process.env);
+export async function runMcpList(
+  flags: { json?: boolean; cwd?: string },
+  io: CommandIo = processIo(),
+): Promise<void> {
+  const { stdout, stderr } = io;
+  const cwd = flags.cwd ?? io.cwd;
+  const config = await loadConfig(io.env);
   const { servers, notices } = sessionMcpConfigs(config, await loadProjectRules(cwd), cwd);
   const user = Object.keys(servers).filter((name) => servers[name]?.fromProject === undefined);
   const manager = new McpServers(servers, { cwd, ...userServersCwd(config.file) });
@@ -22,7 +27,7 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
   try {
     const started = await manager.report(interrupts.signal, user);
     // A server's error may quote its stderr, and a server rejecting its token may name it.
-    const redactor = Redactor.fromEnv(process.env, mcpSecrets(servers));
+    const redactor = Redactor.fromEnv(io.env, mcpSecrets(servers));
     const rows = redactor.redactValue([
       ...started,
       ...Object.keys(servers)
@@ -35,9 +40,9 @@ export async function runMcpList(flags: { json?: boolean; cwd?: string }): Promi
           note: `declared by ${servers[name]?.fromProject}; a run asks before starting it`,
         })),
     ]);
-    for (const notice of notices) stderr.write(`agent: warning: ${terminalLine(notice.message)}\n`);
+    for (const notice of notices) stderr.write(safeLine`agent: warning: ${notice.message}\n`);
     if (flags.json) {
-      stdout.write(`${JSON.stringify(terminalSafeValue(rows), null, 2)}\n`);
+      stdout.json(rows, 2);
       return;
     }
     if (rows.length === 0) {

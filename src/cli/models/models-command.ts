@@ -1,10 +1,11 @@
 /** `agent models`: what each tier resolves to in this environment, and why. Work in models-run.ts. */
 import type { Command } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import { commandIo } from "../shared/io/command-io.ts";
 import type * as ModelsRun from "./models-run.ts";
 
 export const modelsCommand: CommandModule<typeof ModelsRun> = {
-  register(program: Command, load) {
+  register(program: Command, load, io) {
     program
       .command("models")
       .description("show what each tier resolves to here and why (key variable names only, never values)")
@@ -20,7 +21,7 @@ export const modelsCommand: CommandModule<typeof ModelsRun> = {
       .option("--all", "also list deprecated and shut-down models")
       .action(async (flags: { json?: boolean; check?: boolean; refresh?: boolean; all?: boolean }) => {
         const { runModels } = await load();
-        await runModels(flags);
+        await runModels(flags, commandIo(io));
       });
   },
 };

@@ -13,18 +13,20 @@ import { keptCitedPrices } from "../../llm/catalog/merge.ts";
 import type { CatalogData, CompactModel } from "../../llm/catalog/models-dev.ts";
 import { DEFAULT_MODELS_URL, refreshCatalog } from "../../llm/catalog/refresh.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { stderr, stdout } from "../shared/io/std-streams.ts";
+import type { CommandIo } from "../shared/io/command-io.ts";
+import { safeLine } from "../shared/io/terminal-out.ts";
 
-export async function refreshModels(env: Record<string, string | undefined>): Promise<void> {
+export async function refreshModels(io: CommandIo): Promise<void> {
+  const { env } = io;
   const url = env.AGENT_MODELS_URL && env.AGENT_MODELS_URL !== "" ? env.AGENT_MODELS_URL : DEFAULT_MODELS_URL;
   const result = await refreshCatalog(url, { env });
   if (!result.ok) {
-    stderr.write(`agent: ${result.note}\n`);
+    io.stderr.write(safeLine`agent: ${result.note}\n`);
     throw new CliExit(ExitCode.provider);
   }
-  stdout.write(`refreshed ${result.models} models from ${result.source} → ${result.path}\n`);
+  io.stdout.write(safeLine`refreshed ${result.models} models from ${result.source} → ${result.path}\n`);
   for (const line of keptPrices(result.path))
-    stderr.write(`agent: note: cited price kept (docs/models.md "Prices and budgets"): ${line}\n`);
+    io.stderr.write(safeLine`agent: note: cited price kept (docs/models.md "Prices and budgets"): ${line}\n`);
 }
 
 /** The cited prices the written refresh did not replace (the merge and overrides load only here). */

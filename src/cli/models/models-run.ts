@@ -10,7 +10,8 @@ import { serverAnswers } from "../../llm/local/server-probe.ts";
 import { explainTiers, resolveModel, TIERS, type Tier } from "../../llm/resolve.ts";
 import { type AgentConfig, configFile, loadConfig } from "../../sdk/config/config.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { stdout } from "../shared/io/std-streams.ts";
+import { type CommandIo, processIo } from "../shared/io/command-io.ts";
+import { withOneLineStrings } from "../shared/io/terminal-out.ts";
 import { formatTierExplanations, type TierExplanation, tierExplanations } from "./models-tiers.ts";
 
 export interface ModelsReport {
@@ -193,21 +194,24 @@ export interface ModelsFlags {
  * Runs `agent models`: with `--refresh`, downloads the catalog first (models-refresh.ts; exit 4 when it
  * fails); with `--check`, the live check of models-check.ts, which sets the exit code.
  */
-export async function runModels(flags: ModelsFlags): Promise<void> {
-  const config = await loadConfig(process.env);
+export async function runModels(flags: ModelsFlags, io: CommandIo = processIo()): Promise<void> {
+  const config = await loadConfig(io.env);
   if (flags.refresh) {
     // The refresh (a network fetch) and the live check load only with their flags.
     const { refreshModels } = await import("./models-refresh.ts");
-    await refreshModels(process.env);
+    await refreshModels(io);
     if (!flags.check) return;
   }
   if (flags.check) {
     const { checkModels, formatModelsCheck } = await import("./models-check.ts");
-    const check = await checkModels(process.env, config);
-    stdout.write(flags.json ? `${JSON.stringify(check, null, 2)}\n` : formatModelsCheck(check));
+    const check = await checkModels(io.env, config);
+    // What a provider's server or the catalog names is shown one field per line (withOneLineStrings).
+    if (flags.json) io.stdout.json(check, 2);
+    else io.stdout.write(formatModelsCheck(withOneLineStrings(check)));
     if (check.exitCode !== 0) throw new CliExit(check.exitCode);
     return;
   }
-  const report = await modelsReport(process.env, config, { all: flags.all === true });
-  stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatModelsReport(report));
+  const report = await modelsReport(io.env, config, { all: flags.all === true });
+  if (flags.json) io.stdout.json(report, 2);
+  else io.stdout.write(formatModelsReport(withOneLineStrings(report)));
 }

@@ -1,6 +1,7 @@
 /** `agent sessions list|show ID`: the saved transcripts of `agent run`. Work lives in sessions-run.ts. */
 import type { Command } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import { commandIo } from "../shared/io/command-io.ts";
 import type * as SessionsRun from "./sessions-run.ts";
 import type { ListFlags } from "./sessions-run.ts";
 
@@ -20,7 +21,7 @@ export const sessionsCommand: CommandModule<typeof SessionsRun> = {
       .option("--limit <n>", "show at most this many")
       .action(async (flags: ListFlags) => {
         const { listSessionsCommand } = await load();
-        listSessionsCommand(flags, io);
+        listSessionsCommand(flags, commandIo(io));
       });
     sessions
       .command("show")
@@ -29,7 +30,7 @@ export const sessionsCommand: CommandModule<typeof SessionsRun> = {
       .option("--json", "print {id, path, warnings, events} as JSON")
       .action(async (id: string, flags: { json?: boolean }) => {
         const { showSessionCommand } = await load();
-        showSessionCommand(id, flags, io);
+        showSessionCommand(id, flags, commandIo(io));
       });
   },
 };

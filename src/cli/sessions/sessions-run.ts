@@ -4,12 +4,13 @@
  */
 import { realpathSync } from "node:fs";
 import { sessionsDir } from "../../kernel/files/paths.ts";
-import { AppError, terminalSafe } from "../../kernel/index.ts";
+import { AppError, terminalLine } from "../../kernel/index.ts";
 import { formatSession } from "../../session/format-session.ts";
 import { displayIds, listSessions, type SessionSummary } from "../../session/session-summary.ts";
 import { readTranscript, sessionIds } from "../../session/sessions.ts";
 import { formatCost, oneLine } from "../../ui/format.ts";
 import { type CommandIo, processIo } from "../shared/io/command-io.ts";
+import { safeLine } from "../shared/io/terminal-out.ts";
 
 function pad2(n: number): string {
   return String(n).padStart(2, "0");
@@ -29,15 +30,17 @@ export function formatSessionList(
 ): string {
   const rows = [
     ["ID", "STARTED", "TURNS", "COST", "STATUS", "WORKSPACE", "GOAL"],
-    ...sessions.map((s) => [
-      ids.get(s.id) ?? s.id,
-      formatStartTime(s.time),
-      String(s.turns),
-      formatCost(s.costUsd),
-      s.status,
-      tildePath(s.cwd, home) || "-",
-      oneLine(s.goal, 60) || "-",
-    ]),
+    ...sessions.map((s) =>
+      [
+        ids.get(s.id) ?? s.id,
+        formatStartTime(s.time),
+        String(s.turns),
+        formatCost(s.costUsd),
+        s.status,
+        tildePath(s.cwd, home) || "-",
+        oneLine(s.goal, 60) || "-",
+      ].map(terminalLine),
+    ),
   ];
   const last = (rows[0]?.length ?? 1) - 1;
   const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => row[col]?.length ?? 0))) ?? [];
@@ -96,7 +99,7 @@ export function listSessionsCommand(flags: ListFlags, io: CommandIo = processIo(
       shortId: ids.get(s.id) ?? s.id,
       started: new Date(s.time).toISOString(),
     }));
-    io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    io.stdout.json(rows, 2);
     return;
   }
   if (sessions.length === 0) {
@@ -104,17 +107,17 @@ export function listSessionsCommand(flags: ListFlags, io: CommandIo = processIo(
     io.stderr.write(`agent: no sessions${where} in ${dir}\n`);
     return;
   }
-  io.stdout.write(terminalSafe(formatSessionList(sessions, ids, io.env.HOME ?? "")));
+  io.stdout.write(formatSessionList(sessions, ids, io.env.HOME ?? ""));
 }
 
 /** `agent sessions show ID [--json]`: warnings about a torn last line go to stderr. */
 export function showSessionCommand(id: string, flags: { json?: boolean }, io: CommandIo = processIo()): void {
   const transcript = readTranscript(id, { dir: sessionsDir(io.env) });
-  for (const warning of transcript.warnings) io.stderr.write(`agent: ${warning}\n`);
+  for (const warning of transcript.warnings) io.stderr.write(safeLine`agent: ${warning}\n`);
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(transcript)}\n`);
+    io.stdout.json(transcript);
     return;
   }
-  // Human-readable text of model and tool output: never a way to drive the reader's terminal.
-  io.stdout.write(terminalSafe(formatSession(transcript.events)));
+  // Human-readable text of model and tool output: the command's TerminalOut filters it.
+  io.stdout.write(formatSession(transcript.events));
 }

@@ -1,10 +1,11 @@
 /** `agent skills list|show NAME|validate [PATH]`: the Agent Skills found from here. Work lives in skills-run.ts. */
 import type { Command } from "commander";
 import { type CommandModule, exitWith } from "../shared/command-module.ts";
+import { commandIo } from "../shared/io/command-io.ts";
 import type * as SkillsRun from "./skills-run.ts";
 
 export const skillsCommand: CommandModule<typeof SkillsRun> = {
-  register(program: Command, load) {
+  register(program: Command, load, io) {
     const skills = program
       .command("skills")
       .description(
@@ -16,7 +17,7 @@ export const skillsCommand: CommandModule<typeof SkillsRun> = {
       .option("--json", "print the skills as JSON")
       .action(async (flags: { json?: boolean }) => {
         const { listSkills } = await load();
-        exitWith(await listSkills(flags));
+        exitWith(await listSkills(flags, commandIo(io)));
       });
     skills
       .command("show")
@@ -25,7 +26,7 @@ export const skillsCommand: CommandModule<typeof SkillsRun> = {
       .option("--json", "print the skill as JSON")
       .action(async (name: string, flags: { json?: boolean }) => {
         const { showSkill } = await load();
-        exitWith(await showSkill(name, flags));
+        exitWith(await showSkill(name, flags, commandIo(io)));
       });
     skills
       .command("validate")
@@ -35,7 +36,7 @@ export const skillsCommand: CommandModule<typeof SkillsRun> = {
       .argument("[path]", "a skill folder, its SKILL.md, or a folder of skill folders")
       .action(async (path: string | undefined) => {
         const { validateSkills } = await load();
-        exitWith(await validateSkills(path));
+        exitWith(await validateSkills(path, commandIo(io)));
       });
   },
 };

@@ -10,6 +10,7 @@ import { existingSources, type SkillSource, skillSearchPath } from "../../agents
 import { formatSkillProblem, type Skill } from "../../agents/spec/skills/types.ts";
 import { ExitCode } from "../../kernel/index.ts";
 import { type CommandIo, processIo } from "../shared/io/command-io.ts";
+import { safeLine } from "../shared/io/terminal-out.ts";
 
 /** One file found, as `skills list` reports it. */
 export interface SkillRow {
@@ -56,7 +57,7 @@ function rowsOf(results: readonly SkillFileResult[]): SkillRow[] {
 export async function listSkills(flags: { json?: boolean }, io: CommandIo = processIo()): Promise<number> {
   const rows = rowsOf(await found(io));
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify({ skills: rows }, null, 2)}\n`);
+    io.stdout.json({ skills: rows }, 2);
     return ExitCode.done;
   }
   if (rows.length === 0) {
@@ -73,11 +74,10 @@ export async function listSkills(flags: { json?: boolean }, io: CommandIo = proc
       row.context ? "fork" : "",
     ].filter(Boolean);
     const name = row.name ?? "(invalid)";
-    io.stdout.write(
-      `${name}  ${row.scope}  ${row.path}${flags.length > 0 ? `  [${flags.join(", ")}]` : ""}\n`,
-    );
-    if (row.description) io.stdout.write(`    ${row.description}\n`);
-    for (const problem of row.problems) io.stdout.write(`    problem: ${problem}\n`);
+    const marks = flags.length > 0 ? `  [${flags.map((flag) => safeLine`${flag}`).join(", ")}]` : "";
+    io.stdout.write(`${safeLine`${name}  ${row.scope}  ${row.path}`}${marks}\n`);
+    if (row.description) io.stdout.write(safeLine`    ${row.description}\n`);
+    for (const problem of row.problems) io.stdout.write(safeLine`    problem: ${problem}\n`);
   }
   return ExitCode.done;
 }
@@ -92,23 +92,24 @@ export async function showSkill(
   const skill = set.skills.get(name.normalize("NFKC"));
   if (!skill) {
     const known = [...set.skills.keys()].sort().join(", ") || "none";
-    io.stderr.write(`agent: no skill named "${name}" (known: ${known})\n`);
+    io.stderr.write(safeLine`agent: no skill named "${name}" (known: ${known})\n`);
     return ExitCode.usage;
   }
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(skillJson(skill), null, 2)}\n`);
+    io.stdout.json(skillJson(skill), 2);
     return ExitCode.done;
   }
+  // Each field is one line (safeLine); the instructions after the blank line keep their own lines.
   const lines = [
-    `name: ${skill.name}`,
-    `description: ${skill.description}`,
-    `source: ${skill.scope} ${skill.file}`,
-    ...(skill.dir ? [`folder: ${skill.dir}`] : []),
-    ...(skill.allowedTools.length > 0 ? [`allowed-tools: ${skill.allowedTools.join(" ")}`] : []),
+    safeLine`name: ${skill.name}`,
+    safeLine`description: ${skill.description}`,
+    safeLine`source: ${skill.scope} ${skill.file}`,
+    ...(skill.dir ? [safeLine`folder: ${skill.dir}`] : []),
+    ...(skill.allowedTools.length > 0 ? [safeLine`allowed-tools: ${skill.allowedTools.join(" ")}`] : []),
     ...(skill.fork ? ["context: fork"] : []),
     ...(skill.disableModelInvocation ? ["disable-model-invocation: true"] : []),
     ...(!skill.userInvocable ? ["user-invocable: false"] : []),
-    ...skill.problems.map((p) => `problem: ${formatSkillProblem(p)}`),
+    ...skill.problems.map((p) => safeLine`problem: ${formatSkillProblem(p)}`),
     "",
     skill.body,
   ];
@@ -146,12 +147,14 @@ export async function validateSkills(
   else {
     const sources = await sourcesAt(path.resolve(io.cwd, target));
     if (typeof sources === "string") {
-      io.stderr.write(`agent: ${target}: ${sources}\n`);
+      io.stderr.write(safeLine`agent: ${target}: ${sources}\n`);
       return ExitCode.usage;
     }
     results = await readSkillSources(sources);
     if (results.length === 0) {
-      io.stderr.write(`agent: ${target}: no SKILL.md found (expected a skill folder or a folder of them)\n`);
+      io.stderr.write(
+        safeLine`agent: ${target}: no SKILL.md found (expected a skill folder or a folder of them)\n`,
+      );
       return ExitCode.usage;
     }
   }
@@ -159,12 +162,12 @@ export async function validateSkills(
   for (const r of results) {
     if (r.refused !== undefined) {
       bad++;
-      io.stderr.write(`${r.file}:1: ${r.refused}\n`);
+      io.stderr.write(safeLine`${r.file}:1: ${r.refused}\n`);
       continue;
     }
-    for (const p of r.problems) io.stderr.write(`${formatSkillProblem(p)}\n`);
+    for (const p of r.problems) io.stderr.write(safeLine`${formatSkillProblem(p)}\n`);
     if (r.problems.length > 0 || !r.skill) bad++;
-    else io.stdout.write(`ok ${r.skill.name} ${r.file}\n`);
+    else io.stdout.write(safeLine`ok ${r.skill.name} ${r.file}\n`);
   }
   if (bad > 0) {
     io.stderr.write(`agent: ${bad} of ${results.length} skill file(s) have problems\n`);

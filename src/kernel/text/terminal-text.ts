@@ -36,6 +36,15 @@ const HAS_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066
 const HAS_CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 // biome-ignore-end lint/suspicious/noControlCharactersInRegex: end of the control-character patterns.
 
+/**
+ * The first control character or line break of a one-line field, as `U+XXXX`, or undefined when there is
+ * none: names (a skill's, a file's) holding one are refused rather than shown cleaned.
+ */
+export function controlCharacterIn(text: string): string | undefined {
+  const found = HAS_CONTROL_OR_BREAK.exec(text);
+  return found ? `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}` : undefined;
+}
+
 /** Removes escape sequences (colours, cursor moves, titles), keeping every other character. */
 export function stripEscapeSequences(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, "");
@@ -124,8 +133,8 @@ const JSON_RAW_CONTROLS = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]
  * JSON text of `value` with the control characters JSON.stringify leaves raw written as `\uXXXX` escapes:
  * the same JSON value, byte for byte safe on a terminal (JSON.stringify already escapes C0 and ESC).
  */
-export function stringifyForTerminal(value: unknown): string {
-  return JSON.stringify(value).replace(
+export function stringifyForTerminal(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(
     JSON_RAW_CONTROLS,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );

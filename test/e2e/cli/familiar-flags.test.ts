@@ -116,7 +116,7 @@ describe("models and ollama", () => {
   test("agent models lists the catalog's known models per provider, and the keyless ollama provider", async () => {
     const text = await runAgent(["models"], { env: fx.sandbox.env() });
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/Known models \(catalog/);
+    expect(text.stdout).toMatch(/Known chat models \(catalog/);
     expect(text.stdout).toMatch(/\n {2}anthropic +claude-[\w-]+, /);
     // Ready only when a server answers there (test/e2e/cli/models/models.test.ts pins both states).
     expect(text.stdout).toMatch(

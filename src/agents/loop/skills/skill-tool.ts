@@ -1,5 +1,6 @@
 import { makeEvent } from "../../../kernel/index.ts";
 import type { Tool, ToolRunOutput, ValidationResult } from "../../../tools/types.ts";
+import { catalogListing } from "../../spec/skills/catalog.ts";
 import { substituteSkill } from "../../spec/skills/substitute.ts";
 import type { Skill } from "../../spec/skills/types.ts";
 import { type AgentSpec, DEFAULT_CONSTRAINTS, primitiveCapabilities } from "../../spec/spec.ts";
@@ -28,6 +29,8 @@ export function skillTool(host: SkillHost, delegation: DelegationContext): Tool<
   const skills = modelSkills(host);
   if (skills.length === 0) return undefined;
   const names = skills.map((s) => s.name);
+  // All names as an enum when the catalog lists them all; past its cap, any name is checked on use.
+  const everyNameListed = catalogListing(skills).leftOut.length === 0;
   return {
     name: "skill",
     kind: "primitive",
@@ -38,8 +41,8 @@ export function skillTool(host: SkillHost, delegation: DelegationContext): Tool<
       properties: {
         name: {
           type: "string",
-          enum: names,
-          description: "The skill's name, as listed in <available_skills>.",
+          ...(everyNameListed ? { enum: names } : {}),
+          description: "The skill's name, as listed in <available_skills> (or named after it).",
         },
         arguments: {
           type: "string",
@@ -75,11 +78,19 @@ export function skillTool(host: SkillHost, delegation: DelegationContext): Tool<
   };
 }
 
+/** Past this many skills, a bad name's error does not list them all (each would be sent to the model). */
+const MAX_NAMES_IN_ERROR = 50;
+
 function validateSkillArgs(args: unknown, names: string[]): ValidationResult<SkillArgs> {
   const record = (args ?? {}) as Record<string, unknown>;
   const name = record.name;
-  if (typeof name !== "string" || !names.includes(name))
-    return { ok: false, error: `invalid arguments for skill: \`name\` must be one of ${names.join(", ")}` };
+  if (typeof name !== "string" || !names.includes(name)) {
+    const known =
+      names.length <= MAX_NAMES_IN_ERROR
+        ? `one of ${names.join(", ")}`
+        : "a skill's name from <available_skills> or the note after it";
+    return { ok: false, error: `invalid arguments for skill: \`name\` must be ${known}` };
+  }
   const given = record.arguments ?? "";
   if (typeof given !== "string")
     return { ok: false, error: "invalid arguments for skill: `arguments` must be a string when given" };

@@ -61,8 +61,14 @@ export function parseFrontmatter(
   return { ok: true, value: { fields, body } };
 }
 
-/** A line `key: value` whose value YAML reads as the plain string written (or true/false). */
-const SIMPLE_LINE = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]+([^\s[\]{}"'&*!|>%@`#,?:-][^\t]*?)[ \t]*$/;
+/**
+ * A line `key: value`: the key, then the rest after the separating blanks. Each part is matched by one
+ * character class with no overlap between its neighbours, so the match is linear in the line's length
+ * (a lazy value followed by optional trailing blanks was quadratic: 40,000 spaces took seconds).
+ */
+const KEY_AND_REST = /^([A-Za-z][A-Za-z0-9_-]*):[ \t]+/;
+/** The first character of a value YAML reads as a plain scalar (no indicator, no blank). */
+const PLAIN_START = /^[^\s[\]{}"'&*!|>%@`#,?:-]/;
 /** Plain values YAML 1.2 (core schema) would read as something other than a string. */
 const NOT_A_STRING =
   /^(?:null|Null|NULL|~|[-+]?(?:\.inf|\.Inf|\.INF|\.nan|\.NaN|\.NAN)|[-+]?[0-9][0-9_.eExXoO+a-fA-F-]*)$/;
@@ -79,9 +85,11 @@ function simpleFields(yamlText: string): Frontmatter["fields"] | undefined {
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] as string).replace(/\r$/, "");
     if (line.trim() === "") continue;
-    const match = SIMPLE_LINE.exec(line);
+    const match = KEY_AND_REST.exec(line);
     if (!match) return undefined;
-    const [, key, text] = match as unknown as [string, string, string];
+    const key = match[1] as string;
+    const text = trimBlanksEnd(line.slice(match[0].length));
+    if (!PLAIN_START.test(text) || text.includes("\t")) return undefined;
     if (fields.has(key) || text.includes(": ") || text.includes(" #") || NOT_A_STRING.test(text))
       return undefined;
     const value = text === "true" ? true : text === "false" ? false : text;
@@ -89,4 +97,11 @@ function simpleFields(yamlText: string): Frontmatter["fields"] | undefined {
     fields.set(key, { value, line: i + 2 });
   }
   return fields;
+}
+
+/** `text` without its trailing spaces and tabs, by one backward scan. */
+function trimBlanksEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  return text.slice(0, end);
 }

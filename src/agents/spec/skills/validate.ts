@@ -1,4 +1,5 @@
 import path from "node:path";
+import { controlCharacterIn, stringifyForTerminal } from "../../../kernel/text/terminal-text.ts";
 import { type Frontmatter, parseFrontmatter } from "./frontmatter.ts";
 import type { Skill, SkillProblem, SkillScope } from "./types.ts";
 
@@ -83,6 +84,8 @@ export function parseSkillFile(text: string, file: string, folder: string, scope
   let usableName: string | undefined;
   if (name === undefined) add("name", "missing: expected the skill's name (its folder's name)", 2);
   else if (typeof name !== "string" || name.trim() === "") add("name", "expected a non-empty string");
+  else if (controlCharacterIn(name) !== undefined)
+    add("name", controlCharacterProblem(name), fields.get("name")?.line);
   else {
     const nameIssues = nameProblems(name);
     for (const why of nameIssues) add("name", `${why}: "${name}"`);
@@ -139,7 +142,9 @@ export function parseCommandFile(text: string, file: string, scope: SkillScope):
   const add = problemAdder(problems, file, fields);
   unknownFields(fields, COMMAND_FIELDS, add);
   const name = path.basename(file).replace(/\.md$/i, "").normalize("NFKC");
-  const nameIssues = nameProblems(name);
+  const control = controlCharacterIn(name) !== undefined;
+  if (control) add(undefined, `file name: ${controlCharacterProblem(name)}`);
+  const nameIssues = control ? [] : nameProblems(name);
   for (const why of nameIssues) add(undefined, `file name: ${why}: "${name}"`);
   const given = fields.get("description")?.value;
   const firstLine = body
@@ -152,7 +157,7 @@ export function parseCommandFile(text: string, file: string, scope: SkillScope):
     add("description", "expected a description or a non-empty body");
   const options = commonOptions(fields, add);
   problems.sort((a, b) => a.line - b.line);
-  if (!/^[^\s/\\]+$/.test(name) || !description) return { problems };
+  if (control || !/^[^\s/\\]+$/.test(name) || !description) return { problems };
   const skill: Skill = {
     name,
     description: [...description].slice(0, MAX_DESCRIPTION_LENGTH).join(""),
@@ -163,6 +168,15 @@ export function parseCommandFile(text: string, file: string, scope: SkillScope):
     problems,
   };
   return { skill, problems };
+}
+
+/**
+ * Why a name holding a control character or line break is refused (never loaded, never shown raw): such a
+ * name would drive the terminal of whoever lists the skills, or forge a line of its own. The name is
+ * quoted as JSON, so the problem itself shows `\u001b` rather than the character.
+ */
+function controlCharacterProblem(name: string): string {
+  return `expected no control characters or line breaks (found ${controlCharacterIn(name)}): ${stringifyForTerminal(name)}; the skill is not loaded`;
 }
 
 /** Reports a problem of a field (undefined: of the file); on `line`, else the field's line. */

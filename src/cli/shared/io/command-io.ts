@@ -1,22 +1,36 @@
 /** Where a command reads and reports: the process's own directory, environment and streams, or a test's. */
 import type { TextSink } from "../../../ui/renderer-types.ts";
 import { isTerminal, stderr, stdout } from "./std-streams.ts";
+import { type Out, TerminalOut } from "./terminal-out.ts";
 
-/** A stream a command reports on. */
-export type Out = { write(text: string): unknown };
+export type { Out } from "./terminal-out.ts";
 
-/** Where a listing command (`agent agents`, `skills`, `sessions`) reads and reports; tests pass their own. */
+/**
+ * Where a command that shows others' text (`agent agents`, `skills`, `sessions`, `models`, `mcp`, `eval`)
+ * reads and reports. Its streams are {@link TerminalOut}s, made only by {@link commandIo}: what it writes
+ * passes the terminal filter whatever its source.
+ */
 export interface CommandIo {
   /** The directory the command runs in (the workspace whose agents, skills or sessions it lists). */
   cwd: string;
   env: Record<string, string | undefined>;
-  stdout: Out;
-  stderr: Out;
+  stdout: TerminalOut;
+  stderr: TerminalOut;
 }
 
-/** The process's own directory, environment and standard streams. */
+/** A command's io over the given streams (the process's, or an in-process caller's), filtered. */
+export function commandIo(io: {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  stdout: Out;
+  stderr: Out;
+}): CommandIo {
+  return { cwd: io.cwd, env: io.env, stdout: new TerminalOut(io.stdout), stderr: new TerminalOut(io.stderr) };
+}
+
+/** The process's own directory, environment and standard streams, filtered. */
 export function processIo(): CommandIo {
-  return { cwd: process.cwd(), env: process.env, stdout, stderr };
+  return commandIo({ cwd: process.cwd(), env: process.env, stdout, stderr });
 }
 
 /**

@@ -85,6 +85,30 @@ describe("discoverSkills", () => {
     ]);
   });
 
+  test("a 300 KB frontmatter line is read in linear time (the default timeout catches a backtracking parse)", async () => {
+    const blanks = " ".repeat(300_000);
+    writeSkill(path.join(repo, ".agents", "skills"), "wide", `wide${blanks}open`);
+    writeSkill(path.join(repo, ".agents", "skills"), "colon", `colon: ${blanks}x`);
+    // Discovery runs on a worker thread, so the default timeout can end a stalled parse (on this thread a
+    // synchronous regex would block the timer until it finished, minutes later).
+    const worker = new Worker(new URL("./support/discover-worker.ts", import.meta.url).href);
+    try {
+      const found = await new Promise<{ descriptions: Record<string, string>; warnings: string[] }>(
+        (resolve, reject) => {
+          worker.onmessage = (event) => resolve(event.data);
+          worker.onerror = (event) => reject(new Error(event.message));
+          worker.postMessage({ workspaceRoot: repo, env, home });
+        },
+      );
+      expect(found.descriptions.wide).toBe(`wide${blanks}open`.slice(0, 1024));
+      // `key: a: b` is no plain YAML value: the YAML parser reports it, once, in linear time too.
+      expect(found.descriptions.colon).toBeUndefined();
+      expect(found.warnings.join("\n")).toContain("invalid YAML");
+    } finally {
+      worker.terminate();
+    }
+  });
+
   test("a FIFO SKILL.md is refused without blocking", async () => {
     const dir = path.join(repo, ".agents", "skills", "fifo");
     mkdirSync(dir, { recursive: true });
