@@ -73,7 +73,9 @@ describe("a catastrophically backtracking grep", () => {
       writeBacktrackBait();
       server.enqueue(BACKTRACKING_GREP);
       const result = await endsOrHung(
-        start(["run", "--agent", "code-reader", "--timeout", "2", "find the pattern"]),
+        // --timeout counts from the start of the process: 8 s leaves a loaded machine time to start the
+        // run and send the request (the bait keeps the search going for minutes either way).
+        start(["run", "--agent", "code-reader", "--timeout", "8", "find the pattern"]),
       );
       expect(result.code).toBe(5);
       expect(result.stderr).toContain("timeout");
