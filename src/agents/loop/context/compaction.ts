@@ -260,8 +260,12 @@ export async function compactConversation(
       ? trigger.keepTokens
       : Math.min(trigger.keepTokens, messages.slice(1).reduce((n, m) => n + messageChars(m), 0) / 8);
   const tail = chooseTail(messages, keepTokens);
-  if (tail === undefined)
-    return { ok: false, reason: "the recent turns are all there is", nothingToDo: true };
+  if (tail === undefined) {
+    // Nothing before the kept tail: an empty or short conversation says so as a person would expect.
+    const short = assistantTurns(messages) < MIN_SUMMARISED_TURNS;
+    const reason = short ? "not enough turns to compact" : "the recent turns are all there is";
+    return { ok: false, reason, nothingToDo: true };
+  }
   const { cut, resultLimit } = tail;
   // Asked for or after a full window, a summary of less than MIN_SUMMARISED_TURNS turns is not worth its
   // model call: eliding old results (the caller's fallback) makes the same room. Past the threshold, or
