@@ -107,8 +107,8 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     onInterrupt: interrupt,
     welcome: welcomeOf(setup, continued !== undefined ? convo.messages.length : undefined),
     commands: chatCommandsWith(session.skills),
-    earlier: earlierMessages(convo.messages),
-    history: earlierInputs(convo.messages),
+    earlier: earlierMessages(convo.messages, continued?.point.typed),
+    history: earlierInputs(convo.messages, continued?.point.typed),
   });
   // The view holds raw mode, so Ctrl-C arrives as a key. A signal from elsewhere (SIGTERM, kill -INT)
   // interrupts a running turn the same way, and between turns ends the chat.
