@@ -14,7 +14,7 @@ export interface ApprovalPromptProps {
   colors: boolean;
   /** Called once with the user's decision. */
   onDecision: (decision: ApprovalDecision) => void;
-  /** Ctrl-C while the prompt holds raw mode, and Esc after it denied. */
+  /** Ctrl-C while the prompt holds raw mode. */
   onInterrupt: (key?: InterruptKeyName) => void;
   /** Requests waiting behind this one. */
   queued?: number;
@@ -25,8 +25,8 @@ const DIFF_TOOLS = new Set(["write_file", "edit_file", "apply_patch"]);
 /**
  * Asks about one tool call: names the agent and tool, shows the arguments, a colored diff for file edits
  * or the command for exec. Keys: y yes once, a yes for this session (shows the rule it adds), n no,
- * f no with feedback (a line of text, Enter sends, Esc goes back); Esc (outside feedback) denies and
- * interrupts the turn.
+ * f no with feedback (a line of text, Enter sends, Esc goes back); Esc (outside feedback) is no, as the
+ * prompt says: the model reads the denial and the turn goes on (Esc again, outside the prompt, interrupts).
  */
 export function ApprovalPrompt({
   request,
@@ -80,11 +80,9 @@ export function ApprovalPrompt({
     // Keys typed quickly arrive as one chunk ("fuse let"): f starts the feedback with the rest. y, a and n
     // decide only as a key of their own, so pasted text never approves anything.
     const choice = input.toLowerCase();
-    // Esc denies the call and interrupts the turn (DESIGN "Approvals"; Claude Code's Esc stops the turn).
-    if (key.escape) {
-      decide({ kind: "deny" });
-      onInterrupt("escape");
-    } else if (choice === "y") decide({ kind: "once" });
+    // Esc is "no", as the prompt's last choice says; it does not end the turn or the run.
+    if (key.escape) decide({ kind: "deny" });
+    else if (choice === "y") decide({ kind: "once" });
     else if (choice === "a") decide({ kind: "session" });
     else if (choice === "n") decide({ kind: "deny" });
     else if (choice.startsWith("f") && !key.ctrl && !key.meta) {
