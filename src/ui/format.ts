@@ -138,10 +138,8 @@ export interface TrackedCall {
   delegated?: boolean;
   /** The gate refused it: its denial line already says so, with the reason. */
   denied?: boolean;
-  /** When tool_start came (the Ink view), and how long the call then waited at the approval prompt:
-   * its shown duration is the time it ran, not the time the user took to answer. */
+  /** When tool_start came (the Ink view). */
   startedAt?: number;
-  waitedMs?: number;
 }
 
 /**
