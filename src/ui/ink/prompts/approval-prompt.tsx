@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import type { ApprovalDecision, ApprovalRequest } from "../../../kernel/run-events/approvals.ts";
-import { shellWord } from "../../../policy/shell-quote.ts";
+import { ruleInWords } from "../../../policy/describe.ts";
 import { displayArgs } from "../../format.ts";
 import type { InterruptKeyName } from "../../renderer-types.ts";
 import { tone } from "../theme.ts";
@@ -116,16 +116,13 @@ export function ApprovalPrompt({
       {!isDiff && !isExec && request.preview.trim() !== "" ? <Text dimColor>{request.preview}</Text> : null}
       <Decided request={request} />
       {mode === "choose" ? (
-        <Text>
-          <Text bold>y</Text> yes once · <Text bold>a</Text> yes for this session
-          {sessionWords(request) === "" ? null : (
-            <Text>
-              {" "}
-              (adds <Text color={tone(colors, "cyan")}>{sessionWords(request)}</Text>)
-            </Text>
-          )}{" "}
-          · <Text bold>n</Text> no · <Text bold>f</Text> no, with feedback · <Text bold>Esc</Text> no
-        </Text>
+        <>
+          <Text>
+            <Text bold>y</Text> yes once · <Text bold>a</Text> yes for this session · <Text bold>n</Text> no ·{" "}
+            <Text bold>f</Text> no, with feedback · <Text bold>Esc</Text> no
+          </Text>
+          <SessionRules rules={sessionRules(request)} colors={colors} />
+        </>
       ) : (
         <Text>
           feedback for the model (Enter sends, Esc goes back): {feedback}
@@ -151,11 +148,31 @@ function Decided({ request }: { request: ApprovalRequest }) {
   );
 }
 
-/** The rules "a" adds, each as one shell word, as `--allow` takes it. */
-function sessionWords(request: ApprovalRequest): string {
-  return (request.sessionRules ?? (request.sessionRule === "" ? [] : [request.sessionRule]))
-    .map((rule) => shellWord(rule))
-    .join(" ");
+/** The rules "a" adds. */
+function sessionRules(request: ApprovalRequest): string[] {
+  return request.sessionRules ?? (request.sessionRule === "" ? [] : [request.sessionRule]);
+}
+
+/**
+ * What "a" adds: each rule in words, then the rule itself on a line of its own, as written in config's
+ * `allow:` and after `--allow` (no shell quoting, which would turn `'` into `'\''`), so it reads and
+ * copies as one line.
+ */
+function SessionRules({ rules, colors }: { rules: readonly string[]; colors: boolean }) {
+  if (rules.length === 0) return null;
+  return (
+    <>
+      <Text dimColor>
+        a adds {rules.length === 1 ? "this rule" : "these rules"} for the session (
+        {rules.map(ruleInWords).join("; ")}):
+      </Text>
+      {rules.map((rule) => (
+        <Text key={rule} color={tone(colors, "cyan")}>
+          {rule}
+        </Text>
+      ))}
+    </>
+  );
 }
 
 /** Arguments without the bulky text the diff already shows. */
