@@ -192,10 +192,12 @@ function issueErrors(
   // (`rn:`): the mapping branch's unknown fields, with their "did you mean", say more than the union.
   if (issue.code === "invalid_union") {
     const unknown = issue.errors.flat().filter((sub) => sub.code === "unrecognized_keys");
-    if (unknown.length > 0)
-      return unknown.flatMap((sub) =>
-        issueErrors({ ...sub, path: [...issue.path, ...sub.path] }, root, file, lineOf),
-      );
+    if (unknown.length > 0) {
+      const whole = expectation(issue, segments);
+      return unknown
+        .flatMap((sub) => issueErrors({ ...sub, path: [...issue.path, ...sub.path] }, root, file, lineOf))
+        .map((error) => ({ ...error, message: `${error.message} (${fieldName(segments)} is ${whole})` }));
+    }
   }
   if (issue.code === "unrecognized_keys") {
     const known = knownFields(segments);
