@@ -139,7 +139,13 @@ export function handleError(
     return report(error.code === ExitCode.usage ? "usage" : "error", error.message || "failed", error.code);
   }
   if (error instanceof AppError) {
-    stderr.write(`agent: ${oneLine(error.message)}\n`);
+    // Several problems (spec files, config): one line each, in the order given (file order), each made
+    // one terminal-safe line of its own so no file can print a line that looks like ours.
+    const lines = error.details.lines;
+    if (lines !== undefined && lines.length > 1) {
+      stderr.write(`agent: ${lines.length} problems:\n`);
+      for (const line of lines) stderr.write(`  ${oneLine(line)}\n`);
+    } else stderr.write(`agent: ${oneLine(error.message)}\n`);
     // A screen of help after the line (first-run.ts): stderr only; the JSON error keeps the one line.
     if ("screen" in error && typeof error.screen === "string") stderr.write(`${error.screen}\n`);
     return report(error.kind, error.message, exitCodeForAppError(error.kind));

@@ -5,7 +5,7 @@
  * file" (exit 2), not an invalid suite.
  */
 import { expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runAgentIn } from "../e2e/support.ts";
 import { inProcessFixture } from "./run/in-process.ts";
@@ -53,4 +53,42 @@ test("agent eval nosuch.yaml is no such file, exit 2; a check's rn: suggests run
   const suite = await runAgentIn(fixture.sandbox, ["eval", "suite.yaml"], fixture.sandbox.env());
   expect(suite.code).toBe(3);
   expect(suite.stderr).toContain('suite.yaml:6: tasks[0].checks[0].rn: unknown field; did you mean "run"?');
+});
+
+test("config: every problem at once, one per line in line order, with did you mean (model: → models:)", async () => {
+  const { sandbox } = fixture;
+  mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });
+  writeFileSync(
+    join(sandbox.configDir, "agent", "config.yaml"),
+    "model:\n  fast: x\ndefaults:\n  agnt: root\n  on_ask: maybe\n",
+  );
+  const result = await fixture.run(["run", "hi"]);
+  expect(result.code).toBe(3);
+  const lines = result.stderr.trimEnd().split("\n");
+  expect(lines[0]).toBe("agent: 3 problems:");
+  expect(lines[1]).toMatch(/config\.yaml line 1: model: unknown field; did you mean "models"\?/);
+  expect(lines[2]).toMatch(/config\.yaml line 4: defaults\.agnt: unknown field; did you mean "agent"\?/);
+  expect(lines[3]).toMatch(/config\.yaml line 5: defaults\.on_ask: expected/);
+  expect(result.stderr).not.toContain("more)");
+  expect(result.requests).toHaveLength(0);
+});
+
+test("spec errors: one per line in file order, in agent run and agents validate alike", async () => {
+  const { sandbox } = fixture;
+  const dir = join(sandbox.workspace, ".agent", "agents");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "bad.yaml"),
+    "name: bad\ndescription: x\nsystem_prompt: hi\nmodel: fast\ncapabilities:\n  - read_fil\n  - exce\nconstraints:\n  max_turn: 3\n",
+  );
+  const order = (text: string): number[] =>
+    [...text.matchAll(/bad\.yaml:(\d+):/g)].map((match) => Number(match[1]));
+  const run = await fixture.run(["run", "--agent", "bad", "hi"]);
+  expect(run.code).toBe(3);
+  expect(order(run.stderr)).toEqual([6, 7, 9]);
+  // Each problem on a line of its own.
+  expect(run.stderr.split("\n").filter((line) => line.includes("bad.yaml:"))).toHaveLength(3);
+  const validate = await fixture.run(["agents", "validate"]);
+  expect(validate.code).toBe(3);
+  expect(order(validate.stderr)).toEqual([6, 7, 9]);
 });
