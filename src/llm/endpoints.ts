@@ -4,7 +4,7 @@
  * (`ollama`, ollama-host.ts) that needs no config.
  * Holds key values only to hand them to the provider client; listings show variable names, never values.
  */
-import type { ProviderKind, ReasoningEffort } from "../kernel/index.ts";
+import { AppError, type ProviderKind, type ReasoningEffort } from "../kernel/index.ts";
 import { ollamaBaseUrl } from "./local/ollama-host.ts";
 
 export type Env = Record<string, string | undefined>;
@@ -68,12 +68,41 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== "" ? value : undefined;
 }
 
+/**
+ * A base URL variable's value as the SDKs need it: an absolute http(s) URL (`new URL` parses it; the
+ * Anthropic and OpenAI SDKs build request URLs from it and fail each request with "Invalid URL"
+ * otherwise). A value without a scheme (`127.0.0.1:8080`) is refused at start, naming the variable.
+ */
+function checkedBaseUrl(variable: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url !== undefined && (url.protocol === "http:" || url.protocol === "https:")) return value;
+  const host = /^[A-Za-z0-9.[\]:-]+(\/.*)?$/.test(value) ? ` (with its scheme: http://${value})` : "";
+  throw new AppError(
+    "config",
+    `${variable} is "${value}", which is not an http(s) URL; set it to the server's URL${host}, or unset it`,
+  );
+}
+
+/** Throws AppError("config") naming the first base URL variable in `env` that is set but no http(s) URL. */
+export function checkBaseUrlVars(env: Env): void {
+  for (const native of NATIVE_PROVIDERS) {
+    const set = nonEmpty(env[native.baseUrlVar]);
+    if (set !== undefined) checkedBaseUrl(native.baseUrlVar, set.trim());
+  }
+}
+
 /** Every endpoint: the three native providers first, then config-declared compatible servers. */
 export function listEndpoints(env: Env, config: ModelsConfig = {}): Endpoint[] {
   const endpoints: Endpoint[] = [];
   for (const native of NATIVE_PROVIDERS) {
     const keyVar = native.keyVars.find((v) => nonEmpty(env[v]) !== undefined);
-    const baseUrl = nonEmpty(env[native.baseUrlVar]);
+    const set = nonEmpty(env[native.baseUrlVar]);
+    const baseUrl = set === undefined ? undefined : checkedBaseUrl(native.baseUrlVar, set.trim());
     const endpoint: Endpoint = {
       name: native.name,
       kind: native.name,
