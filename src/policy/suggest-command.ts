@@ -6,7 +6,7 @@ import type { Rule } from "./types.ts";
  * what it does, then a glob, instead of the whole command escaped, never wider than what the call runs.
  * `npm run build -- --watch` becomes `exec:npm run build *`, `git status --short` becomes
  * `exec:git status *`, `python3 -m pytest -q` becomes `exec:python3 -m pytest *`, `node greet.js x`
- * becomes `exec:node greet.js *` (the script's path). Code given to an interpreter on its command line
+ * becomes `exec:node greet.js *` (the script's path; `node greet.js` alone stays exact). Code given to an interpreter on its command line
  * (`node -e '…'`, `python3 -c '…'`) keeps the exact command: `exec:node -e *` would allow any Node program.
  * Everything else (an unknown program, an option that runs programs or writes files, an expansion, an
  * environment assignment in front, a word that is not plain) keeps the exact command: undefined here.
@@ -78,9 +78,10 @@ function meaningfulPrefix(argv: readonly string[]): string[] | undefined {
     if (!NAMED_BY_NEXT.has(first)) return undefined;
     return second === undefined || second.startsWith("-") ? undefined : [head, first, second];
   }
-  // An interpreter given a script: the script's path says what runs (`node greet.js *`).
+  // An interpreter given a script and arguments: the script's path says what runs (`node greet.js *`);
+  // a script alone keeps the exact command, which is narrower.
   if (flags !== undefined && !SUBCOMMAND_PROGRAMS.has(program))
-    return first.startsWith("-") || !SCRIPT.test(first) ? undefined : [head, first];
+    return first.startsWith("-") || !SCRIPT.test(first) || argv.length < 3 ? undefined : [head, first];
   if (PACKAGE_RUNNERS.has(program)) return first.startsWith("-") ? undefined : [head, first];
   if (!SUBCOMMAND_PROGRAMS.has(program) || first.startsWith("-")) return undefined;
   if (RUNNERS.has(first) && second !== undefined && !second.startsWith("-")) return [head, first, second];

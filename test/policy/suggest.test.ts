@@ -62,7 +62,9 @@ describe("suggestAllowRules: written as a person would", () => {
     ["python3 -m pytest -q tests/", ["exec:python3 -m pytest *"]],
     // An interpreter given a script: the script's path.
     ["node greet.js --name x", ["exec:node greet.js *"]],
-    ["python3 scripts/check.py", ["exec:python3 scripts/check.py *"]],
+    ["python3 scripts/check.py --all", ["exec:python3 scripts/check.py *"]],
+    // A script alone: the exact command is narrower than a glob.
+    ["python3 hello.py", ["exec:python3 hello.py"]],
     ["node --inspect greet.js", ["exec:node --inspect greet.js"]],
     ["git status --short", ["exec:git status *"]],
     ["npm run build -- --watch", ["exec:npm run build *"]],
