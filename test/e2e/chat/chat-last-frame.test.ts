@@ -41,8 +41,8 @@ for (const [how, keys] of [
       await withTerminal(["chat", "hello"], { server }, async (run) => {
         await run.waitForScreen(/Hello there\./, "the answer");
         await run.waitForScreen(INPUT, "the input box");
-        const code =
-          how === "/quit" ? (run.send("/quit"), await run.exitStatus()) : await run.exitAfter(...keys);
+        if (how === "/quit") run.send("/quit");
+        const code = how === "/quit" ? await run.exitStatus() : await run.exitAfter(...keys);
         expect(code).toBe(0);
         const after = run.screen();
         expect(after).toContain("Hello there.");
