@@ -69,9 +69,11 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /**
- * A base URL variable's value as the SDKs need it: an absolute http(s) URL (`new URL` parses it; the
- * Anthropic and OpenAI SDKs build request URLs from it and fail each request with "Invalid URL"
- * otherwise). A value without a scheme (`127.0.0.1:8080`) is refused at start, naming the variable.
+ * A base URL variable's value as the SDKs need it: an absolute http(s) URL. The SDKs read the variable
+ * themselves (@anthropic-ai/sdk 1.12 src/client.ts: `baseURL = readEnv('ANTHROPIC_BASE_URL')`; openai
+ * src/client.ts the same for OPENAI_BASE_URL) and build each request's URL as `new URL(baseURL + path)`
+ * (src/client.ts buildURL), which throws "Invalid URL" for `127.0.0.1:8080`: every request would fail as
+ * a provider error. Such a value is refused at start instead, naming the variable.
  */
 function checkedBaseUrl(variable: string, value: string): string {
   let url: URL | undefined;

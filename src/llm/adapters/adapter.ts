@@ -65,8 +65,9 @@ function baseUrlHint(ctx: ErrorContext): string {
 /**
  * Runs an adapter body: events pass through; a throw becomes one `error` event carrying the partial
  * message; a body that ends without a terminal event becomes a `truncated` error, or, when not one
- * event came (a server that is no such API answers `200 {}`, which an SDK reads as an empty stream), an
- * `unknown` one naming the base URL setting: retrying cannot help.
+ * event came (a server that is no such API answers `200 {}`, which an SDK reads as an empty stream:
+ * @anthropic-ai/sdk 1.12 src/core/streaming.ts fromSSEResponse skips every message without an `event:`
+ * line, and the body has none), an `unknown` one naming the base URL setting: retrying cannot help.
  */
 export async function* runGuarded(
   ctx: ErrorContext,
