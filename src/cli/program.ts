@@ -7,6 +7,8 @@
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
 import { AppError, ExitCode, exitCodeForAppError, terminalSafe } from "../kernel/index.ts";
+import { nearestName } from "../kernel/text/nearest-name.ts";
+import { shellWord } from "../policy/shell-quote.ts";
 import { errorRecord } from "../ui/json-shape.ts";
 import { COMMANDS } from "./commands.ts";
 import { CliExit } from "./shared/command-module.ts";
@@ -71,12 +73,27 @@ export function expandShorthands(args: readonly string[], commandNames: readonly
   // Options before any command (`agent -c`, `agent -m opus`, `agent --resume ID "go on"`) are the chat's,
   // as `claude -c` opens the interactive session (https://code.claude.com/docs/en/cli-reference); with -p
   // among them it is the print run (`claude -c -p "query"`). Help and version stay the program's own.
+  // A misspelt `--version` (`--versoin`) stays the program's, whose error suggests `--version`.
+  if (first.startsWith("--") && nearestName(first, ["--version"]) !== undefined) return [...args];
   if (first.startsWith("-") && !PROGRAM_OPTIONS.has(first)) {
     const print = args.findIndex((arg) => arg === "-p" || arg === "--print");
     if (print === -1) return ["chat", ...args];
     return ["run", PRINT_MODE, ...args.slice(0, print), ...args.slice(print + 1)];
   }
   return [...args];
+}
+
+/**
+ * What follows commander's "unknown command 'hi'" when the word is no near miss of a command (commander
+ * suggests those): the words were probably a goal, which `agent run` takes, quoted when it has spaces.
+ */
+export function goalHint(args: readonly string[], commandNames: readonly string[]): string {
+  const [first] = args;
+  if (first === undefined || nearestName(first, commandNames) !== undefined) return "";
+  const goal = args.filter((arg) => !arg.startsWith("-")).join(" ");
+  // Double quotes read best and keep the text as it is unless it holds what bash expands there.
+  const quoted = /["$`\\!]/.test(goal) ? shellWord(goal, { quote: "always" }) : `"${goal}"`;
+  return `to run it as a goal: agent run ${quoted} (agent "several words" works too; agent --help lists the commands)\n`;
 }
 
 /** The program's own options, which never mean the chat. */
@@ -122,7 +139,13 @@ export function handleError(
     return report(error.code === ExitCode.usage ? "usage" : "error", error.message || "failed", error.code);
   }
   if (error instanceof AppError) {
-    stderr.write(`agent: ${oneLine(error.message)}\n`);
+    // Several problems (spec files, config): one line each, in the order given (file order), each made
+    // one terminal-safe line of its own so no file can print a line that looks like ours.
+    const lines = error.details.lines;
+    if (lines !== undefined && lines.length > 1) {
+      stderr.write(`agent: ${lines.length} problems:\n`);
+      for (const line of lines) stderr.write(`  ${oneLine(line)}\n`);
+    } else stderr.write(`agent: ${oneLine(error.message)}\n`);
     // A screen of help after the line (first-run.ts): stderr only; the JSON error keeps the one line.
     if ("screen" in error && typeof error.screen === "string") stderr.write(`${error.screen}\n`);
     return report(error.kind, error.message, exitCodeForAppError(error.kind));
@@ -171,6 +194,8 @@ export async function runCli(args: string[], io: RunIo = processRunIo()): Promis
     await program.parseAsync(expanded, { from: "user" });
     return ExitCode.done;
   } catch (error) {
+    if (error instanceof CommanderError && error.code === "commander.unknownCommand")
+      io.stderr.write(goalHint(expanded, [...COMMAND_NAMES, "help"]));
     const json = JSON_RESULT_COMMANDS.has(expanded[0] ?? "") && jsonRequested(expanded);
     return handleError(error, io.env, {
       stderr: io.stderr,

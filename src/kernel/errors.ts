@@ -58,7 +58,8 @@ export class AppError extends Error {
   constructor(
     readonly kind: AppErrorKind,
     message: string,
-    readonly details: { file?: string; line?: number; field?: string } = {},
+    /** `lines`: several problems (`FILE:LINE: FIELD: message` each), printed one per line. */
+    readonly details: { file?: string; line?: number; field?: string; lines?: readonly string[] } = {},
   ) {
     super(message);
     this.name = "AppError";

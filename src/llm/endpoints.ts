@@ -4,7 +4,7 @@
  * (`ollama`, ollama-host.ts) that needs no config.
  * Holds key values only to hand them to the provider client; listings show variable names, never values.
  */
-import type { ProviderKind, ReasoningEffort } from "../kernel/index.ts";
+import { AppError, type ProviderKind, type ReasoningEffort } from "../kernel/index.ts";
 import { ollamaBaseUrl } from "./local/ollama-host.ts";
 
 export type Env = Record<string, string | undefined>;
@@ -68,12 +68,43 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== "" ? value : undefined;
 }
 
+/**
+ * A base URL variable's value as the SDKs need it: an absolute http(s) URL. The SDKs read the variable
+ * themselves (@anthropic-ai/sdk 1.12 src/client.ts: `baseURL = readEnv('ANTHROPIC_BASE_URL')`; openai
+ * src/client.ts the same for OPENAI_BASE_URL) and build each request's URL as `new URL(baseURL + path)`
+ * (src/client.ts buildURL), which throws "Invalid URL" for `127.0.0.1:8080`: every request would fail as
+ * a provider error. Such a value is refused at start instead, naming the variable.
+ */
+function checkedBaseUrl(variable: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url !== undefined && (url.protocol === "http:" || url.protocol === "https:")) return value;
+  const host = /^[A-Za-z0-9.[\]:-]+(\/.*)?$/.test(value) ? ` (with its scheme: http://${value})` : "";
+  throw new AppError(
+    "config",
+    `${variable} is "${value}", which is not an http(s) URL; set it to the server's URL${host}, or unset it`,
+  );
+}
+
+/** Throws AppError("config") naming the first base URL variable in `env` that is set but no http(s) URL. */
+export function checkBaseUrlVars(env: Env): void {
+  for (const native of NATIVE_PROVIDERS) {
+    const set = nonEmpty(env[native.baseUrlVar]);
+    if (set !== undefined) checkedBaseUrl(native.baseUrlVar, set.trim());
+  }
+}
+
 /** Every endpoint: the three native providers first, then config-declared compatible servers. */
 export function listEndpoints(env: Env, config: ModelsConfig = {}): Endpoint[] {
   const endpoints: Endpoint[] = [];
   for (const native of NATIVE_PROVIDERS) {
     const keyVar = native.keyVars.find((v) => nonEmpty(env[v]) !== undefined);
-    const baseUrl = nonEmpty(env[native.baseUrlVar]);
+    const set = nonEmpty(env[native.baseUrlVar]);
+    const baseUrl = set === undefined ? undefined : checkedBaseUrl(native.baseUrlVar, set.trim());
     const endpoint: Endpoint = {
       name: native.name,
       kind: native.name,

@@ -5,6 +5,7 @@
  * credentials; config may replace a tier's candidate list.
  */
 import { AppError, type ModelRef, type ProviderKind } from "../kernel/index.ts";
+import { nearestName } from "../kernel/text/nearest-name.ts";
 import { ALIAS_LINES, aliasTarget, chooseTier, type Tier, type TierChoice } from "./catalog/tiers.ts";
 import { catalogLines, catalogProvider } from "./catalog.ts";
 import {
@@ -146,12 +147,21 @@ function parseSpec(
     const hint =
       colon > 0
         ? `unknown provider "${trimmed.slice(0, colon)}" in "${spec}"; providers: ${providerNamesText(endpoints)} (declare openai-compatible servers under providers: in config.yaml)`
-        : `cannot tell which provider serves "${spec}"; write it as provider:model with one of ${providerNamesText(endpoints)}, use a tier (fast, good, best), or an alias (${aliasNames().join(", ")})`;
+        : `cannot tell which provider serves "${spec}";${nearModelName(trimmed)} write it as provider:model with one of ${providerNamesText(endpoints)}, use a tier (${TIER_LIST}), or an alias (${aliasNames().join(", ")})`;
     throw new AppError(kind, hint);
   }
   const endpoint = findEndpoint(endpoints, provider);
   if (!endpoint) throw new AppError(kind, `no endpoint for provider ${provider}`);
   return { endpoint, id: trimmed, spec: trimmed };
+}
+
+/** Every tier name a model can be given as, as errors list them. */
+const TIER_LIST = "fast, good, best, smart = best, auto = chosen per task";
+
+/** ` did you mean "fast"?` for a mistyped tier or alias (`fats`), or "" when none is close. */
+function nearModelName(typed: string): string {
+  const near = nearestName(typed, [...Object.keys(TIER_NAMES), ...aliasNames()]);
+  return near === undefined ? "" : ` did you mean "${near}"?`;
 }
 
 function toRef(candidate: Candidate): ModelRef {

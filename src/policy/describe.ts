@@ -66,3 +66,31 @@ function clip(value: string, width: number): string {
   const line = value.trim().replace(/\r?\n/g, " ⏎ ");
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }
+
+/** Verbs for the file tools a rule names (`edit_file` covers apply_patch's updates too, file-rules.ts). */
+const RULE_VERBS: Record<string, string> = {
+  edit_file: "edit",
+  write_file: "write",
+  read_file: "read",
+  fetch: "fetch",
+  mcp: "call mcp",
+};
+
+/**
+ * What an allow rule lets through, in words, as the approval prompt says what "yes for this session"
+ * adds: `exec:npm test` → `run this exact command`, `exec:npm test *` → `run commands matching npm test *`,
+ * `edit_file:greet.js` → `edit greet.js`, a bare `grep` → `every grep call`. A pattern's escapes
+ * (`\*`, match.ts literalPattern) are read as the characters they stand for.
+ */
+export function ruleInWords(rule: string): string {
+  const colon = rule.indexOf(":");
+  if (colon < 0) return `every ${rule} call`;
+  const tool = rule.slice(0, colon);
+  const pattern = rule.slice(colon + 1);
+  const glob = /(^|[^\\])[*?[{]/.test(pattern);
+  const literal = pattern.replace(/\\(.)/g, "$1");
+  if (tool === "exec") return glob ? `run commands matching ${pattern}` : "run this exact command";
+  const verb = RULE_VERBS[tool];
+  if (verb === undefined) return glob ? `${tool} on anything matching ${pattern}` : `${tool} on ${literal}`;
+  return glob ? `${verb} anything matching ${pattern}` : `${verb} ${literal}`;
+}

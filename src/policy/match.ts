@@ -1,3 +1,5 @@
+import { readableExecPattern } from "./exec-quotes.ts";
+
 /** Tools whose main argument is a workspace-relative path; their patterns are path globs (`**`). */
 export const PATH_TOOLS: ReadonlySet<string> = new Set([
   "read_file",
@@ -75,8 +77,11 @@ export function escapePattern(text: string): string {
 /**
  * A pattern of `tool` matching exactly `text`, escaping only what that tool's patterns treat as special:
  * path globs (Bun.Glob) all of escapePattern's characters; command, URL and MCP patterns only `\`, `*`
- * and `?` (globSource), so `exec:node -e 'console.log(1)'` stays readable.
+ * and `?` (globSource), so `exec:node -e 'console.log(1)'` stays readable. A command's words holding `'`
+ * are double-quoted where that reads the same (`node -e "import('./a.js')"`, exec-quotes.ts).
  */
 export function literalPattern(tool: string, text: string): string {
-  return PATH_TOOLS.has(tool) ? escapePattern(text) : text.replace(/[\\*?]/g, "\\$&");
+  if (PATH_TOOLS.has(tool)) return escapePattern(text);
+  // A word respelled in double quotes holds no `\`, `*` or `?` (exec-quotes.ts): escaping after is safe.
+  return (tool === "exec" ? readableExecPattern(text) : text).replace(/[\\*?]/g, "\\$&");
 }

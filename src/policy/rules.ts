@@ -1,4 +1,5 @@
 import { AppError } from "../kernel/index.ts";
+import { canonicalExecPattern } from "./exec-quotes.ts";
 import { PATH_TOOLS } from "./match.ts";
 import { checkRuleMcpServers, checkRuleTools } from "./rule-tools.ts";
 import type { Effect, Rule, RuleSource } from "./types.ts";
@@ -40,7 +41,9 @@ export function parseRule(text: string, effect: Effect, source: RuleSource): Rul
       throw ruleError(text, effect, source, "negated patterns are not supported; write a deny rule instead");
     }
   }
-  if (tool === "exec" && source !== "session" && /[;\n&|<>]/.test(pattern.replace(/'[^']*'/g, ""))) {
+  // `exec:node -e "import('./a.js')"` is matched as the splitter renders the command (exec-quotes.ts).
+  const matched = tool === "exec" ? canonicalExecPattern(pattern) : pattern;
+  if (tool === "exec" && source !== "session" && /[;\n&|<>]/.test(matched.replace(/'[^']*'/g, ""))) {
     throw ruleError(
       text,
       effect,
@@ -51,7 +54,7 @@ export function parseRule(text: string, effect: Effect, source: RuleSource): Rul
   if (tool === "fetch" && !/^(https?:\/\/|\*)/.test(pattern)) {
     throw ruleError(text, effect, source, "fetch patterns are URLs such as https://docs.example.com/*");
   }
-  return { effect, tool, pattern, source, text: `${tool}:${pattern}` };
+  return { effect, tool, pattern: matched, source, text: `${tool}:${pattern}` };
 }
 
 /**

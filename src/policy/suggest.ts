@@ -8,7 +8,7 @@ import type { PolicyRequest, Rule } from "./types.ts";
 
 /**
  * The `--allow` rules that would let a refused call through, written as a person would: for exec one
- * rule per simple command not allowed yet, the program and a glob where that says it (`exec:node -e *`,
+ * rule per simple command not allowed yet, the program and a glob where that says it (`exec:node greet.js *`,
  * `exec:git status *`, suggest-command.ts), else the exact command; for file tools the path (a patch's
  * under `edit_file`, the name every model's edits share, file-rules.ts). Checked against the policy
  * itself: when the call would still not be allowed with them (a deny rule, an output redirection, a

@@ -23,11 +23,11 @@ export function sandboxWorkspace(
   if (settings.required === true) {
     throw new AppError(
       "config",
-      `sandbox.required is true but the sandbox is unavailable: ${choice.unavailable} (install bubblewrap, or run with --sandbox off)`,
+      `sandbox.required is true but the sandbox is unavailable: ${choice.unavailable} (${choice.fix ?? "install bubblewrap"}, or run with --sandbox off)`,
     );
   }
   return {
     workspace,
-    warning: `sandbox unavailable: ${choice.unavailable}; exec and verify: commands run unsandboxed (install bubblewrap, or set sandbox.mode: off)`,
+    warning: `sandbox unavailable: ${choice.unavailable}; exec and verify: commands run unsandboxed (${choice.fix ?? "install bubblewrap"}, or set sandbox.mode: off)`,
   };
 }

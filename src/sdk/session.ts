@@ -10,6 +10,7 @@ import type { AgentSpec } from "../agents/spec/spec.ts";
 import { AppError } from "../kernel/index.ts";
 import { Redactor } from "../kernel/text/redact.ts";
 import { createModelClient } from "../llm/client.ts";
+import { checkBaseUrlVars } from "../llm/endpoints.ts";
 import { ApprovalGate } from "../policy/gate.ts";
 import { buildRuleSet } from "../policy/rules.ts";
 import { newSessionId } from "../session/session-id.ts";
@@ -38,6 +39,7 @@ export type { ApproveFn, RunOptions, Session, SessionOptions } from "./types.ts"
 /** Creates a session. Throws AppError for config and spec problems (exit 3 in the CLI). */
 export async function createSession(options: SessionOptions = {}): Promise<Session> {
   const env = options.env ?? process.env;
+  checkBaseUrlVars(env);
   const config = options.config ?? (await loadConfig(env));
   const opened = options.workspace
     ? { workspace: options.workspace }

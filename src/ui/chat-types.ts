@@ -47,6 +47,8 @@ export interface ChatUi {
   note(text: string, ok?: boolean): void;
   /** `/clear`: a cleared screen and a fresh status line (no tokens, cost or time; `model` when given). */
   reset?(model?: string): void;
+  /** `/model NAME`: the status line names the model the next message runs on, before it runs. */
+  modelChosen?(model: string): void;
   /** Releases the terminal. */
   close(): Promise<void>;
 }

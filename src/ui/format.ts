@@ -28,12 +28,18 @@ function patchFiles(patch: string): string[] {
 
 /**
  * The main argument of a tool call, as one short line: the command for exec, the path for file tools,
- * the pattern for grep/glob, the URL for fetch, the goal for a sub-agent, compact JSON otherwise.
+ * the pattern for grep/glob, the URL for fetch, the goal for a sub-agent, the skill's name and
+ * arguments for `skill` (`changelog-entry 1.1`), compact JSON otherwise.
  */
 export function describeToolCall(tool: string, args: Record<string, unknown>, width = 80): string {
   const command = stringArg(args, "command");
   if (tool === "exec" && command !== undefined) return oneLine(`$ ${command}`, width);
   if (tool === "apply_patch") return oneLine(patchFiles(stringArg(args, "patch") ?? "").join(", "), width);
+  const skill = tool === "skill" ? stringArg(args, "name") : undefined;
+  if (skill !== undefined) {
+    const given = stringArg(args, "arguments")?.trim();
+    return oneLine(given ? `${skill} ${given}` : skill, width);
+  }
   if (tool === "grep" || tool === "glob") {
     const pattern = stringArg(args, "pattern") ?? "";
     const where = stringArg(args, "path");
@@ -138,10 +144,8 @@ export interface TrackedCall {
   delegated?: boolean;
   /** The gate refused it: its denial line already says so, with the reason. */
   denied?: boolean;
-  /** When tool_start came (the Ink view), and how long the call then waited at the approval prompt:
-   * its shown duration is the time it ran, not the time the user took to answer. */
+  /** When tool_start came (the Ink view). */
   startedAt?: number;
-  waitedMs?: number;
 }
 
 /**

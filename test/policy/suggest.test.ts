@@ -53,9 +53,19 @@ const patch = (...paths: string[]): PolicyRequest => ({
 describe("suggestAllowRules: written as a person would", () => {
   const rules = buildRuleSet({});
   const cases: [string, string[]][] = [
-    [`node -e "import('./greet.js').then(m=>console.log(m.greet('x')))"`, ["exec:node -e *"]],
-    ["python3 -c 'print(1 > 0)'", ["exec:python3 -c *"]],
+    // Code on an interpreter's command line: the exact command (`node -e *` would allow any Node program).
+    [
+      `node -e "import('./greet.js').then(m=>console.log(m.greet('x')))"`,
+      [`exec:node -e "import('./greet.js').then(m=>console.log(m.greet('x')))"`],
+    ],
+    ["python3 -c 'print(1 > 0)'", ["exec:python3 -c 'print(1 > 0)'"]],
     ["python3 -m pytest -q tests/", ["exec:python3 -m pytest *"]],
+    // An interpreter given a script: the script's path.
+    ["node greet.js --name x", ["exec:node greet.js *"]],
+    ["python3 scripts/check.py --all", ["exec:python3 scripts/check.py *"]],
+    // A script alone: the exact command is narrower than a glob.
+    ["python3 hello.py", ["exec:python3 hello.py"]],
+    ["node --inspect greet.js", ["exec:node --inspect greet.js"]],
     ["git status --short", ["exec:git status *"]],
     ["npm run build -- --watch", ["exec:npm run build *"]],
     ["cargo test parser::tests", ["exec:cargo test *"]],

@@ -107,7 +107,7 @@ export function modelError(
       line: spec.line,
       field: "model",
       agent: spec.name,
-      message: `expected a tier (fast, good, best), provider:model or a model id: ${problem}`,
+      message: `expected a tier (fast, good, best, smart, auto), provider:model or a model id: ${problem}`,
     },
   ];
 }

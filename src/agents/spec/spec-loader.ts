@@ -76,19 +76,30 @@ export function specSearchPath(
   ];
 }
 
+/** Errors by file, then line: the order a person reads the files in (the checks find them in another). */
+export function inFileOrder(errors: readonly SpecError[]): SpecError[] {
+  return [...errors].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+}
+
 /** Formats an error as `FILE:LINE: FIELD: message`. */
 export function formatSpecError(error: SpecError): string {
   return `${error.file}:${error.line}: ${error.field ? `${error.field}: ` : ""}${error.message}`;
 }
 
-/** Every error, one `FILE:LINE: FIELD: message` line each, as an AppError of kind "spec" (exit code 3). */
+/**
+ * Every error, one `FILE:LINE: FIELD: message` line each in file order (by file, then line), as an
+ * AppError of kind "spec" (exit code 3) whose `lines` the CLI prints one per line.
+ */
 export function specAppError(errors: SpecError[]): AppError {
-  const first = errors[0];
-  const text = errors.length > 0 ? errors.map(formatSpecError).join("\n") : "invalid agent spec";
+  const ordered = inFileOrder(errors);
+  const first = ordered[0];
+  const lines = ordered.map(formatSpecError);
+  const text = lines.length > 0 ? lines.join("\n") : "invalid agent spec";
   return new AppError("spec", text, {
     file: first?.file,
     line: first?.line,
     field: first?.field,
+    ...(lines.length > 1 ? { lines } : {}),
   });
 }
 
@@ -332,7 +343,7 @@ function resolveSpecs(
     // The graph keeps `agents:*` so a run can tell an invalid spec the wildcard would have offered.
     graph.set(name, wildcard ? [...spec.capabilities, ALL_AGENTS] : spec.capabilities);
   }
-  return { specs, errors, files: outcomes.map((o) => o.file), shadowed, graph };
+  return { specs, errors: inFileOrder(errors), files: outcomes.map((o) => o.file), shadowed, graph };
 }
 
 function shapeOf(spec: LoadedSpec, capabilityLines: number[]): SpecShape {

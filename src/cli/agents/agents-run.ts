@@ -127,7 +127,9 @@ export function formatSpec(
     name: spec.name,
     description: spec.description,
     model: spec.model,
+    // `agents:*` last when the spec has it: every other known agent, also those added later.
     capabilities: spec.capabilities,
+    skills: spec.skills ?? false,
     constraints: spec.constraints,
     tags: spec.tags,
     version: spec.version,
@@ -158,15 +160,17 @@ export async function showAgent(
     throw new AppError("usage", message);
   }
   const overrides = result.shadowed.filter((s) => s.name === name);
+  // As the spec says it: `agents:*` (kept in the graph after the loader expanded it) and its skills.
+  const shownSpec: LoadedSpec = { ...spec, capabilities: result.graph.get(name) ?? spec.capabilities };
   const found = await loadInstructions({ workspaceRoot: io.cwd, env: io.env });
   for (const warning of found.warnings) io.stderr.write(safeLine`agent: ${warning}\n`);
   const instructions = found.files.map((f) => f.path);
   if (flags.json) {
-    const { source, ...fields } = spec;
+    const { source, ...fields } = shownSpec;
     const listed = spec.instructions === false ? false : instructions;
     io.stdout.json({ ...fields, instructions: listed, source, overrides }, 2);
   } else {
-    io.stdout.write(formatSpec(spec, overrides, io.cwd, instructions));
+    io.stdout.write(formatSpec(shownSpec, overrides, io.cwd, instructions));
   }
   return code;
 }

@@ -16,11 +16,19 @@ export function userWords(content: string): string {
   return (match?.[1] ?? content).trim();
 }
 
-/** The conversation as the chat shows it again: user messages and the assistant's text, tool traffic left out. */
-export function earlierMessages(messages: readonly Message[]): EarlierMessage[] {
+/**
+ * The conversation as the chat shows it again: user messages and the assistant's text, tool traffic left
+ * out. `typed` holds the line the user typed for a message that opened a run (ResumePoint.typed), which a
+ * message does not show when the line was expanded (`/name args` sends the skill's body, docs/skills.md).
+ */
+export function earlierMessages(
+  messages: readonly Message[],
+  typed: ReadonlyMap<Message, string> = new Map(),
+): EarlierMessage[] {
   const shown: EarlierMessage[] = [];
   for (const message of messages) {
-    if (message.role === "user") shown.push({ role: "user", text: userWords(message.content) });
+    if (message.role === "user")
+      shown.push({ role: "user", text: typed.get(message) ?? userWords(message.content) });
     else if (message.role === "assistant") {
       const text = assistantText(message).trim();
       if (text !== "") shown.push({ role: "assistant", text });
@@ -29,9 +37,12 @@ export function earlierMessages(messages: readonly Message[]): EarlierMessage[] 
   return shown;
 }
 
-/** The user's earlier inputs, oldest first, for ↑/↓. */
-export function earlierInputs(messages: readonly Message[]): string[] {
-  return earlierMessages(messages)
+/** The user's earlier inputs as typed, oldest first, for ↑/↓. */
+export function earlierInputs(
+  messages: readonly Message[],
+  typed: ReadonlyMap<Message, string> = new Map(),
+): string[] {
+  return earlierMessages(messages, typed)
     .filter((m) => m.role === "user" && m.text !== "")
     .map((m) => m.text);
 }

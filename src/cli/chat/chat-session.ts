@@ -62,6 +62,10 @@ interface Conversation {
   model?: string;
   /** The continued session's recorded skill activations, restored by the first message's run. */
   restoredSkills?: readonly SkillActivationRecord[];
+  /** The model the root's last request went to (`provider:id` or an id), after any fallback. */
+  lastModel?: string;
+  /** The conversation `/clear` left, when it had turns: the way back to it is printed at the end. */
+  cleared?: string;
 }
 
 /** Runs `agent chat`; resolves to the exit code (0 when the user quits). */
@@ -116,8 +120,8 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     onInterrupt: interrupt,
     welcome: welcomeOf(setup, continued !== undefined ? convo.messages.length : undefined),
     commands: chatCommandsWith(session.skills),
-    earlier: earlierMessages(convo.messages),
-    history: earlierInputs(convo.messages),
+    earlier: earlierMessages(convo.messages, continued?.point.typed),
+    history: earlierInputs(convo.messages, continued?.point.typed),
   });
   // The view holds raw mode, so Ctrl-C arrives as a key. A signal from elsewhere (SIGTERM, kill -INT)
   // interrupts a running turn the same way, and between turns ends the chat.
@@ -148,6 +152,8 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       // The conversation as resumeFrom rebuilds it: the root's messages, with its compactions replayed.
       // Kept unredacted, so the next turn sends back exactly what the model produced.
       if (event.depth === 0 && event.kind === "message") convo.messages.push(event.data.message);
+      if (event.depth === 0 && event.kind === "plan_start") convo.lastModel = event.data.model;
+      if (event.depth === 0 && event.kind === "model_switch") convo.lastModel = event.data.to;
       if (event.depth === 0 && event.kind === "compaction") {
         convo.messages = applyCompaction(
           convo.messages,
@@ -233,8 +239,10 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     await finishTelemetry(telemetry);
   }
   if (hungUp) return ExitCode.hangup;
-  if (convo.resumed) {
-    stderr.write(`continue: ${resumeCommand("chat", convo.transcript.id, setup.workspace.root, env)}\n`);
+  // The way back: this conversation, or the one `/clear` left when nothing was said since.
+  const latest = convo.resumed ? convo.transcript.id : convo.cleared;
+  if (latest !== undefined) {
+    stderr.write(`continue: ${resumeCommand("chat", latest, setup.workspace.root, env)}\n`);
   }
   return 0;
 }
@@ -281,13 +289,19 @@ async function runCommand(
         ui.note(`/clear: ${(error as Error).message}`, false);
         return;
       }
+      const left = convo.resumed ? convo.transcript.id : convo.cleared;
       convo.transcript.close();
       convo.transcript = next;
       convo.messages = [];
       convo.resumed = false;
       delete convo.restoredSkills;
+      if (left !== undefined) convo.cleared = left;
+      delete convo.lastModel;
       ui.reset?.(welcomeOf(setup).model);
-      ui.note(`new conversation · session ${shortIdOf(convo.transcript.id, sessionsDir(setup.env))}`);
+      const dir = sessionsDir(setup.env);
+      // The cleared conversation is kept: its id is the way back (`agent chat --resume ID`).
+      const back = left !== undefined ? ` · the cleared one is session ${shortIdOf(left, dir)}` : "";
+      ui.note(`new conversation · session ${shortIdOf(convo.transcript.id, dir)}${back}`);
       return;
     }
     case "model": {
@@ -305,7 +319,13 @@ async function runCommand(
           return;
         }
         const { ref } = setup.client.resolve(current);
-        ui.note(`model: ${ref.providerName}:${ref.id} (from "${current}"); /model NAME switches`);
+        // The last message may have run on another model (small talk on the fast tier, a fallback).
+        const last = convo.lastModel;
+        const ran =
+          last !== undefined && last !== ref.id && last !== `${ref.providerName}:${ref.id}`
+            ? `; the last message ran on ${last}`
+            : "";
+        ui.note(`model: ${ref.providerName}:${ref.id} (from "${current}")${ran}; /model NAME switches`);
         return;
       }
       if (command.arg.trim().toLowerCase() === "auto") {
@@ -317,6 +337,7 @@ async function runCommand(
         const { ref } = setup.client.resolve(command.arg, { nameErrorKind: "usage" });
         convo.model = command.arg;
         ui.note(`model for the next messages: ${ref.providerName}:${ref.id}`);
+        ui.modelChosen?.(`${ref.providerName}:${ref.id}`);
       } catch (error) {
         ui.note(`/model ${command.arg}: ${(error as Error).message}`, false);
       }

@@ -10,7 +10,7 @@ import type { EvalFlags, MergeFlags } from "./eval-main.ts";
 const EXIT_CODES = [
   "  0  every task passed",
   "  1  some task failed (its run, an expectation or a check)",
-  "  2  usage error (bad flag, missing cassette, unreadable report)",
+  "  2  usage error (no such suite file, bad flag, missing cassette, unreadable report)",
   "  3  the suite is invalid (FILE:LINE: field: what was expected), or untrusted and loosening your rules",
   " 70  internal error",
   "130  interrupted",

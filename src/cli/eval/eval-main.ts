@@ -62,6 +62,12 @@ export async function evalSuiteCommand(
   const old = flags.compare ? readReport(flags.compare) : undefined;
   const loaded = await loadSuite(file);
   if ("errors" in loaded) {
+    // A suite that is not there is a mistyped argument (exit 2), not an invalid suite (exit 3).
+    if (loaded.errors.some((error) => error.missing))
+      throw new CliExit(
+        ExitCode.usage,
+        `no such file: ${file} (agent eval SUITE.yaml runs a task suite; docs/eval.md)`,
+      );
     for (const error of loaded.errors) stderr.write(safeLine`${formatSuiteError(error)}\n`);
     const count = loaded.errors.length;
     throw new AppError("spec", `the suite ${file} is invalid (${count} problem${count === 1 ? "" : "s"})`, {

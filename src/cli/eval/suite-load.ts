@@ -21,6 +21,8 @@ export interface SuiteError {
   /** `tasks[2].checks[0]`; absent for a file-level problem. */
   field?: string;
   message: string;
+  /** The file itself does not exist: a mistyped argument rather than an invalid suite. */
+  missing?: true;
 }
 
 export interface Suite {
@@ -41,7 +43,7 @@ export function formatSuiteError(error: SuiteError): string {
 /** Loads `file` (a path as the user typed it; errors name it so). */
 export async function loadSuite(file: string): Promise<SuiteLoad> {
   const read = await readConfigFileResult(resolve(file), {});
-  if ("missing" in read) return { errors: [{ file, line: 1, message: "no such file" }] };
+  if ("missing" in read) return { errors: [{ file, line: 1, message: "no such file", missing: true }] };
   if ("refused" in read) return { errors: [{ file, line: 1, message: read.refused }] };
   return parseSuite(read.text, file);
 }
@@ -196,6 +198,17 @@ function issueErrors(
   lineOf: (offset: number | undefined) => number,
 ): SuiteError[] {
   const segments = issue.path.filter((p): p is string | number => typeof p !== "symbol");
+  // A mapping where a string or a mapping may stand (a check, a workspace) with a misspelt field
+  // (`rn:`): the mapping branch's unknown fields, with their "did you mean", say more than the union.
+  if (issue.code === "invalid_union") {
+    const unknown = issue.errors.flat().filter((sub) => sub.code === "unrecognized_keys");
+    if (unknown.length > 0) {
+      const whole = expectation(issue, segments);
+      return unknown
+        .flatMap((sub) => issueErrors({ ...sub, path: [...issue.path, ...sub.path] }, root, file, lineOf))
+        .map((error) => ({ ...error, message: `${error.message} (${fieldName(segments)} is ${whole})` }));
+    }
+  }
   if (issue.code === "unrecognized_keys") {
     const known = knownFields(segments);
     return issue.keys.map((key) => {

@@ -93,6 +93,7 @@ export interface EventDataMap {
     isError: boolean;
     summary: string;
     display: string;
+    /** The call's own time: from tool_start to tool_end, less the wait for approval decisions. */
     durationMs: number;
     kind?: ToolEventKind;
     /** The last lines of a command's output (exec). */

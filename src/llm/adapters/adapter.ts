@@ -47,9 +47,29 @@ export function errorContext(
   return { provider: kind, providerName: options.name, model: request.model.id, apiKey: options.apiKey };
 }
 
+/** The variable (or config field) that points a provider's requests at a server. */
+const BASE_URL_SETTING: Readonly<Record<string, string>> = {
+  anthropic: "ANTHROPIC_BASE_URL",
+  openai: "OPENAI_BASE_URL (with its /v1)",
+  gemini: "GOOGLE_GEMINI_BASE_URL",
+  ollama: "OLLAMA_HOST",
+};
+
+/** Where to look when a server answered without a single stream event: probably not the provider's API. */
+function baseUrlHint(ctx: ErrorContext): string {
+  const setting =
+    ctx.providerName === ctx.provider || ctx.providerName === "ollama"
+      ? BASE_URL_SETTING[ctx.providerName]
+      : `providers.${ctx.providerName}.base_url in config`;
+  return `is the server at the base URL the provider's API? Check ${setting ?? "the base URL"}`;
+}
+
 /**
  * Runs an adapter body: events pass through; a throw becomes one `error` event carrying the partial
- * message; a body that ends without a terminal event becomes a `truncated` error.
+ * message; a body that ends without a terminal event becomes a `truncated` error, or, when not one
+ * event came (a server that is no such API answers `200 {}`, which an SDK reads as an empty stream:
+ * @anthropic-ai/sdk 1.12 src/core/streaming.ts fromSSEResponse skips every message without an `event:`
+ * line, and the body has none), an `unknown` one naming the base URL setting: retrying cannot help.
  */
 export async function* runGuarded(
   ctx: ErrorContext,
@@ -58,21 +78,25 @@ export async function* runGuarded(
   body: () => AsyncGenerator<StreamEvent>,
   httpFacts: () => Parameters<typeof classifyError>[3] = () => ({}),
 ): AsyncGenerator<StreamEvent> {
+  let seen = false;
   try {
     for await (const event of body()) {
+      seen = true;
       yield event;
       if (event.type === "done" || event.type === "error") return;
     }
-    yield {
-      type: "error",
-      error: makeProviderError(ctx, "truncated", "the stream ended without its final event"),
-      partial: builder.message(),
-    };
+    const error = seen
+      ? makeProviderError(ctx, "truncated", "the stream ended without its final event")
+      : makeProviderError(
+          ctx,
+          "unknown",
+          `the server answered without a stream of events; ${baseUrlHint(ctx)}`,
+        );
+    yield { type: "error", error, partial: builder.message() };
   } catch (err) {
-    yield {
-      type: "error",
-      error: namingEffortSetting(classifyError(ctx, err, request.signal, httpFacts()), request),
-      partial: builder.message(),
-    };
+    const error = namingEffortSetting(classifyError(ctx, err, request.signal, httpFacts()), request);
+    // A reply the SDK could not read as a stream at all (Gemini: "Incomplete JSON segment at the end").
+    if (!seen && error.kind === "unknown") error.message = `${error.message}; ${baseUrlHint(ctx)}`;
+    yield { type: "error", error, partial: builder.message() };
   }
 }

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { HookSpec, HooksConfig } from "../../agents/hooks/hooks.ts";
 import { MAX_ALIAS_COUNT, yamlAliasMessage } from "../../kernel/files/config-file.ts";
 import { AppError, type ReasoningEffort } from "../../kernel/index.ts";
+import { nearestName } from "../../kernel/text/nearest-name.ts";
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   type McpOAuthConfig,
@@ -70,7 +71,11 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
   const path = issue.path.filter((p): p is PathKey => typeof p === "string" || typeof p === "number");
   if (issue.code === "unrecognized_keys") {
     const names = issue.keys.map((k) => fieldText([...issue.path, k])).join(", ");
-    return `${names}: unknown field; expected ${expectedKeys(issue.path)}`;
+    const expected = expectedKeys(issue.path);
+    // `model:` for `models:`: the known name nearest to the one key (src/kernel/text/nearest-name.ts).
+    const near =
+      issue.keys.length === 1 ? nearestName(String(issue.keys[0]), expected.split(/, | or /)) : undefined;
+    return `${names}: unknown field;${near !== undefined ? ` did you mean "${near}"?` : ""} expected ${expected}`;
   }
   if (issue.code === "invalid_key") {
     const inner = issue.issues[0]?.message ?? issue.message;
@@ -244,16 +249,43 @@ export function parseConfigText(text: string, file: string): AgentConfig {
   }
   const parsed = configSchema.safeParse(value);
   if (parsed.success) return normalize(parsed.data, file);
-  const [issue] = parsed.error.issues;
-  if (!issue) throw new AppError("config", `${file}: invalid config`, { file });
-  const offset = issueOffset(doc, issue);
-  const line = offset !== undefined ? lineCounter.linePos(offset).line : undefined;
-  const more = parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : "";
-  const where = line !== undefined ? `${file} line ${line}` : file;
-  const field = fieldText(
-    issue.code === "unrecognized_keys" ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path,
-  );
-  const details: { file: string; line?: number; field: string } = { file, field };
-  if (line !== undefined) details.line = line;
-  throw new AppError("config", `${where}: ${describe(doc, issue)}${more}`, details);
+  throw configProblems(doc, lineCounter, parsed.error.issues, file);
+}
+
+/**
+ * Every problem of a config file at once, one `FILE line N: field: what was expected` each, in line
+ * order (the AppError's `lines`, printed one per line); the first names the error's file, line and field.
+ */
+function configProblems(
+  doc: Doc,
+  lineCounter: LineCounter,
+  issues: readonly z.core.$ZodIssue[],
+  file: string,
+): AppError {
+  const problems = issues
+    .flatMap((issue) =>
+      // One problem per unknown key, each at its own line.
+      issue.code === "unrecognized_keys" && issue.keys.length > 1
+        ? issue.keys.map((key): z.core.$ZodIssue => ({ ...issue, keys: [key] }))
+        : [issue],
+    )
+    .map((issue) => {
+      const offset = issueOffset(doc, issue);
+      const line = offset !== undefined ? lineCounter.linePos(offset).line : undefined;
+      const field = fieldText(
+        issue.code === "unrecognized_keys" ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path,
+      );
+      const where = line !== undefined ? `${file} line ${line}` : file;
+      return { line, field, text: `${where}: ${describe(doc, issue)}` };
+    })
+    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  const [first] = problems;
+  if (!first) return new AppError("config", `${file}: invalid config`, { file });
+  const details: { file: string; line?: number; field: string; lines?: string[] } = {
+    file,
+    field: first.field,
+  };
+  if (first.line !== undefined) details.line = first.line;
+  if (problems.length > 1) details.lines = problems.map((p) => p.text);
+  return new AppError("config", problems.map((p) => p.text).join("\n"), details);
 }

@@ -45,7 +45,10 @@ export const ISOLATIONS: readonly (readonly string[])[] = [
 ];
 
 /** The sandbox to use, or none: `unavailable` says why when one was wanted (a one-line warning). */
-export type SandboxChoice = { sandbox: ExecSandbox } | { sandbox: undefined; unavailable?: string };
+/** No sandbox: `unavailable` says why when one was wanted, `fix` what the user can do (default: install bwrap). */
+export type SandboxChoice =
+  | { sandbox: ExecSandbox }
+  | { sandbox: undefined; unavailable?: string; fix?: string };
 
 /** Top-level names in a writable root that stay read-only: git metadata (a hook or `core.fsmonitor`
  * written there would run outside the sandbox at the user's next git command) and the agent's own config. */
@@ -76,8 +79,18 @@ export async function chooseSandbox(
   if (platform !== "linux")
     return { sandbox: undefined, unavailable: `the sandbox is Linux only (this is ${platform})` };
   const bwrap = findBwrap(env.PATH ?? "", roots);
-  if (bwrap === undefined)
+  if (bwrap === undefined) {
+    // On PATH but inside the workspace (a workspace of `/` holds every bwrap): say so, not "not found".
+    const inside = findExecutable("bwrap", env.PATH ?? "");
+    const root = inside === undefined ? undefined : roots.find((r) => isWithin(r, inside));
+    if (inside !== undefined && root !== undefined)
+      return {
+        sandbox: undefined,
+        unavailable: `bwrap (${inside}) is on PATH but lies inside the workspace ${root}, where a command could replace it, so it is not used`,
+        fix: "run agent in a project folder",
+      };
     return { sandbox: undefined, unavailable: "bwrap (bubblewrap) was not found on PATH" };
+  }
   const probed = await probe(bwrap, network, env.PATH ?? "");
   if (typeof probed === "string")
     return { sandbox: undefined, unavailable: `${bwrap} does not work here: ${probed}` };

@@ -25,7 +25,7 @@ describe("spec checks shared by validate and run", () => {
     expect([...result.specs.keys()].sort()).toEqual(["b", "c", "d"]);
     expect(result.errors.map(formatSpecError)).toEqual([
       expect.stringMatching(
-        /^a\.yaml:4: model: expected a tier \(fast, good, best\), provider:model or a model id: cannot tell which provider serves "turbo"/,
+        /^a\.yaml:4: model: expected a tier \(fast, good, best, smart, auto\), provider:model or a model id: cannot tell which provider serves "turbo"/,
       ),
       expect.stringMatching(/^e\.yaml:4: model: expected .*unknown provider "nowhere"/),
     ]);
@@ -45,7 +45,8 @@ describe("spec checks shared by validate and run", () => {
       ],
       check,
     );
-    expect(result.errors.map((e) => e.field)).toEqual(["constraints.max_turns", "capabilities[1]", "model"]);
+    // In file order (model at line 4, capabilities at 5, constraints at 6), as a person reads the file.
+    expect(result.errors.map((e) => e.field)).toEqual(["model", "capabilities[1]", "constraints.max_turns"]);
     expect(result.errors.every((e) => e.agent === "x")).toBe(true);
   });
 

@@ -88,7 +88,7 @@ describe("parseSuite", () => {
       `${file}:10: tasks[1].sandbox: expected one of: workspace-write, read-only, off`,
     );
     expect(errors).toContain(
-      `${file}:11: tasks[1].checks[0]: expected a shell command, or {run: COMMAND, name?, timeout?}`,
+      `${file}:11: tasks[1].checks[0].cmd: unknown field; expected one of: run, name, timeout (tasks[1].checks[0] is a shell command, or {run: COMMAND, name?, timeout?})`,
     );
   });
 

@@ -424,10 +424,10 @@ describe("usage and configuration errors", () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain(`${file}:6: constraints.max_turns: expected a number`);
     expect(result.stderr).toContain(`${file}:5: capabilities[1]: "teleport" names neither a primitive`);
-    expect(result.stderr).toContain(`${file}:4: model: expected a tier (fast, good, best)`);
+    expect(result.stderr).toContain(`${file}:4: model: expected a tier (fast, good, best, smart, auto)`);
     const validate = await run(["agents", "validate"]);
     expect(validate.code).toBe(3);
-    expect(validate.stderr).toContain(`${file}:4: model: expected a tier (fast, good, best)`);
+    expect(validate.stderr).toContain(`${file}:4: model: expected a tier (fast, good, best, smart, auto)`);
     expect(validate.stderr).toContain("3 errors in agent specs");
   });
 

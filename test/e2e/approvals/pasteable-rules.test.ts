@@ -1,15 +1,17 @@
 /**
  * Suggested rules paste as printed, and `--on-ask fail` names what it stopped at. bin/agent without a TTY
  * against the fake server (Anthropic wire, real SDK):
- * - a denied `node -e "import('./greet.js')…"` prints `to allow: --allow 'exec:node -e *'` on stderr and
- *   `suggested_allow: ["exec:node -e *"]` in JSON; the printed words, pasted into a real bash command
- *   line that runs the same goal again, let the command run;
+ * - a denied `node -e "import('./greet.js')…"` suggests the rule for exactly that command, written as
+ *   people write it (`exec:node -e "import('./greet.js')…"`, never the whole interpreter `exec:node -e *`)
+ *   in `suggested_allow`, and `to allow: --allow '…'` on stderr; the printed words, pasted into a real
+ *   bash command line that runs the same goal again, let the command run;
  * - `--on-ask fail` at an edit names the file (greet.js), never the diff header (`--- a/greet.js`), and
  *   the rule that would let it through.
  */
 import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { allowFlag } from "../../../src/policy/shell-quote.ts";
 import type { FakeLlmServer, FakeTurn } from "../../support/fake-llm-server.ts";
 import {
   AGENT_BIN,
@@ -47,14 +49,15 @@ test("a denied node -e command: the printed --allow words, pasted into bash, let
   expect(denied.code).toBe(0);
   const [record] = parseJsonLines(denied.stdout);
   expect(record?.denials).toMatchObject([
-    { tool: "exec", target: COMMAND, suggested_allow: ["exec:node -e *"] },
+    { tool: "exec", target: COMMAND, suggested_allow: [`exec:${COMMAND}`] },
   ]);
 
   server.enqueue(...commandTurns());
   const text = await runAgentIn(sandbox, ["run", "greet x"], env);
   const line = text.stderr.split("\n").find((l) => l.includes("to allow: ")) ?? "";
   const printed = line.slice(line.indexOf("to allow: ") + "to allow: ".length);
-  expect(printed).toBe("--allow 'exec:node -e *'");
+  expect(printed).toBe(allowFlag(`exec:${COMMAND}`));
+  expect(printed).not.toContain("-e *");
 
   // Pasted as printed into a shell command line: the command now runs.
   server.enqueue(...commandTurns());

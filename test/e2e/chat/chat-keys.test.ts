@@ -101,20 +101,24 @@ test(
 );
 
 test(
-  "Esc at an approval denies the call and interrupts the turn: nothing written, back to the input",
+  "Esc at an approval is no, as the prompt says: nothing written, the model reads the denial, the turn ends normally",
   async () => {
     server.enqueue(
       { toolCalls: [{ name: "code-editor", args: { goal: "Create a.txt" } }] },
       { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "Hello\n" } }] },
+      { text: "The write was denied." },
+      { text: "Not created: you said no." },
     );
     await withTerminal(["chat", "write a.txt"], { server }, async (run) => {
-      await run.waitForScreen(/wants to run write_file/, "the approval prompt");
+      await run.waitForScreen(/Esc.{0,3} no/, "the approval prompt offering Esc as no");
       run.press("Escape");
-      await run.waitForScreen(/interrupted/, "the interrupted turn");
+      await run.waitForScreen(/Not created: you said no\./, "the answer after the denial");
       await run.waitForScreen(INPUT, "the input box");
       expect(existsSync(join(run.sandbox.workspace, "a.txt"))).toBe(false);
-      // The turn stopped at the denial: the model was not asked again.
-      expect(server.requests).toHaveLength(2);
+      expect(run.scrollback()).not.toContain("interrupted");
+      // The model got the denial as the call's result and was asked again.
+      expect(JSON.stringify(server.requests[2]?.body)).toMatch(/denied/);
+      expect(server.pending()).toBe(0);
       expect(await run.exitAfter("C-c", "C-c")).toBe(0);
     });
   },

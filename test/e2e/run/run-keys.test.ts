@@ -39,6 +39,29 @@ test(
 );
 
 test(
+  "Esc at an approval in `agent run` is no, as the prompt says: the run goes on and ends with 0, nothing written",
+  async () => {
+    server.enqueue(
+      { toolCalls: [{ name: "code-editor", args: { goal: "Create a.txt" } }] },
+      { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "Hello\n" } }] },
+      { text: "The write was denied." },
+      { text: "Not created: you said no." },
+    );
+    await withTerminal(["run", "write a.txt"], { server }, async (run) => {
+      await run.waitForScreen(/Esc.{0,3} no/, "the approval prompt offering Esc as no");
+      run.press("Escape");
+      expect(await run.exitStatus()).toBe(0);
+      const after = run.scrollback();
+      expect(after).toContain("Not created: you said no.");
+      expect(after).not.toContain("interrupted");
+      expect(existsSync(join(run.sandbox.workspace, "a.txt"))).toBe(false);
+      expect(server.pending()).toBe(0);
+    });
+  },
+  TEST_TIMEOUT_MS,
+);
+
+test(
   "Ctrl-C twice during a run exits 130 after the summary and the resume line, with no frozen spinner frame",
   async () => {
     server.enqueue(SLOW);

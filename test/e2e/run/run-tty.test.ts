@@ -163,7 +163,9 @@ test(
     const run = startTerminalRun("Write hello.txt twice", {});
     try {
       const prompt = await run.waitForScreen(PROMPT, "the approval prompt");
-      expect(prompt).toContain("a yes for this session (adds write_file:hello.txt)");
+      // What a adds, in words, then the rule on a line of its own (inside the box's borders).
+      expect(prompt).toContain("a adds this rule for the session (write hello.txt):");
+      expect(prompt).toMatch(/│ write_file:hello\.txt\s+│/);
       expect(await run.exitAfter("a")).toBe(0);
       expect(readFileSync(join(run.sandbox.workspace, "hello.txt"), "utf8")).toBe("two\n");
       const records = transcriptRecords(onlyTranscriptText(run.sandbox));

@@ -6,7 +6,15 @@
  * with fake binaries and needs no bwrap.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { runVerifyCommands } from "../../../src/agents/loop/verify.ts";
@@ -110,8 +118,11 @@ describe("choosing the sandbox", () => {
   test("a bwrap inside the workspace is never used", async () => {
     const root = await dir("agent-sandbox-planted-");
     const bin = writeBwrap(join(root, "bin"), "exit 0");
-    expect(await chooseSandbox({}, [root], { PATH: bin })).toMatchObject({
-      unavailable: "bwrap (bubblewrap) was not found on PATH",
+    // Never used, and the warning says why (it is there, but inside), not that it is missing.
+    expect(await chooseSandbox({}, [root], { PATH: bin })).toEqual({
+      sandbox: undefined,
+      unavailable: `bwrap (${realpathSync(join(bin, "bwrap"))}) is on PATH but lies inside the workspace ${root}, where a command could replace it, so it is not used`,
+      fix: "run agent in a project folder",
     });
   });
 

@@ -15,6 +15,12 @@ export interface ResumePoint {
   /** The root's skill activations as recorded when they happened (its `skill_activated` events), once per
    * skill: pass them as runAgent's `restoredSkills`. Never derived from message text. */
   skills: SkillActivationRecord[];
+  /**
+   * The line the user typed for each message that opened a run: its session_start's goal. It differs from
+   * the message where the typed line was expanded (`/name args` sends the skill's body); a continued chat
+   * shows and recalls the typed line, as `agent sessions show` does.
+   */
+  typed: ReadonlyMap<Message, string>;
 }
 
 /**
@@ -26,11 +32,20 @@ export interface ResumePoint {
 export function resumeFrom(events: readonly AgentEvent[]): ResumePoint {
   const messages: Message[] = [];
   const skills = new Map<string, SkillActivationRecord>();
-  const point: ResumePoint = { messages, skills: [] };
+  const typed = new Map<Message, string>();
+  const point: ResumePoint = { messages, skills: [], typed };
+  // The goal of the run whose opening user message is still to come.
+  let goal: string | undefined;
   for (const event of events) {
     if (event.depth !== 0) continue;
-    if (event.kind === "message") messages.push(event.data.message);
-    else if (event.kind === "compaction") {
+    if (event.kind === "message") {
+      const message = event.data.message;
+      messages.push(message);
+      if (message.role === "user" && goal !== undefined) {
+        typed.set(message, goal);
+        goal = undefined;
+      }
+    } else if (event.kind === "compaction") {
       // Replay the compaction the run made: the same summary, the same kept tail.
       const compacted = applyCompaction(
         messages,
@@ -41,7 +56,9 @@ export function resumeFrom(events: readonly AgentEvent[]): ResumePoint {
       messages.splice(0, messages.length, ...compacted);
     } else if (event.kind === "skill_activated" && !skills.has(event.data.skill)) {
       skills.set(event.data.skill, { skill: event.data.skill, path: event.data.path, by: event.data.by });
-    } else if (event.kind === "session_start" && point.sessionId === undefined) {
+    } else if (event.kind === "session_start") {
+      goal = event.data.goal;
+      if (point.sessionId !== undefined) continue;
       point.sessionId = event.data.sessionId;
       point.agentName = event.data.agentName;
       point.goal = event.data.goal;

@@ -82,6 +82,14 @@ function argumentTarget(args: Record<string, unknown> | undefined): string {
 /** What a call adds for the user: its display, and for commands a summary and the last lines. */
 type Shown = { display?: string; summary?: string; tail?: string[] };
 
+/**
+ * The time one call spent waiting for the gate's decisions (a person at the approval prompt, a redirect's
+ * approval): not the tool's own time, so tool_end's durationMs leaves it out (docs/chat.md).
+ */
+interface ApprovalClock {
+  waitedMs: number;
+}
+
 /** Wraps one call in its tool_start / tool_end events, named by the tool's own name (the model's name
  * when no tool answers to it). */
 export async function traced(
@@ -89,6 +97,7 @@ export async function traced(
   ctx: Pick<InvokeContext, "who" | "emit" | "now">,
   body: () => Promise<CallResult & Shown>,
   tool?: Pick<Tool, "name" | "kind">,
+  clock: ApprovalClock = { waitedMs: 0 },
 ): Promise<CallResult> {
   const started = ctx.now();
   const kind = tool?.kind;
@@ -104,7 +113,7 @@ export async function traced(
       isError: result.message.isError,
       summary,
       display: display ?? summary,
-      durationMs: ctx.now() - started,
+      durationMs: Math.max(0, ctx.now() - started - clock.waitedMs),
       ...tagged,
       ...(tail !== undefined ? { tail } : {}),
       outcome: result.outcome,
@@ -122,10 +131,16 @@ function summarize(text: string): string {
 
 /** Runs one call of `tool` through the pipeline. */
 export function invoke(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<CallResult> {
-  return traced(call, ctx, () => stages(tool, call, ctx), tool);
+  const clock: ApprovalClock = { waitedMs: 0 };
+  return traced(call, ctx, () => stages(tool, call, ctx, clock), tool, clock);
 }
 
-async function stages(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<CallResult & Shown> {
+async function stages(
+  tool: Tool,
+  call: ToolCall,
+  ctx: InvokeContext,
+  clock: ApprovalClock,
+): Promise<CallResult & Shown> {
   const valid = tool.validate(call.arguments);
   if (!valid.ok) {
     const schema = JSON.stringify(tool.parameters);
@@ -133,7 +148,7 @@ async function stages(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<C
     return errorResult(call, text, "stumble");
   }
   if (ctx.signal.aborted) return errorResult(call, ABORTED_RESULT, "aborted");
-  const redirects = redirectGate(call, ctx);
+  const redirects = redirectGate(call, ctx, clock);
   const toolCtx: ToolContext = {
     workspace: ctx.workspace,
     signal: ctx.signal,
@@ -157,7 +172,7 @@ async function stages(tool: Tool, call: ToolCall, ctx: InvokeContext): Promise<C
       const denial = { decidedBy: "hook" as const, reason: before.block, suggestedAllow: [] };
       return { ...errorResult(call, before.block, "denied"), target: shown, denial };
     }
-    const refused = await approve(policyCheck(tool, call, valid.value, target, toolCtx), ctx);
+    const refused = await approve(policyCheck(tool, call, valid.value, target, toolCtx), ctx, clock);
     if (refused?.cannotApply) {
       // The gate did not ask: the call cannot apply as it stands. The model gets the tool's own failure,
       // as if it had run (nothing ran).
@@ -259,12 +274,12 @@ function policyCheck<A>(
 }
 
 /** Puts each redirect fetch would follow to the gate as a fetch of that URL; remembers a refusal. */
-function redirectGate(call: ToolCall, ctx: InvokeContext) {
+function redirectGate(call: ToolCall, ctx: InvokeContext, clock: ApprovalClock) {
   let stop: string | undefined;
   let denied: { denial: DenialInfo; url: string } | undefined;
   return {
     approve: async (url: string): Promise<string | undefined> => {
-      const refused = await approve(redirectCheck(call, url), ctx);
+      const refused = await approve(redirectCheck(call, url), ctx, clock);
       if (refused?.stop) stop ??= refused.message;
       else if (refused?.denial) denied = { denial: refused.denial, url };
       return refused?.message;
@@ -292,8 +307,14 @@ interface CannotApply {
 }
 
 /** Puts a call to the gate; undefined when it may run, else the refusal (with `stop` for `--on-ask fail`). */
-async function approve(check: Check, ctx: InvokeContext): Promise<Refusal | CannotApply | undefined> {
+async function approve(
+  check: Check,
+  ctx: InvokeContext,
+  clock: ApprovalClock,
+): Promise<Refusal | CannotApply | undefined> {
+  const asked = ctx.now();
   const decision = await ctx.gate.check({ who: ctx.who, ...check }, ctx.signal);
+  clock.waitedMs += ctx.now() - asked;
   if (decision.allowed) return undefined;
   if ("cannotApply" in decision) return { message: decision.message, cannotApply: true };
   return {

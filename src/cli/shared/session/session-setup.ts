@@ -19,6 +19,7 @@ import {
 } from "../../../kernel/index.ts";
 import type { Redactor } from "../../../kernel/text/redact.ts";
 import type { ModelClient } from "../../../llm/client.ts";
+import { checkBaseUrlVars } from "../../../llm/endpoints.ts";
 import { type AgentConfig, loadConfig } from "../../../sdk/config/config.ts";
 import { sessionMcpConfigs } from "../../../sdk/mcp-session.ts";
 import { projectOverrideNotices } from "../../../sdk/project/project-notices.ts";
@@ -92,6 +93,7 @@ export async function setUpSession(
 ): Promise<SessionSetup> {
   const { env } = io;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
+  checkBaseUrlVars(env); // ANTHROPIC_BASE_URL=127.0.0.1:8080: one config error naming it (exit 3)
   const opened = await openWorkspace(flags.cwd ?? io.cwd, env);
   const config = await loadConfig(env);
   const sandboxing = sandboxSettings(flags, config.sandbox);

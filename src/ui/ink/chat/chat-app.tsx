@@ -18,7 +18,7 @@ export interface ChatAppProps {
   approver: InkApprover;
   colors: boolean;
   showCost: boolean;
-  /** Esc or Ctrl-C while a turn runs (and Esc at its approval prompt, after denying). */
+  /** Esc or Ctrl-C while a turn runs (Ctrl-C at its approval prompt too; Esc there is "no"). */
   onInterrupt: (key?: InterruptKeyName) => void;
   /** The `/` commands the input box lists as the user types. */
   commands?: readonly ChatCommand[];
@@ -41,6 +41,7 @@ export function ChatApp({
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const waiting = useSyncExternalStore(chat.subscribe, chat.isWaiting);
   const queued = useSyncExternalStore(chat.subscribe, chat.queued);
+  const ended = useSyncExternalStore(chat.subscribe, chat.isEnded);
   const { columns } = useWindowSize();
   const now = useNow(100, !waiting);
   const asking = state.approvals.length > 0 || state.elicitations.length > 0;
@@ -75,7 +76,7 @@ export function ChatApp({
         colors={colors}
         onInterrupt={interrupt}
       />
-      {waiting ? (
+      {ended ? null : waiting ? (
         box(false)
       ) : (
         <>

@@ -16,6 +16,7 @@ export class ChatController {
   /** Text typed but not sent, carried from one box to the next (the turn's box to the waiting one). */
   draft = "";
   private queuedText: string | undefined;
+  private ended = false;
   private waiting: ((input: ChatInput) => void) | undefined;
   private readonly listeners = new Set<() => void>();
 
@@ -30,6 +31,9 @@ export class ChatController {
 
   /** True while the input box waits for the next message (no turn runs). */
   readonly isWaiting = (): boolean => this.waiting !== undefined;
+
+  /** True once the chat was told to quit: the view's last frame shows no input box and no turn's keys. */
+  readonly isEnded = (): boolean => this.ended;
 
   /** The message sent while the turn runs, waiting for the turn's end (undefined: none). */
   readonly queued = (): string | undefined => this.queuedText;
@@ -53,6 +57,7 @@ export class ChatController {
   answer(input: ChatInput): void {
     const waiting = this.waiting;
     this.waiting = undefined;
+    if (input.kind === "quit") this.ended = true;
     this.draft = "";
     this.notify();
     waiting?.(input);

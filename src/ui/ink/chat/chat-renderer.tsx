@@ -87,6 +87,10 @@ export async function createInkChat(options: InkChatOptions): Promise<InkChat> {
       store.dispatch({ type: "reset", ...(model !== undefined ? { model } : {}) });
       store.flush();
     },
+    modelChosen(model: string) {
+      store.dispatch({ type: "model", model });
+      store.flush();
+    },
     sent(text: string) {
       store.dispatch({ type: "sent", text });
       store.flush();

@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import type { ApprovalDecision, ApprovalRequest } from "../../../kernel/run-events/approvals.ts";
-import { shellWord } from "../../../policy/shell-quote.ts";
+import { ruleInWords } from "../../../policy/describe.ts";
 import { displayArgs } from "../../format.ts";
 import type { InterruptKeyName } from "../../renderer-types.ts";
 import { tone } from "../theme.ts";
@@ -14,7 +14,7 @@ export interface ApprovalPromptProps {
   colors: boolean;
   /** Called once with the user's decision. */
   onDecision: (decision: ApprovalDecision) => void;
-  /** Ctrl-C while the prompt holds raw mode, and Esc after it denied. */
+  /** Ctrl-C while the prompt holds raw mode. */
   onInterrupt: (key?: InterruptKeyName) => void;
   /** Requests waiting behind this one. */
   queued?: number;
@@ -25,8 +25,8 @@ const DIFF_TOOLS = new Set(["write_file", "edit_file", "apply_patch"]);
 /**
  * Asks about one tool call: names the agent and tool, shows the arguments, a colored diff for file edits
  * or the command for exec. Keys: y yes once, a yes for this session (shows the rule it adds), n no,
- * f no with feedback (a line of text, Enter sends, Esc goes back); Esc (outside feedback) denies and
- * interrupts the turn.
+ * f no with feedback (a line of text, Enter sends, Esc goes back); Esc (outside feedback) is no, as the
+ * prompt says: the model reads the denial and the turn goes on (Esc again, outside the prompt, interrupts).
  */
 export function ApprovalPrompt({
   request,
@@ -80,11 +80,9 @@ export function ApprovalPrompt({
     // Keys typed quickly arrive as one chunk ("fuse let"): f starts the feedback with the rest. y, a and n
     // decide only as a key of their own, so pasted text never approves anything.
     const choice = input.toLowerCase();
-    // Esc denies the call and interrupts the turn (DESIGN "Approvals"; Claude Code's Esc stops the turn).
-    if (key.escape) {
-      decide({ kind: "deny" });
-      onInterrupt("escape");
-    } else if (choice === "y") decide({ kind: "once" });
+    // Esc is "no", as the prompt's last choice says; it does not end the turn or the run.
+    if (key.escape) decide({ kind: "deny" });
+    else if (choice === "y") decide({ kind: "once" });
     else if (choice === "a") decide({ kind: "session" });
     else if (choice === "n") decide({ kind: "deny" });
     else if (choice.startsWith("f") && !key.ctrl && !key.meta) {
@@ -118,16 +116,13 @@ export function ApprovalPrompt({
       {!isDiff && !isExec && request.preview.trim() !== "" ? <Text dimColor>{request.preview}</Text> : null}
       <Decided request={request} />
       {mode === "choose" ? (
-        <Text>
-          <Text bold>y</Text> yes once · <Text bold>a</Text> yes for this session
-          {sessionWords(request) === "" ? null : (
-            <Text>
-              {" "}
-              (adds <Text color={tone(colors, "cyan")}>{sessionWords(request)}</Text>)
-            </Text>
-          )}{" "}
-          · <Text bold>n</Text> no · <Text bold>f</Text> no, with feedback · <Text bold>Esc</Text> no
-        </Text>
+        <>
+          <Text>
+            <Text bold>y</Text> yes once · <Text bold>a</Text> yes for this session · <Text bold>n</Text> no ·{" "}
+            <Text bold>f</Text> no, with feedback · <Text bold>Esc</Text> no
+          </Text>
+          <SessionRules rules={sessionRules(request)} colors={colors} />
+        </>
       ) : (
         <Text>
           feedback for the model (Enter sends, Esc goes back): {feedback}
@@ -153,11 +148,31 @@ function Decided({ request }: { request: ApprovalRequest }) {
   );
 }
 
-/** The rules "a" adds, each as one shell word, as `--allow` takes it. */
-function sessionWords(request: ApprovalRequest): string {
-  return (request.sessionRules ?? (request.sessionRule === "" ? [] : [request.sessionRule]))
-    .map((rule) => shellWord(rule))
-    .join(" ");
+/** The rules "a" adds. */
+function sessionRules(request: ApprovalRequest): string[] {
+  return request.sessionRules ?? (request.sessionRule === "" ? [] : [request.sessionRule]);
+}
+
+/**
+ * What "a" adds: each rule in words, then the rule itself on a line of its own, as written in config's
+ * `allow:` and after `--allow` (no shell quoting, which would turn `'` into `'\''`), so it reads and
+ * copies as one line.
+ */
+function SessionRules({ rules, colors }: { rules: readonly string[]; colors: boolean }) {
+  if (rules.length === 0) return null;
+  return (
+    <>
+      <Text dimColor>
+        a adds {rules.length === 1 ? "this rule" : "these rules"} for the session (
+        {rules.map(ruleInWords).join("; ")}):
+      </Text>
+      {rules.map((rule) => (
+        <Text key={rule} color={tone(colors, "cyan")}>
+          {rule}
+        </Text>
+      ))}
+    </>
+  );
 }
 
 /** Arguments without the bulky text the diff already shows. */

@@ -196,8 +196,8 @@ export function applyEvent(
         return;
       }
       const summary = d.summary ? ` — ${d.isError ? failureReason(d.summary) : oneLine(d.summary, 80)}` : "";
-      const ran = Math.max(0, d.durationMs - (call?.waitedMs ?? 0));
-      const text = `${d.tool} ${description}${summary} (${formatDuration(ran)})`;
+      // durationMs already leaves out the wait at the approval prompt (invoke.ts).
+      const text = `${d.tool} ${description}${summary} (${formatDuration(d.durationMs)})`;
       const detail = d.tail && d.tail.length > 0 ? { detail: d.tail } : {};
       // An applied edit keeps its diff in the history, collapsed to its first changed lines.
       const diff = d.isError ? undefined : collapseDiff(d.display);
@@ -269,8 +269,7 @@ export function applyEvent(
       const call = callId !== undefined ? draft.calls[callId] : undefined;
       if (callId !== undefined && call && denied) draft.calls[callId] = { ...call, denied: true };
       else if (callId !== undefined && call?.startedAt !== undefined) {
-        // Approved by the user: the call runs from now; the time at the prompt is not its own.
-        draft.calls[callId] = { ...call, waitedMs: event.time - call.startedAt };
+        // Approved by the user: the call runs from now; the live area's clock starts again.
         const id = callId.slice(callId.indexOf("\u0000") + 1);
         const agent = agentOf(draft, event);
         agent.tools = agent.tools.map((t) => (t.id === id ? { ...t, startedAt: event.time } : t));

@@ -151,4 +151,6 @@ export type UiAction =
   /** A continued chat's earlier conversation, shown again as scrollback. */
   | { type: "earlier"; messages: readonly EarlierMessage[] }
   /** `/clear`: the status line starts over (no tokens, cost or time), with `model` when given. */
-  | { type: "reset"; model?: string };
+  | { type: "reset"; model?: string }
+  /** `/model NAME`: the status line names the model the next message runs on (`provider:id` or an id). */
+  | { type: "model"; model: string };

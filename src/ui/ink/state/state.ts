@@ -147,6 +147,9 @@ function apply(draft: UiState, action: UiAction, costOf: CostFn | undefined, fre
       draft.startedAt = undefined;
       draft.lastRootText = "";
       return;
+    case "model":
+      draft.model = modelIdOf(action.model);
+      return;
     case "event":
       applyEvent(draft, action.event, costOf, fresh);
   }

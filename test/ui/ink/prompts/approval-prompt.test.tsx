@@ -162,6 +162,11 @@ function boxText(frame: string | undefined): string {
   return (frame ?? "").replace(/[│╭╮╰╯─]/g, " ").replace(/\s+/g, " ");
 }
 
+/** The box's lines, each without its border and padding. */
+function boxLines(frame: string | undefined): string[] {
+  return (frame ?? "").split("\n").map((line) => line.replace(/^[│\s]+|[│\s]+$/g, ""));
+}
+
 const WHO = { agent: "root/code-editor#1", name: "code-editor", parent: "root", depth: 1 };
 
 describe("approval prompt: what is being decided, and the rule a pastes", () => {
@@ -177,11 +182,14 @@ describe("approval prompt: what is being decided, and the rule a pastes", () => 
     const frame = boxText(mount(request).lastFrame());
     expect(frame).toContain(`Allow: run ${command}`);
     expect(frame).not.toContain("default: exec asks");
-    // The exact command line is granted; the box prints it as one shell word (bash reads it back as is,
-    // test/policy/shell-quote.test.ts).
+    // The exact command line is granted; the box says so in words, then prints the rule as written in
+    // config and after --allow, on a line of its own: not shell-quoted (no '\''), not wrapped.
     expect(request.sessionRules).toEqual([`exec:${command}`]);
-    const word = shellWord(`exec:${command}`);
-    expect(frame).toContain(`(adds ${word})`);
+    expect(frame).toContain("a adds this rule for the session (run this exact command):");
+    const lines = boxLines(mount(request).lastFrame());
+    expect(lines).toContain(`exec:${command}`);
+    expect(frame).not.toContain(shellWord(`exec:${command}`));
+    expect(frame).not.toContain("'\\''");
   });
 
   test("an edit: the path, never a diff header", async () => {
@@ -194,7 +202,8 @@ describe("approval prompt: what is being decided, and the rule a pastes", () => 
     });
     const frame = boxText(mount(request).lastFrame());
     expect(frame).toContain("Allow: edit greet.js");
-    expect(frame).toContain("(adds edit_file:greet.js)");
+    expect(frame).toContain("a adds this rule for the session (edit greet.js):");
+    expect(boxLines(mount(request).lastFrame())).toContain("edit_file:greet.js");
   });
 
   test("a patch lists what it does; a reason other than the default is kept", async () => {
@@ -220,6 +229,9 @@ describe("approval prompt: what is being decided, and the rule a pastes", () => 
     );
     const frame = boxText(mount(seen[0]).lastFrame());
     expect(frame).toContain("Allow: apply patch: update greet.js, add b.js (ask rule edit_file:*.js)");
-    expect(frame).toContain("(adds edit_file:greet.js edit_file:b.js)");
+    expect(frame).toContain("a adds these rules for the session (edit greet.js; edit b.js):");
+    const lines = boxLines(mount(seen[0]).lastFrame());
+    expect(lines).toContain("edit_file:greet.js");
+    expect(lines).toContain("edit_file:b.js");
   });
 });
