@@ -21,7 +21,7 @@ import pkg from "../../../package.json" with { type: "json" };
 import type { ToolProgress } from "../../kernel/index.ts";
 import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../exec/process-sweep.ts";
 import type { Authorizer } from "./auth/authorizer.ts";
-import { McpLoginRequired } from "./auth/oauth-provider.ts";
+import { needsUser } from "./auth/login-required.ts";
 import { clientCapabilities, type McpClientHandlers, registerClientHandlers } from "./client-requests.ts";
 import { diagnose, firstLine } from "./diagnosis.ts";
 import { type HttpConnectionParts, httpConnectionParts } from "./http-transport.ts";
@@ -135,8 +135,10 @@ export async function connectMcpServer(
   };
   /**
    * A 403 `insufficient_scope` the SDK could not satisfy (it refreshed, which never widens a grant): with
-   * an Authorizer, a new authorization for the scope the server named, then the call again (true); in a
-   * run, the scope is kept for the next login and the call fails with the login hint.
+   * an Authorizer, a new authorization for the scope the server named, then the request again (true); in
+   * a run, the scope is kept for the next login and the request fails with the login hint
+   * (McpLoginRequired), or, once the server has refused that scope with tokens granted for it too often,
+   * with McpScopeRefused (oauth-provider.ts SCOPE_REFUSAL_LIMIT).
    */
   const stepUp = async (error: unknown): Promise<boolean> => {
     const challenge = http?.facts()?.challenge;
@@ -179,7 +181,8 @@ export async function connectMcpServer(
         } while (cursor !== undefined);
         break;
       } catch (error) {
-        if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) throw error;
+        if (attempt >= AUTH_ATTEMPTS) throw error;
+        if (!(await stepUp(error)) && !(await finishAuthorization(error))) throw error;
         // The authorized retry needs a fresh client and transport (a transport starts once).
         const old = client;
         client = newClient();
@@ -202,8 +205,10 @@ export async function connectMcpServer(
           } catch (error) {
             if (attempt < AUTH_ATTEMPTS && (await stepUp(error))) continue;
             if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) {
-              // Authorization failures are named (login hint); any other error is the caller's to read.
-              if (isAuthFailure(error) || error instanceof McpLoginRequired) {
+              // The user must act (log in, or ask for a permission): the typed error, for the warning.
+              if (needsUser(error)) throw error;
+              // Other authorization failures are named; any other error is the caller's to read.
+              if (isAuthFailure(error)) {
                 throw new Error(scrub(diagnoseFor(error) ?? firstLine(error), http?.secrets() ?? []));
               }
               throw error;

@@ -24,6 +24,10 @@ export interface McpAuthRecord {
   discovery?: OAuthDiscoveryState;
   /** A scope the server asked for (403 insufficient_scope) that the next login requests. */
   wanted_scope?: string;
+  /** The scope the authorization that granted `tokens` asked for. */
+  requested_scope?: string;
+  /** How often the server refused this scope (403 insufficient_scope) with a token granted for it. */
+  scope_refusals?: { scope: string; count: number };
 }
 
 /** A stored record is small; anything larger is not ours. */
