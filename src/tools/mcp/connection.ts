@@ -152,6 +152,14 @@ export async function connectMcpServer(
     await authorizeScope(stored, authorizer, config.url, challenge.scope, challenge.resourceMetadataUrl);
     return true;
   };
+  /** A 403 `insufficient_scope` still there when the attempts are spent: the user's to act on (a login
+   * for the scope, or McpScopeRefused once it was refused too often), never a bare HTTP 403. */
+  const refusedScope = async (error: unknown): Promise<Error | undefined> => {
+    const challenge = http?.facts()?.challenge;
+    if (!(error instanceof StreamableHTTPError) || error.code !== 403) return undefined;
+    if (challenge?.error !== "insufficient_scope" || challenge.scope === undefined) return undefined;
+    return http?.stored?.requireScope(challenge.scope);
+  };
   const cleanup = async (): Promise<void> => {
     closed ??= `server ${name} was shut down`;
     scope.close();
@@ -181,7 +189,7 @@ export async function connectMcpServer(
         } while (cursor !== undefined);
         break;
       } catch (error) {
-        if (attempt >= AUTH_ATTEMPTS) throw error;
+        if (attempt >= AUTH_ATTEMPTS) throw (await refusedScope(error)) ?? error;
         if (!(await stepUp(error)) && !(await finishAuthorization(error))) throw error;
         // The authorized retry needs a fresh client and transport (a transport starts once).
         const old = client;
@@ -207,6 +215,8 @@ export async function connectMcpServer(
             if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) {
               // The user must act (log in, or ask for a permission): the typed error, for the warning.
               if (needsUser(error)) throw error;
+              const refused = await refusedScope(error);
+              if (refused !== undefined) throw refused;
               // Other authorization failures are named; any other error is the caller's to read.
               if (isAuthFailure(error)) {
                 throw new Error(scrub(diagnoseFor(error) ?? firstLine(error), http?.secrets() ?? []));

@@ -127,9 +127,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     // A refresh keeps the grant (RFC 6749 §6): its tokens are still for the scope asked for before.
+    const fresh = this.requested !== undefined;
     const requested = this.requested ?? this.record.requested_scope;
     this.requested = undefined;
-    await this.update({ tokens, wanted_scope: undefined, requested_scope: requested });
+    const grant = (this.record.grant ?? 0) + (fresh ? 1 : 0);
+    await this.update({ tokens, wanted_scope: undefined, requested_scope: requested, grant });
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -190,15 +192,19 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   /**
    * The server answered `403 insufficient_scope` naming `scope`. When the stored tokens were granted by
-   * an authorization that asked for all of it, the step-up did not help: counted (per scope, in the
-   * record, so the count outlives the run and the login), and past SCOPE_REFUSAL_LIMIT no authorization
-   * asks for it again.
+   * an authorization that asked for all of it, the step-up did not help: counted once per grant (per
+   * scope, in the record, so the count outlives the run and the login), and at SCOPE_REFUSAL_LIMIT no
+   * authorization asks for it again.
    */
   async noteScopeRefusal(scope: string): Promise<void> {
     const requested = this.record.requested_scope;
     if (requested === undefined || !scopeCovers(requested, scope)) return;
+    // One count per grant: the SDK's retry with a refreshed token is the same grant refused again.
+    const grant = this.record.grant ?? 0;
+    const counted = this.record.scope_refusals;
+    if (counted?.scope === normalScope(scope) && counted.grant === grant) return;
     const refusals = this.refusalsOf(scope) + 1;
-    await this.update({ scope_refusals: { scope: normalScope(scope), count: refusals } });
+    await this.update({ scope_refusals: { scope: normalScope(scope), count: refusals, grant } });
   }
 
   private refusalsOf(scope: string): number {
