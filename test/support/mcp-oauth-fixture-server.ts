@@ -9,7 +9,9 @@
  * Every request is appended to $FIXTURE_LOG as a JSON line {method, path, authorization}, so a test can
  * see what reached this server. With FIXTURE_OPEN=1 the endpoint asks for no token (a server that must
  * never receive another server's token). With FIXTURE_STEP_UP_SCOPE, a tools/call needs that scope too and
- * is answered `403 insufficient_scope` naming it (the spec's scope challenge) until a token carries it.
+ * is answered `403 insufficient_scope` naming it (the spec's scope challenge) until a token carries it;
+ * with FIXTURE_STEP_UP_NEVER=1 too, also when it does (a step-up that never succeeds, as conformance
+ * `auth/scope-retry-limit`'s server: "Scope upgrade will never succeed").
  * Tokens come with a refresh token; with FIXTURE_REVOKE_ON_DELETE=1 the access token a session used stops
  * working when that session is closed with DELETE, so the next client must refresh (the refresh grant
  * is this fixture's addition: the SDK's demo provider has none).
@@ -203,7 +205,8 @@ function newSession(): StreamableHTTPServerTransport {
 
 app.all("/mcp", express.json(), auth, async (req, res) => {
   const scopes = (req as express.Request & { auth?: { scopes: string[] } }).auth?.scopes ?? [];
-  if (stepUp && req.body?.method === "tools/call" && !scopes.includes(stepUp)) {
+  const never = process.env.FIXTURE_STEP_UP_NEVER === "1";
+  if (stepUp && req.body?.method === "tools/call" && (never || !scopes.includes(stepUp))) {
     const metadata = getOAuthProtectedResourceMetadataUrl(mcpUrl);
     res
       .status(403)

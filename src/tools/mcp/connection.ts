@@ -21,7 +21,7 @@ import pkg from "../../../package.json" with { type: "json" };
 import type { ToolProgress } from "../../kernel/index.ts";
 import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../exec/process-sweep.ts";
 import type { Authorizer } from "./auth/authorizer.ts";
-import { McpLoginRequired } from "./auth/oauth-provider.ts";
+import { needsUser } from "./auth/login-required.ts";
 import { clientCapabilities, type McpClientHandlers, registerClientHandlers } from "./client-requests.ts";
 import { diagnose, firstLine } from "./diagnosis.ts";
 import { type HttpConnectionParts, httpConnectionParts } from "./http-transport.ts";
@@ -135,8 +135,10 @@ export async function connectMcpServer(
   };
   /**
    * A 403 `insufficient_scope` the SDK could not satisfy (it refreshed, which never widens a grant): with
-   * an Authorizer, a new authorization for the scope the server named, then the call again (true); in a
-   * run, the scope is kept for the next login and the call fails with the login hint.
+   * an Authorizer, a new authorization for the scope the server named, then the request again (true); in
+   * a run, the scope is kept for the next login and the request fails with the login hint
+   * (McpLoginRequired), or, once the server has refused that scope with tokens granted for it too often,
+   * with McpScopeRefused (oauth-provider.ts SCOPE_REFUSAL_LIMIT).
    */
   const stepUp = async (error: unknown): Promise<boolean> => {
     const challenge = http?.facts()?.challenge;
@@ -149,6 +151,14 @@ export async function connectMcpServer(
     const { authorizeScope } = await import("./auth/scope-authorization.ts");
     await authorizeScope(stored, authorizer, config.url, challenge.scope, challenge.resourceMetadataUrl);
     return true;
+  };
+  /** A 403 `insufficient_scope` still there when the attempts are spent: the user's to act on (a login
+   * for the scope, or McpScopeRefused once it was refused too often), never a bare HTTP 403. */
+  const refusedScope = async (error: unknown): Promise<Error | undefined> => {
+    const challenge = http?.facts()?.challenge;
+    if (!(error instanceof StreamableHTTPError) || error.code !== 403) return undefined;
+    if (challenge?.error !== "insufficient_scope" || challenge.scope === undefined) return undefined;
+    return http?.stored?.requireScope(challenge.scope);
   };
   const cleanup = async (): Promise<void> => {
     closed ??= `server ${name} was shut down`;
@@ -179,7 +189,8 @@ export async function connectMcpServer(
         } while (cursor !== undefined);
         break;
       } catch (error) {
-        if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) throw error;
+        if (attempt >= AUTH_ATTEMPTS) throw (await refusedScope(error)) ?? error;
+        if (!(await stepUp(error)) && !(await finishAuthorization(error))) throw error;
         // The authorized retry needs a fresh client and transport (a transport starts once).
         const old = client;
         client = newClient();
@@ -202,8 +213,12 @@ export async function connectMcpServer(
           } catch (error) {
             if (attempt < AUTH_ATTEMPTS && (await stepUp(error))) continue;
             if (attempt >= AUTH_ATTEMPTS || !(await finishAuthorization(error))) {
-              // Authorization failures are named (login hint); any other error is the caller's to read.
-              if (isAuthFailure(error) || error instanceof McpLoginRequired) {
+              // The user must act (log in, or ask for a permission): the typed error, for the warning.
+              if (needsUser(error)) throw error;
+              const refused = await refusedScope(error);
+              if (refused !== undefined) throw refused;
+              // Other authorization failures are named; any other error is the caller's to read.
+              if (isAuthFailure(error)) {
                 throw new Error(scrub(diagnoseFor(error) ?? firstLine(error), http?.secrets() ?? []));
               }
               throw error;

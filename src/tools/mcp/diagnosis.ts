@@ -8,7 +8,7 @@ import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { BodyTooLarge } from "../../kernel/net/capped-body.ts";
 import { UnsafeAuthorizationUrl } from "./auth/authorizer.ts";
-import { McpLoginRequired } from "./auth/oauth-provider.ts";
+import { needsUser } from "./auth/login-required.ts";
 
 /** The last answer of a server's MCP URL. */
 export interface HttpFacts {
@@ -31,11 +31,7 @@ export interface DiagnosisFacts {
 /** The one-line reason for `error` when it is one of the named cases; undefined for anything else. */
 export function diagnose(error: unknown, facts: DiagnosisFacts): string | undefined {
   // Refusals of our own OAuth checks say exactly what was refused; a 401 seen before them is not the cause.
-  if (
-    error instanceof McpLoginRequired ||
-    error instanceof UnsafeAuthorizationUrl ||
-    error instanceof BodyTooLarge
-  ) {
+  if (needsUser(error) || error instanceof UnsafeAuthorizationUrl || error instanceof BodyTooLarge) {
     return error.message;
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {

@@ -3,8 +3,8 @@
  * its OAuth provider (auth/oauth-provider.ts; the transport's `authProvider` option runs the SDK's auth()
  * on a 401 and on a 403 `insufficient_scope`), the fetch it and the SDK's auth use (auth/oauth-fetch.ts:
  * capped OAuth answers, credentials told to the redactor, refreshes under the record's lock), and a look
- * at the last answer of the MCP endpoint itself
- * (status, content type) so a failure can be named (diagnosis.ts).
+ * at each answer of the MCP endpoint itself: its status and content type so a failure can be named
+ * (diagnosis.ts), and a `403 insufficient_scope` counted against the scope's retry limit.
  */
 import {
   extractWWWAuthenticateParams,
@@ -48,8 +48,12 @@ export async function httpConnectionParts(
     endpoint: new URL(config.url).href,
     onSecrets,
     ...(provider instanceof StoredOAuthProvider ? { record: { serverUrl: config.url, env } } : {}),
-    onEndpointAnswer: (response, init) => {
+    onEndpointAnswer: async (response, init) => {
       const { error, scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+      // Counted before the SDK's step-up starts another authorization (oauth-provider.ts, retry limit).
+      if (response.status === 403 && error === "insufficient_scope" && scope !== undefined) {
+        if (provider instanceof StoredOAuthProvider) await provider.noteScopeRefusal(scope);
+      }
       last = {
         status: response.status,
         statusText: response.statusText,

@@ -1,7 +1,8 @@
 /**
  * The MCP servers of one session: each starts the first time an agent that names it builds its tools
  * (never at CLI startup, never when no agent names it), at most once, and all stop with the session.
- * A server that fails or times out on start is a warning and the run goes on without its tools; a
+ * A server that fails or times out on start is a warning and the run goes on without its tools, and so
+ * is a call that needs the user (a login or a wider scope, once per server and cause); a
  * project-declared server starts only if `approveStart` says so (the gate, asked like an exec of its
  * command).
  */
@@ -13,7 +14,7 @@ import { configDir } from "../../kernel/files/paths.ts";
 import type { McpClientHandlers } from "./client-requests.ts";
 import type { McpConnection, McpToolInfo } from "./connection.ts";
 import { expandMcpWildcard, type McpCapability, parseMcpCapability, safeToolName } from "./names.ts";
-import { type McpTool, mcpTool } from "./tool.ts";
+import { type McpTool, mcpTool, type OnNeedsUser } from "./tool.ts";
 import { capInstructions, limitTools } from "./tool-limits.ts";
 import type { McpServerConfig, McpServerState } from "./types.ts";
 
@@ -42,6 +43,8 @@ interface Entry {
   tools?: McpToolInfo[];
   /** What the caps and config took away, warned once by the call that started the server. */
   limitWarnings?: string[];
+  /** What a call needed of the user (a login, a permission), each warned once per session. */
+  userWarnings?: Set<string>;
   error?: string;
 }
 
@@ -182,7 +185,15 @@ export class McpServers {
         if (seen.has(key)) continue;
         seen.add(key);
         const safe = safeToolName(cap.server, info.name, new Set(tools.keys()));
-        tools.set(safe, mcpTool(cap.server, info, connection, entry.config.trust && mayTrust));
+        const onNeedsUser: OnNeedsUser = (tool, error) => {
+          const message = `MCP server ${cap.server}: tool ${tool} failed: ${error.message}`;
+          entry.userWarnings ??= new Set();
+          if (entry.userWarnings.has(error.message)) return;
+          entry.userWarnings.add(error.message);
+          warn(message);
+        };
+        const trusted = entry.config.trust && mayTrust;
+        tools.set(safe, mcpTool(cap.server, info, connection, trusted, onNeedsUser));
       }
     }
     return tools;

@@ -215,13 +215,23 @@ describe("OAuth for HTTP MCP servers", () => {
     const call = { toolCalls: [{ name: "mcp__secure__echo", args: { text: "write" } }] };
     const args = ["run", "echo", "--agent", "mcp-user", "--allow", "mcp:secure/echo"];
 
-    llm.enqueue(call, { text: "Could not." });
+    const again = { toolCalls: [{ name: "mcp__secure__echo", args: { text: "again" } }] };
+    llm.enqueue(call, again, { text: "Could not." });
     let first = llm.requests.length;
-    const denied = await runAgentIn(sandbox, args, anthropicEnv(sandbox, llm));
+    const denied = await runAgentIn(sandbox, [...args, "-o", "json"], anthropicEnv(sandbox, llm));
     expect(denied.code).toBe(0);
     expect(toolResultsOf(llm.requests[first + 1]).join("")).toContain(
       "mcp:secure/echo failed: it needs authorization (scope mcp:tools mcp:write); run: agent mcp login secure",
     );
+    // The user sees it too, once however often the model calls: one stderr line and one `mcp` warning.
+    const needed =
+      "MCP server secure: tool echo failed: it needs authorization (scope mcp:tools mcp:write); run: agent mcp login secure";
+    expect(denied.stderr.split("\n").filter((line) => line.includes(needed))).toHaveLength(1);
+    const result = JSON.parse(denied.stdout) as {
+      status: string;
+      warnings: { code: string; message: string }[];
+    };
+    expect(result.warnings).toEqual([expect.objectContaining({ code: "mcp", message: needed })]);
 
     const login = await runAgentIn(sandbox, ["mcp", "login", "secure", "--headless"], sandbox.env());
     expect(login.code).toBe(0);
@@ -230,6 +240,44 @@ describe("OAuth for HTTP MCP servers", () => {
     const allowed = await runAgentIn(sandbox, args, anthropicEnv(sandbox, llm));
     expect(allowed.code).toBe(0);
     expect(toolResultsOf(llm.requests[first + 1]).join("")).toContain("echo: write");
+  });
+
+  test("a scope the server keeps refusing after it was granted stops asking for logins", async () => {
+    const secure = await fixture("secure", false, {
+      FIXTURE_STEP_UP_SCOPE: "mcp:write",
+      FIXTURE_STEP_UP_NEVER: "1",
+    });
+    writeConfig({ secure: secure.url });
+    const login = () => runAgentIn(sandbox, ["mcp", "login", "secure", "--headless"], sandbox.env());
+    const call = { toolCalls: [{ name: "mcp__secure__echo", args: { text: "write" } }] };
+    const run = async () => {
+      llm.enqueue(call, { text: "Could not." });
+      const args = ["run", "echo", "--agent", "mcp-user", "--allow", "mcp:secure/echo", "-o", "json"];
+      const out = await runAgentIn(sandbox, args, anthropicEnv(sandbox, llm));
+      expect(out.code).toBe(0);
+      const result = JSON.parse(out.stdout) as { warnings: { code: string; message: string }[] };
+      return { stderr: out.stderr, warnings: result.warnings.filter((w) => w.code === "mcp") };
+    };
+    const hint = "run: agent mcp login secure";
+    expect((await login()).code).toBe(0);
+    // A person follows each hint: the first step-up is asked for, and the second after one refusal.
+    for (let round = 1; round <= 2; round++) {
+      const seen = await run();
+      expect(seen.stderr).toContain(hint);
+      expect(seen.warnings.map((w) => w.message)).toEqual([
+        `MCP server secure: tool echo failed: it needs authorization (scope mcp:tools mcp:write); ${hint}`,
+      ]);
+      expect((await login()).code).toBe(0);
+    }
+    const authorizations = () => secure.requests().filter((r) => r.path === "/authorize").length;
+    const before = authorizations();
+    // Refused with a token granted for the scope twice: the run says so, and asks for no login.
+    const last = await run();
+    expect(last.stderr).not.toContain(hint);
+    expect(last.warnings.map((w) => w.message)).toEqual([
+      "MCP server secure: tool echo failed: it refused scope mcp:tools mcp:write 2 times with a token granted for it; logging in again will not help: ask the server's administrator for that permission, then run: agent mcp logout secure and agent mcp login secure",
+    ]);
+    expect(authorizations()).toBe(before);
   });
 
   test("a run refreshes an access token the server no longer accepts, with no person involved", async () => {

@@ -30,8 +30,9 @@ export interface OAuthFetchOptions {
   onSecrets: SecretSink;
   /** The stored record a refresh is serialized on; undefined for client credentials (nothing stored). */
   record?: { serverUrl: string; env: Record<string, string | undefined> };
-  /** Sees each answer of the endpoint itself (for naming a failure). */
-  onEndpointAnswer?: (response: Response, init: RequestInit | undefined) => void;
+  /** Sees each answer of the endpoint itself (for naming a failure, counting a refused scope), before
+   * the SDK acts on it. */
+  onEndpointAnswer?: (response: Response, init: RequestInit | undefined) => void | Promise<void>;
 }
 
 export function oauthFetch(
@@ -43,7 +44,7 @@ export function oauthFetch(
     if (authorization) options.onSecrets(credentialValues(authorization));
     if (url.href === options.endpoint) {
       const response = await fetch(input, init);
-      options.onEndpointAnswer?.(response, init);
+      await options.onEndpointAnswer?.(response, init);
       return response.ok ? response : capped(response, `the answer of ${url.href}`);
     }
     const form = init?.body instanceof URLSearchParams ? init.body : undefined;

@@ -27,25 +27,16 @@ import type {
 import pkg from "../../../../package.json" with { type: "json" };
 import type { McpOAuthConfig } from "../types.ts";
 import type { Authorizer } from "./authorizer.ts";
+import { McpLoginRequired, McpScopeRefused } from "./login-required.ts";
 import { loadAuthRecord, type McpAuthRecord, updateAuthRecord } from "./token-store.ts";
 
 /** Told every credential as it is read or received (for the session's redactor). */
 export type SecretSink = (values: readonly string[]) => void;
 
-/** The server needs a person to authorize (no stored token, or a wider scope): `agent mcp login NAME`. */
-export class McpLoginRequired extends Error {
-  constructor(
-    readonly server: string,
-    readonly scope: string | undefined,
-  ) {
-    super(
-      scope
-        ? `it needs authorization (scope ${scope}); run: agent mcp login ${server}`
-        : `it needs authorization; run: agent mcp login ${server}`,
-    );
-    this.name = "McpLoginRequired";
-  }
-}
+/** How often a server may refuse a scope with a token granted for it before no authorization asks for
+ * it again (McpScopeRefused): the spec's "no more than a few times". With the first authorization that
+ * makes at most three for one scope, the bound of conformance `auth/scope-retry-limit`. */
+export const SCOPE_REFUSAL_LIMIT = 2;
 
 /** The redirect URI a provider without an Authorizer names: never listened on, never visited. */
 const NO_REDIRECT = "http://127.0.0.1/callback";
@@ -54,6 +45,8 @@ const NO_REDIRECT = "http://127.0.0.1/callback";
 export class StoredOAuthProvider implements OAuthClientProvider {
   private record: McpAuthRecord;
   private verifier: string | undefined;
+  /** The scope of the authorization this provider started last (its tokens are granted for it). */
+  private requested: string | undefined;
 
   private constructor(
     private readonly server: string,
@@ -133,11 +126,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.update({ tokens, wanted_scope: undefined });
+    // A refresh keeps the grant (RFC 6749 §6): its tokens are still for the scope asked for before.
+    const fresh = this.requested !== undefined;
+    const requested = this.requested ?? this.record.requested_scope;
+    this.requested = undefined;
+    const grant = (this.record.grant ?? 0) + (fresh ? 1 : 0);
+    await this.update({ tokens, wanted_scope: undefined, requested_scope: requested, grant });
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const scope = authorizationUrl.searchParams.get("scope") ?? undefined;
+    if (scope !== undefined) this.refuseRefusedScope(scope);
+    this.requested = scope;
     if (!this.authorizer) {
       if (scope !== undefined) await this.update({ wanted_scope: scope });
       throw new McpLoginRequired(this.server, scope);
@@ -183,9 +183,38 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   /** Records a scope the server asked for (403 insufficient_scope) for the next login, and says a login
    * is needed. */
-  async requireScope(scope: string): Promise<McpLoginRequired> {
+  async requireScope(scope: string): Promise<McpLoginRequired | McpScopeRefused> {
+    const refused = this.refusalsOf(scope);
+    if (refused >= SCOPE_REFUSAL_LIMIT) return new McpScopeRefused(this.server, scope, refused);
     await this.update({ wanted_scope: scope });
     return new McpLoginRequired(this.server, scope);
+  }
+
+  /**
+   * The server answered `403 insufficient_scope` naming `scope`. When the stored tokens were granted by
+   * an authorization that asked for all of it, the step-up did not help: counted once per grant (per
+   * scope, in the record, so the count outlives the run and the login), and at SCOPE_REFUSAL_LIMIT no
+   * authorization asks for it again.
+   */
+  async noteScopeRefusal(scope: string): Promise<void> {
+    const requested = this.record.requested_scope;
+    if (requested === undefined || !scopeCovers(requested, scope)) return;
+    // One count per grant: the SDK's retry with a refreshed token is the same grant refused again.
+    const grant = this.record.grant ?? 0;
+    const counted = this.record.scope_refusals;
+    if (counted?.scope === normalScope(scope) && counted.grant === grant) return;
+    const refusals = this.refusalsOf(scope) + 1;
+    await this.update({ scope_refusals: { scope: normalScope(scope), count: refusals, grant } });
+  }
+
+  private refusalsOf(scope: string): number {
+    const counted = this.record.scope_refusals;
+    return counted !== undefined && counted.scope === normalScope(scope) ? counted.count : 0;
+  }
+
+  private refuseRefusedScope(scope: string): void {
+    const refused = this.refusalsOf(scope);
+    if (refused >= SCOPE_REFUSAL_LIMIT) throw new McpScopeRefused(this.server, scope, refused);
   }
 
   /** The scope a server asked for in an earlier run (403 insufficient_scope), for the next login. */
@@ -262,4 +291,15 @@ export function clientCredentialsProvider(
     clientName: "agent",
     ...(scope ? { scope } : {}),
   });
+}
+
+/** A scope as a set: its space-separated tokens, sorted (RFC 6749 §3.3: order does not matter). */
+function normalScope(scope: string): string {
+  return [...new Set(scope.split(" ").filter((s) => s.length > 0))].sort().join(" ");
+}
+
+/** Every scope token of `wanted` is in `granted`. */
+function scopeCovers(granted: string, wanted: string): boolean {
+  const have = new Set(granted.split(" "));
+  return wanted.split(" ").every((s) => s.length === 0 || have.has(s));
 }

@@ -24,6 +24,13 @@ export interface McpAuthRecord {
   discovery?: OAuthDiscoveryState;
   /** A scope the server asked for (403 insufficient_scope) that the next login requests. */
   wanted_scope?: string;
+  /** The scope the authorization that granted `tokens` asked for. */
+  requested_scope?: string;
+  /** How many authorizations granted tokens (a refresh keeps the grant): names the grant of `tokens`. */
+  grant?: number;
+  /** How many grants that asked for `scope` the server refused (403 insufficient_scope) all the same;
+   * `grant` is the last one counted. */
+  scope_refusals?: { scope: string; count: number; grant: number };
 }
 
 /** A stored record is small; anything larger is not ours. */
