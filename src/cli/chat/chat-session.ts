@@ -216,6 +216,12 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     await finishTelemetry(telemetry);
   }
   if (hungUp) return ExitCode.hangup;
+  if (setup.worktree) {
+    const worktrees = await import("../shared/session/worktree-session.ts");
+    const { worktreeLines } = await import("../../ui/result.ts");
+    const report = worktrees.finishWorktree(setup.worktree, convo.transcript.id, env);
+    stderr.write(`${worktreeLines(report).join("\n")}\n`);
+  }
   if (convo.resumed) {
     stderr.write(`continue: ${resumeCommand("chat", convo.transcript.id, setup.workspace.root, env)}\n`);
   }
