@@ -70,6 +70,9 @@ export const agentSpecSchema = z
         error: "expected skills: true, false or a list of skill names",
       })
       .optional(),
+    isolation: z
+      .enum(["worktree"], { error: "expected isolation: worktree (or no isolation field)" })
+      .optional(),
   })
   .strict();
 
@@ -106,6 +109,9 @@ export interface AgentSpec {
   /** Agent Skills this agent sees in its catalog and may activate (src/agents/spec/skills/): `true` all,
    * a list the named ones, `false` or absent none. The built-in root and code-editor say `true`. */
   skills?: boolean | string[];
+  /** `worktree`: as a sub-agent, run in a git worktree of its own; its change comes back to the parent
+   * as an apply_patch through the approval gate (src/agents/loop/isolated-child.ts, docs/worktrees.md). */
+  isolation?: "worktree";
 }
 
 /** Where a loaded spec came from; nearer scopes override farther ones by name. */

@@ -31,16 +31,17 @@ function gitEnv(env: Record<string, string | undefined>): Record<string, string>
   return out;
 }
 
-/** Runs `git ARGS` in `cwd`; never throws for git's own failures (ok is false, stderr says why). */
+/** Runs `git ARGS` in `cwd` (`extraEnv`: git's own variables for this call, e.g. GIT_INDEX_FILE); never throws for git's own failures (ok is false, stderr says why). */
 export function git(
   cwd: string,
   args: readonly string[],
   env: Record<string, string | undefined> = process.env,
   input?: string,
+  extraEnv: Record<string, string> = {},
 ): GitResult {
   const run = spawnSync("git", [...SAFE_CONFIG, ...args], {
     cwd,
-    env: gitEnv(env),
+    env: { ...gitEnv(env), ...extraEnv },
     maxBuffer: MAX_GIT_OUTPUT,
     timeout: GIT_TIMEOUT_MS,
     ...(input !== undefined ? { input } : {}),

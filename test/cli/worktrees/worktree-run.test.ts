@@ -33,7 +33,14 @@ function initRepository(): string {
 
 interface JsonResult {
   status: string;
-  worktree?: { name: string; branch: string; path: string; commit?: string; review_command: string; merge_command: string };
+  worktree?: {
+    name: string;
+    branch: string;
+    path: string;
+    commit?: string;
+    review_command: string;
+    merge_command: string;
+  };
 }
 
 test(
@@ -49,7 +56,18 @@ test(
         { toolCalls: [{ name: "write_file", args: { path: file, content: `${name}\n` } }] },
         { text: "Done." },
       );
-      const run = await agent.run(["run", "--agent", "code-editor", "--worktree", name, "--allow", "write_file", "-o", "json", `write ${file}`]);
+      const run = await agent.run([
+        "run",
+        "--agent",
+        "code-editor",
+        "--worktree",
+        name,
+        "--allow",
+        "write_file",
+        "-o",
+        "json",
+        `write ${file}`,
+      ]);
       expect(run.stderr).not.toContain("error");
       expect(run.code).toBe(0);
       results.push(JSON.parse(run.stdout) as JsonResult);
