@@ -70,9 +70,7 @@ export const agentSpecSchema = z
         error: "expected skills: true, false or a list of skill names",
       })
       .optional(),
-    isolation: z
-      .enum(["worktree"], { error: "expected isolation: worktree (or no isolation field)" })
-      .optional(),
+    isolation: z.enum(["worktree"], { error: "worktree, or no isolation field" }).optional(),
   })
   .strict();
 

@@ -151,3 +151,49 @@ test(
   },
   TIMEOUT_MS,
 );
+
+test(
+  "--resume of a worktree run, from the user's checkout, continues in that worktree",
+  async () => {
+    const ws = initRepository();
+    agent.server.enqueue(
+      { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "one\n" } }] },
+      { text: "Wrote a.txt." },
+    );
+    const first = await agent.run([
+      "run",
+      "--agent",
+      "code-editor",
+      "-w",
+      "res",
+      "--allow",
+      "write_file",
+      "-o",
+      "json",
+      "write a.txt",
+    ]);
+    expect(first.code).toBe(0);
+    const started = JSON.parse(first.stdout) as JsonResult & { session_id: string };
+    agent.server.enqueue(
+      { toolCalls: [{ name: "write_file", args: { path: "b.txt", content: "two\n" } }] },
+      { text: "Wrote b.txt." },
+    );
+    const resumed = await agent.run([
+      "run",
+      "--resume",
+      started.session_id,
+      "--allow",
+      "write_file",
+      "-o",
+      "json",
+      "now b.txt",
+    ]);
+    expect(resumed.stderr).not.toContain("belongs to workspace");
+    expect(resumed.code).toBe(0);
+    const result = JSON.parse(resumed.stdout) as JsonResult;
+    expect(result.worktree?.path).toBe(started.worktree?.path ?? "?");
+    expect(sh(ws, "show", "agent/res:b.txt")).toBe("two");
+    expect(existsSync(join(ws, "b.txt"))).toBe(false);
+  },
+  TIMEOUT_MS,
+);
