@@ -106,6 +106,9 @@ export interface AgentDeps {
   hooks?: ToolHooks;
   /** The session's MCP servers; without it an `mcp:` capability offers nothing. */
   mcp?: McpToolSource;
+  /** The session's environment: where isolated sub-agents' worktrees go (`XDG_STATE_HOME`) and the PATH
+   * git is found on (isolated-child.ts); defaults to `process.env`. */
+  env?: Record<string, string | undefined>;
   /** `$XDG_STATE_HOME/agent/learn.jsonl`, or null to never write learn signals to disk. */
   learnFile?: string | null;
   now?: () => number;

@@ -73,6 +73,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     () => import("./sessions/sessions-run.ts"),
   ),
   command(
+    "worktrees",
+    async () => (await import("./worktrees/worktrees-command.ts")).worktreesCommand,
+    () => import("./worktrees/worktrees-run.ts"),
+  ),
+  command(
     "eval",
     async () => (await import("./eval/eval-command.ts")).evalCommand,
     () => import("./eval/eval-main.ts"),

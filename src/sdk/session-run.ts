@@ -86,6 +86,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     emit: parts.emit,
     ...modelDeps(parts.client),
     workspace: parts.workspace,
+    env: parts.env,
     gate: parts.gate,
     toolsFor: parts.toolsFor,
     redactor: parts.redactor,

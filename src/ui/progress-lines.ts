@@ -20,7 +20,7 @@ import {
   type TrackedCall,
 } from "./format.ts";
 import type { TextSink } from "./renderer-types.ts";
-import type { FinishedRun } from "./result.ts";
+import { type FinishedRun, worktreeLines } from "./result.ts";
 import { skillActivationText } from "./skill-activation-text.ts";
 
 /** `full`: the plain renderer's progress; `minimal`: only warnings, errors and denials (JSON modes). */
@@ -105,6 +105,7 @@ export class ProgressLines {
             ? c.yellow(text)
             : c.red(text),
       );
+      if (run.worktree !== undefined) lines.push(...worktreeLines(run.worktree));
     }
     if (lines.length > 0) this.options.stderr.write(`${lines.join("\n")}\n`);
   }

@@ -14,6 +14,29 @@ export interface FinishedRun extends RunResult {
   resumeCommand?: string;
   /** A replayed run: what the served exchanges cost when recorded (the run itself costs 0). */
   recordedCostUsd?: number;
+  /** The git worktree the run worked in (`--worktree`): echoed in `worktree`, shown at the end. */
+  worktree?: FinishedWorktree;
+}
+
+/** Where a worktree run's work is, and the commands that review and merge it (docs/worktrees.md). */
+export interface FinishedWorktree {
+  name: string;
+  branch: string;
+  path: string;
+  /** The commit made of the run's changes, when it changed anything. */
+  commit?: string;
+  reviewCommand: string;
+  mergeCommand: string;
+}
+
+/** The lines a terminal shows about a run's worktree. */
+export function worktreeLines(worktree: FinishedWorktree): string[] {
+  const commit = worktree.commit !== undefined ? `, commit ${worktree.commit.slice(0, 12)}` : "";
+  return [
+    `worktree ${worktree.name}: ${worktree.path} (branch ${worktree.branch}${commit})`,
+    `review: ${worktree.reviewCommand}`,
+    `merge: ${worktree.mergeCommand}`,
+  ];
 }
 
 /** Token counts in the machine-readable output (snake_case, like the rest of the result). */
@@ -126,6 +149,15 @@ export interface ResultRecord extends ActivityFields, WarningFields {
   duration_ms?: number;
   /** Only for `--replay`: the recorded cost of the replayed exchanges (`usage.cost_usd` is 0). */
   recorded_cost_usd?: number;
+  /** `--worktree`: where the work is and how to review and merge it. */
+  worktree?: {
+    name: string;
+    branch: string;
+    path: string;
+    commit?: string;
+    review_command: string;
+    merge_command: string;
+  };
 }
 
 /** A usage as the snake_case token counts of the output. */
@@ -193,5 +225,16 @@ export function buildResultRecord(
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };
   if (extra.durationMs !== undefined) record.duration_ms = Math.round(extra.durationMs);
   if (run.recordedCostUsd !== undefined) record.recorded_cost_usd = roundUsd(run.recordedCostUsd);
+  if (run.worktree !== undefined) {
+    const { name, branch, path, commit, reviewCommand, mergeCommand } = run.worktree;
+    record.worktree = {
+      name,
+      branch,
+      path,
+      ...(commit !== undefined ? { commit } : {}),
+      review_command: reviewCommand,
+      merge_command: mergeCommand,
+    };
+  }
   return record;
 }

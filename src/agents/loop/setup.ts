@@ -183,13 +183,19 @@ function buildTools(
     specs: options.specs,
     counters: shared.counters,
     depthBound,
-    runChild: (childSpec, goal, hints, child, childDepthBound) =>
-      runNode(
-        childRunOptions(options, { spec: childSpec, goal, hints, signal: base.abort.signal }),
-        child,
-        shared,
-        childDepthBound,
-      ),
+    runChild: async (childSpec, goal, hints, child, childDepthBound) => {
+      const childOptions = childRunOptions(options, {
+        spec: childSpec,
+        goal,
+        hints,
+        signal: base.abort.signal,
+      });
+      const start = (run: RunAgentOptions) => runNode(run, child, shared, childDepthBound);
+      if (childSpec.isolation !== "worktree") return start(childOptions);
+      // A child in a worktree of its own (isolated-child.ts), loaded only where a spec asks for one.
+      const { runIsolatedChild } = await import("./isolated-child.ts");
+      return runIsolatedChild(childOptions, child.agent, act, start);
+    },
   };
   const act: ActContext = {
     who,

@@ -71,6 +71,7 @@ export const agentSpecSchema = z
         error: "expected skills: true, false or a list of skill names",
       })
       .optional(),
+    isolation: z.enum(["worktree"], { error: "worktree, or no isolation field" }).optional(),
   })
   .strict();
 
@@ -107,6 +108,9 @@ export interface AgentSpec {
   /** Agent Skills this agent sees in its catalog and may activate (src/agents/spec/skills/): `true` all,
    * a list the named ones, `false` or absent none. The built-in root and code-editor say `true`. */
   skills?: boolean | string[];
+  /** `worktree`: as a sub-agent, run in a git worktree of its own; its change comes back to the parent
+   * as an apply_patch through the approval gate (src/agents/loop/isolated-child.ts, docs/worktrees.md). */
+  isolation?: "worktree";
 }
 
 /** Where a loaded spec came from; nearer scopes override farther ones by name. */

@@ -239,6 +239,12 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     await finishTelemetry(telemetry);
   }
   if (hungUp) return ExitCode.hangup;
+  if (setup.worktree) {
+    const worktrees = await import("../shared/session/worktree-session.ts");
+    const { worktreeLines } = await import("../../ui/result.ts");
+    const report = worktrees.finishWorktree(setup.worktree, convo.transcript.id, env);
+    stderr.write(`${worktreeLines(report).join("\n")}\n`);
+  }
   // The way back: this conversation, or the one `/clear` left when nothing was said since.
   const latest = convo.resumed ? convo.transcript.id : convo.cleared;
   if (latest !== undefined) {

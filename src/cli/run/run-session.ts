@@ -196,6 +196,16 @@ export async function runSession(
       ? resumeCommand("run", transcript.id, setup.workspace.root, env, io.cwd)
       : undefined;
     const recorded = setup.client.replay ? { recordedCostUsd: setup.client.replay.recordedCostUsd() } : {};
+    // A worktree run's changes are committed on its branch; the end says where and how to merge them.
+    const worktree = setup.worktree
+      ? {
+          worktree: (await import("../shared/session/worktree-session.ts")).finishWorktree(
+            setup.worktree,
+            transcript.id,
+            env,
+          ),
+        }
+      : {};
     await autoRefresh?.settle((note) => stderr.write(`agent: warning: ${note}\n`));
     await renderer.finish(
       redactor.redactValue({
@@ -204,6 +214,7 @@ export async function runSession(
         exitCode,
         ...(next !== undefined ? { resumeCommand: next } : {}),
         ...recorded,
+        ...worktree,
       }),
     );
     return exitCode;

@@ -16,3 +16,8 @@ export function stateDir(env: Env = process.env): string {
 export function sessionsDir(env: Env = process.env): string {
   return join(stateDir(env), "sessions");
 }
+
+/** `$XDG_STATE_HOME/agent/worktrees`: the git worktrees `--worktree` and `isolation: worktree` make (docs/worktrees.md). */
+export function worktreesDir(env: Env = process.env): string {
+  return join(stateDir(env), "worktrees");
+}

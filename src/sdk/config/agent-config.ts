@@ -38,6 +38,8 @@ export interface AgentConfig extends ModelsConfig {
   trustedSuites?: string[];
   /** `sandbox:` as written; flags override it (sandbox-setup.ts). */
   sandbox?: SandboxSettings;
+  /** `worktree.base_ref`: the revision `--worktree` branches from (default HEAD; docs/worktrees.md). */
+  worktree?: { baseRef?: string };
   /** `telemetry:` (endpoint, headers, include_content): traces over OTLP (src/telemetry/settings.ts). */
   telemetry?: TelemetryConfig;
 }

@@ -102,6 +102,7 @@ function expectedKeys(path: readonly PropertyKey[]): string {
     return "agent, on_ask, fallback, max_budget_usd, max_tokens, compact_threshold or provider_idle_timeout_ms";
   if (first === "providers") return "kind, base_url, api_key_env or send_reasoning_content";
   if (first === "sandbox") return "mode, network or required";
+  if (first === "worktree") return "base_ref";
   if (first === "telemetry") return "endpoint, headers or include_content";
   return "a known field";
 }
@@ -134,6 +135,7 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
     if (list) config.models[tier] = list;
   }
   if (raw.models?.refresh === "auto") config.modelsRefresh = "auto";
+  if (raw.worktree?.base_ref !== undefined) config.worktree = { baseRef: raw.worktree.base_ref };
   for (const tier of ["fast", "good", "best"] as const) {
     const effort = raw.reasoning_effort?.[tier];
     if (effort !== undefined) {

@@ -223,6 +223,17 @@ export const configSchema = z.strictObject({
       mcpServer,
     )
     .optional(),
+  // The revision `--worktree` branches from; Claude Code's `worktree.baseRef` chooses between "fresh" and
+  // "head" (https://code.claude.com/docs/en/worktrees); here it is any revision git names, default HEAD.
+  worktree: z
+    .strictObject({
+      base_ref: z
+        .string({ error: "expected base_ref: a git revision such as HEAD, main or origin/main" })
+        .min(1, { error: "expected base_ref: a git revision such as HEAD, main or origin/main" })
+        .refine((ref) => !ref.startsWith("-"), { error: "expected base_ref: a git revision, not an option" })
+        .optional(),
+    })
+    .optional(),
   trusted_projects: z
     .array(z.string().startsWith("/", { error: "expected an absolute path" }), {
       error: "expected trusted_projects: a list of absolute project paths",

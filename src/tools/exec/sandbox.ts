@@ -248,3 +248,15 @@ function protectedPaths(
   }
   return [...paths];
 }
+
+/**
+ * The same sandbox for other workspace roots (an isolated sub-agent's worktree): the same mode, network
+ * and isolation, with the new roots writable and their `.git`, `.agent` and the user's own files read-only.
+ */
+export function sandboxForRoots(
+  sandbox: ExecSandbox,
+  roots: readonly string[],
+  env: Record<string, string | undefined>,
+): ExecSandbox {
+  return { ...sandbox, roots, readOnlyPaths: protectedPaths(sandbox.mode, roots, userFiles(env)) };
+}

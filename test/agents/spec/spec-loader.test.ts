@@ -58,6 +58,17 @@ describe("spec validation", () => {
     expect(formatSpecError(errors[0]!)).toStartWith("/x/broken.yaml:5: constraints.max_turns: ");
   });
 
+  test("isolation: worktree is read; any other value names file, line, field and what is expected", () => {
+    const ok = parseSpecText("name: a\ndescription: d\nsystem_prompt: s\nisolation: worktree\n", "a.yaml");
+    expect(ok.errors).toEqual([]);
+    expect(ok.spec?.isolation).toBe("worktree");
+    const bad = parseSpecText("name: a\ndescription: d\nsystem_prompt: s\nisolation: sandbox\n", "/x/a.yaml");
+    expect(bad.spec).toBeUndefined();
+    expect(formatSpecError(bad.errors[0]!)).toBe(
+      "/x/a.yaml:4: isolation: expected worktree, or no isolation field",
+    );
+  });
+
   test("a missing field and an unknown field are both reported", () => {
     const text = `name: a\nsystem_prompt: s\nmodle: fast\n`;
     const { errors } = parseSpecText(text, "a.yaml");

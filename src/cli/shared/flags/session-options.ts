@@ -33,6 +33,10 @@ export function addSessionOptions(command: Command): Command {
       "continue the session with this id (or its short form); it must belong to the workspace",
     )
     .option("--cwd <dir>", "the workspace (default: the current directory)")
+    .option(
+      "-w, --worktree [name]",
+      "work in a new git worktree on branch agent/NAME (NAME generated when absent; an existing one is entered): docs/worktrees.md",
+    )
     .option("--no-fallback", "stay on the resolved model: never switch to the tier's next candidate");
   for (const option of cassetteOptions()) command.addOption(option);
   for (const option of sandboxOptions()) command.addOption(option);
@@ -55,6 +59,8 @@ export interface SessionFlags extends SandboxFlags, CassetteFlags {
   /** `-c/--continue`: the latest session of this workspace. */
   continue?: boolean;
   cwd?: string;
+  /** `--worktree [NAME]`: true without a name. */
+  worktree?: string | true;
   /** False with `--no-fallback`. */
   fallback: boolean;
 }

@@ -4,12 +4,14 @@
  * get), and the conversation to continue (`-c`, `--resume`). Each run of the root agent then goes through
  * {@link runRootTurn}, so a chat message runs exactly as `agent run` does.
  */
+
+import { realpathSync } from "node:fs";
 import type { ResumePoint } from "../../../agents/loop/context/resume.ts";
 import { decideAuto, type TierChoice } from "../../../agents/loop/tier-classifier.ts";
 import type { SkillActivationRecord } from "../../../agents/spec/skills/types.ts";
 import type { AgentSpec } from "../../../agents/spec/spec.ts";
 import type { RunAgentOptions, RunLimits } from "../../../agents/types.ts";
-import { sessionsDir } from "../../../kernel/files/paths.ts";
+import { sessionsDir, worktreesDir } from "../../../kernel/files/paths.ts";
 import {
   type AgentEvent,
   type AgentIdentity,
@@ -35,6 +37,7 @@ import type { SessionFlags } from "../flags/session-options.ts";
 import { processRunIo, type RunIo } from "../io/command-io.ts";
 import { loadRunSpecs } from "./run-specs.ts";
 import { type Continued, continuedSession } from "./session-continue.ts";
+import type { WorktreeRun } from "./worktree-session.ts";
 
 export type { SessionFlags } from "../flags/session-options.ts";
 
@@ -56,6 +59,8 @@ export interface SessionSetup {
   override?: string;
   /** A stalled root continues once on the next tier with its conversation (off with --no-fallback). */
   escalate: boolean;
+  /** The git worktree the session works in (`--worktree`, or a resumed worktree session's). */
+  worktree?: WorktreeRun;
   /** Where the session's events go (redacted, in order), and optionally each event before redaction
    * (in-process only); set once the transcript and the view exist. */
   setSink(sink: (event: AgentEvent) => void, unredacted?: (event: AgentEvent) => void): void;
@@ -94,8 +99,9 @@ export async function setUpSession(
   const { env } = io;
   parseLimitFlags(flags); // bad flags are usage errors (exit 2) before anything else is read
   checkBaseUrlVars(env); // ANTHROPIC_BASE_URL=127.0.0.1:8080: one config error naming it (exit 3)
-  const opened = await openWorkspace(flags.cwd ?? io.cwd, env);
   const config = await loadConfig(env);
+  const worktree = await sessionWorktree(flags, flags.cwd ?? io.cwd, env, config, io.stderr);
+  const opened = await openWorkspace(worktree?.workspaceDir ?? flags.cwd ?? io.cwd, env);
   const sandboxing = sandboxSettings(flags, config.sandbox);
   // bwrap is probed (a process start) while specs, rules and the model are worked out; awaited below.
   const probed = chooseSandbox(sandboxing, opened.roots, env);
@@ -161,6 +167,7 @@ export async function setUpSession(
     ...(override !== undefined ? { override } : {}),
     escalate: flags.fallback !== false && config.defaults.fallback !== false,
     ...(continued ? { continued } : {}),
+    ...(worktree ? { worktree } : {}),
     setSink: (next, unredacted) => {
       sink = next;
       tap = unredacted;
@@ -219,6 +226,39 @@ export function topModel(
     ...(override !== undefined || top.auto ? { model: top.name } : {}),
     ...(top.auto ? { auto: top.auto } : {}),
   };
+}
+
+/**
+ * The worktree the session works in: the one `--worktree` makes or enters, the one a `--resume`d session
+ * ran in, or the one the directory lies in. The worktree code loads only when one of these can apply
+ * (the state directory's path is compared first), so a plain run's start-up does not pay for it.
+ */
+async function sessionWorktree(
+  flags: SessionFlags,
+  dir: string,
+  env: Record<string, string | undefined>,
+  config: AgentConfig,
+  stderr: { write(text: string): unknown },
+): Promise<WorktreeRun | undefined> {
+  const inState = realOrSelf(dir).startsWith(`${realOrSelf(worktreesDir(env))}/`);
+  const resuming = flags.resume !== undefined && flags.cwd === undefined;
+  if (flags.worktree === undefined && !inState && !resuming) return undefined;
+  const worktrees = await import("./worktree-session.ts");
+  if (flags.worktree !== undefined) {
+    const warn = (message: string) => stderr.write(`agent: warning: ${message}\n`);
+    return worktrees.enterWorktree(flags.worktree, dir, env, config.worktree?.baseRef, warn);
+  }
+  const home =
+    resuming && flags.resume !== undefined ? worktrees.resumedWorktreeDir(flags.resume, env) : undefined;
+  return worktrees.worktreeOf(home ?? realOrSelf(dir), env);
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The workspace at `dir`; `env`'s HOME and XDG variables name the user's own files in it (Workspace.open). */

@@ -2,7 +2,7 @@ import { Box, Text, useWindowSize } from "ink";
 import { totalTokens } from "../../../kernel/conversation/usage.ts";
 import { agentLabel, formatCost, formatDuration, formatTokens } from "../../format.ts";
 import { denialLines, deniedText } from "../../progress-lines.ts";
-import type { FinishedRun } from "../../result.ts";
+import { type FinishedRun, worktreeLines } from "../../result.ts";
 import { renderMarkdownWhenLoaded } from "../history/markdown-loader.ts";
 import { tone } from "../theme.ts";
 
@@ -42,6 +42,7 @@ export function Summary({ run, elapsedMs, colors, showAnswer, showError = true }
         {`■ ${run.status} (${run.finishReason}) in ${formatDuration(elapsedMs)}${denied} · session ${run.sessionId}`}
       </Text>
       {run.resumeCommand !== undefined ? <Text dimColor>{`continue: ${run.resumeCommand}`}</Text> : null}
+      {run.worktree !== undefined ? <Text>{worktreeLines(run.worktree).join("\n")}</Text> : null}
       {run.usage.map((report) => (
         <Text key={report.agent}>
           {"  ".repeat(report.depth + 1)}
