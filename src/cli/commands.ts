@@ -73,6 +73,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     () => import("./sessions/sessions-run.ts"),
   ),
   command(
+    "rewind",
+    async () => (await import("./rewind/rewind-command.ts")).rewindCommand,
+    () => import("./rewind/rewind-run.ts"),
+  ),
+  command(
     "eval",
     async () => (await import("./eval/eval-command.ts")).evalCommand,
     () => import("./eval/eval-main.ts"),

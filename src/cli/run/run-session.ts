@@ -157,6 +157,7 @@ export async function runSession(
       sessionId: transcript.id,
       history: continued?.point.messages ?? [],
       resumed: continued !== undefined,
+      turn: (continued?.point.turns ?? 0) + 1,
       ...(outputSchema ? { outputSchema } : {}),
       ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(top.model !== undefined ? { model: top.model } : {}),

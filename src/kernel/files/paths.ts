@@ -16,3 +16,8 @@ export function stateDir(env: Env = process.env): string {
 export function sessionsDir(env: Env = process.env): string {
   return join(stateDir(env), "sessions");
 }
+
+/** `$XDG_STATE_HOME/agent/checkpoints`: one shadow git repository per workspace (docs/rewind.md). */
+export function checkpointsDir(env: Env = process.env): string {
+  return join(stateDir(env), "checkpoints");
+}
