@@ -60,7 +60,7 @@ export class ShadowGit {
   async init(): Promise<void> {
     if (!existsSync(join(this.gitDir, "HEAD"))) {
       mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
-      const made = await this.run(["init", "--quiet", "--bare", "--template=", this.gitDir]);
+      const made = await this.run(["init", "--quiet", "--bare", "--template=", this.gitDir], "", false);
       if (made.code !== 0) throw new Error(`git init ${this.gitDir}: ${made.stderr.trim()}`);
     }
     mkdirSync(join(this.gitDir, "info"), { recursive: true });
@@ -68,11 +68,11 @@ export class ShadowGit {
   }
 
   /** Runs git on the shadow repository with the workspace as its work tree; never throws for an exit code. */
-  run(args: readonly string[], input?: string | Buffer): Promise<GitOutput> {
+  run(args: readonly string[], input?: string | Buffer, inRepository = true): Promise<GitOutput> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.path, [...SAFE_CONFIG, ...args], {
         cwd: this.gitDir,
-        env: this.env(),
+        env: this.env(inRepository),
         stdio: ["pipe", "pipe", "pipe"],
       });
       const out: Buffer[] = [];
@@ -95,15 +95,19 @@ export class ShadowGit {
     return result.stdout;
   }
 
-  private env(): Record<string, string> {
+  /** A minimal environment; `inRepository` false for `git init`, which refuses GIT_WORK_TREE. */
+  private env(inRepository: boolean): Record<string, string> {
+    const repository = {
+      GIT_DIR: this.gitDir,
+      GIT_WORK_TREE: this.workTree,
+      GIT_INDEX_FILE: this.indexFile,
+    };
     return {
+      ...(inRepository ? repository : {}),
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: this.gitDir,
       XDG_CONFIG_HOME: this.gitDir,
       LC_ALL: "C",
-      GIT_DIR: this.gitDir,
-      GIT_WORK_TREE: this.workTree,
-      GIT_INDEX_FILE: this.indexFile,
       GIT_CONFIG_NOSYSTEM: "1",
       GIT_CONFIG_GLOBAL: "/dev/null",
       GIT_ATTR_NOSYSTEM: "1",
