@@ -125,6 +125,7 @@ async function sessionCheckpoints(parts: SessionParts, sessionId: string): Promi
       dir: parts.checkpointsDir,
       workspaceRoot: parts.workspace.root,
       sessionId,
+      ...(parts.env.PATH !== undefined ? { searchPath: parts.env.PATH } : {}),
     });
   }
   parts.checkpoints.turn = parts.turns;

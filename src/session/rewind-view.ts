@@ -4,8 +4,9 @@
  * any point, and the last rewind (which `agent rewind --undo` reverses). Built from the structured
  * `session_start`, `checkpoint` and `rewind` records only, never from message text.
  */
-import type { AgentEvent } from "../kernel/run-events/events.ts";
+
 import type { FileChange, RewindData, SkippedPath } from "../kernel/run-events/checkpoint-records.ts";
+import type { AgentEvent } from "../kernel/run-events/events.ts";
 
 /** One user message of the conversation: where its run starts in the transcript. */
 export interface UserTurn {

@@ -11,7 +11,10 @@ export const rewindCommand: CommandModule<typeof RewindRun> = {
       .description(
         "restore the files the agent changed and/or the conversation to before an earlier user message (docs/rewind.md)",
       )
-      .argument("[session]", "the session id or its short form, as --resume takes it (default: this workspace's latest)")
+      .argument(
+        "[session]",
+        "the session id or its short form, as --resume takes it (default: this workspace's latest)",
+      )
       .option("--to <n>", "the user message to go back to, counted from 1 (default 1: the session's start)")
       .option("--code", "restore only the files (the conversation goes on from where it is)")
       .option("--conversation", "rewind only the conversation (the files stay as they are)")

@@ -29,25 +29,40 @@ export interface RewindFlags {
 }
 
 /** Runs `agent rewind`; throws AppError for usage and session problems, CliExit(1) when a file was left alone. */
-export async function rewindMain(session: string | undefined, flags: RewindFlags, io: CommandIo): Promise<void> {
+export async function rewindMain(
+  session: string | undefined,
+  flags: RewindFlags,
+  io: CommandIo,
+): Promise<void> {
   const to = parseTo(flags.to);
   if (flags.undo && (to !== undefined || flags.code || flags.conversation)) {
-    throw new AppError("usage", "--undo takes no --to, --code or --conversation: it reverses the last rewind as it was");
+    throw new AppError(
+      "usage",
+      "--undo takes no --to, --code or --conversation: it reverses the last rewind as it was",
+    );
   }
   const root = realWorkspace(flags.cwd ?? io.cwd);
   const dir = sessionsDir(io.env);
   const path = session !== undefined ? findSession(session, { dir }) : latestSession(root, { dir })?.path;
-  if (path === undefined) throw new AppError("session", `no session to rewind in ${root} (see \`agent sessions list\`)`);
+  if (path === undefined)
+    throw new AppError("session", `no session to rewind in ${root} (see \`agent sessions list\`)`);
   const id = basename(path, ".jsonl");
   // Locked before anything changes: a session still running is refused (session-lock.ts).
-  const transcript = openTranscript({ sessionId: id, dir: dirname(path), redactor: Redactor.fromEnv(io.env) });
+  const transcript = openTranscript({
+    sessionId: id,
+    dir: dirname(path),
+    redactor: Redactor.fromEnv(io.env),
+  });
   try {
     const { events, warnings } = readTranscript(path);
     for (const warning of warnings) io.stderr.write(`agent: ${warning}\n`);
     const start = events.find((e) => e.kind === "session_start" && e.depth === 0);
     const home = start?.kind === "session_start" ? start.data.cwd : root;
     if (home !== root) {
-      throw new AppError("session", `session ${shortIdOf(id, dir)} belongs to workspace ${home}, not ${root}; run it there with --cwd`);
+      throw new AppError(
+        "session",
+        `session ${shortIdOf(id, dir)} belongs to workspace ${home}, not ${root}; run it there with --cwd`,
+      );
     }
     const workspace = await Workspace.open(root);
     const data = await rewindSession(events, workspace, io.env, {

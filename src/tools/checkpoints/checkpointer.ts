@@ -50,8 +50,10 @@ export interface CheckpointerOptions {
   /** The workspace's real path (the shadow repository is named after it). */
   workspaceRoot: string;
   sessionId: string;
-  /** The git program (default `git` on the PATH). */
+  /** The git program (default `git` on `searchPath`). */
   git?: string;
+  /** The PATH git is looked up on (the session's environment's). */
+  searchPath?: string;
 }
 
 interface Snapshot {
@@ -76,6 +78,7 @@ export class Checkpointer {
       options.workspaceRoot,
       join(gitDir, `index-${options.sessionId}`),
       options.git ?? "git",
+      options.searchPath,
     );
   }
 
@@ -190,8 +193,22 @@ export class Checkpointer {
 
   /** Files the index does not hold as they are now: new, changed or gone (`.gitignore` honoured). */
   private async changedFiles(): Promise<string[]> {
-    const out = await this.git.ok(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"]);
-    return [...new Set(out.toString("utf8").split("\0").filter((p) => p !== ""))];
+    const out = await this.git.ok([
+      "ls-files",
+      "-z",
+      "--others",
+      "--modified",
+      "--deleted",
+      "--exclude-standard",
+    ]);
+    return [
+      ...new Set(
+        out
+          .toString("utf8")
+          .split("\0")
+          .filter((p) => p !== ""),
+      ),
+    ];
   }
 
   /** The paths whose blobs differ between two snapshots, and changed paths that were not kept. */
@@ -200,7 +217,16 @@ export class Checkpointer {
     const skipped: SkippedPath[] = [];
     if (before.tree !== after.tree) {
       const paths = scope === "workspace" ? [] : ["--", ...scope.paths.map(slashes)];
-      const out = await this.git.ok(["diff-tree", "-r", "-z", "--no-renames", "--raw", before.tree, after.tree, ...paths]);
+      const out = await this.git.ok([
+        "diff-tree",
+        "-r",
+        "-z",
+        "--no-renames",
+        "--raw",
+        before.tree,
+        after.tree,
+        ...paths,
+      ]);
       for (const entry of parseRawDiff(out.toString("utf8"))) {
         if (entry.before?.mode === "160000" || entry.after?.mode === "160000") {
           skipped.push({ path: entry.path, reason: "a nested git repository" });
@@ -224,7 +250,8 @@ export function parseRawDiff(text: string): FileChange[] {
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const [oldMode, newMode, oldBlob, newBlob] = (fields[i] ?? "").replace(/^:/, "").split(" ");
     const path = fields[i + 1] ?? "";
-    if (oldMode === undefined || newMode === undefined || oldBlob === undefined || newBlob === undefined) continue;
+    if (oldMode === undefined || newMode === undefined || oldBlob === undefined || newBlob === undefined)
+      continue;
     changes.push({ path, before: stored(oldMode, oldBlob), after: stored(newMode, newBlob) });
   }
   return changes;

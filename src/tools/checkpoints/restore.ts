@@ -5,7 +5,7 @@
  * else is reported and left alone, and paths nothing recorded are never touched: the difference from
  * Gemini CLI's `/restore`, which checks out the whole snapshot and cleans untracked files.
  */
-import { lstat, readlink, symlink, chmod } from "node:fs/promises";
+import { chmod, lstat, readlink, symlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { FileChange, SkippedPath, StoredFile } from "../../kernel/run-events/checkpoint-records.ts";
 import { readFileBytes, removeFile, writeFileAtomic } from "../files/atomic-write.ts";
@@ -62,7 +62,11 @@ export async function planRestore(
 }
 
 /** Writes the plan's files back from the store; a path that fails moves to `kept` with the reason. */
-export async function applyRestore(workspace: Workspace, git: ShadowGit, plan: RestorePlan): Promise<RestorePlan> {
+export async function applyRestore(
+  workspace: Workspace,
+  git: ShadowGit,
+  plan: RestorePlan,
+): Promise<RestorePlan> {
   const files: FileChange[] = [];
   const kept = [...plan.kept];
   for (const file of plan.files) {
@@ -104,7 +108,8 @@ async function currentState(workspace: Workspace, path: string): Promise<StoredF
     throw error;
   });
   if (stats === undefined) return null;
-  if (stats.isSymbolicLink()) return { blob: blobId(Buffer.from(await readlink(abs), "utf8")), mode: "120000" };
+  if (stats.isSymbolicLink())
+    return { blob: blobId(Buffer.from(await readlink(abs), "utf8")), mode: "120000" };
   if (!stats.isFile()) throw new Error("not a regular file now (left alone)");
   const bytes = await readFileBytes(workspace, abs, path, CHECKPOINT_LIMITS.fileBytes);
   return { blob: blobId(bytes), mode: stats.mode & 0o111 ? "100755" : "100644" };

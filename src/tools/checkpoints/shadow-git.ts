@@ -18,7 +18,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** What git printed and how it exited. */
@@ -53,7 +53,9 @@ export class ShadowGit {
     readonly gitDir: string,
     readonly workTree: string,
     readonly indexFile: string,
+    /** The git program, and the PATH it is looked up on and runs with (the session's). */
     private readonly path: string,
+    private readonly searchPath: string = process.env.PATH ?? "/usr/bin:/bin",
   ) {}
 
   /** Creates the repository when missing (bare, no hooks, our attributes). */
@@ -70,7 +72,12 @@ export class ShadowGit {
   /** Runs git on the shadow repository with the workspace as its work tree; never throws for an exit code. */
   run(args: readonly string[], input?: string | Buffer, inRepository = true): Promise<GitOutput> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.path, [...SAFE_CONFIG, ...args], {
+      const program = this.path.includes("/") ? this.path : lookUp(this.path, this.searchPath);
+      if (program === undefined) {
+        reject(Object.assign(new Error(`${this.path} not found on the PATH`), { code: "ENOENT" }));
+        return;
+      }
+      const child = spawn(program, [...SAFE_CONFIG, ...args], {
         cwd: this.gitDir,
         env: this.env(inRepository),
         stdio: ["pipe", "pipe", "pipe"],
@@ -91,7 +98,8 @@ export class ShadowGit {
   /** Like run(), but a non-zero exit is an Error naming the command and git's message. */
   async ok(args: readonly string[], input?: string | Buffer): Promise<Buffer> {
     const result = await this.run(args, input);
-    if (result.code !== 0) throw new Error(`git ${args[0]}: ${result.stderr.trim() || `exit ${result.code}`}`);
+    if (result.code !== 0)
+      throw new Error(`git ${args[0]}: ${result.stderr.trim() || `exit ${result.code}`}`);
     return result.stdout;
   }
 
@@ -104,7 +112,7 @@ export class ShadowGit {
     };
     return {
       ...(inRepository ? repository : {}),
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      PATH: this.searchPath,
       HOME: this.gitDir,
       XDG_CONFIG_HOME: this.gitDir,
       LC_ALL: "C",
@@ -116,6 +124,20 @@ export class ShadowGit {
       GIT_TERMINAL_PROMPT: "0",
     };
   }
+}
+
+/** The program's path on `searchPath`, or undefined (spawn looks in the process's own PATH, not the env's). */
+function lookUp(program: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(":")) {
+    if (dir === "") continue;
+    try {
+      accessSync(join(dir, program), constants.X_OK);
+      return join(dir, program);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }
 
 /** The shadow repository's folder for a workspace: a hash of its real path, as Gemini CLI keys its own. */

@@ -6,7 +6,7 @@
  * the rewind itself can be undone.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeProjectSpec } from "../../e2e/support.ts";
 import type { FakeTurn } from "../../support/fake-llm-server.ts";
@@ -15,7 +15,11 @@ import { inProcessFixture } from "../run/in-process.ts";
 /** An agent that edits and runs commands (the built-in root only delegates). */
 const fx = inProcessFixture((_server, sandbox) => {
   const spec = ["name: maker", "description: Makes.", "model: fast", "system_prompt: Make it."];
-  writeProjectSpec(sandbox, "maker.yaml", [...spec, "capabilities: [read_file, write_file, edit_file, exec]", ""].join("\n"));
+  writeProjectSpec(
+    sandbox,
+    "maker.yaml",
+    [...spec, "capabilities: [read_file, write_file, edit_file, exec]", ""].join("\n"),
+  );
 });
 const TIMEOUT = 60_000;
 
@@ -62,7 +66,11 @@ async function threeMessages(): Promise<Record<string, string | undefined>[]> {
     "did two",
   );
   states.push(snapshot());
-  await message(["run", "-c", "third message"], [{ name: "write_file", args: { path: "a.txt", content: "a three\n" } }], "did three");
+  await message(
+    ["run", "-c", "third message"],
+    [{ name: "write_file", args: { path: "a.txt", content: "a three\n" } }],
+    "did three",
+  );
   states.push(snapshot());
   return states;
 }
@@ -73,7 +81,12 @@ describe("agent rewind", () => {
     async () => {
       const states = await threeMessages();
       expect(existsSync(join(fx.sandbox.workspace, ".git"))).toBe(false);
-      expect(states[3]).toEqual({ "a.txt": "a three\n", "b.txt": "b edited\n", "c.txt": "c by command\n", "d.txt": "d two\n" });
+      expect(states[3]).toEqual({
+        "a.txt": "a three\n",
+        "b.txt": "b edited\n",
+        "c.txt": "c by command\n",
+        "d.txt": "d two\n",
+      });
 
       const three = await fx.runAgent(["rewind", "--to", "3"]);
       expect(three.code).toBe(0);
@@ -108,7 +121,9 @@ describe("agent rewind", () => {
       writeFileSync(join(fx.sandbox.workspace, "a.txt"), "the user's own edit\n");
       const result = await fx.runAgent(["rewind", "--to", "1", "--code"]);
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain("not restored: a.txt: changed since the agent left it (not overwritten)");
+      expect(result.stdout).toContain(
+        "not restored: a.txt: changed since the agent left it (not overwritten)",
+      );
       expect(snapshot()).toEqual({ ...states[0], "a.txt": "the user's own edit\n" });
       expect(result.stdout).toMatch(/to undo: agent rewind \S+ --undo/);
 
@@ -122,11 +137,88 @@ describe("agent rewind", () => {
     TIMEOUT,
   );
 
-  test("--to past the last message is a usage error naming the range", async () => {
-    await message(["run", "--agent", "maker", "only message"], [{ name: "write_file", args: { path: "a.txt", content: "x\n" } }], "ok");
-    const result = await fx.runAgent(["rewind", "--to", "4"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("--to 4: the session has 1 user message (1-1)");
-    expect(readFileSync(join(fx.sandbox.workspace, "a.txt"), "utf8")).toBe("x\n");
-  }, TIMEOUT);
+  test(
+    "--to past the last message is a usage error naming the range",
+    async () => {
+      await message(
+        ["run", "--agent", "maker", "only message"],
+        [{ name: "write_file", args: { path: "a.txt", content: "x\n" } }],
+        "ok",
+      );
+      const result = await fx.runAgent(["rewind", "--to", "4"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("--to 4: the session has 1 user message (1-1)");
+      expect(readFileSync(join(fx.sandbox.workspace, "a.txt"), "utf8")).toBe("x\n");
+    },
+    TIMEOUT,
+  );
+});
+
+describe("checkpoints in a hostile workspace", () => {
+  test(
+    "a workspace .git/config with hooks, fsmonitor and a filter, and a .gitattributes, run nothing",
+    async () => {
+      const ws = fx.sandbox.workspace;
+      const marker = join(fx.sandbox.dir, "PWNED");
+      const run = `sh -c 'echo ran >> ${marker}'`;
+      mkdirSync(join(ws, ".git", "hooks"), { recursive: true });
+      writeFileSync(
+        join(ws, ".git", "config"),
+        `[core]\n\tfsmonitor = ${run}\n\thooksPath = .git/hooks\n[filter "evil"]\n\tclean = ${run}\n\tsmudge = ${run}\n\trequired = true\n`,
+      );
+      writeFileSync(join(ws, ".git", "HEAD"), "ref: refs/heads/main\n");
+      for (const hook of ["pre-commit", "post-index-change", "fsmonitor-watchman"]) {
+        writeFileSync(join(ws, ".git", "hooks", hook), `#!/bin/sh\necho ran >> ${marker}\n`, { mode: 0o755 });
+      }
+      writeFileSync(join(ws, ".gitattributes"), "* filter=evil text eol=crlf\n");
+      await message(
+        ["run", "--agent", "maker", "change things"],
+        [
+          { name: "write_file", args: { path: "a.txt", content: "line one\nline two\n" } },
+          { name: "exec", args: { command: "printf 'by command\\n' > c.txt" } },
+        ],
+        "done",
+      );
+      expect(existsSync(marker)).toBe(false);
+      const rewind = await fx.runAgent(["rewind"]);
+      expect(rewind.code).toBe(0);
+      expect(existsSync(marker)).toBe(false);
+      expect(existsSync(join(ws, "a.txt"))).toBe(false);
+      expect(existsSync(join(ws, "c.txt"))).toBe(false);
+      // Undo brings back the exact bytes: no end-of-line conversion from .gitattributes.
+      expect((await fx.runAgent(["rewind", "--undo"])).code).toBe(0);
+      expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("line one\nline two\n");
+      expect(existsSync(marker)).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "without git on the PATH the run goes on, with one warning that checkpoints are off",
+    async () => {
+      const bin = join(fx.sandbox.dir, "bin-without-git");
+      mkdirSync(bin);
+      for (const tool of ["sh", "printf", "bwrap"]) {
+        const found = Bun.which(tool);
+        if (found) symlinkSync(found, join(bin, tool));
+      }
+      fx.server.enqueue(
+        {
+          toolCalls: [
+            { name: "write_file", args: { path: "a.txt", content: "x\n" } },
+            { name: "write_file", args: { path: "b.txt", content: "y\n" } },
+          ],
+        },
+        { text: "written" },
+      );
+      const result = await fx.runAgent(["run", "--agent", "maker", "write", "--on-ask", "allow"], {
+        PATH: bin,
+      });
+      expect(result.code).toBe(0);
+      expect(readFileSync(join(fx.sandbox.workspace, "b.txt"), "utf8")).toBe("y\n");
+      const warnings = result.stderr.split("\n").filter((line) => line.includes("checkpoints are off"));
+      expect(warnings).toEqual([expect.stringContaining("git was not found on the PATH")]);
+    },
+    TIMEOUT,
+  );
 });

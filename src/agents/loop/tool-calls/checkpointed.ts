@@ -4,7 +4,7 @@
  * with the files recorded before and after it, and what changed becomes a `checkpoint` record in the
  * transcript. Sub-agents share the session's checkpointer, so their changes land in the same store.
  */
-import { type EmitFn, makeEvent, type ToolCall, type AgentIdentity } from "../../../kernel/index.ts";
+import { type AgentIdentity, type EmitFn, makeEvent, type ToolCall } from "../../../kernel/index.ts";
 import type { ChangeScope, Checkpointer } from "../../../tools/checkpoints/checkpointer.ts";
 import type { PolicyTarget, Tool, ToolRunOutput } from "../../../tools/types.ts";
 
@@ -28,7 +28,8 @@ export async function checkpointed(
   const scope = scopeOf(tool, target);
   if (ctx.checkpoints === undefined || scope === undefined) return execute();
   const { value, change, warning } = await ctx.checkpoints.around(scope, execute);
-  if (warning !== undefined) ctx.emit(makeEvent(ctx.who, "warning", { message: warning, code: "checkpoint" }));
+  if (warning !== undefined)
+    ctx.emit(makeEvent(ctx.who, "warning", { message: warning, code: "checkpoint" }));
   if (change !== undefined) {
     ctx.emit(
       makeEvent(ctx.who, "checkpoint", {

@@ -7,7 +7,7 @@
  * (agents/loop/context/resume.ts). The rewind record lists what it wrote, so it is itself undoable.
  */
 import { checkpointsDir } from "../../../kernel/files/paths.ts";
-import { AppError, type AgentEvent, type RewindData } from "../../../kernel/index.ts";
+import { type AgentEvent, AppError, type RewindData } from "../../../kernel/index.ts";
 import { rewindView } from "../../../session/rewind-view.ts";
 import { applyRestore, planRestore, type RestorePlan } from "../../../tools/checkpoints/restore.ts";
 import { ShadowGit, shadowDirFor } from "../../../tools/checkpoints/shadow-git.ts";
@@ -52,7 +52,10 @@ export async function rewindSession(
   const to = request.to ?? 1;
   const turn = view.turns[to - 1];
   if (!Number.isInteger(to) || turn === undefined) {
-    throw new AppError("usage", `--to ${to}: the session has ${count} user message${count === 1 ? "" : "s"} (1-${count})`);
+    throw new AppError(
+      "usage",
+      `--to ${to}: the session has ${count} user message${count === 1 ? "" : "s"} (1-${count})`,
+    );
   }
   let plan: RestorePlan = { files: [], kept: [] };
   if (request.code) {
@@ -71,12 +74,15 @@ async function apply(
 ): Promise<RestorePlan> {
   if (plan.files.length === 0) return plan;
   const dir = shadowDirFor(checkpointsDir(env), workspace.root);
-  const git = new ShadowGit(dir, workspace.root, `${dir}/index-rewind`, "git");
+  const git = new ShadowGit(dir, workspace.root, `${dir}/index-rewind`, "git", env.PATH);
   try {
     return await applyRestore(workspace, git, plan);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-      throw new AppError("state", "cannot restore files: git was not found on the PATH (the checkpoints are kept with git)");
+      throw new AppError(
+        "state",
+        "cannot restore files: git was not found on the PATH (the checkpoints are kept with git)",
+      );
     }
     throw error;
   }
