@@ -53,6 +53,8 @@ interface Conversation {
   messages: Message[];
   /** The transcript already holds runs: the next session_start is marked resumed. */
   resumed: boolean;
+  /** User messages in the conversation as it stands (a conversation rewind lowers it). */
+  turns: number;
   model?: string;
 }
 
@@ -73,6 +75,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     transcript,
     messages: [...(continued?.point.messages ?? [])],
     resumed: continued !== undefined,
+    turns: continued?.point.turns ?? 0,
   };
   // A continued session that ended on an interrupted message: the next one must reach the model on its own.
   closeInterruptedTurn(convo.messages);
@@ -197,10 +200,12 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         sessionId: convo.transcript.id,
         history: [...convo.messages],
         resumed: convo.resumed,
+        turn: convo.turns + 1,
         ...(top.model !== undefined ? { model: top.model } : {}),
       });
       turn = undefined;
       convo.resumed = true;
+      convo.turns += 1;
       if (result.status === "interrupted") closeInterruptedTurn(convo.messages);
       addTotals(totals, result);
       const exitCode = exitCodeFor(result);
@@ -268,6 +273,7 @@ async function runCommand(
       convo.transcript = next;
       convo.messages = [];
       convo.resumed = false;
+      convo.turns = 0;
       ui.reset?.(welcomeOf(setup).model);
       ui.note(`new conversation · session ${shortIdOf(convo.transcript.id, sessionsDir(setup.env))}`);
       return;
@@ -325,6 +331,11 @@ async function runCommand(
         { reason: "requested" },
       );
       if (!outcome.ok) ui.note(`nothing compacted: ${outcome.reason}`, outcome.nothingToDo === true);
+      return;
+    }
+    case "rewind": {
+      const { chatRewind } = await import("./chat-rewind.ts");
+      await chatRewind({ setup, convo, ui, emit });
       return;
     }
     case "unknown":
