@@ -18,8 +18,10 @@ const fx = inProcessFixture((_server, sandbox) => {
   writeProjectSpec(
     sandbox,
     "maker.yaml",
-    [...spec, "capabilities: [read_file, write_file, edit_file, exec]", ""].join("\n"),
+    [...spec, "capabilities: [read_file, write_file, edit_file, exec, scribe]", ""].join("\n"),
   );
+  const scribe = ["name: scribe", "description: Writes.", "model: fast", "system_prompt: Write."];
+  writeProjectSpec(sandbox, "scribe.yaml", [...scribe, "capabilities: [write_file]", ""].join("\n"));
 });
 const TIMEOUT = 60_000;
 
@@ -149,6 +151,29 @@ describe("agent rewind", () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("--to 4: the session has 1 user message (1-1)");
       expect(readFileSync(join(fx.sandbox.workspace, "a.txt"), "utf8")).toBe("x\n");
+    },
+    TIMEOUT,
+  );
+});
+
+describe("sub-agents", () => {
+  test(
+    "a sub-agent's write is in the session's checkpoints: the rewind takes it back",
+    async () => {
+      writeFileSync(join(fx.sandbox.workspace, "d.txt"), "d original\n");
+      fx.server.enqueue(
+        { toolCalls: [{ name: "scribe", args: { goal: "rewrite d.txt" } }] },
+        { toolCalls: [{ name: "write_file", args: { path: "d.txt", content: "d by scribe\n" } }] },
+        { text: "rewrote it" },
+        { text: "done" },
+      );
+      const run = await fx.runAgent(["run", "--agent", "maker", "delegate", "--on-ask", "allow"]);
+      expect(run.code).toBe(0);
+      expect(readFileSync(join(fx.sandbox.workspace, "d.txt"), "utf8")).toBe("d by scribe\n");
+      const rewind = await fx.runAgent(["rewind"]);
+      expect(rewind.code).toBe(0);
+      expect(rewind.stdout).toContain("restored d.txt");
+      expect(readFileSync(join(fx.sandbox.workspace, "d.txt"), "utf8")).toBe("d original\n");
     },
     TIMEOUT,
   );
