@@ -10,6 +10,7 @@ import type {
 } from "../kernel/index.ts";
 import type { Redactor } from "../kernel/text/redact.ts";
 import type { Effect, GateCheck, GateOutcome, PolicyRequest } from "../policy/types.ts";
+import type { Checkpointer } from "../tools/checkpoints/checkpointer.ts";
 import type { PrimitiveName, Tool } from "../tools/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { ToolHooks } from "./hooks/hooks.ts";
@@ -115,6 +116,9 @@ export interface AgentDeps {
   /** The session's project instructions (AGENTS.md, CLAUDE.md), added to every agent's system prompt
    * unless its spec says `instructions: false`; listed in session_start. */
   instructions?: ProjectInstructions;
+  /** The session's checkpoints of the files tool calls change (docs/rewind.md); none when absent. Shared
+   * by sub-agents, so their changes land in the same store. */
+  checkpoints?: Checkpointer;
   /** The session's Agent Skills and the root conversation's activations (src/agents/spec/skills/); an
    * agent sees those its spec's `skills:` allows. Absent: no skills. */
   skills?: SkillSession;

@@ -78,6 +78,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     () => import("./worktrees/worktrees-run.ts"),
   ),
   command(
+    "rewind",
+    async () => (await import("./rewind/rewind-command.ts")).rewindCommand,
+    () => import("./rewind/rewind-run.ts"),
+  ),
+  command(
     "eval",
     async () => (await import("./eval/eval-command.ts")).evalCommand,
     () => import("./eval/eval-main.ts"),

@@ -11,6 +11,7 @@ export * from "./conversation/usage.ts";
 export * from "./errors.ts";
 export * from "./run-events/activity.ts";
 export * from "./run-events/approvals.ts";
+export * from "./run-events/checkpoint-records.ts";
 export * from "./run-events/elicitation.ts";
 export * from "./run-events/events.ts";
 export * from "./text/map-strings.ts";

@@ -9,6 +9,7 @@ import { AppError, type EmitFn, type ResponseSchema, type RunResult } from "../k
 import type { Redactor } from "../kernel/text/redact.ts";
 import { type ModelClient, modelDeps } from "../llm/client.ts";
 import type { Rule } from "../policy/types.ts";
+import type { Checkpointer } from "../tools/checkpoints/checkpointer.ts";
 import type { Workspace } from "../tools/workspace.ts";
 import type { SessionSkills } from "./session-skills.ts";
 import type { RunOptions } from "./types.ts";
@@ -38,6 +39,11 @@ export interface SessionParts {
   instructions: boolean;
   /** The session's skills; absent when no skill folder exists. */
   skills?: SessionSkills;
+  /** Where checkpoints go when the session keeps them (docs/rewind.md); the store opens on first use. */
+  checkpointsDir?: string;
+  checkpoints?: Checkpointer;
+  /** User messages the session has run (the last run's `turn`). */
+  turns: number;
 }
 
 /** Runs a goal to its end on the session's parts. */
@@ -79,6 +85,8 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     import("./session-tools.ts"),
   ]);
   parts.toolsFor ??= sessionToolsFor(parts.rules);
+  parts.turns = options.turn ?? parts.turns + 1;
+  const checkpoints = await sessionCheckpoints(parts, sessionId);
   return runAgent({
     spec,
     goal,
@@ -95,6 +103,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     ...(instructions ? { instructions } : {}),
     ...(hooks ? { hooks } : {}),
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
     ...(options.hints ? { hints: options.hints } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),
@@ -106,6 +115,23 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     // What the user typed is the run's goal on screen and in the transcript; the body goes to the model.
     ...(invoked ? { activateSkill: invoked.skill.name, typedGoal: typed } : {}),
   });
+}
+
+/** The session's checkpointer, made on its first run when the session keeps checkpoints; its turn set to
+ * this run's. Loaded only then: a session without checkpoints never loads it. */
+async function sessionCheckpoints(parts: SessionParts, sessionId: string): Promise<Checkpointer | undefined> {
+  if (parts.checkpointsDir === undefined) return undefined;
+  if (parts.checkpoints === undefined) {
+    const { Checkpointer } = await import("../tools/checkpoints/checkpointer.ts");
+    parts.checkpoints = new Checkpointer({
+      dir: parts.checkpointsDir,
+      workspaceRoot: parts.workspace.root,
+      sessionId,
+      ...(parts.env.PATH !== undefined ? { searchPath: parts.env.PATH } : {}),
+    });
+  }
+  parts.checkpoints.turn = parts.turns;
+  return parts.checkpoints;
 }
 
 /** A run's answer schema, compiled (with Ajv, loaded only then) unless the caller compiled it already. */

@@ -7,6 +7,7 @@ import { whitelistGate } from "../agents/helper-gate.ts";
 import { mergeHooks } from "../agents/hooks/hooks.ts";
 import { userInvocable } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
+import { checkpointsDir } from "../kernel/files/paths.ts";
 import { AppError } from "../kernel/index.ts";
 import { Redactor } from "../kernel/text/redact.ts";
 import { createModelClient } from "../llm/client.ts";
@@ -140,6 +141,8 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     },
     instructions: options.instructions !== false,
     ...(skills ? { skills } : {}),
+    ...(options.checkpoints ? { checkpointsDir: checkpointsDir(env) } : {}),
+    turns: 0,
   };
   return {
     id: parts.id,

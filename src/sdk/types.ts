@@ -85,6 +85,10 @@ export interface SessionOptions {
   /** Only these primitives, approved by being listed (`agent helper --tools`): a call to any other tool
    * is refused (decided_by `whitelist`), a deny rule still refuses, nothing asks, no MCP server starts. */
   toolWhitelist?: readonly PrimitiveName[];
+  /** Keep checkpoints of the files tool calls change, in a shadow git repository under
+   * `$XDG_STATE_HOME/agent/checkpoints` (docs/rewind.md); their `checkpoint` events name what each call
+   * changed. Off unless set (`agent run` and `agent chat` turn it on). */
+  checkpoints?: boolean;
   /** Takes the model client's notices (a fallback to another model, a retry) instead of the event
    * stream (`agent helper` prints them on stderr). */
   onNotice?: (notice: ProviderNotice) => void;
@@ -113,6 +117,9 @@ export interface RunOptions {
   escalate?: boolean;
   /** Replaces the agent's system prompt for this run (`--system`). */
   systemPrompt?: string;
+  /** The user message (from 1) this run answers, which its `checkpoint` records name; default: one more
+   * than the session's last run. */
+  turn?: number;
   /** The session id this run's events and hooks carry instead of the session's (a chat's `/clear`
    * starts a new transcript on the same session). */
   sessionId?: string;

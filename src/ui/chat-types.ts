@@ -23,6 +23,14 @@ export interface ChatWelcomeInfo {
   home?: string;
 }
 
+/** A list the user picks one entry from (the chat's `/rewind`). */
+export interface Choice {
+  title: string;
+  options: readonly string[];
+  /** The entry selected at first (default 0). */
+  initial?: number;
+}
+
 /** What the user typed: a message (or slash command) to handle, or the wish to leave. */
 export type ChatInput = { kind: "message"; text: string } | { kind: "quit" };
 
@@ -43,6 +51,10 @@ export interface ChatUi {
   turnEnded(run: FinishedRun): void;
   /** Shows the user's message as typed (`▸ you: TEXT`), before the turn that answers it. */
   sent(text: string): void;
+  /** Shows a list in place of the input box; resolves with the chosen entry's index, or undefined on Esc. */
+  choose(choice: Choice): Promise<number | undefined>;
+  /** Puts text in the input box for the next message (a rewound message, to send again or edit). */
+  prefill(text: string): void;
   /** Prints a line of slash-command output (`ok: false` for an error). */
   note(text: string, ok?: boolean): void;
   /** `/clear`: a cleared screen and a fresh status line (no tokens, cost or time; `model` when given). */

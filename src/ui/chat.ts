@@ -10,6 +10,7 @@ export type {
   ChatUi,
   ChatUiOptions,
   ChatWelcomeInfo,
+  Choice,
   EarlierMessage,
 } from "./chat-types.ts";
 

@@ -205,6 +205,7 @@ function buildTools(
     workspace: options.workspace,
     redactor: options.redactor ?? Redactor.fromEnv(),
     ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
     modelTextLimit: base.limits.toolOutputChars ?? MODEL_TEXT_LIMIT,
     now: base.now,
     tools: registry,

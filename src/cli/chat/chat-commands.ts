@@ -2,14 +2,21 @@
 import type { ChatCommand } from "../../ui/slash-commands.ts";
 
 /** Commands without an argument. */
-type SimpleName = "help" | "clear" | "cost" | "compact" | "quit";
+type SimpleName = "help" | "clear" | "cost" | "compact" | "rewind" | "quit";
 
 export type SlashCommand =
   | { name: SimpleName }
   | { name: "model"; arg?: string; ignoredLines?: number }
   | { name: "unknown"; text: string };
 
-const SIMPLE: readonly string[] = ["help", "clear", "cost", "compact", "quit"] satisfies SimpleName[];
+const SIMPLE: readonly string[] = [
+  "help",
+  "clear",
+  "cost",
+  "compact",
+  "rewind",
+  "quit",
+] satisfies SimpleName[];
 
 function isSimple(name: string): name is SimpleName {
   return SIMPLE.includes(name);
@@ -53,6 +60,10 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
   },
   { name: "cost", description: "tokens and cost of this chat so far" },
   { name: "compact", description: "summarise the older part of the conversation" },
+  {
+    name: "rewind",
+    description: "restore the files the agent changed and/or the conversation to before an earlier message",
+  },
   { name: "quit", description: "leave (also Ctrl-D on an empty input, or Ctrl-C twice)" },
 ];
 

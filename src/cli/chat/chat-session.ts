@@ -59,6 +59,8 @@ interface Conversation {
   messages: Message[];
   /** The transcript already holds runs: the next session_start is marked resumed. */
   resumed: boolean;
+  /** User messages in the conversation as it stands (a conversation rewind lowers it). */
+  turns: number;
   model?: string;
   /** The continued session's recorded skill activations, restored by the first message's run. */
   restoredSkills?: readonly SkillActivationRecord[];
@@ -86,6 +88,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
     messages: [...(continued?.point.messages ?? [])],
     resumed: continued !== undefined,
     ...(continued ? { restoredSkills: continued.point.skills } : {}),
+    turns: continued?.point.turns ?? 0,
   };
   // A continued session that ended on an interrupted message: the next one must reach the model on its own.
   closeInterruptedTurn(convo.messages);
@@ -218,12 +221,14 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         history: [...convo.messages],
         resumed: convo.resumed,
         ...(convo.restoredSkills ? { restoredSkills: convo.restoredSkills } : {}),
+        turn: convo.turns + 1,
         ...(top.model !== undefined ? { model: top.model } : {}),
       });
       turn = undefined;
       convo.resumed = true;
       // Restored once: from now on the session keeps the root's activations across messages.
       delete convo.restoredSkills;
+      convo.turns += 1;
       if (result.status === "interrupted") closeInterruptedTurn(convo.messages);
       addTotals(totals, result);
       const exitCode = exitCodeFor(result);
@@ -303,6 +308,7 @@ async function runCommand(
       delete convo.restoredSkills;
       if (left !== undefined) convo.cleared = left;
       delete convo.lastModel;
+      convo.turns = 0;
       ui.reset?.(welcomeOf(setup).model);
       const dir = sessionsDir(setup.env);
       // The cleared conversation is kept: its id is the way back (`agent chat --resume ID`).
@@ -370,6 +376,11 @@ async function runCommand(
         { reason: "requested", keepTokens: chatKeepTokens(setup, convo) },
       );
       if (!outcome.ok) ui.note(`nothing compacted: ${outcome.reason}`, outcome.nothingToDo === true);
+      return;
+    }
+    case "rewind": {
+      const { chatRewind } = await import("./chat-rewind.ts");
+      await chatRewind({ setup, convo, ui, emit });
       return;
     }
     case "unknown":

@@ -167,6 +167,7 @@ export async function runSession(
       history: continued?.point.messages ?? [],
       resumed: continued !== undefined,
       ...(continued ? { restoredSkills: continued.point.skills } : {}),
+      turn: (continued?.point.turns ?? 0) + 1,
       ...(outputSchema ? { outputSchema } : {}),
       ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(top.model !== undefined ? { model: top.model } : {}),

@@ -21,3 +21,8 @@ export function sessionsDir(env: Env = process.env): string {
 export function worktreesDir(env: Env = process.env): string {
   return join(stateDir(env), "worktrees");
 }
+
+/** `$XDG_STATE_HOME/agent/checkpoints`: one shadow git repository per workspace (docs/rewind.md). */
+export function checkpointsDir(env: Env = process.env): string {
+  return join(stateDir(env), "checkpoints");
+}

@@ -3,6 +3,7 @@ import type { AgentUsageReport, Usage } from "../conversation/usage.ts";
 import type { ProviderErrorKind } from "../errors.ts";
 import type { DenialSource, RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
+import type { CheckpointData, RewindData } from "./checkpoint-records.ts";
 
 /** How a run ended. Maps to exit codes in src/cli (see docs/ci-and-json.md "Exit codes"). */
 export type RunStatus = "success" | "failure" | "limit" | "error" | "interrupted";
@@ -166,6 +167,10 @@ export interface EventDataMap {
     restored?: boolean;
     ignored?: string;
   };
+  /** Files a tool call changed, kept in the checkpoint store first (docs/rewind.md). */
+  checkpoint: CheckpointData;
+  /** A rewind of code and/or conversation to an earlier user message, or its undo (docs/rewind.md). */
+  rewind: RewindData;
   warning: { message: string; code?: string };
   error: { message: string; kind?: string };
   session_end: RunResult & { sessionId: string };

@@ -21,23 +21,46 @@ export interface ResumePoint {
    * shows and recalls the typed line, as `agent sessions show` does.
    */
   typed: ReadonlyMap<Message, string>;
+  /** User messages (runs of the root) in the conversation as it stands, after any conversation rewind. */
+  turns: number;
+}
+
+/** The conversation as it stood before one user message's run: what a conversation rewind goes back to. */
+interface Start {
+  messages: Message[];
+  skills: Map<string, SkillActivationRecord>;
 }
 
 /**
  * Rebuilds the root's history from a transcript's `message` and `compaction` events (children's
  * messages are theirs alone; the full conversation stays in the transcript, a resume continues the
  * compacted one), so `agent run --resume ID "new goal"` can continue: pass `messages` as runAgent's `history`
- * and `skills` as its `restoredSkills`.
+ * and `skills` as its `restoredSkills`. A `rewind` record of the conversation (docs/rewind.md) cuts the
+ * history, and the skills activated since, back to what they were before that user message's run; its undo
+ * puts back what it cut. The messages it cut stay in the transcript.
  */
 export function resumeFrom(events: readonly AgentEvent[]): ResumePoint {
   const messages: Message[] = [];
-  const skills = new Map<string, SkillActivationRecord>();
+  let skills = new Map<string, SkillActivationRecord>();
   const typed = new Map<Message, string>();
-  const point: ResumePoint = { messages, skills: [], typed };
+  const point: ResumePoint = { messages, skills: [], typed, turns: 0 };
   // The goal of the run whose opening user message is still to come.
   let goal: string | undefined;
+  // The conversation before each user message's run, and what each conversation rewind replaced (for its undo).
+  let starts: Start[] = [];
+  const replaced: { now: Start; starts: Start[] }[] = [];
   for (const event of events) {
     if (event.depth !== 0) continue;
+    if (event.kind === "session_start") starts.push({ messages: messages.slice(), skills: new Map(skills) });
+    if (event.kind === "rewind" && event.data.conversation) {
+      const back = event.data.undo ? replaced.pop() : undefined;
+      if (!event.data.undo)
+        replaced.push({ now: { messages: messages.slice(), skills: new Map(skills) }, starts });
+      const kept = back?.now ?? starts[event.data.to - 1] ?? { messages: messages.slice(), skills };
+      messages.splice(0, messages.length, ...kept.messages);
+      skills = new Map(kept.skills);
+      starts = back?.starts ?? starts.slice(0, Math.max(0, event.data.to - 1));
+    }
     if (event.kind === "message") {
       const message = event.data.message;
       messages.push(message);
@@ -66,5 +89,6 @@ export function resumeFrom(events: readonly AgentEvent[]): ResumePoint {
   }
   point.messages = repairHistory(messages);
   point.skills = [...skills.values()];
+  point.turns = starts.length;
   return point;
 }

@@ -8,16 +8,19 @@ import {
   type ToolResultMessage,
 } from "../../../kernel/index.ts";
 import type { Redactor } from "../../../kernel/text/redact.ts";
+import type { Checkpointer } from "../../../tools/checkpoints/checkpointer.ts";
 import { errorOutput, finishOutput } from "../../../tools/tool-output.ts";
 import type { PolicyTarget, Tool, ToolContext, ToolRunOutput } from "../../../tools/types.ts";
 import type { Workspace } from "../../../tools/workspace.ts";
 import type { HookCall, ToolHooks } from "../../hooks/hooks.ts";
 import type { ToolGate } from "../../types.ts";
+import { checkpointed } from "./checkpointed.ts";
 import { liveOutput, liveProgress } from "./live-output.ts";
 
 /**
  * The one call path of every tool (primitives, sub-agents, `verify:` commands, MCP tools), in order:
- * validate the arguments, hooks before, approval (the gate's decision as a value), run, redact once with
+ * validate the arguments, hooks before, approval (the gate's decision as a value), run (checkpointed
+ * when it changes files: checkpointed.ts), redact once with
  * the session's redactor, truncate, hooks after, events (tool_start before, tool_end after).
  * Nothing escapes as a throw: every failure is a result the model can read.
  */
@@ -52,6 +55,8 @@ export interface InvokeContext {
   /** Characters of one result the model receives (the rest is cut with a note). */
   modelTextLimit: number;
   now: () => number;
+  /** The session's checkpoints of the files calls change; none when absent (docs/rewind.md). */
+  checkpoints?: Checkpointer;
 }
 
 /** The message returned for a call that could not run because the run was aborted. */
@@ -180,7 +185,9 @@ async function stages(
       return { ...runResult(call, output, [before.note], ctx), target: shown };
     }
     if (refused) return { ...refusedResult(call, refused), target: shown };
-    const raw: ToolRunOutput = await tool.execute(valid.value, toolCtx);
+    const raw: ToolRunOutput = await checkpointed(tool, call, target, ctx, () =>
+      tool.execute(valid.value, toolCtx),
+    );
     const output = finishOutput(raw, ctx.redactor, ctx.modelTextLimit);
     const after = ctx.hooks ? await ctx.hooks.after(hookCall, output) : {};
     const result = runResult(call, output, [before.note, after.note, after.block], ctx);

@@ -137,6 +137,8 @@ export async function setUpSession(
       ...(sandboxed.warning ? [{ code: "sandbox_unavailable", message: sandboxed.warning }] : []),
     ],
     fallback: flags.fallback !== false,
+    // Checkpoints of the files the agent changes, for `/rewind` and `agent rewind` (docs/rewind.md).
+    checkpoints: true,
     ...(continued ? { sessionId: continued.sessionId } : {}),
     ...(flags.record !== undefined ? { record: flags.record } : {}),
     ...(flags.replay !== undefined ? { replay: flags.replay } : {}),
@@ -189,6 +191,8 @@ export interface RootTurn {
   restoredSkills?: readonly SkillActivationRecord[];
   /** Model override (`--model`, or `/model` in a chat). */
   model?: string;
+  /** The user message (from 1) this run answers in the conversation as it stands. */
+  turn?: number;
   /** `--system`: replaces the root agent's system prompt. */
   systemPrompt?: string;
   /** `--schema`: the JSON schema the final answer must match. */
@@ -204,6 +208,7 @@ export function runRootTurn(setup: SessionSetup, turn: RootTurn): Promise<RunRes
     limits: setup.limits,
     escalate: setup.escalate,
     ...(turn.model !== undefined ? { model: turn.model } : {}),
+    ...(turn.turn !== undefined ? { turn: turn.turn } : {}),
     ...(turn.systemPrompt !== undefined ? { systemPrompt: turn.systemPrompt } : {}),
     ...(turn.outputSchema ? { outputSchema: turn.outputSchema } : {}),
     ...(turn.history.length > 0 || turn.resumed ? { history: turn.history, resumed: turn.resumed } : {}),

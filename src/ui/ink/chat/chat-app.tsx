@@ -10,6 +10,7 @@ import { StatusLine } from "../views/status-line.tsx";
 import { TranscriptView } from "../views/transcript-view.tsx";
 import type { ChatController } from "./chat-controller.ts";
 import { ChatInput } from "./chat-input.tsx";
+import { ChoiceList } from "./choice-list.tsx";
 
 /** Props of {@link ChatApp}. */
 export interface ChatAppProps {
@@ -42,6 +43,7 @@ export function ChatApp({
   const waiting = useSyncExternalStore(chat.subscribe, chat.isWaiting);
   const queued = useSyncExternalStore(chat.subscribe, chat.queued);
   const ended = useSyncExternalStore(chat.subscribe, chat.isEnded);
+  const choice = useSyncExternalStore(chat.subscribe, chat.choice);
   const { columns } = useWindowSize();
   const now = useNow(100, !waiting);
   const asking = state.approvals.length > 0 || state.elicitations.length > 0;
@@ -76,7 +78,15 @@ export function ChatApp({
         colors={colors}
         onInterrupt={interrupt}
       />
-      {ended ? null : waiting ? (
+      {ended ? null : choice !== undefined ? (
+        <ChoiceList
+          key={`choice-${chat.round}`}
+          choice={choice}
+          colors={colors}
+          columns={columns}
+          onChoose={(index) => chat.chosen(index)}
+        />
+      ) : waiting ? (
         box(false)
       ) : (
         <>

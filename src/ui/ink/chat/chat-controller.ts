@@ -1,4 +1,4 @@
-import type { ChatInput } from "../../chat-types.ts";
+import type { ChatInput, Choice } from "../../chat-types.ts";
 
 /**
  * Whether the chat waits for input, outside React (like UiStore): the CLI asks for the next input, the
@@ -17,6 +17,7 @@ export class ChatController {
   draft = "";
   private queuedText: string | undefined;
   private ended = false;
+  private choosing: { choice: Choice; resolve: (index: number | undefined) => void } | undefined;
   private waiting: ((input: ChatInput) => void) | undefined;
   private readonly listeners = new Set<() => void>();
 
@@ -37,6 +38,26 @@ export class ChatController {
 
   /** The message sent while the turn runs, waiting for the turn's end (undefined: none). */
   readonly queued = (): string | undefined => this.queuedText;
+
+  /** The list shown in place of the input box (`/rewind`), if any. */
+  readonly choice = (): Choice | undefined => this.choosing?.choice;
+
+  /** Shows a list in place of the input box; resolves with the chosen index, undefined on Esc. */
+  choose(choice: Choice): Promise<number | undefined> {
+    return new Promise((resolve) => {
+      this.choosing = { choice, resolve };
+      this.notify();
+    });
+  }
+
+  /** The list's answer. */
+  chosen(index: number | undefined): void {
+    const choosing = this.choosing;
+    this.choosing = undefined;
+    this.round += 1;
+    this.notify();
+    choosing?.resolve(index);
+  }
 
   /** Shows the input box; resolves with what the user sends (at once with a queued message). */
   next(): Promise<ChatInput> {

@@ -4,7 +4,7 @@
  */
 import { render } from "ink";
 import type { AgentEvent } from "../../../kernel/run-events/events.ts";
-import type { ChatInput, ChatUi, ChatUiOptions } from "../../chat-types.ts";
+import type { ChatInput, ChatUi, ChatUiOptions, Choice } from "../../chat-types.ts";
 import type { FinishedRun } from "../../result.ts";
 import { loadMarkdown } from "../history/markdown-loader.ts";
 import { InkApprover } from "../prompts/ink-approver.ts";
@@ -74,6 +74,14 @@ export async function createInkChat(options: InkChatOptions): Promise<InkChat> {
       if (closed) return { kind: "quit" };
       store.flush();
       return chat.next();
+    },
+    async choose(choice: Choice): Promise<number | undefined> {
+      if (closed || choice.options.length === 0) return undefined;
+      store.flush();
+      return chat.choose(choice);
+    },
+    prefill(text: string) {
+      chat.draft = text;
     },
     turnEnded(run: FinishedRun) {
       store.dispatch({ type: "turn_end", run, now: Date.now() });
