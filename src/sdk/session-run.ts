@@ -43,7 +43,14 @@ export interface SessionParts {
 /** Runs a goal to its end on the session's parts. */
 export async function runGoal(parts: SessionParts, typed: string, options: RunOptions): Promise<RunResult> {
   const named = parts.spec(options.agent);
-  const spec = options.systemPrompt !== undefined ? { ...named, system_prompt: options.systemPrompt } : named;
+  const prompted = options.systemPrompt !== undefined ? { ...named, system_prompt: options.systemPrompt } : named;
+  if (options.plan && options.outputSchema)
+    throw new AppError("usage", "--plan answers with a plan: it cannot be combined with --schema");
+  // Plan mode (only when asked: its module loads then): read-only tools, the plan's instructions and schema.
+  const planning = options.plan ? await import("../agents/loop/plan-mode.ts") : undefined;
+  const spec = planning
+    ? { ...prompted, system_prompt: `${prompted.system_prompt}\n\n${planning.PLAN_INSTRUCTIONS}` }
+    : prompted;
   const sessionId = options.sessionId ?? parts.id;
   // `/name args`: the goal becomes the skill's body, the skill is activated before the first turn.
   const invoked = parts.skills ? invokedSkill(parts.skills.set, typed) : undefined;
@@ -59,7 +66,8 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
         env: parts.env,
       })
     : undefined;
-  const outputSchema = options.outputSchema && (await compiledSchema(options.outputSchema));
+  const wanted = planning ? planning.PLAN_SCHEMA : options.outputSchema;
+  const outputSchema = wanted && (await compiledSchema(wanted));
   const hooks = parts.hooks
     ? await loadHookRunner({
         hooks: parts.hooks,
@@ -101,6 +109,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     ...(options.restoredSkills ? { restoredSkills: options.restoredSkills } : {}),
     ...(outputSchema ? { outputSchema } : {}),
     ...(options.escalate !== undefined ? { escalate: options.escalate } : {}),
+    ...(planning ? { planMode: true } : {}),
     ...(parts.skills ? { skills: parts.skills.forSession(sessionId) } : {}),
     // What the user typed is the run's goal on screen and in the transcript; the body goes to the model.
     ...(invoked ? { activateSkill: invoked.skill.name, typedGoal: typed } : {}),

@@ -2,6 +2,7 @@ import type { AgentUsageReport, Usage } from "../kernel/conversation/usage.ts";
 import { addUsage, emptyUsage, roundUsd, totalTokens } from "../kernel/conversation/usage.ts";
 import { emptyActivity, type RunActivity, type ToolCallOutcome } from "../kernel/run-events/activity.ts";
 import type { FinishReason, RunResult, RunStatus } from "../kernel/run-events/events.ts";
+import type { Plan } from "../kernel/run-events/plan.ts";
 import { SCHEMA_VERSION } from "./json-shape.ts";
 import type { WarningFields } from "./result-warnings.ts";
 
@@ -126,6 +127,8 @@ export interface ResultRecord extends ActivityFields, WarningFields {
   duration_ms?: number;
   /** Only for `--replay`: the recorded cost of the replayed exchanges (`usage.cost_usd` is 0). */
   recorded_cost_usd?: number;
+  /** Only for `--plan` (docs/plan-mode.md): the plan the answer shows, as its fields. */
+  plan?: Plan;
 }
 
 /** A usage as the snake_case token counts of the output. */
@@ -193,5 +196,6 @@ export function buildResultRecord(
   if (run.error) record.error = { kind: run.error.kind, message: run.error.message };
   if (extra.durationMs !== undefined) record.duration_ms = Math.round(extra.durationMs);
   if (run.recordedCostUsd !== undefined) record.recorded_cost_usd = roundUsd(run.recordedCostUsd);
+  if (run.plan) record.plan = run.plan;
   return record;
 }

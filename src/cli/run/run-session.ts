@@ -159,6 +159,7 @@ export async function runSession(
       resumed: continued !== undefined,
       ...(continued ? { restoredSkills: continued.point.skills } : {}),
       ...(outputSchema ? { outputSchema } : {}),
+      ...(flags.plan ? { plan: true } : {}),
       ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(top.model !== undefined ? { model: top.model } : {}),
     });

@@ -3,6 +3,7 @@ import type { AgentUsageReport, Usage } from "../conversation/usage.ts";
 import type { ProviderErrorKind } from "../errors.ts";
 import type { DenialSource, RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
+import type { Plan } from "./plan.ts";
 
 /** How a run ended. Maps to exit codes in src/cli (see docs/ci-and-json.md "Exit codes"). */
 export type RunStatus = "success" | "failure" | "limit" | "error" | "interrupted";
@@ -42,6 +43,8 @@ export interface RunResult {
   };
   /** What the agent and its sub-agents did: tool calls, denials, turns, stumbles, elided context. */
   activity?: RunActivity;
+  /** Plan mode (docs/plan-mode.md): the plan the answer shows, as a structured record. */
+  plan?: Plan;
 }
 
 /** What kind of tool a tool event is about (src/tools/types.ts ToolKind). */
@@ -165,6 +168,9 @@ export interface EventDataMap {
     restored?: boolean;
     ignored?: string;
   };
+  /** Plan mode's plan (docs/plan-mode.md), before session_end; `approved` when the user approved it and the
+   * session goes on to execute it (a chat or a terminal run). */
+  plan: { plan: Plan; approved?: boolean };
   warning: { message: string; code?: string };
   error: { message: string; kind?: string };
   session_end: RunResult & { sessionId: string };
