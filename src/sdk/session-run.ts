@@ -10,6 +10,7 @@ import type { Redactor } from "../kernel/text/redact.ts";
 import { type ModelClient, modelDeps } from "../llm/client.ts";
 import type { Rule } from "../policy/types.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import { announcingLongRuns, type Notify } from "./notifications.ts";
 import type { SessionSkills } from "./session-skills.ts";
 import type { RunOptions } from "./types.ts";
 
@@ -38,12 +39,17 @@ export interface SessionParts {
   instructions: boolean;
   /** The session's skills; absent when no skill folder exists. */
   skills?: SessionSkills;
+  /** Tells the user something needs them (notifications.ts). */
+  notify: Notify;
+  /** A run that took this long announces its end (`notifications.after_seconds`). */
+  notifyAfterSeconds: number;
 }
 
 /** Runs a goal to its end on the session's parts. */
 export async function runGoal(parts: SessionParts, typed: string, options: RunOptions): Promise<RunResult> {
   const named = parts.spec(options.agent);
-  const prompted = options.systemPrompt !== undefined ? { ...named, system_prompt: options.systemPrompt } : named;
+  const prompted =
+    options.systemPrompt !== undefined ? { ...named, system_prompt: options.systemPrompt } : named;
   if (options.plan && options.outputSchema)
     throw new AppError("usage", "--plan answers with a plan: it cannot be combined with --schema");
   // Plan mode (only when asked: its module loads then): read-only tools, the plan's instructions and schema.
@@ -91,7 +97,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     spec,
     goal,
     specs: parts.specs,
-    emit: parts.emit,
+    emit: announcingLongRuns(parts.emit, parts.notify, parts.notifyAfterSeconds),
     ...modelDeps(parts.client),
     workspace: parts.workspace,
     gate: parts.gate,

@@ -179,7 +179,8 @@ async function finishRun(base: RunBase, ended: End): Promise<NodeOutcome> {
     usage: base.shared.tracker.report(who.agent),
     activity: base.shared.log.activity(who.agent),
   };
-  const planned = isRoot && options.planMode && status === "success" ? planOfAnswer(result.answer) : undefined;
+  const planned =
+    isRoot && options.planMode && status === "success" ? planOfAnswer(result.answer) : undefined;
   if (planned) {
     // The plan is kept as a structured record (the transcript's `plan` line) and shown as text.
     options.emit(makeEvent(who, "plan", { plan: planned }));

@@ -12,8 +12,8 @@ import type { SessionShared } from "./bookkeeping/session-shared.ts";
 import { COMPACT_THRESHOLD, Compactor } from "./context/compaction.ts";
 import { repairHistory } from "./context/history.ts";
 import { nextTier } from "./escalation.ts";
-import { keepPlannable } from "./plan-mode.ts";
 import { ContextMeter, StallDetector } from "./guards.ts";
+import { keepPlannable } from "./plan-mode.ts";
 import {
   type ActContext,
   errorText,

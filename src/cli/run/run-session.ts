@@ -8,6 +8,7 @@ import { AppError, ExitCode, makeEvent } from "../../kernel/index.ts";
 import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { flagApprover, flagReason } from "../../policy/approvers.ts";
 import { chooseRenderer, selectRenderer } from "../../ui/renderer.ts";
+import { terminalNotifier } from "../../ui/terminal-notify.ts";
 import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
 import { loadSchemaFlag } from "../shared/flags/schema-flag.ts";
 import { readSystemFlags, systemPromptFrom } from "../shared/flags/system-flag.ts";
@@ -88,7 +89,12 @@ export async function runSession(
   const stdinIsTTY = io.terminal.stdin && flags.printMode !== true;
   const terminals = { output: flags.output, stdinIsTTY, stdoutIsTTY: io.terminal.stdout };
   // The Ink UI draws on process.stdout: every other write goes there too from now on (std-streams.ts).
-  const streams = selectRenderer(terminals) === "ink" ? handOverToProcessStreams() : { stdout, stderr };
+  const onTerminal = selectRenderer(terminals) === "ink";
+  const streams = onTerminal ? handOverToProcessStreams() : { stdout, stderr };
+  // Notifications reach the terminal the Ink view draws on, and nothing else (off without a terminal).
+  const notifyTerminal = onTerminal
+    ? terminalNotifier(setup.config.notifications?.terminal ?? "auto", env, streams.stdout)
+    : undefined;
   const renderer = await chooseRenderer({
     ...terminals,
     stderrIsTTY: io.terminal.stderr,
@@ -110,6 +116,7 @@ export async function runSession(
     if (event.kind === "message" && event.data.message.role === "assistant") answered = true;
     telemetry?.onEvent(event);
     renderer.onEvent(event);
+    if (event.kind === "notification") notifyTerminal?.(event.data.message);
   });
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;

@@ -3,6 +3,7 @@ import type { AgentUsageReport, Usage } from "../conversation/usage.ts";
 import type { ProviderErrorKind } from "../errors.ts";
 import type { DenialSource, RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
+import type { NotificationType } from "./notifications.ts";
 import type { Plan } from "./plan.ts";
 
 /** How a run ended. Maps to exit codes in src/cli (see docs/ci-and-json.md "Exit codes"). */
@@ -171,6 +172,9 @@ export interface EventDataMap {
   /** Plan mode's plan (docs/plan-mode.md), before session_end; `approved` when the user approved it and the
    * session goes on to execute it (a chat or a terminal run). */
   plan: { plan: Plan; approved?: boolean };
+  /** The run needs the user (an approval prompt, an MCP form) or a long run ended (notifications.ts): the
+   * terminal is told (OSC 9 or the bell) and the on_notification hooks run. */
+  notification: { type: NotificationType; message: string };
   warning: { message: string; code?: string };
   error: { message: string; kind?: string };
   session_end: RunResult & { sessionId: string };

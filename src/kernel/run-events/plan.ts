@@ -14,7 +14,9 @@ export interface Plan {
 /** The plan as the answer a person reads (text output, the terminal, the executing run's context). */
 export function planText(plan: Plan): string {
   const list = (items: readonly string[], numbered: boolean): string =>
-    items.length === 0 ? "(none)" : items.map((item, i) => (numbered ? `${i + 1}. ${item}` : `- ${item}`)).join("\n");
+    items.length === 0
+      ? "(none)"
+      : items.map((item, i) => (numbered ? `${i + 1}. ${item}` : `- ${item}`)).join("\n");
   return [
     `Plan: ${plan.summary}`,
     "",

@@ -42,7 +42,7 @@ function toolsOffered(requests: { body: unknown }[], index: number): string[] {
 
 function scriptPlanRun(): void {
   const { server, sandbox } = fixture;
-  writeFileSync(join(sandbox.workspace, "greet.js"), "export const greet = (n) => `hi ${n}`;\n");
+  writeFileSync(join(sandbox.workspace, "greet.js"), "export const greet = (n) => \"hi \" + n;\n");
   mkdirSync(join(sandbox.workspace, "src"));
   writeFileSync(join(sandbox.workspace, "src", "keep.txt"), "unchanged\n");
   server.enqueue(
@@ -74,7 +74,8 @@ test(
     expect(hashTree(fixture.sandbox.workspace)).toEqual(before);
     const offered = toolsOffered(result.requests, 0);
     expect(offered).toContain("read_file");
-    for (const name of ["write_file", "edit_file", "apply_patch", "exec"]) expect(offered).not.toContain(name);
+    for (const name of ["write_file", "edit_file", "apply_patch", "exec"])
+      expect(offered).not.toContain(name);
     const json = JSON.parse(result.stdout);
     expect(json.status).toBe("success");
     expect(json.plan).toEqual(PLAN);
