@@ -4,7 +4,7 @@
  * Every event goes to the transcript first (synchronously, so nothing done is lost) and then to the renderer.
  */
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
-import { AppError, ExitCode, makeEvent } from "../../kernel/index.ts";
+import { AppError, ExitCode, type Message, makeEvent } from "../../kernel/index.ts";
 import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { flagApprover, flagReason } from "../../policy/approvers.ts";
 import { chooseRenderer, selectRenderer } from "../../ui/renderer.ts";
@@ -28,6 +28,7 @@ import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemet
 import { resumeCommand } from "../shared/session/session-continue.ts";
 import {
   openSessionTranscript,
+  type RootTurn,
   runRootTurn,
   setUpSession,
   topModel,
@@ -111,13 +112,20 @@ export async function runSession(
   let answered = continued !== undefined;
   // Traces (off unless the variables or the user config name a collector) see the same redacted events.
   const telemetry = await commandTelemetry(setup.config, env);
-  setup.setSink((event) => {
-    transcript.append(event);
-    if (event.kind === "message" && event.data.message.role === "assistant") answered = true;
-    telemetry?.onEvent(event);
-    renderer.onEvent(event);
-    if (event.kind === "notification") notifyTerminal?.(event.data.message);
-  });
+  // The root's conversation, exact (before redaction): an approved plan is carried out with it.
+  const conversation: Message[] = [...(continued?.point.messages ?? [])];
+  setup.setSink(
+    (event) => {
+      transcript.append(event);
+      if (event.kind === "message" && event.data.message.role === "assistant") answered = true;
+      telemetry?.onEvent(event);
+      renderer.onEvent(event);
+      if (event.kind === "notification") notifyTerminal?.(event.data.message);
+    },
+    (event) => {
+      if (event.kind === "message" && event.depth === 0) conversation.push(event.data.message);
+    },
+  );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
   const onAsk = flags.onAsk ?? setup.config.defaults.onAsk;
@@ -158,7 +166,7 @@ export async function runSession(
     },
   });
   try {
-    const result = await runRootTurn(setup, {
+    const turn: RootTurn = {
       goal,
       signal: AbortSignal.any([interrupts.signal, pipe.signal]),
       sessionId: transcript.id,
@@ -166,10 +174,15 @@ export async function runSession(
       resumed: continued !== undefined,
       ...(continued ? { restoredSkills: continued.point.skills } : {}),
       ...(outputSchema ? { outputSchema } : {}),
-      ...(flags.plan ? { plan: true } : {}),
       ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(top.model !== undefined ? { model: top.model } : {}),
-    });
+    };
+    // --plan: the plan, then on a terminal the user's review and, once approved, the run that carries it out.
+    const result = flags.plan
+      ? await (await import("./plan-review.ts")).planThenExecute(setup, turn, interactive, () => [
+          ...conversation,
+        ])
+      : await runRootTurn(setup, turn);
     // The reader closed stdout: the run was aborted; nothing more can be shown (the transcript has it all).
     if (pipe.broken) {
       renderer.dispose();

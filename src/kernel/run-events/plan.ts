@@ -11,6 +11,9 @@ export interface Plan {
   commands: string[];
 }
 
+/** The tool name of the approval request that puts a plan to the user (the terminal's plan review). */
+export const PLAN_REVIEW_TOOL = "plan";
+
 /** The plan as the answer a person reads (text output, the terminal, the executing run's context). */
 export function planText(plan: Plan): string {
   const list = (items: readonly string[], numbered: boolean): string =>
