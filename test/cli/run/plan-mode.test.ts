@@ -42,7 +42,7 @@ function toolsOffered(requests: { body: unknown }[], index: number): string[] {
 
 function scriptPlanRun(): void {
   const { server, sandbox } = fixture;
-  writeFileSync(join(sandbox.workspace, "greet.js"), "export const greet = (n) => \"hi \" + n;\n");
+  writeFileSync(join(sandbox.workspace, "greet.js"), 'export const greet = (n) => "hi " + n;\n');
   mkdirSync(join(sandbox.workspace, "src"));
   writeFileSync(join(sandbox.workspace, "src", "keep.txt"), "unchanged\n");
   server.enqueue(
