@@ -1,5 +1,5 @@
 /**
- * `agent run --plan` on a terminal (docs/plan-mode.md): the plan is put to the user in the approval prompt
+ * `agent run --plan` and a chat's `/plan` on a terminal (docs/plan-mode.md): the plan is put to the user in the approval prompt
  * (y carries it out, f edits it first with typed changes, n or Esc rejects it); once approved, the same
  * session runs again, under the normal rules and with the plan-mode conversation as its history, to carry
  * it out. As Claude Code's plan mode: the plan is approved before anything changes, then the session
@@ -13,8 +13,8 @@ import {
   type Plan,
   planText,
   type RunResult,
-} from "../../kernel/index.ts";
-import { type RootTurn, runRootTurn, type SessionSetup } from "../shared/session/session-setup.ts";
+} from "../../../kernel/index.ts";
+import { type RootTurn, runRootTurn, type SessionSetup } from "./session-setup.ts";
 
 /** What the user chose for a plan: carry it out (with their edits), or leave everything as it is. */
 type Review = { approved: true; edits?: string } | { approved: false };
