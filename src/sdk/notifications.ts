@@ -42,7 +42,7 @@ export interface NotifierDeps {
 export function sessionNotifier(deps: NotifierDeps): SessionNotifier {
   const pending = new Set<Promise<void>>();
   const notify: Notify = (type, message) => {
-    deps.emit(makeEvent(deps.who, "notification", { type, message }));
+    deps.emit(makeEvent(deps.who, "notification", { notificationType: type, message }));
     const hooks = deps.hooks;
     if (!hooks?.on_notification?.length) return;
     const running = loadHookRunner({

@@ -174,7 +174,7 @@ export interface EventDataMap {
   plan: { plan: Plan; approved?: boolean };
   /** The run needs the user (an approval prompt, an MCP form) or a long run ended (notifications.ts): the
    * terminal is told (OSC 9 or the bell) and the on_notification hooks run. */
-  notification: { type: NotificationType; message: string };
+  notification: { notificationType: NotificationType; message: string };
   warning: { message: string; code?: string };
   error: { message: string; kind?: string };
   session_end: RunResult & { sessionId: string };
