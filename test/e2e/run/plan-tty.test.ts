@@ -23,7 +23,7 @@ const PLAN = {
   files: ["hello.txt"],
   commands: [],
 };
-const REVIEW = /has a plan \(nothing has changed yet\)/;
+const REVIEW = /has a plan \(nothing has changed yet\): the plan above/;
 
 function hashTree(dir: string): Record<string, string> {
   const out: Record<string, string> = {};

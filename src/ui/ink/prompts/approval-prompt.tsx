@@ -142,7 +142,7 @@ export function ApprovalPrompt({
 }
 
 /**
- * Plan mode's review (docs/plan-mode.md): the plan and its keys. The approval prompt's keys keep their
+ * Plan mode's review (docs/plan-mode.md): its keys, under the plan the history shows (the `plan` event). The approval prompt's keys keep their
  * meaning: y (or a) approves, f approves with the changes typed after it, n and Esc reject.
  */
 function PlanReview({
@@ -159,9 +159,8 @@ function PlanReview({
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={tone(colors, "yellow")} paddingX={1}>
       <Text>
-        <Text bold>{request.agentName}</Text> has a plan (nothing has changed yet)
+        <Text bold>{request.agentName}</Text> has a plan (nothing has changed yet): the plan above
       </Text>
-      <Text>{request.preview}</Text>
       {mode === "choose" ? (
         <Text>
           <Text bold>y</Text> carry it out · <Text bold>f</Text> edit it, then carry it out ·{" "}
