@@ -161,4 +161,10 @@ export interface RunAgentOptions extends AgentDeps {
    * and rules still allow it.
    */
   restoredSkills?: readonly SkillActivationRecord[];
+  /**
+   * Plan mode (docs/plan-mode.md): only read-only tools (and sub-agents, which inherit it) are offered, no
+   * `verify:` command runs, and the root's answer is a plan (`outputSchema` is the plan's schema).
+   * Children keep it: childRunOptions passes it on.
+   */
+  planMode?: boolean;
 }

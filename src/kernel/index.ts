@@ -14,6 +14,8 @@ export * from "./run-events/approvals.ts";
 export * from "./run-events/checkpoint-records.ts";
 export * from "./run-events/elicitation.ts";
 export * from "./run-events/events.ts";
+export * from "./run-events/notifications.ts";
+export * from "./run-events/plan.ts";
 export * from "./text/map-strings.ts";
 export * from "./text/output-tail.ts";
 export * from "./text/terminal-text.ts";

@@ -11,6 +11,7 @@ import { type ModelClient, modelDeps } from "../llm/client.ts";
 import type { Rule } from "../policy/types.ts";
 import type { Checkpointer } from "../tools/checkpoints/checkpointer.ts";
 import type { Workspace } from "../tools/workspace.ts";
+import { announcingLongRuns, type Notify } from "./notifications.ts";
 import type { SessionSkills } from "./session-skills.ts";
 import type { RunOptions } from "./types.ts";
 
@@ -44,12 +45,24 @@ export interface SessionParts {
   checkpoints?: Checkpointer;
   /** User messages the session has run (the last run's `turn`). */
   turns: number;
+  /** Tells the user something needs them (notifications.ts). */
+  notify: Notify;
+  /** A run that took this long announces its end (`notifications.after_seconds`). */
+  notifyAfterSeconds: number;
 }
 
 /** Runs a goal to its end on the session's parts. */
 export async function runGoal(parts: SessionParts, typed: string, options: RunOptions): Promise<RunResult> {
   const named = parts.spec(options.agent);
-  const spec = options.systemPrompt !== undefined ? { ...named, system_prompt: options.systemPrompt } : named;
+  const prompted =
+    options.systemPrompt !== undefined ? { ...named, system_prompt: options.systemPrompt } : named;
+  if (options.plan && options.outputSchema)
+    throw new AppError("usage", "--plan answers with a plan: it cannot be combined with --schema");
+  // Plan mode (only when asked: its module loads then): read-only tools, the plan's instructions and schema.
+  const planning = options.plan ? await import("../agents/loop/plan-mode.ts") : undefined;
+  const spec = planning
+    ? { ...prompted, system_prompt: `${prompted.system_prompt}\n\n${planning.PLAN_INSTRUCTIONS}` }
+    : prompted;
   const sessionId = options.sessionId ?? parts.id;
   // `/name args`: the goal becomes the skill's body, the skill is activated before the first turn.
   const invoked = parts.skills ? invokedSkill(parts.skills.set, typed) : undefined;
@@ -65,7 +78,8 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
         env: parts.env,
       })
     : undefined;
-  const outputSchema = options.outputSchema && (await compiledSchema(options.outputSchema));
+  const wanted = planning ? planning.PLAN_SCHEMA : options.outputSchema;
+  const outputSchema = wanted && (await compiledSchema(wanted));
   const hooks = parts.hooks
     ? await loadHookRunner({
         hooks: parts.hooks,
@@ -91,7 +105,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     spec,
     goal,
     specs: parts.specs,
-    emit: parts.emit,
+    emit: announcingLongRuns(parts.emit, parts.notify, parts.notifyAfterSeconds),
     ...modelDeps(parts.client),
     workspace: parts.workspace,
     env: parts.env,
@@ -111,6 +125,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     ...(options.restoredSkills ? { restoredSkills: options.restoredSkills } : {}),
     ...(outputSchema ? { outputSchema } : {}),
     ...(options.escalate !== undefined ? { escalate: options.escalate } : {}),
+    ...(planning ? { planMode: true } : {}),
     ...(parts.skills ? { skills: parts.skills.forSession(sessionId) } : {}),
     // What the user typed is the run's goal on screen and in the transcript; the body goes to the model.
     ...(invoked ? { activateSkill: invoked.skill.name, typedGoal: typed } : {}),

@@ -8,7 +8,7 @@ import { mergeHooks } from "../agents/hooks/hooks.ts";
 import { userInvocable } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import { checkpointsDir } from "../kernel/files/paths.ts";
-import { AppError } from "../kernel/index.ts";
+import { AppError, DEFAULT_NOTIFY_AFTER_SECONDS } from "../kernel/index.ts";
 import { Redactor } from "../kernel/text/redact.ts";
 import { createModelClient } from "../llm/client.ts";
 import { checkBaseUrlVars } from "../llm/endpoints.ts";
@@ -27,6 +27,7 @@ import { EventQueue } from "./event-queue.ts";
 import { mcpElicitation } from "./mcp-elicitation.ts";
 import { mcpSampling } from "./mcp-sampling.ts";
 import { createMcpServers, mcpSecrets, sessionMcpConfigs } from "./mcp-session.ts";
+import { sessionNotifier } from "./notifications.ts";
 import { type Notice, projectOverrideNotices } from "./project/project-notices.ts";
 import { loadProjectRules, projectHooks, trustsProject } from "./project/project-rules.ts";
 import { sandboxWorkspace } from "./sandbox-setup.ts";
@@ -120,6 +121,18 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     throw new AppError("usage", `unknown agent "${name}"; known agents: ${known}`);
   };
   const hooks = mergeHooks([config.hooks, trusted.hooks, options.hooks]);
+  // The run going on names the session id hooks see (a chat's `/clear` starts another transcript).
+  let currentSessionId: string | undefined;
+  const notifier = sessionNotifier({
+    emit,
+    who: root,
+    ...(hooks ? { hooks } : {}),
+    cwd: workspace.root,
+    env,
+    redactor,
+    sessionId: () => currentSessionId ?? parts.id,
+  });
+  approver.notify = notifier.notify;
   const parts = {
     id: options.sessionId ?? newSessionId(),
     env,
@@ -143,6 +156,8 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     ...(skills ? { skills } : {}),
     ...(options.checkpoints ? { checkpointsDir: checkpointsDir(env) } : {}),
     turns: 0,
+    notify: notifier.notify,
+    notifyAfterSeconds: config.notifications?.afterSeconds ?? DEFAULT_NOTIFY_AFTER_SECONDS,
   };
   return {
     id: parts.id,
@@ -157,10 +172,14 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       ...(s.argumentHint ? { argumentHint: s.argumentHint } : {}),
     })),
     setApprover: (approve) => approver.set(approve),
-    run: (goal, runOptions = {}) => runGoal(parts, goal, runOptions),
+    run: (goal, runOptions = {}) => {
+      currentSessionId = runOptions.sessionId ?? parts.id;
+      return runGoal(parts, goal, runOptions);
+    },
     events: () => queue.iterate(),
     emit,
     async close() {
+      await notifier.settled();
       await mcpServers?.closeAll();
     },
   };

@@ -113,6 +113,9 @@ export interface RunOptions {
   /** The JSON schema the final answer must match (`--schema`), named (`{name, schema}`); compiled here
    * unless it already is. An invalid schema is an AppError("usage"). */
   outputSchema?: ResponseSchema | OutputSchema;
+  /** Plan mode (docs/plan-mode.md): read-only tools only, and the answer is a plan (`RunResult.plan`);
+   * nothing in the workspace changes. Not with `outputSchema` (an AppError "usage"). */
+  plan?: boolean;
   /** A stalled run continues once on the next tier, with its conversation (off by default). */
   escalate?: boolean;
   /** Replaces the agent's system prompt for this run (`--system`). */

@@ -2,6 +2,7 @@ import type { AgentUsageReport, Usage } from "../kernel/conversation/usage.ts";
 import { addUsage, emptyUsage, roundUsd, totalTokens } from "../kernel/conversation/usage.ts";
 import { emptyActivity, type RunActivity, type ToolCallOutcome } from "../kernel/run-events/activity.ts";
 import type { FinishReason, RunResult, RunStatus } from "../kernel/run-events/events.ts";
+import type { Plan } from "../kernel/run-events/plan.ts";
 import { SCHEMA_VERSION } from "./json-shape.ts";
 import type { WarningFields } from "./result-warnings.ts";
 
@@ -158,6 +159,8 @@ export interface ResultRecord extends ActivityFields, WarningFields {
     review_command: string;
     merge_command: string;
   };
+  /** Only for `--plan` (docs/plan-mode.md): the plan the answer shows, as its fields. */
+  plan?: Plan;
 }
 
 /** A usage as the snake_case token counts of the output. */
@@ -236,5 +239,6 @@ export function buildResultRecord(
       merge_command: mergeCommand,
     };
   }
+  if (run.plan) record.plan = run.plan;
   return record;
 }

@@ -81,6 +81,7 @@ describe("the docs match the code", () => {
         resumeCommand: "agent run --resume s",
         recordedCostUsd: 0,
         error: { kind: "internal", message: "x" },
+        plan: { summary: "s", steps: [], files: [], commands: [] },
       },
       { durationMs: 1, warnings: warnings.fields() },
     );

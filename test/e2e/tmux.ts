@@ -70,6 +70,9 @@ export interface TerminalOptions {
   prepare?: (sandbox: E2eSandbox) => void;
   /** Run in this sandbox (e.g. one an earlier run used) instead of a new one. */
   sandbox?: E2eSandbox;
+  /** A file that receives every byte the run writes to the terminal, escape sequences included (tmux
+   * pipe-pane, started with the session so nothing written is missed). */
+  rawOutput?: string;
 }
 
 export function startTerminal(args: string[], options: TerminalOptions): TerminalRun {
@@ -113,6 +116,9 @@ export function startTerminal(args: string[], options: TerminalOptions): Termina
       name,
       "remain-on-exit",
       "on",
+      ...(options.rawOutput !== undefined
+        ? [";", "pipe-pane", "-t", name, `cat >> ${shellQuote(options.rawOutput)}`]
+        : []),
     );
   } catch (error) {
     sandbox.cleanup();

@@ -73,12 +73,24 @@ export function createHookRunner(options: HookRunnerOptions): ToolHooks {
       };
       for (const hook of options.hooks.on_stop) await run("on_stop", hook, event);
     },
+    async onNotification(notification) {
+      // Claude Code's Notification input (https://code.claude.com/docs/en/hooks#notification-input):
+      // `hook_event_name: "Notification"`, `message`, `notification_type`, beside our session_id and cwd.
+      const event = {
+        session_id: options.sessionId,
+        cwd: options.cwd,
+        hook_event_name: "Notification",
+        message: notification.message,
+        notification_type: notification.type,
+      };
+      for (const hook of options.hooks.on_notification ?? []) await run("on_notification", hook, event);
+    },
   };
 }
 
 /** Runs every matching hook in order; the first block wins, notes are collected. */
 async function runAll(
-  name: HookEventName,
+  name: "before_tool" | "after_tool",
   call: HookCall,
   event: Record<string, unknown>,
   options: HookRunnerOptions,
@@ -126,17 +138,22 @@ async function runHook(
   if (result.spawnError !== undefined) warn(`could not start: ${result.spawnError}`);
   else if (result.timedOut) warn(`timed out after ${timeoutMs} ms; the call goes on`);
   else if (result.aborted) return {};
-  else if (result.exitCode === 2 && name !== "on_stop") return blocked(stderr);
+  else if (result.exitCode === 2 && blocks(name)) return blocked(stderr);
   else if (result.exitCode === 0) {
     // Plain text is a note; Claude Code's JSON output may block too (hook-output.ts). Redacted after
     // parsing, so a secret cannot break the JSON.
     const said = readHookOutput(result.output);
     const note = said.note !== undefined ? { note: options.redactor.redact(said.note) } : {};
-    if (said.block !== undefined && name !== "on_stop") {
+    if (said.block !== undefined && blocks(name)) {
       return { ...blocked(options.redactor.redact(said.block)), ...note };
     }
     return note;
   } else
     warn(`exited with ${result.exitCode ?? result.exitSignal}${stderr ? `: ${stderr.split("\n")[0]}` : ""}`);
   return {};
+}
+
+/** Only hooks around a call can block it: on_stop and on_notification report, they decide nothing. */
+function blocks(name: HookEventName): boolean {
+  return name === "before_tool" || name === "after_tool";
 }

@@ -1,4 +1,4 @@
-import type { AgentIdentity, EmitFn } from "../../kernel/index.ts";
+import type { AgentIdentity, EmitFn, NotificationType } from "../../kernel/index.ts";
 import type { Redactor } from "../../kernel/text/redact.ts";
 
 /** The shapes of hooks (a leaf module: hooks.ts, hook-match.ts and hook-runner.ts all import it). */
@@ -19,6 +19,8 @@ export interface HooksConfig {
   before_tool: HookSpec[];
   after_tool: HookSpec[];
   on_stop: HookSpec[];
+  /** When a run needs the user (an approval, a form) or a long run ended; absent: none. */
+  on_notification?: HookSpec[];
 }
 
 /** A call as hooks see it: the tool, the name rules match, its policy targets and arguments. */
@@ -42,6 +44,8 @@ export interface ToolHooks {
   after(call: HookCall, result: { modelText: string; isError: boolean }): Promise<HookVerdict>;
   /** Runs the on_stop hooks once the root run ended. */
   onStop(end: { status: string; finishReason: string; answer: string }): Promise<void>;
+  /** Runs the on_notification hooks: a run needs the user, or a long run ended. */
+  onNotification(notification: { type: NotificationType; message: string }): Promise<void>;
 }
 
 /** What the hook runner (hook-runner.ts) is given. */

@@ -24,8 +24,14 @@ export function mergeHooks(lists: (HooksConfig | undefined)[]): HooksConfig | un
     before_tool: present.flatMap((h) => h.before_tool),
     after_tool: present.flatMap((h) => h.after_tool),
     on_stop: present.flatMap((h) => h.on_stop),
+    on_notification: present.flatMap((h) => h.on_notification ?? []),
   };
-  const any = merged.before_tool.length + merged.after_tool.length + merged.on_stop.length > 0;
+  const any =
+    merged.before_tool.length +
+      merged.after_tool.length +
+      merged.on_stop.length +
+      (merged.on_notification?.length ?? 0) >
+    0;
   return any ? merged : undefined;
 }
 
@@ -36,6 +42,7 @@ export function hooksDeclaredIn(hooks: HooksConfig, dir: string): HooksConfig {
     before_tool: inDir(hooks.before_tool),
     after_tool: inDir(hooks.after_tool),
     on_stop: inDir(hooks.on_stop),
+    ...(hooks.on_notification ? { on_notification: inDir(hooks.on_notification) } : {}),
   };
 }
 

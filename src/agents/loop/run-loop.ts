@@ -3,6 +3,7 @@ import {
   assistantText,
   assistantToolCalls,
   makeEvent,
+  planText,
   type RunResult,
   type ToolCall,
 } from "../../kernel/index.ts";
@@ -20,6 +21,7 @@ import { defaultLearnFile, LearnRecorder } from "./learn.ts";
 import { AnswerShaper } from "./output-schema.ts";
 import { perceive } from "./perceive.ts";
 import { plan } from "./plan.ts";
+import { planOfAnswer } from "./plan-mode.ts";
 import {
   aborted,
   append,
@@ -178,6 +180,14 @@ async function finishRun(base: RunBase, ended: End): Promise<NodeOutcome> {
     usage: base.shared.tracker.report(who.agent),
     activity: base.shared.log.activity(who.agent),
   };
+  const planned =
+    isRoot && options.planMode && status === "success" ? planOfAnswer(result.answer) : undefined;
+  if (planned) {
+    // The plan is kept as a structured record (the transcript's `plan` line) and shown as text.
+    options.emit(makeEvent(who, "plan", { plan: planned }));
+    result.answer = planText(planned);
+    result.plan = planned;
+  }
   if (isRoot)
     options.emit(makeEvent(who, "session_end", { ...result, sessionId: base.shared.sessionId ?? "" }));
   return ended.stop !== undefined ? { result, stop: ended.stop } : { result };
@@ -262,9 +272,9 @@ async function afterStall(run: Run, state: TurnState, turn: number): Promise<Ste
   return schemaReask(run, state, "stall", state.bestAnswer);
 }
 
-/** The spec's `verify:` commands, each through the gate as an exec. */
+/** The spec's `verify:` commands, each through the gate as an exec; none in plan mode (nothing changed). */
 function verifyCommands(run: Run): Promise<VerifyOutcome> {
-  return runVerifyCommands(run.options.spec.verify ?? [], {
+  return runVerifyCommands(run.options.planMode ? [] : (run.options.spec.verify ?? []), {
     invoke: run.act,
     timeoutMs: run.limits.verifyTimeoutMs ?? 120_000,
     origin: specOrigin(run.options.spec),

@@ -13,6 +13,7 @@ import { COMPACT_THRESHOLD, Compactor } from "./context/compaction.ts";
 import { repairHistory } from "./context/history.ts";
 import { nextTier } from "./escalation.ts";
 import { ContextMeter, StallDetector } from "./guards.ts";
+import { keepPlannable } from "./plan-mode.ts";
 import {
   type ActContext,
   errorText,
@@ -90,6 +91,8 @@ export async function setUp(
     isRoot && options.activateSkill ? options.skills?.set.skills.get(options.activateSkill) : undefined;
   if (invoked) skills?.activate({ options, who, activations, act }, invoked, "user");
   const system = await addMcpTools(base, registry, catalogued);
+  // Plan mode offers nothing that changes anything (plan-mode.ts); a child inherits it with its options.
+  if (options.planMode) keepPlannable(registry);
   const state: TurnState = {
     messages,
     bestAnswer: "",

@@ -7,6 +7,8 @@ type SimpleName = "help" | "clear" | "cost" | "compact" | "rewind" | "quit";
 export type SlashCommand =
   | { name: SimpleName }
   | { name: "model"; arg?: string; ignoredLines?: number }
+  /** `/plan GOAL`: plan mode for this message (docs/plan-mode.md). */
+  | { name: "plan"; goal: string }
   | { name: "unknown"; text: string };
 
 const SIMPLE: readonly string[] = [
@@ -43,6 +45,7 @@ export function parseSlashCommand(line: string): SlashCommand | undefined {
     const ignoredLines = rest.filter((line) => line.trim() !== "").length;
     return { name: "model", arg: first.trim(), ...(ignoredLines > 0 ? { ignoredLines } : {}) };
   }
+  if (name === "plan") return { name: "plan", goal: arg };
   if (isSimple(name)) return { name };
   return { name: "unknown", text: `/${match[1]}` };
 }
@@ -57,6 +60,10 @@ export const CHAT_COMMANDS: readonly ChatCommand[] = [
   {
     name: "model",
     description: "show the model, or /model fast|good|best|smart|auto|<id> for the next messages",
+  },
+  {
+    name: "plan",
+    description: "/plan GOAL: read-only tools and a plan you approve, edit or reject before anything changes",
   },
   { name: "cost", description: "tokens and cost of this chat so far" },
   { name: "compact", description: "summarise the older part of the conversation" },

@@ -36,6 +36,7 @@ import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemet
 import { resumeCommand, shortIdOf } from "../shared/session/session-continue.ts";
 import {
   openSessionTranscript,
+  type RootTurn,
   runRootTurn,
   type SessionFlags,
   type SessionSetup,
@@ -189,7 +190,9 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       // `/name args` for a skill is a message: the session activates the skill (sdk/session-run.ts).
       const command =
         parsed?.name === "unknown" && isSkillLine(input.text, session.skills) ? undefined : parsed;
-      if (command !== undefined) {
+      // `/plan GOAL` is a message in plan mode; `/plan` alone says how to use it.
+      const planning = command?.name === "plan" && command.goal !== "" ? command.goal : undefined;
+      if (command !== undefined && planning === undefined) {
         if (command.name === "quit") break;
         await runCommand(command, { setup, convo, ui, totals, emit });
         continue;
@@ -214,8 +217,8 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       }
       turn = new AbortController();
       await ui.ready();
-      const result = await runRootTurn(setup, {
-        goal: input.text,
+      const rootTurn: RootTurn = {
+        goal: planning ?? input.text,
         signal: turn.signal,
         sessionId: convo.transcript.id,
         history: [...convo.messages],
@@ -223,7 +226,16 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         ...(convo.restoredSkills ? { restoredSkills: convo.restoredSkills } : {}),
         turn: convo.turns + 1,
         ...(top.model !== undefined ? { model: top.model } : {}),
-      });
+      };
+      const result =
+        planning !== undefined
+          ? await (await import("../shared/session/plan-review.ts")).planThenExecute(
+              setup,
+              rootTurn,
+              ui.approver,
+              () => [...convo.messages],
+            )
+          : await runRootTurn(setup, rootTurn);
       turn = undefined;
       convo.resumed = true;
       // Restored once: from now on the session keeps the root's activations across messages.
@@ -287,6 +299,9 @@ async function runCommand(
   { setup, convo, ui, totals, emit }: CommandContext,
 ): Promise<void> {
   switch (command.name) {
+    case "plan":
+      ui.note("/plan GOAL: plan mode for one message (read-only tools; the plan is yours to approve)", false);
+      return;
     case "help":
       for (const line of CHAT_HELP) ui.note(line);
       for (const line of skillHelp(setup.session.skills)) ui.note(line);

@@ -1,6 +1,7 @@
 /** `agent rewind [SESSION] [--to N] [--code|--conversation] [--undo]`. Work lives in rewind-run.ts. */
 import type { Command } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import { commandIo } from "../shared/io/command-io.ts";
 import type * as RewindRun from "./rewind-run.ts";
 import type { RewindFlags } from "./rewind-run.ts";
 
@@ -22,7 +23,7 @@ export const rewindCommand: CommandModule<typeof RewindRun> = {
       .option("--cwd <dir>", "the workspace (default: the current directory)")
       .action(async (session: string | undefined, flags: RewindFlags) => {
         const { rewindMain } = await load();
-        await rewindMain(session, flags, io);
+        await rewindMain(session, flags, commandIo(io));
       });
   },
 };

@@ -20,6 +20,10 @@ export const runCommand: CommandModule<typeof RunSession> = {
       .option("-s, --system <text>", "replace the top agent's system prompt (@FILE reads a file)")
       .option("--append-system <text>", "add to the top agent's system prompt (@FILE reads a file)")
       .option("--schema <file|json>", "the final answer must be JSON valid against this JSON schema")
+      .option(
+        "--plan",
+        "plan mode: read-only tools, the answer is a plan; on a terminal, approve it to carry it out",
+      )
       .addOption(outputOption(["text", "json", "stream-json"]))
       .option(
         "--no-session-persistence",

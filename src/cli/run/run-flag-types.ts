@@ -5,6 +5,8 @@ import type { SystemFlags } from "../shared/flags/system-flag.ts";
 /** Flags of `agent run`, as commander parses them. */
 export interface RunFlags extends SessionFlags, SystemFlags {
   schema?: string;
+  /** `--plan`: read-only tools, and the answer is a plan (docs/plan-mode.md). */
+  plan?: boolean;
   output: OutputFormat;
   onAsk?: "deny" | "fail" | "allow";
   /** `agent -p`: behave as without a terminal (plain output, `--on-ask` decides approvals). */

@@ -4,11 +4,12 @@
  * Every event goes to the transcript first (synchronously, so nothing done is lost) and then to the renderer.
  */
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
-import { AppError, ExitCode, makeEvent } from "../../kernel/index.ts";
+import { AppError, ExitCode, type Message, makeEvent } from "../../kernel/index.ts";
 import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { flagApprover, flagReason } from "../../policy/approvers.ts";
 import { unsavedTranscript } from "../../session/unsaved-transcript.ts";
 import { chooseRenderer, selectRenderer } from "../../ui/renderer.ts";
+import { terminalNotifier } from "../../ui/terminal-notify.ts";
 import { parseLimitFlags } from "../shared/flags/limit-flags.ts";
 import { loadSchemaFlag } from "../shared/flags/schema-flag.ts";
 import { readSystemFlags, systemPromptFrom } from "../shared/flags/system-flag.ts";
@@ -28,6 +29,7 @@ import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemet
 import { resumeCommand } from "../shared/session/session-continue.ts";
 import {
   openSessionTranscript,
+  type RootTurn,
   runRootTurn,
   setUpSession,
   topModel,
@@ -95,7 +97,12 @@ export async function runSession(
   const stdinIsTTY = io.terminal.stdin && flags.printMode !== true;
   const terminals = { output: flags.output, stdinIsTTY, stdoutIsTTY: io.terminal.stdout };
   // The Ink UI draws on process.stdout: every other write goes there too from now on (std-streams.ts).
-  const streams = selectRenderer(terminals) === "ink" ? handOverToProcessStreams() : { stdout, stderr };
+  const onTerminal = selectRenderer(terminals) === "ink";
+  const streams = onTerminal ? handOverToProcessStreams() : { stdout, stderr };
+  // Notifications reach the terminal the Ink view draws on, and nothing else (off without a terminal).
+  const notifyTerminal = onTerminal
+    ? terminalNotifier(setup.config.notifications?.terminal ?? "auto", env, streams.stdout)
+    : undefined;
   const renderer = await chooseRenderer({
     ...terminals,
     stderrIsTTY: io.terminal.stderr,
@@ -112,12 +119,20 @@ export async function runSession(
   let answered = continued !== undefined;
   // Traces (off unless the variables or the user config name a collector) see the same redacted events.
   const telemetry = await commandTelemetry(setup.config, env);
-  setup.setSink((event) => {
-    transcript.append(event);
-    if (event.kind === "message" && event.data.message.role === "assistant") answered = true;
-    telemetry?.onEvent(event);
-    renderer.onEvent(event);
-  });
+  // The root's conversation, exact (before redaction): an approved plan is carried out with it.
+  const conversation: Message[] = [...(continued?.point.messages ?? [])];
+  setup.setSink(
+    (event) => {
+      transcript.append(event);
+      if (event.kind === "message" && event.data.message.role === "assistant") answered = true;
+      telemetry?.onEvent(event);
+      renderer.onEvent(event);
+      if (event.kind === "notification") notifyTerminal?.(event.data.message);
+    },
+    (event) => {
+      if (event.kind === "message" && event.depth === 0) conversation.push(event.data.message);
+    },
+  );
   // An explicit --on-ask decides even on a terminal; otherwise a terminal asks the user.
   const interactive = flags.onAsk === undefined ? renderer.approver : undefined;
   const onAsk = flags.onAsk ?? setup.config.defaults.onAsk;
@@ -160,7 +175,7 @@ export async function runSession(
     },
   });
   try {
-    const result = await runRootTurn(setup, {
+    const turn: RootTurn = {
       goal,
       signal: AbortSignal.any([interrupts.signal, pipe.signal]),
       sessionId: transcript.id,
@@ -171,7 +186,16 @@ export async function runSession(
       ...(outputSchema ? { outputSchema } : {}),
       ...(systemPrompt !== undefined ? { systemPrompt } : {}),
       ...(top.model !== undefined ? { model: top.model } : {}),
-    });
+    };
+    // --plan: the plan, then on a terminal the user's review and, once approved, the run that carries it out.
+    const result = flags.plan
+      ? await (await import("../shared/session/plan-review.ts")).planThenExecute(
+          setup,
+          turn,
+          interactive,
+          () => [...conversation],
+        )
+      : await runRootTurn(setup, turn);
     // The reader closed stdout: the run was aborted; nothing more can be shown (the transcript has it all).
     if (pipe.broken) {
       renderer.dispose();

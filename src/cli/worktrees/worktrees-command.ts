@@ -1,6 +1,7 @@
 /** `agent worktrees [list] | remove NAME [--force]`: the git worktrees `--worktree` made. Work lives in worktrees-run.ts. */
 import type { Command } from "commander";
 import type { CommandModule } from "../shared/command-module.ts";
+import { commandIo } from "../shared/io/command-io.ts";
 import type * as WorktreesRun from "./worktrees-run.ts";
 import type { WorktreeListFlags, WorktreeRemoveFlags } from "./worktrees-run.ts";
 
@@ -18,7 +19,7 @@ export const worktreesCommand: CommandModule<typeof WorktreesRun> = {
       .option("--json", "print the worktrees as a JSON array")
       .action(async (flags: WorktreeListFlags) => {
         const { listWorktreesCommand } = await load();
-        listWorktreesCommand(flags, io);
+        listWorktreesCommand(flags, commandIo(io));
       });
     worktrees
       .command("remove")
@@ -28,7 +29,7 @@ export const worktreesCommand: CommandModule<typeof WorktreesRun> = {
       .option("--cwd <dir>", "the repository (default: the current directory)")
       .action(async (name: string, flags: WorktreeRemoveFlags) => {
         const { removeWorktreeCommand } = await load();
-        removeWorktreeCommand(name, flags, io);
+        removeWorktreeCommand(name, flags, commandIo(io));
       });
   },
 };

@@ -4,10 +4,9 @@
  * drops them). Outside a git repository: exit 2 with the reason (docs/worktrees.md).
  */
 import { resolve } from "node:path";
-import { terminalSafe } from "../../kernel/index.ts";
 import { findRepository } from "../../tools/worktree/repository.ts";
 import { listWorktrees, removeWorktree, type WorktreeState } from "../../tools/worktree/worktree-store.ts";
-import type { RunIo } from "../shared/io/command-io.ts";
+import type { CommandIo } from "../shared/io/command-io.ts";
 
 export interface WorktreeListFlags {
   cwd?: string;
@@ -20,11 +19,11 @@ export interface WorktreeRemoveFlags {
 }
 
 /** Prints the worktrees as a table (or JSON). */
-export function listWorktreesCommand(flags: WorktreeListFlags, io: RunIo): void {
+export function listWorktreesCommand(flags: WorktreeListFlags, io: CommandIo): void {
   const repo = findRepository(resolve(io.cwd, flags.cwd ?? "."), io.env);
   const states = listWorktrees(repo, io.env);
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(states.map(stateRecord), null, 2)}\n`);
+    io.stdout.json(states.map(stateRecord), 2);
     return;
   }
   if (states.length === 0) {
@@ -45,11 +44,11 @@ export function listWorktreesCommand(flags: WorktreeListFlags, io: RunIo): void 
       .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
       .join("  ")
       .trimEnd();
-  io.stdout.write(`${terminalSafe([line(header), ...rows.map(line)].join("\n"))}\n`);
+  io.stdout.write(`${[line(header), ...rows.map(line)].join("\n")}\n`);
 }
 
 /** Removes one worktree; refusals are AppErrors (exit 2) that say how to review, merge or force. */
-export function removeWorktreeCommand(name: string, flags: WorktreeRemoveFlags, io: RunIo): void {
+export function removeWorktreeCommand(name: string, flags: WorktreeRemoveFlags, io: CommandIo): void {
   const repo = findRepository(resolve(io.cwd, flags.cwd ?? "."), io.env);
   const removed = removeWorktree(repo, name, { force: flags.force === true, env: io.env });
   io.stderr.write(`removed worktree ${removed.name} (${removed.path}) and branch ${removed.branch}\n`);

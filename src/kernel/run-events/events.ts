@@ -4,6 +4,8 @@ import type { ProviderErrorKind } from "../errors.ts";
 import type { DenialSource, RunActivity } from "./activity.ts";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.ts";
 import type { CheckpointData, RewindData } from "./checkpoint-records.ts";
+import type { NotificationType } from "./notifications.ts";
+import type { Plan } from "./plan.ts";
 
 /** How a run ended. Maps to exit codes in src/cli (see docs/ci-and-json.md "Exit codes"). */
 export type RunStatus = "success" | "failure" | "limit" | "error" | "interrupted";
@@ -43,6 +45,8 @@ export interface RunResult {
   };
   /** What the agent and its sub-agents did: tool calls, denials, turns, stumbles, elided context. */
   activity?: RunActivity;
+  /** Plan mode (docs/plan-mode.md): the plan the answer shows, as a structured record. */
+  plan?: Plan;
 }
 
 /** What kind of tool a tool event is about (src/tools/types.ts ToolKind). */
@@ -171,6 +175,12 @@ export interface EventDataMap {
   checkpoint: CheckpointData;
   /** A rewind of code and/or conversation to an earlier user message, or its undo (docs/rewind.md). */
   rewind: RewindData;
+  /** Plan mode's plan (docs/plan-mode.md), before session_end; `approved` when the user approved it and the
+   * session goes on to execute it (a chat or a terminal run). */
+  plan: { plan: Plan; approved?: boolean };
+  /** The run needs the user (an approval prompt, an MCP form) or a long run ended (notifications.ts): the
+   * terminal is told (OSC 9 or the bell) and the on_notification hooks run. */
+  notification: { notificationType: NotificationType; message: string };
   warning: { message: string; code?: string };
   error: { message: string; kind?: string };
   session_end: RunResult & { sessionId: string };

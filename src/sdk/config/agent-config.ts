@@ -1,4 +1,5 @@
 import type { HooksConfig } from "../../agents/hooks/hooks.ts";
+import type { NotificationSettings } from "../../kernel/run-events/notifications.ts";
 import type { ModelsConfig } from "../../llm/endpoints.ts";
 import type { TelemetryConfig } from "../../telemetry/settings.ts";
 import type { SandboxSettings } from "../../tools/exec/sandbox-settings.ts";
@@ -42,6 +43,8 @@ export interface AgentConfig extends ModelsConfig {
   worktree?: { baseRef?: string };
   /** `telemetry:` (endpoint, headers, include_content): traces over OTLP (src/telemetry/settings.ts). */
   telemetry?: TelemetryConfig;
+  /** `notifications:` as written (terminal method, after_seconds); defaults in notificationSettings. */
+  notifications?: Partial<NotificationSettings>;
 }
 
 export function emptyConfig(): AgentConfig {

@@ -88,8 +88,9 @@ function describe(doc: Doc, issue: z.core.$ZodIssue): string {
 function expectedKeys(path: readonly PropertyKey[]): string {
   const [first] = path;
   if (path.length === 0)
-    return "models, reasoning_effort, providers, rules, hooks, mcp_servers, trusted_projects, trusted_suites, defaults, sandbox or telemetry";
-  if (first === "hooks" && path.length === 1) return "before_tool, after_tool or on_stop";
+    return "models, reasoning_effort, providers, rules, hooks, notifications, mcp_servers, trusted_projects, trusted_suites, defaults, sandbox or telemetry";
+  if (first === "hooks" && path.length === 1) return "before_tool, after_tool, on_stop or on_notification";
+  if (first === "notifications") return "terminal or after_seconds";
   if (first === "hooks") return "match, command or timeout_ms";
   if (first === "mcp_servers" && path[2] === "oauth")
     return "grant, client_id, client_secret, client_secret_env, private_key_env, signing_algorithm, scopes, client_metadata_url or callback_port";
@@ -191,6 +192,13 @@ function normalize(raw: RawConfig, file: string): AgentConfig {
   if (raw.defaults?.provider_idle_timeout_ms !== undefined)
     config.defaults.providerIdleTimeoutMs = raw.defaults.provider_idle_timeout_ms;
   if (raw.sandbox) config.sandbox = { ...raw.sandbox };
+  if (raw.notifications) {
+    const { terminal, after_seconds } = raw.notifications;
+    config.notifications = {
+      ...(terminal !== undefined ? { terminal } : {}),
+      ...(after_seconds !== undefined ? { afterSeconds: after_seconds } : {}),
+    };
+  }
   if (raw.telemetry) {
     const { endpoint, headers, include_content } = raw.telemetry;
     config.telemetry = {
@@ -225,7 +233,12 @@ function normalizeHooks(raw: NonNullable<RawConfig["hooks"]>): HooksConfig {
       ...(h.match !== undefined ? { match: h.match } : {}),
       ...(h.timeout_ms !== undefined ? { timeoutMs: h.timeout_ms } : {}),
     }));
-  return { before_tool: list(raw.before_tool), after_tool: list(raw.after_tool), on_stop: list(raw.on_stop) };
+  return {
+    before_tool: list(raw.before_tool),
+    after_tool: list(raw.after_tool),
+    on_stop: list(raw.on_stop),
+    ...(raw.on_notification ? { on_notification: list(raw.on_notification) } : {}),
+  };
 }
 
 /** Parses config text; throws AppError("config") with file, line and field on any problem. */

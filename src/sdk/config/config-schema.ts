@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { REASONING_EFFORTS } from "../../kernel/conversation/stream.ts";
+import { NOTIFY_METHODS } from "../../kernel/run-events/notifications.ts";
 import { parseRule } from "../../policy/rules.ts";
 import { SANDBOX_MODES } from "../../tools/exec/sandbox-settings.ts";
 import { SERVER_NAME } from "../../tools/mcp/names.ts";
@@ -213,6 +214,19 @@ export const configSchema = z.strictObject({
       before_tool: hookList.optional(),
       after_tool: hookList.optional(),
       on_stop: hookList.optional(),
+      on_notification: hookList.optional(),
+    })
+    .optional(),
+  // When the terminal is told a run needs the user (docs/configuration.md "Notifications").
+  notifications: z
+    .strictObject({
+      terminal: z
+        .enum(NOTIFY_METHODS, { error: `expected terminal: ${NOTIFY_METHODS.join(", ")}` })
+        .optional(),
+      after_seconds: z
+        .number({ error: "expected after_seconds: a number of seconds, 0 or more" })
+        .nonnegative({ error: "expected after_seconds: a number of seconds, 0 or more" })
+        .optional(),
     })
     .optional(),
   mcp_servers: z

@@ -21,6 +21,10 @@
  *     before_tool: [{match: "exec:*", command: ./check.sh, timeout_ms: 30000}]
  *     after_tool: [{match: "write_file:src/**", command: ./lint.sh}]
  *     on_stop: [{command: ./notify.sh}]
+ *     on_notification: [{command: ./ping.sh}]   # a run needs the user (Claude Code's Notification payload)
+ *   notifications:     # the terminal is told when a run needs the user or a long run ends
+ *     terminal: auto   # auto | osc9 | bell | off (auto: OSC 9 where the terminal shows it, else the bell)
+ *     after_seconds: 30
  *   mcp_servers:       # MCP servers, named in specs as mcp:NAME or mcp:NAME/TOOL
  *     github: {command: github-mcp, args: [stdio], env: {TOKEN: x}, trust: true, startup_timeout_ms: 10000}
  *     docs: {url: http://127.0.0.1:3000/mcp, headers: {Authorization: Bearer x}}

@@ -4,11 +4,12 @@
  * `trigger-elicitation-request` tool, the form shows on screen pre-filled with the schema defaults, the
  * person types the one required field and presses Enter on each field; the server answers with the values
  * it received, which reach the model's next request. Ctrl-C while the form is open answers `cancel`; off a
- * terminal the same form is declined at once.
+ * terminal the same form is declined at once. The open form notifies the terminal (OSC 9) once.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 import { EVERYTHING, STDIO_TAP, sentMessages } from "../../support/mcp-everything.ts";
 import { anthropicEnv, type E2eSandbox, makeE2eSandbox, runAgentIn } from "../support.ts";
@@ -110,6 +111,24 @@ describe("an MCP server's form", () => {
         expect(await run.exitAfter("C-c")).toBe(130);
         expect(elicitAnswers(run.sandbox)).toEqual([{ action: "cancel" }]);
       });
+    },
+    TEST_TIMEOUT_MS * 2,
+  );
+
+  test(
+    "on a terminal, the open form notifies the terminal once (OSC 9 naming the server)",
+    async () => {
+      server.enqueue({ toolCalls: [{ name: TOOL, args: {} }] });
+      const raw = join(mkdtempSync(join(tmpdir(), "agent-osc9-")), "raw.out");
+      const options = { server, prepare, rawOutput: raw, env: { TERM_PROGRAM: "WezTerm" } };
+      await withTerminal(["run", "ask me", ...FLAGS], options, async (run) => {
+        await run.waitForScreen(/asks you to fill in a form/, "the form");
+        expect(await run.exitAfter("C-c")).toBe(130);
+        const bytes = readFileSync(raw, "latin1");
+        expect(bytes.split("\x1b]9;").length - 1).toBe(1);
+        expect(bytes).toContain("\x1b]9;MCP server everything asks for input: ");
+      });
+      rmSync(dirname(raw), { recursive: true, force: true });
     },
     TEST_TIMEOUT_MS * 2,
   );

@@ -62,7 +62,7 @@ test("a misspelt hook field names file, line and field", async () => {
 test("an unknown hook kind lists the known ones", async () => {
   const error = await failure(["hooks:", "  before_call: []", ""].join("\n"));
   expect(error.message).toBe(
-    `${file} line 2: hooks.before_call: unknown field; did you mean "before_tool"? expected before_tool, after_tool or on_stop`,
+    `${file} line 2: hooks.before_call: unknown field; did you mean "before_tool"? expected before_tool, after_tool, on_stop or on_notification`,
   );
 });
 

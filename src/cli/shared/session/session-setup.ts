@@ -197,6 +197,8 @@ export interface RootTurn {
   systemPrompt?: string;
   /** `--schema`: the JSON schema the final answer must match. */
   outputSchema?: RunAgentOptions["outputSchema"];
+  /** `--plan`, `/plan`: read-only tools and a plan for an answer (docs/plan-mode.md). */
+  plan?: boolean;
 }
 
 /** Runs the root agent once, with its sub-agents, approvals and tools, on the session. */
@@ -211,6 +213,7 @@ export function runRootTurn(setup: SessionSetup, turn: RootTurn): Promise<RunRes
     ...(turn.turn !== undefined ? { turn: turn.turn } : {}),
     ...(turn.systemPrompt !== undefined ? { systemPrompt: turn.systemPrompt } : {}),
     ...(turn.outputSchema ? { outputSchema: turn.outputSchema } : {}),
+    ...(turn.plan ? { plan: true } : {}),
     ...(turn.history.length > 0 || turn.resumed ? { history: turn.history, resumed: turn.resumed } : {}),
     ...(turn.restoredSkills?.length ? { restoredSkills: turn.restoredSkills } : {}),
   });

@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { useRef, useState } from "react";
 import type { ApprovalDecision, ApprovalRequest } from "../../../kernel/run-events/approvals.ts";
+import { PLAN_REVIEW_TOOL } from "../../../kernel/run-events/plan.ts";
 import { ruleInWords } from "../../../policy/describe.ts";
 import { displayArgs } from "../../format.ts";
 import type { InterruptKeyName } from "../../renderer-types.ts";
@@ -91,6 +92,8 @@ export function ApprovalPrompt({
     }
   });
 
+  if (request.tool === PLAN_REVIEW_TOOL)
+    return <PlanReview request={request} colors={colors} mode={mode} changes={feedback} />;
   const isDiff = DIFF_TOOLS.has(request.tool) && request.preview.trim() !== "";
   const isExec = request.tool === "exec";
   const { command: _command, ...execArgs } = request.args;
@@ -126,6 +129,41 @@ export function ApprovalPrompt({
       ) : (
         <Text>
           feedback for the model (Enter sends, Esc goes back): {feedback}
+          <Text inverse> </Text>
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+/**
+ * Plan mode's review (docs/plan-mode.md): its keys, under the plan the history shows (the `plan` event). The approval prompt's keys keep their
+ * meaning: y (or a) approves, f approves with the changes typed after it, n and Esc reject.
+ */
+function PlanReview({
+  request,
+  colors,
+  mode,
+  changes,
+}: {
+  request: ApprovalRequest;
+  colors: boolean;
+  mode: "choose" | "feedback";
+  changes: string;
+}) {
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={tone(colors, "yellow")} paddingX={1}>
+      <Text>
+        <Text bold>{request.agentName}</Text> has a plan (nothing has changed yet): the plan above
+      </Text>
+      {mode === "choose" ? (
+        <Text>
+          <Text bold>y</Text> carry it out · <Text bold>f</Text> edit it, then carry it out ·{" "}
+          <Text bold>n</Text> no, change nothing · <Text bold>Esc</Text> no
+        </Text>
+      ) : (
+        <Text>
+          your changes to the plan (Enter carries it out with them, Esc goes back): {changes}
           <Text inverse> </Text>
         </Text>
       )}

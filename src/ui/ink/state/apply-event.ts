@@ -2,6 +2,7 @@
 
 import { addUsage, totalTokens } from "../../../kernel/conversation/usage.ts";
 import { type AgentEvent, shownAsTool } from "../../../kernel/run-events/events.ts";
+import { planText } from "../../../kernel/run-events/plan.ts";
 import {
   agentLabel,
   callDecided,
@@ -302,6 +303,10 @@ export function applyEvent(
       return;
     case "skill_activated":
       add({ ...base, kind: "info", text: skillActivationText(event.data) });
+      return;
+    case "plan":
+      // Plan mode's plan, as the person reviewing it reads it (the approved record repeats it: not shown).
+      if (event.data.approved !== true) add({ ...base, kind: "info", text: planText(event.data.plan) });
       return;
     case "warning":
       add({ ...base, kind: "warning", text: event.data.message });
