@@ -2,13 +2,17 @@
  * Installed as people install CLI tools: the tarball `npm pack` makes, installed with
  * `npm install -g --prefix` into a temp folder, gives a working `agent` on a PATH that holds only that
  * prefix's bin/ and Node's own folder, with no Bun anywhere on it: Bun comes with the package (its `bun`
- * dependency) and bin/agent finds it. One test, since packing and installing take a minute or more
- * (the npm registry or npm's cache serves the dependencies).
+ * dependency) and bin/agent finds it. The tarball carries npm-shrinkwrap.json, so every installed
+ * dependency is the version bun.lock holds (the versions the tests ran with), and the library is plain
+ * JavaScript for Node: `import { createSession } from "agent"` in a Node process runs a goal against the
+ * fake server. One test, since packing and installing take a minute or more (the npm registry or npm's
+ * cache serves the dependencies).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { parseBunLock } from "../../../scripts/package/shrinkwrap.ts";
 import { type FakeLlmServer, startFakeLlmServer } from "../../support/fake-llm-server.ts";
 import { processOutput } from "../../support/process-output.ts";
 import { type E2eSandbox, makeE2eSandbox, TEST_KEY } from "../support.ts";
@@ -64,6 +68,9 @@ describe("npm install -g of the packed package", () => {
       "src/cli/main.ts",
       "bootstrap/root.yaml",
       "package.json",
+      "npm-shrinkwrap.json",
+      "dist/lib/node/index.js",
+      "dist/types/index.d.ts",
     ]) {
       expect(files).toContain(needed);
     }
@@ -88,6 +95,33 @@ describe("npm install -g of the packed package", () => {
       stderr: expect.any(String),
     });
 
+    // What was installed is what bun.lock holds, folder by folder.
+    const lock = parseBunLock(readFileSync(join(ROOT, "bun.lock"), "utf8"));
+    const shrinkwrap = JSON.parse(readFileSync(join(ROOT, "npm-shrinkwrap.json"), "utf8")) as {
+      packages: Record<string, { version?: string; optional?: boolean }>;
+    };
+    const packageDir = join(prefix, "lib", "node_modules", "agent");
+    const drift: string[] = [];
+    for (const [folder, entry] of Object.entries(shrinkwrap.packages)) {
+      if (folder === "") continue;
+      const key = folder.replace(/^node_modules\//, "").replaceAll("/node_modules/", "/");
+      const locked = lock.packages[key]?.[0];
+      const name = folder.slice(folder.lastIndexOf("node_modules/") + "node_modules/".length);
+      if (locked !== `${name}@${entry.version}`)
+        drift.push(`${folder}: shrinkwrap ${entry.version}, bun.lock ${locked}`);
+      let installed: string | undefined;
+      try {
+        installed = (
+          JSON.parse(readFileSync(join(packageDir, folder, "package.json"), "utf8")) as { version: string }
+        ).version;
+      } catch {
+        if (entry.optional === true) continue; // another platform's package
+      }
+      if (installed !== entry.version)
+        drift.push(`${folder}: installed ${installed}, locked ${entry.version}`);
+    }
+    expect(drift).toEqual([]);
+
     const path = `${join(prefix, "bin")}:${dirname(node ?? "")}`;
     expect(Bun.which("bun", { PATH: path })).toBeNull(); // the point of the test: no Bun on this PATH
     const env = sandbox.env({ PATH: path });
@@ -109,5 +143,30 @@ describe("npm install -g of the packed package", () => {
     expect(server.requests).toHaveLength(1);
     expect(JSON.stringify(server.requests[0]?.body)).toContain("the sky is blue");
     expect(server.pending()).toBe(0);
+
+    // The library under Node: compiled JavaScript, resolved from the install prefix's node_modules.
+    server.enqueue({ text: "Hello from Node." });
+    const script = [
+      'import { createSession } from "agent";',
+      "const session = await createSession({ cwd: process.env.WORKSPACE, sandbox: { mode: 'off' } });",
+      'const result = await session.run("Say hello");',
+      "await session.close();",
+      "console.log(JSON.stringify({ status: result.status, answer: result.answer }));",
+    ].join("\n");
+    // Run from the prefix's lib/, so Node's own lookup finds lib/node_modules/agent (ES modules ignore NODE_PATH).
+    const library = await run([node ?? "node", "--input-type=module", "-e", script], {
+      cwd: join(prefix, "lib"),
+      env: {
+        ...env,
+        WORKSPACE: sandbox.workspace,
+        ANTHROPIC_API_KEY: TEST_KEY,
+        ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+      },
+    });
+    expect({ code: library.code, stdout: library.stdout, stderr: library.stderr }).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ status: "success", answer: "Hello from Node." })}\n`,
+      stderr: "",
+    });
   }, 600_000);
 });
