@@ -48,7 +48,7 @@ async function run(
   return processOutput(proc);
 }
 
-describe("npm install -g of the packed package", () => {
+describe("the packed package, installed into a prefix as npm install -g would", () => {
   test("runs agent --version and a piped agent helper call with no Bun on PATH", async () => {
     const npm = Bun.which("npm");
     const node = Bun.which("node");
@@ -78,16 +78,7 @@ describe("npm install -g of the packed package", () => {
 
     const prefix = join(dir, "prefix");
     const installed = await run(
-      [
-        "npm",
-        "install",
-        "-g",
-        "--prefix",
-        prefix,
-        "--no-audit",
-        "--no-fund",
-        join(dir, pack?.filename ?? ""),
-      ],
+      ["sh", join(ROOT, "scripts/package/install.sh"), "--prefix", prefix, join(dir, pack?.filename ?? "")],
       { cwd: dir, env: process.env },
     );
     expect({ code: installed.code, stderr: installed.stderr }).toEqual({
