@@ -69,17 +69,6 @@ export interface Shrinkwrap {
   packages: Record<string, ShrinkwrapEntry | (PackageJson & { name: string })>;
 }
 
-/** A bun.lock install path as package names: `@a/b/c` is ["@a/b", "c"]. */
-function pathNames(key: string): string[] {
-  const parts = key.split("/");
-  const names: string[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i] ?? "";
-    names.push(part.startsWith("@") ? `${part}/${parts[++i] ?? ""}` : part);
-  }
-  return names;
-}
-
 /** `name@version` → its version (the name may itself start with `@`). */
 function versionOf(ident: string): string {
   return ident.slice(ident.lastIndexOf("@") + 1);
