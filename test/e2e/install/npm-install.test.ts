@@ -1,9 +1,9 @@
 /**
- * Installed as people install CLI tools: the tarball `npm pack` makes, installed with
- * `npm install -g --prefix` into a temp folder, gives a working `agent` on a PATH that holds only that
+ * Installed as the README says: the tarball `npm pack` makes, installed with scripts/package/install.sh
+ * into a temp prefix (where `npm install -g --prefix` puts it, but with `npm ci` from the tarball's
+ * npm-shrinkwrap.json, which `npm install -g` of a local tarball ignores), gives a working `agent` on a PATH that holds only that
  * prefix's bin/ and Node's own folder, with no Bun anywhere on it: Bun comes with the package (its `bun`
- * dependency) and bin/agent finds it. The tarball carries npm-shrinkwrap.json, so every installed
- * dependency is the version bun.lock holds (the versions the tests ran with), and the library is plain
+ * dependency) and bin/agent finds it. Every installed dependency is the version bun.lock holds (the versions the tests ran with), and the library is plain
  * JavaScript for Node: `import { createSession } from "agent"` in a Node process runs a goal against the
  * fake server. One test, since packing and installing take a minute or more (the npm registry or npm's
  * cache serves the dependencies).
@@ -93,6 +93,14 @@ describe("the packed package, installed into a prefix as npm install -g would", 
     };
     const packageDir = join(prefix, "lib", "node_modules", "agent");
     const drift: string[] = [];
+    /** engines.node of each installed package (`name@version`), the package itself included. */
+    const nodeEngines = new Map<string, string | undefined>();
+    const readManifest = (folder: string) =>
+      JSON.parse(readFileSync(join(packageDir, folder, "package.json"), "utf8")) as {
+        version: string;
+        engines?: { node?: string };
+      };
+    nodeEngines.set(`agent@${VERSION}`, readManifest("").engines?.node);
     for (const [folder, entry] of Object.entries(shrinkwrap.packages)) {
       if (folder === "") continue;
       const key = folder.replace(/^node_modules\//, "").replaceAll("/node_modules/", "/");
@@ -102,9 +110,9 @@ describe("the packed package, installed into a prefix as npm install -g would", 
         drift.push(`${folder}: shrinkwrap ${entry.version}, bun.lock ${locked}`);
       let installed: string | undefined;
       try {
-        installed = (
-          JSON.parse(readFileSync(join(packageDir, folder, "package.json"), "utf8")) as { version: string }
-        ).version;
+        const manifest = readManifest(folder);
+        installed = manifest.version;
+        nodeEngines.set(`${name}@${installed}`, manifest.engines?.node);
       } catch {
         if (entry.optional === true) continue; // another platform's package
       }
@@ -112,6 +120,24 @@ describe("the packed package, installed into a prefix as npm install -g would", 
         drift.push(`${folder}: installed ${installed}, locked ${entry.version}`);
     }
     expect(drift).toEqual([]);
+
+    // npm warns EBADENGINE for a package whose engines.node excludes the Node it runs on. Each warning must
+    // be true, and the package's own (the library needs Node 22+, as its SDKs declare) appears exactly when
+    // this machine's Node is older: on a Node that satisfies every engines range there is none.
+    const nodeVersion = (await run([node ?? "node", "--version"], { cwd: dir, env: process.env })).stdout
+      .trim()
+      .replace(/^v/, "");
+    const warned = [...installed.stderr.matchAll(/EBADENGINE\s+package: '([^']+)'/g)].map((m) => m[1] ?? "");
+    const untrue = warned.filter((pkg) => {
+      const range = nodeEngines.get(pkg);
+      return range === undefined || Bun.semver.satisfies(nodeVersion, range);
+    });
+    expect({ nodeVersion, untrue }).toEqual({ nodeVersion, untrue: [] });
+    const ownRange = nodeEngines.get(`agent@${VERSION}`) ?? "";
+    expect({ ownRange, warned: warned.includes(`agent@${VERSION}`) }).toEqual({
+      ownRange: ">=22",
+      warned: !Bun.semver.satisfies(nodeVersion, ">=22"),
+    });
 
     const path = `${join(prefix, "bin")}:${dirname(node ?? "")}`;
     expect(Bun.which("bun", { PATH: path })).toBeNull(); // the point of the test: no Bun on this PATH
