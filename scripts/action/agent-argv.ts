@@ -14,10 +14,15 @@ export function agentRunArgs(inputs: ActionInputs): string[] {
     if (value !== undefined) args.push(`--${name}=${value}`);
   };
   flag("agent", inputs.agent);
+  flag("tier", inputs.tier);
   flag("model", inputs.model);
   flag("sandbox", inputs.sandbox);
+  if (inputs.sandboxRequired) args.push("--sandbox-required");
   flag("max-budget-usd", inputs.maxBudgetUsd);
   flag("max-turns", inputs.maxTurns);
+  flag("max-tokens", inputs.maxTokens);
+  flag("timeout", inputs.timeout);
+  flag("schema", inputs.schema);
   flag("on-ask", inputs.onAsk);
   for (const rule of inputs.allow) flag("allow", rule);
   for (const rule of inputs.deny) flag("deny", rule);

@@ -32,8 +32,18 @@ export interface ActionInputs {
   allow: string[];
   deny: string[];
   sandbox?: string;
+  /** Model tier of the top agent (`--tier`). */
+  tier?: string;
   maxBudgetUsd?: string;
   maxTurns?: string;
+  /** Wall-clock limit of the run in seconds (`--timeout`). */
+  timeout?: string;
+  /** Token budget of the run (`--max-tokens`). */
+  maxTokens?: string;
+  /** A JSON schema the answer must match: inline JSON, or the absolute path of a schema file. */
+  schema?: string;
+  /** Refuse to run (exit 3) when the bubblewrap sandbox is unavailable (`--sandbox-required`). */
+  sandboxRequired: boolean;
   onAsk?: string;
   /** Absolute path the JSON result is written to, when asked. */
   outputFile?: string;
@@ -94,6 +104,30 @@ function readGoal(env: Env): string {
   return prompt;
 }
 
+/** A boolean input: `true` or `false` (GitHub's own spelling for boolean inputs); unset is false. */
+function flagInput(env: Env, name: string): boolean {
+  const value = input(env, name);
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  throw new InputError(`input ${name}: expected true or false, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * The `schema` input: inline JSON (starting with `{`, as `--schema` takes it) as it is, else a file
+ * relative to the workspace, which must exist.
+ */
+function readSchema(env: Env): string | undefined {
+  const schema = input(env, "schema");
+  if (schema === undefined || schema.startsWith("{")) return schema;
+  const path = inWorkspace(env, schema);
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    throw new InputError(
+      `input schema: ${path} is not a readable file (give a file or inline JSON starting with {)`,
+    );
+  }
+  return path;
+}
+
 /** Reads and checks every input; throws InputError naming the input that is wrong. */
 export function readInputs(env: Env): ActionInputs {
   const goal = readGoal(env);
@@ -115,8 +149,13 @@ export function readInputs(env: Env): ActionInputs {
     allow: lines(env, "allow"),
     deny: lines(env, "deny"),
     sandbox: input(env, "sandbox"),
+    sandboxRequired: flagInput(env, "sandbox-required"),
+    tier: input(env, "tier"),
     maxBudgetUsd: input(env, "max-budget-usd"),
     maxTurns: input(env, "max-turns"),
+    timeout: input(env, "timeout"),
+    maxTokens: input(env, "max-tokens"),
+    schema: readSchema(env),
     onAsk: input(env, "on-ask"),
     outputFile: outputFile === undefined ? undefined : inWorkspace(env, outputFile),
     workingDirectory,

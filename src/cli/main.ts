@@ -19,7 +19,7 @@ async function main(): Promise<number> {
   ]);
   // Before any command runs: the keys' values leave this process's /proc/PID/environ (they stay in
   // process.env), so no command run without a sandbox can read them there (hidden-environ.ts).
-  hideSecretsFromEnviron();
+  await hideSecretsFromEnviron();
   return runCli(args);
 }
 

@@ -49,7 +49,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
   const workspace = opened.workspace;
   // Without a sandbox, a command the agent runs could read this process's initial environment
   // (/proc/PID/environ): the keys' values there are blanked, process.env keeps them (hidden-environ.ts).
-  if (workspace.sandbox === undefined) hideSecretsFromEnviron(configuredKeyVariables(config));
+  if (workspace.sandbox === undefined) await hideSecretsFromEnviron(configuredKeyVariables(config));
   const { specs, notices: specNotices } = await sessionSpecs(options.specs, workspace.root, env);
   // Read once per command: a caller that read it already (to check its specs' MCP servers) hands it in.
   const project =

@@ -43,6 +43,42 @@ describe("action inputs", () => {
     ]);
   });
 
+  test("tier, timeout, max-tokens, schema and sandbox-required become agent run's own flags", () => {
+    writeFileSync(join(workspace, "answer.schema.json"), '{"type":"object"}');
+    const inputs = readInputs(
+      env({
+        INPUT_PROMPT: "go",
+        INPUT_TIER: "fast",
+        INPUT_TIMEOUT: "600",
+        INPUT_MAX_TOKENS: "200000",
+        INPUT_SCHEMA: "answer.schema.json",
+        INPUT_SANDBOX: "read-only",
+        INPUT_SANDBOX_REQUIRED: "true",
+      }),
+    );
+    expect(agentRunArgs(inputs)).toEqual([
+      "--output=json",
+      `--cwd=${workspace}`,
+      "--tier=fast",
+      "--sandbox=read-only",
+      "--sandbox-required",
+      "--max-tokens=200000",
+      "--timeout=600",
+      `--schema=${join(workspace, "answer.schema.json")}`,
+      "-",
+    ]);
+    // Inline JSON is passed as it is; sandbox-required "false" (the default) adds nothing.
+    const inline = readInputs(
+      env({ INPUT_PROMPT: "go", INPUT_SCHEMA: '{"type":"string"}', INPUT_SANDBOX_REQUIRED: "false" }),
+    );
+    expect(agentRunArgs(inline)).toEqual([
+      "--output=json",
+      `--cwd=${workspace}`,
+      '--schema={"type":"string"}',
+      "-",
+    ]);
+  });
+
   test("provider inputs become the provider's variables; only keys are secrets", () => {
     const inputs = readInputs(
       env({
@@ -77,6 +113,14 @@ describe("action inputs", () => {
       [
         { INPUT_PROMPT: "a", INPUT_WORKING_DIRECTORY: "nope" },
         `input working-directory: ${join(workspace, "nope")}`,
+      ],
+      [
+        { INPUT_PROMPT: "a", INPUT_SANDBOX_REQUIRED: "yes" },
+        'input sandbox-required: expected true or false, got "yes"',
+      ],
+      [
+        { INPUT_PROMPT: "a", INPUT_SCHEMA: "missing.json" },
+        `input schema: ${join(workspace, "missing.json")} is not a readable file`,
       ],
     ];
     for (const [inputs, message] of cases) {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { freezeHistory } from "../../kernel/conversation/freeze.ts";
 import type { Message, ToolCall, ToolDefinition } from "../../kernel/index.ts";
 
@@ -82,13 +83,16 @@ export class StallDetector {
 }
 
 /**
- * A step as a 64-bit Wyhash of its tool, key-sorted arguments and result: the detector keeps one
- * bigint per step instead of every result's text, so its memory no longer grows with what tools return
- * over a long run. `Bun.hash` is Wyhash returning a bigint (bun.sh/reference/globals/bun/hash); a false
+ * A step as the first 64 bits of a SHA-256 of its tool, key-sorted arguments and result: the detector
+ * keeps one bigint per step instead of every result's text, so its memory no longer grows with what
+ * tools return over a long run. node:crypto, not Bun.hash, so the library runs under Node too; a false
  * repeat needs a 64-bit collision among one run's steps.
  */
 function stepHash(call: ToolCall, result: string): bigint {
-  return Bun.hash(`${call.name}\u0000${canonicalArgs(call.arguments)}\u0000${result}`);
+  return createHash("sha256")
+    .update(`${call.name}\u0000${canonicalArgs(call.arguments)}\u0000${result}`)
+    .digest()
+    .readBigUInt64BE(0);
 }
 
 /**

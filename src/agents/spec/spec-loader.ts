@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { isMap, LineCounter, parseDocument } from "yaml";
 import { MAX_ALIAS_COUNT, readConfigFileResult, yamlAliasMessage } from "../../kernel/files/config-file.ts";
 import { configDir } from "../../kernel/files/paths.ts";
@@ -61,8 +62,12 @@ export interface ShadowedSpec {
   scope: SpecScope;
 }
 
-/** The repo's built-in specs, located relative to this module. */
-export const BOOTSTRAP_DIR = path.resolve(import.meta.dir, "../../../bootstrap");
+/**
+ * The repo's built-in specs, located relative to this module through its URL (`import.meta.dir` is
+ * Bun's own): src/agents/spec/ from source, and the same three folders up from the library's Node
+ * bundle, which scripts/package/build-library.ts writes three folders deep for that reason.
+ */
+export const BOOTSTRAP_DIR = fileURLToPath(new URL("../../../bootstrap", import.meta.url));
 
 /** Search path, nearest first: the workspace's `.agent/agents`, the user's config, then bootstrap. */
 export function specSearchPath(

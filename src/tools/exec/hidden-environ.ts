@@ -12,12 +12,14 @@
  * longer holds them. The same trick PostgreSQL's ps_status.c uses on the argv/environ area to set its
  * process titles. Nothing is re-executed: it costs one read of /proc/self/stat and a scan of the block.
  *
+ * The bytes are reached through Bun's FFI (`toArrayBuffer` over the block's address), loaded on demand so
+ * the library still loads under Node, where nothing is hidden (docs/library.md).
+ *
  * Limits, stated in docs/security.md: Linux only (macOS has no /proc; `ps -E` there reads the same area
  * through sysctl KERN_PROCARGS2, not handled here); a process started before this ran with the keys
  * (the user's shell, a CI step's shell) still shows them; root reads process memory anyway.
  */
 
-import { toArrayBuffer } from "bun:ffi";
 import { readFileSync } from "node:fs";
 import { looksSecret } from "../../kernel/text/redact.ts";
 
@@ -29,11 +31,12 @@ const EQUALS = 0x3d;
 
 /**
  * Overwrites, in this process's initial environment block, the value of every secret-looking variable
- * and of every name in `names`. Returns how many values it hid (0 off Linux or when /proc is not there).
+ * and of every name in `names`. Resolves to how many values it hid (0 off Linux, off Bun, or without /proc).
  */
-export function hideSecretsFromEnviron(names: Iterable<string> = []): number {
-  if (process.platform !== "linux") return 0;
-  const block = environBlock();
+export async function hideSecretsFromEnviron(names: Iterable<string> = []): Promise<number> {
+  if (process.platform !== "linux" || typeof Bun === "undefined") return 0;
+  const { toArrayBuffer } = await import("bun:ffi");
+  const block = environBlock(toArrayBuffer);
   if (block === undefined) return 0;
   const extra = new Set(names);
   const decoder = new TextDecoder("latin1");
@@ -56,7 +59,9 @@ export function hideSecretsFromEnviron(names: Iterable<string> = []): number {
 }
 
 /** The writable bytes of this process's initial environment, as /proc/self/environ shows them. */
-function environBlock(): Uint8Array | undefined {
+function environBlock(
+  toArrayBuffer: (pointer: number, offset: number, length: number) => ArrayBuffer,
+): Uint8Array | undefined {
   let stat: string;
   try {
     stat = readFileSync("/proc/self/stat", "latin1");

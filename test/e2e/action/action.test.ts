@@ -64,8 +64,10 @@ describe("the GitHub Action", () => {
       "success",
       "skipped",
       "skipped",
+      "success", // bubblewrap: bwrap works here, nothing to install
       "success",
     ]);
+    expect(run.steps.find((s) => s.step.id === "bubblewrap")?.stdout).toBe("agent: bubblewrap works\n");
     const result = JSON.parse(readFileSync(join(sandbox.workspace, "out", "result.json"), "utf8"));
     expect(result).toMatchObject({ type: "result", status: "success", finish_reason: "stop", exit_code: 0 });
     expect(result.usage.cost_usd).toBeGreaterThan(0);

@@ -51,8 +51,8 @@ async function runExec(command: string, extraArgs: string[] = [], env = anthropi
   return { ...result, toolResult: toolResultsOf(server.requests[first + 1]).join("\n") };
 }
 
-/** A PATH with bun and bash but no bwrap (bwrap normally sits next to them in /usr/bin). */
-const pathWithoutBwrap = () => binWithOnly(join(sandbox.dir, "bin-without-bwrap"), ["bun", "bash"]);
+/** A PATH with bun, bash and git (checkpoints) but no bwrap (bwrap normally sits next to them in /usr/bin). */
+const pathWithoutBwrap = () => binWithOnly(join(sandbox.dir, "bin-without-bwrap"), ["bun", "bash", "git"]);
 
 function writeConfig(text: string): void {
   mkdirSync(join(sandbox.configDir, "agent"), { recursive: true });

@@ -1,4 +1,4 @@
-/** `--sandbox MODE` and `--sandbox-network`, shared by `agent run` and `agent helper` (see sandbox-setup.ts). */
+/** `--sandbox MODE`, `--sandbox-network` and `--sandbox-required`, shared by `agent run` and `agent helper` (see sandbox-setup.ts). */
 import { Option } from "commander";
 import {
   SANDBOX_MODES,
@@ -10,6 +10,7 @@ import {
 export interface SandboxFlags {
   sandbox?: SandboxMode;
   sandboxNetwork?: boolean;
+  sandboxRequired?: boolean;
 }
 
 /** The options, for a command's option list. */
@@ -20,6 +21,10 @@ export function sandboxOptions(): Option[] {
       "run exec and verify: commands under bubblewrap (Linux): workspace-write (default where bwrap works), read-only or off",
     ).choices([...SANDBOX_MODES]),
     new Option("--sandbox-network", "let sandboxed commands reach the network"),
+    new Option(
+      "--sandbox-required",
+      "refuse to run (exit 3) when the sandbox is unavailable, instead of running commands unsandboxed",
+    ),
   ];
 }
 
@@ -28,5 +33,6 @@ export function sandboxSettings(flags: SandboxFlags, config: SandboxSettings | u
   const settings: SandboxSettings = { ...config };
   if (flags.sandbox !== undefined) settings.mode = flags.sandbox;
   if (flags.sandboxNetwork === true) settings.network = true;
+  if (flags.sandboxRequired === true) settings.required = true;
   return settings;
 }
