@@ -169,8 +169,10 @@ export async function runSession(
           ? { resumeCommand: resumeCommand("run", transcript.id, setup.workspace.root, env, io.cwd) }
           : {}),
       });
-      // A renderer that cannot finish (a stuck terminal) must not keep the process: exit regardless soon.
-      const bound = new Promise((resolve) => setTimeout(resolve, 2000).unref());
+      // A renderer that cannot finish (a stuck terminal) must not keep the process: exit regardless after
+      // a bound. Only a stuck terminal waits it out; a loaded machine may need seconds to draw the end
+      // (at 2 s the summary was sometimes cut), so the bound is generous.
+      const bound = new Promise((resolve) => setTimeout(resolve, 10_000).unref());
       void Promise.race([forced, bound]).finally(() => process.exit(ExitCode.interrupted));
     },
   });
