@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { MCP_AUTH_DIR_VARIABLE, mcpAuthDir } from "../../tools/mcp/auth/token-store.ts";
+import { killOnExit } from "./kill-on-exit.ts";
 import type { SuiteTask } from "./suite-task.ts";
 
 /** The command that starts this same agent: Bun with bin/agent.ts from source, else the compiled binary. */
@@ -75,17 +76,7 @@ export function runArguments(task: SuiteTask, workspace: string, cassette: Casse
 
 /** Runs still going; each gets SIGTERM if eval exits first (a second signal's forced exit), which is
  * that run's own second signal: it exits at once, sweeping the commands it started. */
-const runningAgents = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function trackAgent(child: ChildProcess): void {
-  runningAgents.add(child);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const running of runningAgents) running.kill("SIGTERM");
-  });
-}
+const runningAgents = killOnExit<ChildProcess>((child) => child.kill("SIGTERM"));
 
 /**
  * The environment of a task's run: the user's (keys, base URLs, PATH) with the task's own empty home and
@@ -145,7 +136,7 @@ export function runAgentProcess(
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    trackAgent(child);
+    runningAgents.add(child);
     const stop = () => child.kill("SIGTERM");
     if (options.signal?.aborted) stop();
     options.signal?.addEventListener("abort", stop, { once: true });

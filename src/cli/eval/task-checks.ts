@@ -13,6 +13,7 @@
 import { spawn } from "node:child_process";
 import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../../tools/exec/process-sweep.ts";
 import type { CheckShell } from "./check-sandbox.ts";
+import { killOnExit } from "./kill-on-exit.ts";
 import type { TaskCheck } from "./suite-task.ts";
 
 /** Characters of a check's output kept in the report. */
@@ -32,17 +33,7 @@ export interface CheckResult {
 }
 
 /** Process groups of checks still running: killed if eval exits while they run. */
-const runningGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function trackGroup(pid: number): void {
-  runningGroups.add(pid);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const group of runningGroups) killGroup(group);
-  });
-}
+const runningGroups = killOnExit<number>((group) => killGroup(group));
 
 export async function runChecks(
   checks: readonly TaskCheck[],
@@ -80,7 +71,7 @@ function runCheck(
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    if (child.pid !== undefined) trackGroup(child.pid);
+    if (child.pid !== undefined) runningGroups.add(child.pid);
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
     const stopAll = () => {
