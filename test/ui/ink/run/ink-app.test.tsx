@@ -124,6 +124,16 @@ describe("Ink app", () => {
     expect(frame).toMatch(/ {6}code-reader m-1/);
   });
 
+  test("a session that is not kept (--no-session-persistence) shows no session id", async () => {
+    const { store, lastFrame } = mount();
+    for (const event of sampleRun()) store.dispatch({ type: "event", event });
+    store.finish(finishedRun({ sessionSaved: false }), Date.now());
+    await tick();
+    const frame = lastFrame() ?? "";
+    expect(frame).toContain("■ success (stop)");
+    expect(frame).not.toContain("session s-1");
+  });
+
   test("the summary ends with the command that continues the session", async () => {
     const { store, lastFrame } = mount();
     for (const event of sampleRun()) store.dispatch({ type: "event", event });
