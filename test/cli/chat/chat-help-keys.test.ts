@@ -14,5 +14,7 @@ test("/help: Esc at an approval prompt is no and the turn goes on, as docs/chat.
   expect(esc).toBeDefined();
   expect(esc).toContain("at an approval prompt: no, the turn goes on; Esc again interrupts");
   expect(esc).not.toContain("and interrupt)");
-  expect(docs).toContain("at an approval prompt: no, as the prompt says (the model reads the denial and the turn goes on");
+  expect(docs).toContain(
+    "at an approval prompt: no, as the prompt says (the model reads the denial and the turn goes on",
+  );
 });
