@@ -145,9 +145,13 @@ export function handleError(
     if (lines !== undefined && lines.length > 1) {
       stderr.write(`agent: ${lines.length} problems:\n`);
       for (const line of lines) stderr.write(`  ${oneLine(line)}\n`);
+    } else if (output.json !== undefined && "hint" in error && typeof error.hint === "string") {
+      // JSON modes (first-run.ts): one line that says what to set; a script's log needs no screen.
+      stderr.write(`agent: ${oneLine(error.message)}; ${oneLine(error.hint)}\n`);
     } else stderr.write(`agent: ${oneLine(error.message)}\n`);
-    // A screen of help after the line (first-run.ts): stderr only; the JSON error keeps the one line.
-    if ("screen" in error && typeof error.screen === "string") stderr.write(`${error.screen}\n`);
+    // A screen of help after the line (first-run.ts), in text mode: stderr only; the JSON error keeps the one line.
+    if (output.json === undefined && "screen" in error && typeof error.screen === "string")
+      stderr.write(`${error.screen}\n`);
     return report(error.kind, error.message, exitCodeForAppError(error.kind));
   }
   const message = error instanceof Error ? error.message : String(error);
