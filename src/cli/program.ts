@@ -16,6 +16,7 @@ import { acceptOutputJson, jsonRequested } from "./shared/flags/shared-flags.ts"
 import { processRunIo, type RunIo } from "./shared/io/command-io.ts";
 import { stderr } from "./shared/io/std-streams.ts";
 import { stdoutPipe } from "./shared/io/stdout-pipe.ts";
+import { subcommandHint } from "./shared/subcommand-hint.ts";
 
 /** The top-level command names: every module in COMMANDS and the built-in `version`. */
 export const COMMAND_NAMES: readonly string[] = [...COMMANDS.map((entry) => entry.name), "version"];
@@ -200,6 +201,10 @@ export async function runCli(args: string[], io: RunIo = processRunIo()): Promis
   } catch (error) {
     if (error instanceof CommanderError && error.code === "commander.unknownCommand")
       io.stderr.write(goalHint(expanded, [...COMMAND_NAMES, "help"]));
+    // `agent skills lsit`: a group's default subcommand took the word as an argument (commander suggests
+    // nothing there); `agent models refresh`: the word was an option.
+    if (error instanceof CommanderError && error.code === "commander.excessArguments")
+      io.stderr.write(subcommandHint(program, expanded));
     const json = JSON_RESULT_COMMANDS.has(expanded[0] ?? "") && jsonRequested(expanded);
     return handleError(error, io.env, {
       stderr: io.stderr,
