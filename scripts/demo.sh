@@ -31,5 +31,5 @@ HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" XDG_STATE_HOME="$tmp/home/.
 echo "" >&2
 echo "demo: greet.js now reads:" >&2
 cat "$work/greet.js" >&2
-echo "demo: done; its temp folder is removed. Try it on a project of your own: README.md, \"Use it\"." >&2
+echo "demo: done; its temp folder is removed. Try it on a project of your own: README.md, \"In a terminal\"." >&2
 exit $status

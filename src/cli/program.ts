@@ -16,6 +16,7 @@ import { acceptOutputJson, jsonRequested } from "./shared/flags/shared-flags.ts"
 import { processRunIo, type RunIo } from "./shared/io/command-io.ts";
 import { stderr } from "./shared/io/std-streams.ts";
 import { stdoutPipe } from "./shared/io/stdout-pipe.ts";
+import { subcommandHint } from "./shared/subcommand-hint.ts";
 
 /** The top-level command names: every module in COMMANDS and the built-in `version`. */
 export const COMMAND_NAMES: readonly string[] = [...COMMANDS.map((entry) => entry.name), "version"];
@@ -145,9 +146,13 @@ export function handleError(
     if (lines !== undefined && lines.length > 1) {
       stderr.write(`agent: ${lines.length} problems:\n`);
       for (const line of lines) stderr.write(`  ${oneLine(line)}\n`);
+    } else if (output.json !== undefined && "hint" in error && typeof error.hint === "string") {
+      // JSON modes (first-run.ts): one line that says what to set; a script's log needs no screen.
+      stderr.write(`agent: ${oneLine(error.message)}; ${oneLine(error.hint)}\n`);
     } else stderr.write(`agent: ${oneLine(error.message)}\n`);
-    // A screen of help after the line (first-run.ts): stderr only; the JSON error keeps the one line.
-    if ("screen" in error && typeof error.screen === "string") stderr.write(`${error.screen}\n`);
+    // A screen of help after the line (first-run.ts), in text mode: stderr only; the JSON error keeps the one line.
+    if (output.json === undefined && "screen" in error && typeof error.screen === "string")
+      stderr.write(`${error.screen}\n`);
     return report(error.kind, error.message, exitCodeForAppError(error.kind));
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -196,6 +201,10 @@ export async function runCli(args: string[], io: RunIo = processRunIo()): Promis
   } catch (error) {
     if (error instanceof CommanderError && error.code === "commander.unknownCommand")
       io.stderr.write(goalHint(expanded, [...COMMAND_NAMES, "help"]));
+    // `agent skills lsit`: a group's default subcommand took the word as an argument (commander suggests
+    // nothing there); `agent models refresh`: the word was an option.
+    if (error instanceof CommanderError && error.code === "commander.excessArguments")
+      io.stderr.write(subcommandHint(program, expanded));
     const json = JSON_RESULT_COMMANDS.has(expanded[0] ?? "") && jsonRequested(expanded);
     return handleError(error, io.env, {
       stderr: io.stderr,

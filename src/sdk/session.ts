@@ -9,6 +9,7 @@ import { userInvocable } from "../agents/spec/skills/slash.ts";
 import type { AgentSpec } from "../agents/spec/spec.ts";
 import { checkpointsDir } from "../kernel/files/paths.ts";
 import { AppError, DEFAULT_NOTIFY_AFTER_SECONDS } from "../kernel/index.ts";
+import { didYouMean } from "../kernel/text/did-you-mean.ts";
 import { Redactor } from "../kernel/text/redact.ts";
 import { createModelClient } from "../llm/client.ts";
 import { checkBaseUrlVars } from "../llm/endpoints.ts";
@@ -117,8 +118,11 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
     const name = agent ?? config.defaults.agent ?? "root";
     const found = specs.get(name);
     if (found) return found;
-    const known = [...specs.keys()].sort().join(", ");
-    throw new AppError("usage", `unknown agent "${name}"; known agents: ${known}`);
+    const names = [...specs.keys()].sort();
+    throw new AppError(
+      "usage",
+      `unknown agent "${name}"${didYouMean(name, names)}; known agents: ${names.join(", ")}`,
+    );
   };
   const hooks = mergeHooks([config.hooks, trusted.hooks, options.hooks]);
   // The run going on names the session id hooks see (a chat's `/clear` starts another transcript).

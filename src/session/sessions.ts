@@ -3,6 +3,7 @@ import { basename, join } from "node:path";
 import { AppError } from "../kernel/errors.ts";
 import { sessionsDir } from "../kernel/files/paths.ts";
 import type { AgentEvent } from "../kernel/run-events/events.ts";
+import { didYouMean } from "../kernel/text/did-you-mean.ts";
 import { isSafeSessionId, shortSessionId } from "./session-id.ts";
 
 /** A transcript read back: its events in order, and warnings about what was skipped. */
@@ -36,7 +37,11 @@ export function findSession(id: string, options: DirOption = {}): string {
   if (matches.length > 1) {
     throw new AppError("session", `session id "${id}" is ambiguous: ${matches.slice(0, 5).join(", ")}`);
   }
-  throw new AppError("session", `unknown session "${id}" (see \`agent sessions list\`)`, { file: exact });
+  // A mistyped short id (`ab12dc` for `ab12cd`): the nearest session's short id, as `sessions list` shows it.
+  const near = didYouMean(id, sessionIds(dir).map(shortSessionId));
+  throw new AppError("session", `unknown session "${id}"${near} (see \`agent sessions list\`)`, {
+    file: exact,
+  });
 }
 
 /**

@@ -92,7 +92,7 @@ export class ProgressLines {
           `${formatTokens(totalTokens(root.subtree.usage))} tokens`,
           formatCost(root.subtree.costUsd),
         );
-      parts.push(`session ${run.sessionId}`);
+      if (run.sessionSaved !== false) parts.push(`session ${run.sessionId}`);
       // The run ends with the command that continues it, on its last line: it works as printed (without a
       // goal, a resumed run is told to continue where it left off: run-session.ts).
       if (run.resumeCommand !== undefined) parts.push(`continue: ${run.resumeCommand}`);

@@ -9,6 +9,11 @@ import type { WarningFields } from "./result-warnings.ts";
 /** The end of a run as a renderer receives it: the run's result, its session and the process exit code. */
 export interface FinishedRun extends RunResult {
   sessionId: string;
+  /**
+   * False when the session is not kept (`--no-session-persistence`): its id names nothing that could be
+   * shown or continued, so the end shows none (JSON keeps `session_id` for correlating events).
+   */
+  sessionSaved?: boolean;
   /** The code the process will exit with (decided by the caller; echoed in `exit_code`). */
   exitCode: number;
   /** The command that continues this session, e.g. `agent run --resume ab12cd` (echoed in `resume_command`). */

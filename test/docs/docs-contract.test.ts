@@ -2,8 +2,9 @@
  * The docs pages (docs/providers-and-models.md, docs/ci-and-json.md) are a contract users script against: its tables and lists must say what the code does.
  * Several people edit both in parallel, so these checks pin the parts that drifted most easily: the
  * tier table (src/llm/resolve.ts), the `finish_reason` list (src/kernel/run-events/events.ts) and the exit code
- * table (src/kernel/errors.ts, src/cli/shared/io/exit-code.ts, src/agents/loop/finish.ts), and the keys of the
- * result object (src/ui/result.ts, src/ui/result-warnings.ts).
+ * table (src/kernel/errors.ts, src/cli/shared/io/exit-code.ts, src/agents/loop/finish.ts), the keys of the
+ * result object (src/ui/result.ts, src/ui/result-warnings.ts), and the stream-json event types
+ * (src/kernel/run-events/event-kinds.ts).
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { statusFor } from "../../src/agents/loop/finish.ts";
 import { exitCodeFor } from "../../src/cli/shared/io/exit-code.ts";
 import { ExitCode, FINISH_REASONS } from "../../src/kernel/index.ts";
+import { EVENT_KINDS } from "../../src/kernel/run-events/event-kinds.ts";
 import { DEFAULT_TIER_MODELS, TIERS } from "../../src/llm/resolve.ts";
 import { buildResultRecord } from "../../src/ui/result.ts";
 import { WarningLog } from "../../src/ui/result-warnings.ts";
@@ -65,6 +67,15 @@ describe("the docs match the code", () => {
     const output = section("### Machine-readable output");
     const list = /`finish_reason` \(([^)]*)\)/.exec(output)?.[1] ?? "";
     expect(backticked(list).sort()).toEqual([...FINISH_REASONS].sort());
+  });
+
+  test("the stream-json list of event lines names every event kind", () => {
+    const output = section("### Machine-readable output");
+    const start = output.indexOf("then one line per event");
+    const end = output.indexOf("the last line is the only one");
+    expect(start).toBeGreaterThanOrEqual(0);
+    const named = new Set(backticked(output.slice(start, end)));
+    expect(EVENT_KINDS.filter((kind) => !named.has(kind))).toEqual([]);
   });
 
   test("every key of the result object, and of a warning in it, is named in Machine-readable output", () => {

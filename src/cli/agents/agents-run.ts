@@ -16,6 +16,7 @@ import {
   type SpecLoadResult,
 } from "../../agents/spec/spec-loader.ts";
 import { AppError, ExitCode, terminalLine } from "../../kernel/index.ts";
+import { didYouMean } from "../../kernel/text/did-you-mean.ts";
 import { loadConfig } from "../../sdk/config/config.ts";
 import { sessionMcpConfigs } from "../../sdk/mcp-session.ts";
 import { loadProjectRules } from "../../sdk/project/project-rules.ts";
@@ -151,8 +152,9 @@ export async function showAgent(
   const spec = result.specs.get(name);
   const code = reportErrors(result.errors, io);
   if (!spec) {
-    const known = [...result.specs.keys()].sort().join(", ") || "(none)";
-    const message = `unknown agent "${name}"; available agents: ${known}`;
+    const names = [...result.specs.keys()].sort();
+    const known = names.join(", ") || "(none)";
+    const message = `unknown agent "${name}"${didYouMean(name, names)}; available agents: ${known}`;
     if (code !== ExitCode.done) {
       io.stderr.write(safeLine`agent: ${message} (some specs are invalid, see above)\n`);
       return code;

@@ -79,7 +79,8 @@ export const CHAT_HELP: readonly string[] = [
   ...CHAT_COMMANDS.map((c) => `/${c.name.padEnd(17)}${c.description}`),
   "keys: Enter send · \\ then Enter, Ctrl-J or Alt+Enter newline · ↑/↓ earlier inputs · Tab completes a /command",
   "      ←/→, Home/End, Ctrl-A/E, Alt-B/F move · Ctrl-W, Ctrl-U, Ctrl-K delete a word, to the start, to the end",
-  "      Esc interrupt the running turn (at an approval prompt: no, and interrupt)",
+  // As docs/chat.md and the approval box (`Esc no`) say: Esc answers the prompt, the turn goes on.
+  "      Esc interrupt the running turn (at an approval prompt: no, the turn goes on; Esc again interrupts)",
   "      Ctrl-C clear the input (on an empty input: press again to quit) · during a turn: interrupt",
 ];
 

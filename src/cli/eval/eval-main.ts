@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { stateDir } from "../../kernel/files/paths.ts";
 import { AppError, ExitCode } from "../../kernel/index.ts";
+import { didYouMean } from "../../kernel/text/did-you-mean.ts";
 import { configFile, loadConfig } from "../../sdk/config/config.ts";
 import { CliExit } from "../shared/command-module.ts";
 import { type CommandIo, processIo } from "../shared/io/command-io.ts";
@@ -66,7 +67,8 @@ export async function evalSuiteCommand(
     if (loaded.errors.some((error) => error.missing))
       throw new CliExit(
         ExitCode.usage,
-        `no such file: ${file} (agent eval SUITE.yaml runs a task suite; docs/eval.md)`,
+        // `agent eval merj`: a mistyped subcommand reads as a suite path.
+        `no such file: ${file}${didYouMean(file, ["merge"], (name) => `agent eval ${name}`)} (agent eval SUITE.yaml runs a task suite; docs/eval.md)`,
       );
     for (const error of loaded.errors) stderr.write(safeLine`${formatSuiteError(error)}\n`);
     const count = loaded.errors.length;

@@ -164,6 +164,7 @@ export async function runSession(
         answer: "",
         usage: [],
         sessionId: transcript.id,
+        sessionSaved: persisted,
         exitCode: ExitCode.interrupted,
         ...(persisted
           ? { resumeCommand: resumeCommand("run", transcript.id, setup.workspace.root, env, io.cwd) }
@@ -238,6 +239,7 @@ export async function runSession(
       redactor.redactValue({
         ...result,
         sessionId: transcript.id,
+        sessionSaved: persisted,
         exitCode,
         ...(next !== undefined ? { resumeCommand: next } : {}),
         ...recorded,

@@ -9,6 +9,7 @@ import { collectSkills, readSkillSources, type SkillFileResult } from "../../age
 import { existingSources, type SkillSource, skillSearchPath } from "../../agents/spec/skills/search-path.ts";
 import { formatSkillProblem, type Skill } from "../../agents/spec/skills/types.ts";
 import { ExitCode } from "../../kernel/index.ts";
+import { didYouMean } from "../../kernel/text/did-you-mean.ts";
 import { type CommandIo, processIo } from "../shared/io/command-io.ts";
 import { safeLine } from "../shared/io/terminal-out.ts";
 
@@ -91,8 +92,10 @@ export async function showSkill(
   const set = collectSkills(await found(io), false);
   const skill = set.skills.get(name.normalize("NFKC"));
   if (!skill) {
-    const known = [...set.skills.keys()].sort().join(", ") || "none";
-    io.stderr.write(safeLine`agent: no skill named "${name}" (known: ${known})\n`);
+    const names = [...set.skills.keys()].sort();
+    const known = names.join(", ") || "none";
+    const near = didYouMean(name.normalize("NFKC"), names);
+    io.stderr.write(safeLine`agent: no skill named "${name}"${near} (known: ${known})\n`);
     return ExitCode.usage;
   }
   if (flags.json) {

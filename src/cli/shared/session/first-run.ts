@@ -2,18 +2,21 @@
  * The screen `agent` / `agent run` / `agent chat` show when no provider is set up (no key found, exit 3
  * as any configuration error): the three providers' variables (src/llm/endpoints.ts NATIVE_PROVIDERS,
  * the names the code reads), a local Ollama (mentioned as detected only when it answers now), the demo
- * and `agent models`. The error stays one line (and the JSON error object); the screen follows on stderr.
+ * and `agent models`. The error stays one line (and the JSON error object); in text mode the screen
+ * follows on stderr. In JSON modes (a script or CI reads the result object) stderr gets one line only,
+ * naming the variables to set (docs/ci-and-json.md).
  */
 import { AppError } from "../../../kernel/index.ts";
 import { listEndpoints, NATIVE_PROVIDERS } from "../../../llm/endpoints.ts";
 import { serverAnswers } from "../../../llm/local/server-probe.ts";
 import type { AgentConfig } from "../../../sdk/config/config.ts";
 
-/** A configuration error with a screen of help after its one-line message. */
+/** A configuration error with a screen of help after its one-line message, and a one-line hint for JSON modes. */
 export class FirstRunError extends AppError {
   constructor(
     message: string,
     readonly screen: string,
+    readonly hint: string,
   ) {
     super("config", message);
   }
@@ -41,7 +44,14 @@ export async function firstRunError(
   return new FirstRunError(
     "no model provider is set up: no API key found",
     firstRunScreen(detected ? ollama?.baseUrl : undefined, command),
+    firstRunHint(),
   );
+}
+
+/** The screen's gist on one line: the variables to set (`set ANTHROPIC_API_KEY, OPENAI_API_KEY or …`). */
+export function firstRunHint(): string {
+  const vars = NATIVE_PROVIDERS.flatMap((p) => p.keyVars);
+  return `set ${vars.slice(0, -1).join(", ")} or ${vars.at(-1) ?? ""} (agent models shows what is set up)`;
 }
 
 /** The command that met the screen: its Ollama line shows that command with `-m ollama:MODEL`. */

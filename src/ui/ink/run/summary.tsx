@@ -25,6 +25,8 @@ export function Summary({ run, elapsedMs, colors, showAnswer, showError = true }
   const warn = run.status === "limit" || run.status === "success";
   const color = tone(colors, ok ? "green" : warn ? "yellow" : "red");
   const denied = denials.length > 0 ? ` · ${deniedText(denials.length)}` : "";
+  // A session that is not kept (--no-session-persistence) has no id worth showing.
+  const session = run.sessionSaved !== false ? ` · session ${run.sessionId}` : "";
   // Sub-agents of one name are told apart by index, as in the history (`code-reader #2`).
   const names = new Map<string, number>();
   for (const report of run.usage) names.set(report.name, (names.get(report.name) ?? 0) + 1);
@@ -39,7 +41,7 @@ export function Summary({ run, elapsedMs, colors, showAnswer, showError = true }
       {denials.length > 0 ? <Text color={tone(colors, "red")}>{denialLines(denials)[0]}</Text> : null}
       {denials.length > 0 ? <Text>{denialLines(denials).slice(1).join("\n")}</Text> : null}
       <Text color={color} bold>
-        {`■ ${run.status} (${run.finishReason}) in ${formatDuration(elapsedMs)}${denied} · session ${run.sessionId}`}
+        {`■ ${run.status} (${run.finishReason}) in ${formatDuration(elapsedMs)}${denied}${session}`}
       </Text>
       {run.resumeCommand !== undefined ? <Text dimColor>{`continue: ${run.resumeCommand}`}</Text> : null}
       {run.worktree !== undefined ? <Text>{worktreeLines(run.worktree).join("\n")}</Text> : null}

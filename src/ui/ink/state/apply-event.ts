@@ -257,9 +257,18 @@ export function applyEvent(
       });
       return;
     }
-    case "approval_request":
-      draft.requests[event.data.request.id] = event.data.request;
+    case "approval_request": {
+      const { request } = event.data;
+      draft.requests[request.id] = request;
+      // The call that asks: its live line stops counting while the prompt waits.
+      const callId = callDecided(Object.entries(draft.calls), event.agent, request);
+      if (callId !== undefined) {
+        const id = callId.slice(callId.indexOf("\u0000") + 1);
+        const agent = agentOf(draft, event);
+        agent.tools = agent.tools.map((t) => (t.id === id ? { ...t, awaiting: request.id } : t));
+      }
       return;
+    }
     case "approval_decision": {
       const d = event.data;
       const request = draft.requests[d.id];
@@ -275,6 +284,13 @@ export function applyEvent(
         const agent = agentOf(draft, event);
         agent.tools = agent.tools.map((t) => (t.id === id ? { ...t, startedAt: event.time } : t));
       }
+      // Whatever the answer, the call that waited on this request counts from it (denied, it ends next).
+      const waiting = agentOf(draft, event);
+      if (waiting.tools.some((t) => t.awaiting === d.id))
+        waiting.tools = waiting.tools.map((tool) => {
+          const { awaiting, ...rest } = tool;
+          return awaiting === d.id ? { ...rest, startedAt: event.time } : tool;
+        });
       const what = call ? `${call.tool} ${call.description}`.trim() : undefined;
       const { text } = describeDecision(d, request, what);
       if (denied || d.source !== "rule") add({ ...base, kind: "approval", text, ok: !denied });

@@ -50,6 +50,11 @@ export interface RunningTool {
   tool: string;
   description: string;
   startedAt: number;
+  /**
+   * The id of the approval request this call waits on: its clock stands still until the answer (the
+   * wait is not the tool's time, docs/chat.md), and starts from the answer.
+   */
+  awaiting?: string;
   /** A running command's last lines of output and how many lines it printed so far (tool_output). */
   output?: { lines: string[]; lineCount: number };
 }

@@ -80,7 +80,7 @@ export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAge
                 <Text dimColor>
                   {"  "}
                   {fit(
-                    `${tool.tool} ${tool.description} (${formatDuration(now - tool.startedAt)})${outputCount(tool)}`,
+                    `${tool.tool} ${tool.description} (${toolClock(tool, now)})${outputCount(tool)}`,
                     width,
                   )}
                 </Text>
@@ -108,4 +108,9 @@ export function LiveArea({ agents, colors, columns, now, streamLines = 3, maxAge
       ) : null}
     </Box>
   );
+}
+
+/** A running tool's time; at its approval prompt no time, as the wait is not the tool's (docs/chat.md). */
+function toolClock(tool: RunningTool, now: number): string {
+  return tool.awaiting !== undefined ? "waiting for approval" : formatDuration(now - tool.startedAt);
 }

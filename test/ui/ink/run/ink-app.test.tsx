@@ -124,6 +124,39 @@ describe("Ink app", () => {
     expect(frame).toMatch(/ {6}code-reader m-1/);
   });
 
+  test("a running tool's live line does not count the wait at its approval prompt", async () => {
+    const store = new UiStore({ flushMs: 5 });
+    const app = renderRunApp(store, {});
+    const minuteAgo = (event: ReturnType<typeof makeEvent>) => ({ ...event, time: Date.now() - 60_000 });
+    const [start] = sampleRun();
+    if (start !== undefined) store.dispatch({ type: "event", event: minuteAgo(start) });
+    const args = { path: "greet.js", old_string: "a", new_string: "b" };
+    const call = makeEvent(root, "tool_start", { id: "c1", tool: "edit_file", args });
+    store.dispatch({ type: "event", event: minuteAgo(call) });
+    const request = approvalRequest("r1", { agent: root.agent, agentName: "root", args });
+    store.dispatch({ type: "event", event: makeEvent(root, "approval_request", { request }) });
+    await tick(20);
+    const waiting = (app.lastFrame() ?? "").split("\n").find((line) => line.includes("edit_file greet.js"));
+    expect(waiting).toContain("edit_file greet.js (waiting for approval)");
+    const decision = { id: "r1", decision: { kind: "once" as const }, source: "user" as const };
+    store.dispatch({ type: "event", event: makeEvent(root, "approval_decision", decision) });
+    await tick(20);
+    const frame = app.lastFrame() ?? "";
+    // The clock starts at the answer: well under the minute the call has existed.
+    expect(frame).toMatch(/^ +edit_file greet\.js \((\d+ms|\d\.\ds)\)$/m);
+    expect(frame).not.toContain("edit_file greet.js (1m");
+  });
+
+  test("a session that is not kept (--no-session-persistence) shows no session id", async () => {
+    const { store, lastFrame } = mount();
+    for (const event of sampleRun()) store.dispatch({ type: "event", event });
+    store.finish(finishedRun({ sessionSaved: false }), Date.now());
+    await tick();
+    const frame = lastFrame() ?? "";
+    expect(frame).toContain("■ success (stop)");
+    expect(frame).not.toContain("session s-1");
+  });
+
   test("the summary ends with the command that continues the session", async () => {
     const { store, lastFrame } = mount();
     for (const event of sampleRun()) store.dispatch({ type: "event", event });
