@@ -81,7 +81,7 @@ export interface ModelClient {
   /** Catalog facts for a ref (openai-compatible servers are free and unknown; a replay costs nothing). */
   info(ref: ModelRef): ModelInfo;
   /** Set when replaying: the first mismatched request and the recorded cost of what was served. */
-  replay?: Pick<Replay, "mismatch" | "recordedCostUsd">;
+  replay?: Pick<Replay, "misfit" | "recordedCostUsd">;
   /** Set when recording: the first cassette write that failed (AppError "state", exit 3). */
   record?: { failure(): AppError | undefined };
 }

@@ -203,11 +203,12 @@ export async function runSession(
       renderer.dispose();
       return ExitCode.brokenPipe;
     }
-    // A strict replay that met a request unlike the recorded one is a usage error (exit 2), whatever the run made of it.
-    const mismatch = setup.client.replay?.mismatch();
-    if (mismatch !== undefined) {
+    // A cassette that does not fit the run (a request unlike the recorded one, or one past its last turn)
+    // is a usage error (exit 2), whatever the run made of it. The run's error line has shown the message.
+    const misfit = setup.client.replay?.misfit();
+    if (misfit !== undefined) {
       renderer.dispose();
-      throw new AppError("usage", mismatch);
+      throw new AppError("usage", misfit, { shown: true });
     }
     // A cassette that could not be written (a full disk) fails the command (exit 3): the recording is incomplete.
     const recordFailure = setup.client.record?.failure();
