@@ -155,7 +155,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
       : undefined;
 
   // Traces (off unless the variables or the user config name a collector).
-  const telemetry = await commandTelemetry(config, env);
+  const telemetry = await commandTelemetry(config, env, client.costOf);
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   // A schema'd answer is checked before it is printed, so it is never streamed.
   const streamed = tools === undefined && stdout.isTTY && !json && outputSchema === undefined;
