@@ -143,7 +143,9 @@ export function handleError(
     // Several problems (spec files, config): one line each, in the order given (file order), each made
     // one terminal-safe line of its own so no file can print a line that looks like ours.
     const lines = error.details.lines;
-    if (lines !== undefined && lines.length > 1) {
+    if (error.details.shown === true) {
+      // The run's own error line said it already (a replay that did not fit): printed once.
+    } else if (lines !== undefined && lines.length > 1) {
       stderr.write(`agent: ${lines.length} problems:\n`);
       for (const line of lines) stderr.write(`  ${oneLine(line)}\n`);
     } else if (output.json !== undefined && "hint" in error && typeof error.hint === "string") {

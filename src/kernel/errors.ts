@@ -58,8 +58,16 @@ export class AppError extends Error {
   constructor(
     readonly kind: AppErrorKind,
     message: string,
-    /** `lines`: several problems (`FILE:LINE: FIELD: message` each), printed one per line. */
-    readonly details: { file?: string; line?: number; field?: string; lines?: readonly string[] } = {},
+    /** `lines`: several problems (`FILE:LINE: FIELD: message` each), printed one per line. `shown`: the
+     * run already printed this message on stderr (its error line), so the command's error handler adds
+     * only the JSON error object, not the same line again. */
+    readonly details: {
+      file?: string;
+      line?: number;
+      field?: string;
+      lines?: readonly string[];
+      shown?: boolean;
+    } = {},
   ) {
     super(message);
     this.name = "AppError";

@@ -14,11 +14,12 @@ import type {
   ProviderNotice,
   StreamEvent,
   StreamFn,
+  Usage,
 } from "../kernel/index.ts";
 import { AppError } from "../kernel/index.ts";
 import { Redactor } from "../kernel/text/redact.ts";
 import type { Replay } from "./cassette/cassette.ts";
-import { estimatedPriceNotice, modelInfo, retirementWarning } from "./catalog.ts";
+import { costOf, estimatedPriceNotice, modelInfo, retirementWarning } from "./catalog.ts";
 import { type Endpoint, type Env, findEndpoint, listEndpoints, type ModelsConfig } from "./endpoints.ts";
 import { withFallback } from "./fallback.ts";
 import type { ProviderConfig } from "./providers.ts";
@@ -80,8 +81,14 @@ export interface ModelClient {
   resolve(name: string, options?: { nameErrorKind?: "usage" | "config" | "spec" }): ResolvedModel;
   /** Catalog facts for a ref (openai-compatible servers are free and unknown; a replay costs nothing). */
   info(ref: ModelRef): ModelInfo;
+  /**
+   * What `usage` by the model with this id cost this process, for what counts as the run goes (the live
+   * status line, the progress summary, traces): the same prices as {@link info}, so a replay's live cost
+   * is 0 as its final one is (docs/sessions-and-replay.md: "A replayed run costs nothing").
+   */
+  costOf(model: string, usage: Usage): number;
   /** Set when replaying: the first mismatched request and the recorded cost of what was served. */
-  replay?: Pick<Replay, "mismatch" | "recordedCostUsd">;
+  replay?: Pick<Replay, "misfit" | "recordedCostUsd">;
   /** Set when recording: the first cassette write that failed (AppError "state", exit 3). */
   record?: { failure(): AppError | undefined };
 }
@@ -271,6 +278,7 @@ export async function createModelClient(options: ModelClientOptions): Promise<Mo
       return resolved;
     },
     info,
+    costOf: (model, usage) => (replaying ? 0 : costOf(usage, modelInfo(model))),
     ...(replay ? { replay } : {}),
     ...(recording ? { record: recording } : {}),
   };

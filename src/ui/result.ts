@@ -144,7 +144,8 @@ export interface ResultRecord extends ActivityFields, WarningFields {
   type: "result";
   schema_version: number;
   status: RunStatus;
-  answer: string;
+  /** Absent from an error result but an approval stop's (see {@link answerField}). */
+  answer?: string;
   finish_reason: FinishReason;
   exit_code: number;
   session_id: string;
@@ -207,6 +208,19 @@ function totals(reports: readonly AgentUsageReport[]): { usage: Usage; costUsd: 
   return { usage, costUsd };
 }
 
+/**
+ * The `answer` of a result object. docs/ci-and-json.md: "an error result (a missing key, a bad flag, a
+ * provider error) has no `answer`", so `jq -r .answer` prints `null`: what the model said before a
+ * provider failed is no answer. An `--on-ask fail` stop keeps its documented `"answer": ""`.
+ */
+export function answerField(
+  status: RunStatus,
+  finishReason: FinishReason,
+  answer: string,
+): { answer?: string } {
+  return status === "error" && finishReason !== "approval_needed" ? {} : { answer };
+}
+
 /** Builds the result object shared by `--output json` and the last line of `--output stream-json`. */
 export function buildResultRecord(
   run: FinishedRun,
@@ -217,7 +231,7 @@ export function buildResultRecord(
     type: "result",
     schema_version: SCHEMA_VERSION,
     status: run.status,
-    answer: run.answer,
+    ...answerField(run.status, run.finishReason, run.answer),
     finish_reason: run.finishReason,
     exit_code: run.exitCode,
     session_id: run.sessionId,

@@ -25,7 +25,7 @@ import {
   type RunResult,
   type Usage,
 } from "../../kernel/index.ts";
-import { costOf, modelInfo } from "../../llm/catalog.ts";
+import { modelInfo } from "../../llm/catalog.ts";
 import { openTranscript, type Transcript } from "../../session/transcript.ts";
 import { type ChatUi, type ChatWelcomeInfo, openChatUi } from "../../ui/chat.ts";
 import { formatCost, formatUsage } from "../../ui/format.ts";
@@ -115,12 +115,13 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   };
   // Traces (off unless the variables or the user config name a collector): one trace per message. Set
   // up before the view opens, so a warning about them reaches stderr before Ink owns the screen.
-  const telemetry = await commandTelemetry(setup.config, env);
+  const telemetry = await commandTelemetry(setup.config, env, setup.client.costOf);
   // The view draws on process.stdout: every other write goes there too from now on (std-streams.ts).
   handOverToProcessStreams();
   const ui: ChatUi = await openChatUi({
     colors: !env.NO_COLOR,
-    costOf: (model, usage) => costOf(usage, modelInfo(model)),
+    // The client's prices: a replay's live cost is 0, as its summary's.
+    costOf: setup.client.costOf,
     onInterrupt: interrupt,
     welcome: welcomeOf(setup, continued !== undefined ? convo.messages.length : undefined),
     commands: chatCommandsWith(session.skills),

@@ -13,7 +13,13 @@ import {
 } from "../../kernel/index.ts";
 import { Redactor } from "../../kernel/text/redact.ts";
 import { SCHEMA_VERSION } from "../../ui/json-shape.ts";
-import { type ActivityFields, activityFields, type TokenCounts, tokenCounts } from "../../ui/result.ts";
+import {
+  type ActivityFields,
+  activityFields,
+  answerField,
+  type TokenCounts,
+  tokenCounts,
+} from "../../ui/result.ts";
 import type { WarningFields } from "../../ui/result-warnings.ts";
 import { exitCodeFor } from "../shared/io/exit-code.ts";
 import { stdout as processStdout } from "../shared/io/std-streams.ts";
@@ -83,7 +89,8 @@ export interface HelperRecord extends ActivityFields, WarningFields {
   type: "result";
   schema_version: number;
   status: RunStatus;
-  answer: string;
+  /** Absent from an error result (docs/ci-and-json.md; ui/result.ts answerField). */
+  answer?: string;
   finish_reason: FinishReason;
   exit_code: number;
   model: string;
@@ -98,7 +105,7 @@ export function helperRecord(outcome: HelperOutcome, exitCode: number): HelperRe
     type: "result",
     schema_version: SCHEMA_VERSION,
     status: outcome.status,
-    answer: outcome.answer,
+    ...answerField(outcome.status, outcome.finishReason, outcome.answer),
     finish_reason: outcome.finishReason,
     exit_code: exitCode,
     model: outcome.model,

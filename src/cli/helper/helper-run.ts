@@ -155,7 +155,7 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
       : undefined;
 
   // Traces (off unless the variables or the user config name a collector).
-  const telemetry = await commandTelemetry(config, env);
+  const telemetry = await commandTelemetry(config, env, client.costOf);
   const interrupts = handleInterrupts({ onFirst: () => {}, onForce: () => process.exit(130) });
   // A schema'd answer is checked before it is printed, so it is never streamed.
   const streamed = tools === undefined && stdout.isTTY && !json && outputSchema === undefined;
@@ -221,9 +221,10 @@ export async function helperMain(args: string[], flags: HelperFlags): Promise<vo
   await autoRefresh?.settle((note) =>
     stderr.write(`agent: warning: ${terminalSafe(redactor.redact(note))}\n`),
   );
-  // A strict replay that met a request unlike the recorded one is a usage error (exit 2).
-  const mismatch = client.replay?.mismatch();
-  if (mismatch !== undefined) throw new AppError("usage", mismatch);
+  // A cassette that does not fit the run (a request unlike the recorded one, or one past its last turn)
+  // is a usage error (exit 2).
+  const misfit = client.replay?.misfit();
+  if (misfit !== undefined) throw new AppError("usage", misfit);
   // A cassette that could not be written (a full disk) fails the command (exit 3): the recording is incomplete.
   const recordFailure = client.record?.failure();
   if (recordFailure !== undefined) throw recordFailure;

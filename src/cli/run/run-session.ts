@@ -5,7 +5,6 @@
  */
 import { describeTierChoice } from "../../agents/loop/tier-classifier.ts";
 import { AppError, ExitCode, type Message, makeEvent } from "../../kernel/index.ts";
-import { costOf, modelInfo } from "../../llm/catalog.ts";
 import { flagApprover, flagReason } from "../../policy/approvers.ts";
 import { unsavedTranscript } from "../../session/unsaved-transcript.ts";
 import { chooseRenderer, selectRenderer } from "../../ui/renderer.ts";
@@ -110,7 +109,8 @@ export async function runSession(
     stderr: streams.stderr,
     noColor: Boolean(env.NO_COLOR),
     redactor,
-    costOf: (model, usage) => costOf(usage, modelInfo(model)),
+    // The client's prices: a replay's live cost is 0, as its summary's.
+    costOf: setup.client.costOf,
   });
   // The session's events arrive redacted (stderr and stdout end up in CI logs too): the transcript first,
   // synchronously, then the renderer.
@@ -118,7 +118,7 @@ export async function runSession(
   // answered) has nothing to continue, so no resume hint; an interrupted one keeps its goal to resume.
   let answered = continued !== undefined;
   // Traces (off unless the variables or the user config name a collector) see the same redacted events.
-  const telemetry = await commandTelemetry(setup.config, env);
+  const telemetry = await commandTelemetry(setup.config, env, setup.client.costOf);
   // The root's conversation, exact (before redaction): an approved plan is carried out with it.
   const conversation: Message[] = [...(continued?.point.messages ?? [])];
   setup.setSink(
@@ -204,11 +204,14 @@ export async function runSession(
       renderer.dispose();
       return ExitCode.brokenPipe;
     }
-    // A strict replay that met a request unlike the recorded one is a usage error (exit 2), whatever the run made of it.
-    const mismatch = setup.client.replay?.mismatch();
-    if (mismatch !== undefined) {
+    // A cassette that does not fit the run (a request unlike the recorded one, or one past its last turn)
+    // is a usage error (exit 2), whatever the run made of it. Printed once: without a terminal the run's
+    // error line on stderr has said it; the terminal view's live area goes with dispose, so there the
+    // command's error line says it.
+    const misfit = setup.client.replay?.misfit();
+    if (misfit !== undefined) {
       renderer.dispose();
-      throw new AppError("usage", mismatch);
+      throw new AppError("usage", misfit, { shown: !onTerminal });
     }
     // A cassette that could not be written (a full disk) fails the command (exit 3): the recording is incomplete.
     const recordFailure = setup.client.record?.failure();

@@ -152,8 +152,11 @@ export function readCassette(file: string, workspaceRoot: string): CassetteExcha
 /** A replaying stream, and what the run needs to know about the replay afterwards. */
 export interface Replay {
   stream: StreamFn;
-  /** The first request that did not match its recording (strict replay only), as a sentence. */
-  mismatch(): string | undefined;
+  /** Why the cassette does not fit this run, as a sentence: the first request that did not match its
+   * recording (strict replay only), or the first asked for past its last exchange (strict or loose). The
+   * command reports it as a usage error (docs/ci-and-json.md, exit 2: "a --replay cassette recorded for
+   * other requests"), not as the provider error the stream ended with. */
+  misfit(): string | undefined;
   /** What the served exchanges cost when they were recorded, at catalog prices. */
   recordedCostUsd(): number;
 }
@@ -161,13 +164,13 @@ export interface Replay {
 /**
  * Serves the exchanges of `file` in order. Unless `loose`, each request must match the recorded one
  * (cassette-match.ts); the first that does not ends the stream with an error and is kept for
- * {@link Replay.mismatch}. A call past the last exchange yields a terminal error saying how many turns
- * the cassette holds. Reads the file now, so a missing or broken cassette fails before the run starts.
+ * {@link Replay.misfit}. A call past the last exchange yields a terminal error saying how many turns
+ * the cassette holds, kept the same way. Reads the file now, so a missing or broken cassette fails before the run starts.
  */
 export function replayStream(file: string, options: { workspaceRoot: string; loose?: boolean }): Replay {
   const exchanges = readCassette(file, options.workspaceRoot);
   let next = 0;
-  let mismatch: string | undefined;
+  let misfit: string | undefined;
   let recordedCost = 0;
 
   async function* replay(request: ModelRequest): AsyncGenerator<StreamEvent> {
@@ -175,25 +178,17 @@ export function replayStream(file: string, options: { workspaceRoot: string; loo
     next += 1;
     const difference =
       exchange && !options.loose ? firstDifference(exchange.request, summarizeRequest(request)) : undefined;
-    if (difference !== undefined || mismatch !== undefined) {
-      mismatch ??= `--replay ${file}: request ${next} does not match the recording: ${difference}; record the cassette again, or pass --replay-loose to serve it anyway`;
+    if (misfit === undefined && difference !== undefined)
+      misfit = `--replay ${file}: request ${next} does not match the recording: ${difference}; record the cassette again, or pass --replay-loose to serve it anyway`;
+    if (misfit === undefined && !exchange)
+      misfit = `--replay ${file}: the cassette holds ${exchanges.length} turn${exchanges.length === 1 ? "" : "s"} and the run asked for turn ${next}; record the cassette again for this run`;
+    // Once the cassette does not fit, every later request ends the same way: nothing more is served.
+    if (misfit !== undefined || !exchange) {
       yield {
         type: "error",
         error: {
           kind: "bad_request",
-          message: mismatch,
-          provider: request.model.provider,
-          model: request.model.id,
-        },
-      };
-      return;
-    }
-    if (!exchange) {
-      yield {
-        type: "error",
-        error: {
-          kind: "bad_request",
-          message: `cassette ${file} holds ${exchanges.length} turn${exchanges.length === 1 ? "" : "s"} and the run asked for turn ${next}`,
+          message: misfit ?? "",
           provider: request.model.provider,
           model: request.model.id,
         },
@@ -220,5 +215,5 @@ export function replayStream(file: string, options: { workspaceRoot: string; loo
       yield event;
     }
   }
-  return { stream: replay, mismatch: () => mismatch, recordedCostUsd: () => recordedCost };
+  return { stream: replay, misfit: () => misfit, recordedCostUsd: () => recordedCost };
 }

@@ -203,9 +203,9 @@ describe("strict replay", () => {
       expect(events).toHaveLength(1);
       const [event] = events;
       expect(event?.type).toBe("error");
-      expect(replay.mismatch()).toContain("request 1 does not match the recording");
-      expect(replay.mismatch()).toContain(c.says);
-      expect(replay.mismatch()).toContain("--replay-loose");
+      expect(replay.misfit()).toContain("request 1 does not match the recording");
+      expect(replay.misfit()).toContain(c.says);
+      expect(replay.misfit()).toContain("--replay-loose");
       // Nothing later is served once a request missed.
       expect((await collect(replay.stream(request("go on")))).at(-1)?.type).toBe("error");
     });
@@ -216,7 +216,7 @@ describe("strict replay", () => {
     const replay = replayStream(file, { workspaceRoot: workspace, loose: true });
     const events = await collect(replay.stream(request("something else entirely")));
     expect(events.at(-1)).toMatchObject({ type: "done" });
-    expect(replay.mismatch()).toBeUndefined();
+    expect(replay.misfit()).toBeUndefined();
   });
 
   test("the recorded cost of what was served is reported apart, at catalog prices", async () => {

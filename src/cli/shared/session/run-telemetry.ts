@@ -4,8 +4,7 @@
  * for the export at most 1.5 s, so a collector that is down never holds the exit code back.
  */
 import pkg from "../../../../package.json" with { type: "json" };
-import { terminalSafe } from "../../../kernel/index.ts";
-import { costOf, modelInfo } from "../../../llm/catalog.ts";
+import { terminalSafe, type Usage } from "../../../kernel/index.ts";
 import type { AgentConfig } from "../../../sdk/config/config.ts";
 import { openTelemetry, type Telemetry } from "../../../telemetry/telemetry.ts";
 import { stderr } from "../io/std-streams.ts";
@@ -16,16 +15,18 @@ function warn(message: string): void {
   stderr.write(`agent: warning: telemetry: ${terminalSafe(message)}\n`);
 }
 
-/** The traces of this process, or undefined when telemetry is off. */
+/** The traces of this process, or undefined when telemetry is off. `cost`: the model client's prices
+ * (ModelClient.costOf: 0 for a replay). */
 export function commandTelemetry(
   config: AgentConfig,
   env: Record<string, string | undefined>,
+  cost: (model: string, usage: Usage) => number,
 ): Promise<Telemetry | undefined> {
   return openTelemetry({
     config: config.telemetry,
     env,
     version: pkg.version,
-    costOf: (model, usage) => costOf(usage, modelInfo(model)),
+    costOf: cost,
     warn,
   });
 }
