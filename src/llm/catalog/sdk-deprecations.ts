@@ -1,13 +1,16 @@
 /**
- * The Anthropic SDK's own list of deprecated models and their end-of-life days, read from the installed
- * SDK at run time so a newer SDK's list applies without a change here: @anthropic-ai/sdk ships it as
- * `internal/data/deprecated-models.js` (`DEPRECATED_MODELS = {'claude-sonnet-4-5': 'November 30th,
- * 2026', ...}`; src/internal/data/deprecated-models.ts in anthropics/anthropic-sdk-typescript), the
- * list its `messages.create` warns from. The file is read as text (never executed); a missing or
- * unreadable file gives an empty list, and the cited overrides (overrides.ts) still apply.
+ * The Anthropic SDK's own list of deprecated models and their end-of-life days. @anthropic-ai/sdk ships
+ * it as `internal/data/deprecated-models.js` (`DEPRECATED_MODELS = {'claude-sonnet-4-5': 'November 30th,
+ * 2026', ...}`; src/internal/data/deprecated-models.ts in anthropics/anthropic-sdk-typescript), the list
+ * its `messages.create` warns from; the package does not export that path. scripts/catalog-merged.ts
+ * reads the installed SDK's file as text (never executed) into sdk-deprecations.json, which ships inside
+ * the program: a compiled binary has no node_modules to read at run time, and finding the file on every
+ * run cost about 1.7 ms of each start (bench/startup.ts). test/llm/catalog/retirement.test.ts fails when
+ * the installed SDK's list and the shipped one differ, so an SDK upgrade regenerates it.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import shipped from "./sdk-deprecations.json" with { type: "json" };
 
 const MONTHS = [
   "january",
@@ -45,14 +48,18 @@ export function parseDeprecatedModels(source: string): Map<string, string> {
 
 let cached: ReadonlyMap<string, string> | undefined;
 
-/** The installed Anthropic SDK's deprecated models (id -> YYYY-MM-DD), read once per process. */
+/** The Anthropic SDK's deprecated models (id -> YYYY-MM-DD) as shipped (sdk-deprecations.json). */
 export function anthropicSdkDeprecations(): ReadonlyMap<string, string> {
-  if (cached) return cached;
+  cached ??= new Map(Object.entries(shipped.models));
+  return cached;
+}
+
+/** The list in the installed SDK's own file (scripts and tests; empty when it cannot be read). */
+export function installedSdkDeprecations(): Map<string, string> {
   try {
     const root = dirname(require.resolve("@anthropic-ai/sdk"));
-    cached = parseDeprecatedModels(readFileSync(join(root, "internal/data/deprecated-models.js"), "utf8"));
+    return parseDeprecatedModels(readFileSync(join(root, "internal/data/deprecated-models.js"), "utf8"));
   } catch {
-    cached = new Map();
+    return new Map();
   }
-  return cached;
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { unlistedCatalogModels } from "../../../src/llm/catalog/check.ts";
 import {
   anthropicSdkDeprecations,
+  installedSdkDeprecations,
   parseDeprecatedModels,
   sdkDay,
 } from "../../../src/llm/catalog/sdk-deprecations.ts";
@@ -59,13 +60,19 @@ describe("the Anthropic SDK's own list", () => {
       "exports.DEPRECATED_MODELS = {\n    'claude-opus-4-5': 'January 22nd, 2027',\n};",
     );
     expect([...parsed]).toEqual([["claude-opus-4-5", "2027-01-22"]]);
-    // The installed SDK (1.12) lists claude-sonnet-4-5 and claude-mythos-preview.
+    // The installed SDK (1.14) lists claude-sonnet-4-5, claude-mythos-preview and claude-opus-4-5.
     expect(anthropicSdkDeprecations().get("claude-sonnet-4-5")).toBe("2026-11-30");
+    expect(anthropicSdkDeprecations().get("claude-opus-4-5")).toBe("2027-01-22");
     // An id only the SDK knows still gets the notice.
     expect(retirementWarning("claude-mythos-preview", on("2026-11-29"))).toBe(
       "claude-mythos-preview was shut down on 2026-06-30",
     );
   });
+});
+
+test("the shipped list is the installed SDK's (after an SDK upgrade: bun scripts/catalog-merged.ts)", () => {
+  expect(installedSdkDeprecations().size).toBeGreaterThan(0);
+  expect([...anthropicSdkDeprecations()].sort()).toEqual([...installedSdkDeprecations()].sort());
 });
 
 describe("the client announces a retired model once", () => {
