@@ -8,6 +8,7 @@ import type {
   StreamFn,
   ToolDefinition,
 } from "../kernel/index.ts";
+import type { SessionWorktree } from "../kernel/run-events/events.ts";
 import type { Redactor } from "../kernel/text/redact.ts";
 import type { Effect, GateCheck, GateOutcome, PolicyRequest } from "../policy/types.ts";
 import type { Checkpointer } from "../tools/checkpoints/checkpointer.ts";
@@ -146,6 +147,8 @@ export interface RunAgentOptions extends AgentDeps {
   sessionId?: string;
   /** Marks session_start as a resumed session. */
   resumed?: boolean;
+  /** The root only: the git worktree the session works in, recorded in session_start. */
+  worktree?: SessionWorktree;
   /** Compact the given history before the first model call, whatever its size (a chat's `/compact`). */
   compactFirst?: boolean;
   /**

@@ -123,6 +123,7 @@ export async function runGoal(parts: SessionParts, typed: string, options: RunOp
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.history ? { history: options.history, resumed: options.resumed ?? true } : {}),
     ...(options.restoredSkills ? { restoredSkills: options.restoredSkills } : {}),
+    ...(options.worktree ? { worktree: options.worktree } : {}),
     ...(outputSchema ? { outputSchema } : {}),
     ...(options.escalate !== undefined ? { escalate: options.escalate } : {}),
     ...(planning ? { planMode: true } : {}),

@@ -14,6 +14,7 @@ import type {
   ResponseSchema,
   RunResult,
 } from "../kernel/index.ts";
+import type { SessionWorktree } from "../kernel/run-events/events.ts";
 import type { Redactor } from "../kernel/text/redact.ts";
 import type { ModelClient } from "../llm/client.ts";
 import type { SandboxSettings } from "../tools/exec/sandbox-settings.ts";
@@ -126,6 +127,8 @@ export interface RunOptions {
   /** The session id this run's events and hooks carry instead of the session's (a chat's `/clear`
    * starts a new transcript on the same session). */
   sessionId?: string;
+  /** The git worktree the workspace lies in (`--worktree`), recorded in the transcript's session_start. */
+  worktree?: SessionWorktree;
 }
 
 export interface Session {

@@ -41,7 +41,11 @@ function describe(
       const d = event.data;
       const resumed = d.resumed ? " (resumed)" : "";
       const when = new Date(event.time).toISOString();
-      return `session ${d.sessionId}${resumed} · ${when}\nagent ${d.agentName} · model ${d.model} · cwd ${d.cwd}\ngoal: ${d.goal}\n`;
+      // A worktree run names its worktree as the end of the run did (ui/result.ts worktreeLines).
+      const worktree = d.worktree
+        ? `worktree ${d.worktree.name}: ${d.worktree.path} (branch ${d.worktree.branch})\n`
+        : "";
+      return `session ${d.sessionId}${resumed} · ${when}\nagent ${d.agentName} · model ${d.model} · cwd ${d.cwd}\n${worktree}goal: ${d.goal}\n`;
     }
     case "act_start":
       return `▸ ${event.name}: delegating to ${event.data.childName}: ${oneLine(event.data.goal)}`;

@@ -17,6 +17,7 @@
  *   server.enqueue({ text: ["Hel", "lo"] }, { toolCalls: [{ name: "read_file", args: { path: "a" }, fragments: 3 }] });
  *   server.requests          // every request: protocol, path, headers, parsed JSON body, model
  *   server.settings.ollama = { thinkingModels: ["qwen3"] }  // switches: fake-rules.ts FakeServerSettings
+ *   server.enqueueFor("name: editor-a", { text: "..." })  // turns for requests whose system prompt has that text
  *   server.clear()           // drops unserved turns (call after each test sharing a server)
  *   await server.close();
  *
@@ -27,6 +28,11 @@
  * queue is empty the server answers 400 with an error naming the request, so a test fails loudly instead of
  * hanging (400 is never retried). Requests the real API would refuse are refused first, with the real
  * status and error text (fake-rules.ts), without consuming a turn.
+ *
+ * Concurrent agents (parallel sub-agents) reach the server in an order no test controls, so their turns
+ * can be routed: `enqueueFor(match, ...turns)` keeps a queue of its own for requests whose system prompt
+ * (fake-system-prompt.ts) contains `match`; the first routed queue that matches and still has turns
+ * answers, every other request takes from the main queue.
  *
  * CLI: `bun test/support/fake-llm-server.ts --script turns.json [--port N]` serves the turns of a JSON
  * array file, prints its URL on stdout and runs until killed.
@@ -42,6 +48,7 @@ import {
 import { type FakeModelList, modelListResponse, modelListRoute } from "./fake-model-list.ts";
 import { checkRules, type FakeServerSettings } from "./fake-rules.ts";
 import { bindAnthropicTurn } from "./fake-rules-anthropic.ts";
+import { systemPromptOf } from "./fake-system-prompt.ts";
 
 export type { FakeProtocol, FakeToolCall, FakeTurn, FakeUsage };
 
@@ -69,7 +76,12 @@ export interface FakeLlmServer {
   geminiBaseUrl: string;
   /** Scripts the next turns, answered in order. */
   enqueue(...turns: FakeTurn[]): void;
-  /** Turns not yet served. */
+  /**
+   * Scripts turns only for requests whose system prompt contains `match` (one agent of several that run
+   * at once), answered in order; those requests take from the main queue once these are used up.
+   */
+  enqueueFor(match: string, ...turns: FakeTurn[]): void;
+  /** Turns not yet served (the main queue's and every routed one's). */
   pending(): number;
   /** What the protocol's model-list endpoint answers (fake-model-list.ts); an empty list until set. */
   serveModels(protocol: FakeProtocol, list: FakeModelList): void;
@@ -166,6 +178,13 @@ export async function startFakeLlmServer(
   } = {},
 ): Promise<FakeLlmServer> {
   const queue: FakeTurn[] = [];
+  const routed: { match: string; turns: FakeTurn[] }[] = [];
+  /** The next turn for a request: from the first routed queue its system prompt matches, else the main one. */
+  const nextTurn = (protocol: FakeProtocol, body: unknown): FakeTurn | undefined => {
+    const system = routed.length > 0 ? systemPromptOf(protocol, body) : "";
+    const own = routed.find((r) => r.turns.length > 0 && system.includes(r.match));
+    return own ? own.turns.shift() : queue.shift();
+  };
   const requests: FakeRequest[] = [];
   const modelLists: Partial<Record<FakeProtocol, FakeModelList>> = {};
   const settings: FakeServerSettings = {};
@@ -232,7 +251,7 @@ export async function startFakeLlmServer(
           status: refusal.status,
           headers: { "content-type": "application/json" },
         });
-      const turn = queue.shift();
+      const turn = nextTurn(target.protocol, body);
       if (!turn || (turn.protocol && turn.protocol !== target.protocol)) {
         const why = turn
           ? `the next scripted turn is for ${turn.protocol}`
@@ -279,7 +298,13 @@ export async function startFakeLlmServer(
     enqueue: (...turns) => {
       queue.push(...turns);
     },
-    pending: () => queue.length,
+    enqueueFor: (match, ...turns) => {
+      if (match === "") throw new Error("enqueueFor: an empty match would take every request");
+      const existing = routed.find((r) => r.match === match);
+      if (existing) existing.turns.push(...turns);
+      else routed.push({ match, turns: [...turns] });
+    },
+    pending: () => routed.reduce((sum, r) => sum + r.turns.length, queue.length),
     serveModels: (protocol, list) => {
       modelLists[protocol] = list;
     },
@@ -288,6 +313,7 @@ export async function startFakeLlmServer(
     },
     clear: () => {
       queue.length = 0;
+      routed.length = 0;
     },
     dropHanging: () => {
       const release = drop;

@@ -146,6 +146,7 @@ function startSession(base: RunBase, model: string): void {
       cwd: options.workspace.root,
       ...(options.resumed ? { resumed: true } : {}),
       ...(instructed ? { instructions: options.instructions?.files.map((f) => f.path) ?? [] } : {}),
+      ...(options.worktree ? { worktree: options.worktree } : {}),
     }),
   );
   for (const message of options.instructions?.warnings ?? [])

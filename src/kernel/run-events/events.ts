@@ -58,6 +58,14 @@ export function shownAsTool(data: { kind?: ToolEventKind }): boolean {
   return data.kind !== "agent" && data.kind !== "verify";
 }
 
+/** The git worktree a session works in, as its session_start records it. */
+export interface SessionWorktree {
+  name: string;
+  branch: string;
+  /** The worktree's folder (its top, not the workspace subfolder). */
+  path: string;
+}
+
 /** Payload of each session event kind. */
 export interface EventDataMap {
   session_start: {
@@ -69,6 +77,8 @@ export interface EventDataMap {
     resumed?: boolean;
     /** Paths of the project instruction files in the root agent's system prompt, in prompt order. */
     instructions?: string[];
+    /** The git worktree the session works in (`--worktree`, docs/worktrees.md); `cwd` lies inside it. */
+    worktree?: SessionWorktree;
   };
   /** `provider`: the provider the request goes to (`anthropic`, `openai`, a config provider's name). */
   plan_start: { turn: number; model: string; provider?: string };

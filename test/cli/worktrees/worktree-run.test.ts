@@ -197,3 +197,42 @@ test(
   },
   TIMEOUT_MS,
 );
+
+test(
+  "agent sessions show names the worktree a run worked in: its name, folder and branch",
+  async () => {
+    initRepository();
+    agent.server.enqueue(
+      { toolCalls: [{ name: "write_file", args: { path: "c.txt", content: "three\n" } }] },
+      { text: "Done." },
+    );
+    const run = await agent.run([
+      "run",
+      "--agent",
+      "code-editor",
+      "--worktree",
+      "shown",
+      "--allow",
+      "write_file",
+      "-o",
+      "json",
+      "write c.txt",
+    ]);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as JsonResult & { session_id: string };
+    const path = result.worktree?.path ?? "no worktree";
+    const shown = await agent.run(["sessions", "show", result.session_id]);
+    expect(shown.stderr).toBe("");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`worktree shown: ${path} (branch agent/shown)\n`);
+
+    // A run outside a worktree names none.
+    agent.server.enqueue({ text: "Nothing." });
+    const plain = await agent.run(["run", "-o", "json", "look"]);
+    const plainId = (JSON.parse(plain.stdout) as { session_id: string }).session_id;
+    const plainShown = await agent.run(["sessions", "show", plainId]);
+    expect(plainShown.code).toBe(0);
+    expect(plainShown.stdout).not.toContain("worktree");
+  },
+  TIMEOUT_MS,
+);

@@ -216,6 +216,9 @@ export function runRootTurn(setup: SessionSetup, turn: RootTurn): Promise<RunRes
     ...(turn.plan ? { plan: true } : {}),
     ...(turn.history.length > 0 || turn.resumed ? { history: turn.history, resumed: turn.resumed } : {}),
     ...(turn.restoredSkills?.length ? { restoredSkills: turn.restoredSkills } : {}),
+    ...(setup.worktree
+      ? { worktree: { name: setup.worktree.name, branch: setup.worktree.branch, path: setup.worktree.path } }
+      : {}),
   });
 }
 
