@@ -176,6 +176,7 @@ export async function createSession(options: SessionOptions = {}): Promise<Sessi
       ...(s.argumentHint ? { argumentHint: s.argumentHint } : {}),
     })),
     setApprover: (approve) => approver.set(approve),
+    ask: (request, signal) => approver.decide(request, signal),
     run: (goal, runOptions = {}) => {
       currentSessionId = runOptions.sessionId ?? parts.id;
       return runGoal(parts, goal, runOptions);

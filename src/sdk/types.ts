@@ -139,6 +139,9 @@ export interface Session {
   readonly client: ModelClient;
   /** Sets who answers approval requests from now on (e.g. a terminal prompt made after the session). */
   setApprover(approve: ApproveFn | Approver): void;
+  /** Puts a question of the caller's own to whoever answers approvals now (a plan to carry out): as for the
+   * gate's requests, a person asked is notified first (`notification` event, `on_notification` hooks). */
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
   /** The skills the user can run as `/name args` (a chat's `/` menu lists them). */
   readonly skills: readonly { name: string; description: string; argumentHint?: string }[];
   /** The spec a run of `agent` would use; AppError("usage") naming the known agents otherwise. */

@@ -81,6 +81,7 @@ export const CHAT_HELP: readonly string[] = [
   "      ←/→, Home/End, Ctrl-A/E, Alt-B/F move · Ctrl-W, Ctrl-U, Ctrl-K delete a word, to the start, to the end",
   // As docs/chat.md and the approval box (`Esc no`) say: Esc answers the prompt, the turn goes on.
   "      Esc interrupt the running turn (at an approval prompt: no, the turn goes on; Esc again interrupts)",
+  "      Esc Esc on an empty input: /rewind",
   "      Ctrl-C clear the input (on an empty input: press again to quit) · during a turn: interrupt",
 ];
 

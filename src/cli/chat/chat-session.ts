@@ -30,6 +30,7 @@ import { openTranscript, type Transcript } from "../../session/transcript.ts";
 import { type ChatUi, type ChatWelcomeInfo, openChatUi } from "../../ui/chat.ts";
 import { formatCost, formatUsage } from "../../ui/format.ts";
 import { unknownCommandText } from "../../ui/slash-commands.ts";
+import { terminalNotifier } from "../../ui/terminal-notify.ts";
 import { exitCodeFor } from "../shared/io/exit-code.ts";
 import { handOverToProcessStreams, isTerminal, stderr, stdout } from "../shared/io/std-streams.ts";
 import { commandTelemetry, finishTelemetry } from "../shared/session/run-telemetry.ts";
@@ -71,8 +72,14 @@ interface Conversation {
   cleared?: string;
 }
 
+/** `agent chat`'s flags: the session's, and `--plan`. */
+export interface ChatFlags extends SessionFlags {
+  /** `--plan`: messages run in plan mode until the user approves a plan (docs/plan-mode.md). */
+  plan?: boolean;
+}
+
 /** Runs `agent chat`; resolves to the exit code (0 when the user quits). */
-export async function chatSession(words: string[], flags: SessionFlags): Promise<number> {
+export async function chatSession(words: string[], flags: ChatFlags): Promise<number> {
   if (!isTerminal(0) || !stdout.isTTY) {
     throw new AppError(
       "usage",
@@ -117,7 +124,13 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   // up before the view opens, so a warning about them reaches stderr before Ink owns the screen.
   const telemetry = await commandTelemetry(setup.config, env, setup.client.costOf);
   // The view draws on process.stdout: every other write goes there too from now on (std-streams.ts).
-  handOverToProcessStreams();
+  const streams = handOverToProcessStreams();
+  // An approval or a plan waiting, or a long message's end, tells the terminal (docs/notifications.md).
+  const notifyTerminal = terminalNotifier(
+    setup.config.notifications?.terminal ?? "auto",
+    env,
+    streams.stdout,
+  );
   const ui: ChatUi = await openChatUi({
     colors: !env.NO_COLOR,
     // The client's prices: a replay's live cost is 0, as its summary's.
@@ -152,6 +165,7 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       convo.transcript.append(event);
       telemetry?.onEvent(event);
       ui.onEvent(event);
+      if (event.kind === "notification") notifyTerminal?.(event.data.message);
     },
     (event) => {
       // The conversation as resumeFrom rebuilds it: the root's messages, with its compactions replayed.
@@ -179,6 +193,9 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       `continuing session ${shortIdOf(continued.sessionId, sessionsDir(env))} (${convo.messages.length} messages)`,
     );
   }
+  // `agent --plan`: every message runs in plan mode until the user approves a plan (docs/plan-mode.md).
+  let planMode = flags.plan === true;
+  if (planMode) ui.note(PLAN_MODE_ON);
   try {
     let first: string | undefined = words.join(" ").trim() || undefined;
     let lastSmallTalk = false;
@@ -191,11 +208,18 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       // `/name args` for a skill is a message: the session activates the skill (sdk/session-run.ts).
       const command =
         parsed?.name === "unknown" && isSkillLine(input.text, session.skills) ? undefined : parsed;
-      // `/plan GOAL` is a message in plan mode; `/plan` alone says how to use it.
-      const planning = command?.name === "plan" && command.goal !== "" ? command.goal : undefined;
+      // `/plan GOAL` is a message in plan mode, and so is every message while `--plan` holds; `/plan`
+      // alone says how to use it.
+      const planning =
+        command?.name === "plan" && command.goal !== ""
+          ? command.goal
+          : planMode && command === undefined
+            ? input.text
+            : undefined;
       if (command !== undefined && planning === undefined) {
         if (command.name === "quit") break;
-        await runCommand(command, { setup, convo, ui, totals, emit });
+        if (command.name === "plan" && planMode) ui.note(PLAN_MODE_ON, false);
+        else await runCommand(command, { setup, convo, ui, totals, emit });
         continue;
       }
       ui.sent(input.text);
@@ -228,15 +252,16 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
         turn: convo.turns + 1,
         ...(top.model !== undefined ? { model: top.model } : {}),
       };
-      const result =
+      const outcome =
         planning !== undefined
           ? await (await import("../shared/session/plan-review.ts")).planThenExecute(
               setup,
               rootTurn,
-              ui.approver,
+              true,
               () => [...convo.messages],
             )
-          : await runRootTurn(setup, rootTurn);
+          : { result: await runRootTurn(setup, rootTurn), approved: false };
+      const result = outcome.result;
       turn = undefined;
       convo.resumed = true;
       // Restored once: from now on the session keeps the root's activations across messages.
@@ -246,6 +271,10 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
       addTotals(totals, result);
       const exitCode = exitCodeFor(result);
       ui.turnEnded(redactor.redactValue({ ...result, sessionId: convo.transcript.id, exitCode }));
+      if (planMode && outcome.approved) {
+        planMode = false;
+        ui.note("plan mode is off: the next messages run under the normal rules");
+      }
     }
   } finally {
     process.off("SIGINT", onSignal);
@@ -270,6 +299,10 @@ export async function chatSession(words: string[], flags: SessionFlags): Promise
   }
   return 0;
 }
+
+/** What the chat says when `--plan` holds (at the start, and for `/plan` alone). */
+const PLAN_MODE_ON =
+  "plan mode: each message gets read-only tools and ends with a plan to approve (y), edit (f) or reject (n); the first plan you approve is carried out and ends plan mode";
 
 /** What `/cost` reports: this chat's turns, tokens and cost. */
 interface Totals {

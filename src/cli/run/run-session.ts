@@ -192,12 +192,11 @@ export async function runSession(
     };
     // --plan: the plan, then on a terminal the user's review and, once approved, the run that carries it out.
     const result = flags.plan
-      ? await (await import("../shared/session/plan-review.ts")).planThenExecute(
-          setup,
-          turn,
-          interactive,
-          () => [...conversation],
-        )
+      ? (
+          await (
+            await import("../shared/session/plan-review.ts")
+          ).planThenExecute(setup, turn, interactive !== undefined, () => [...conversation])
+        ).result
       : await runRootTurn(setup, turn);
     // The reader closed stdout: the run was aborted; nothing more can be shown (the transcript has it all).
     if (pipe.broken) {

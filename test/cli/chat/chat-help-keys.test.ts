@@ -18,3 +18,8 @@ test("/help: Esc at an approval prompt is no and the turn goes on, as docs/chat.
     "at an approval prompt: no, as the prompt says (the model reads the denial and the turn goes on",
   );
 });
+
+test("/help and docs/chat.md name Esc Esc on an empty input as the way to /rewind", () => {
+  expect(CHAT_HELP).toContain("      Esc Esc on an empty input: /rewind");
+  expect(docs).toContain("twice on an empty input, the `/rewind` list");
+});

@@ -140,3 +140,42 @@ test(
   },
   TEST_TIMEOUT_MS * 2,
 );
+
+test(
+  "Esc Esc on the empty input opens the rewind list; Esc while a turn runs interrupts it and opens nothing",
+  async () => {
+    server.enqueue(
+      { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "a one\n" } }] },
+      { text: "did one" },
+      { text: "Once upon a time there was a very slow story", hangAfterEvents: 4 },
+    );
+    const args = ["chat", "--agent", "code-editor", "--allow", "write_file"];
+    await withTerminal(args, { server }, async (run) => {
+      const ws = run.sandbox.workspace;
+      await run.waitForScreen(INPUT, "the input box");
+      await say(run, "first message", "did one");
+      expect(files(ws)["a.txt"]).toBe("a one\n");
+      run.send("tell me a slow story");
+      await run.waitForScreen(/Once upon a time/, "the running turn's text");
+      // While the turn runs, Esc interrupts it (and arms nothing).
+      run.press("Escape");
+      await run.waitForScreen(/interrupted/, "the interrupted turn");
+      await run.waitForScreen(INPUT, "the input box after the interruption");
+      expect(run.screen()).not.toContain("rewind to before which message");
+      // At the idle, empty input: the first Esc says what a second does, the second opens the list.
+      run.press("Escape");
+      await run.waitForScreen(/Press Esc again to rewind/, "the first Esc's hint");
+      run.press("Escape");
+      await run.waitForScreen(/rewind to before which message/, "the list of messages");
+      run.press("Up");
+      run.press("Enter");
+      await run.waitForScreen(/restore code and conversation/, "the list of what to restore");
+      run.press("Enter");
+      await run.waitForScreen(/rewound code and conversation to before message 1/, "the rewind's report");
+      expect(files(ws)["a.txt"]).toBeUndefined();
+      await run.waitForScreen(INPUT, "the input box");
+      expect(await run.exitAfter("C-u", "C-d")).toBe(0);
+    });
+  },
+  TEST_TIMEOUT_MS,
+);

@@ -114,3 +114,61 @@ test(
   },
   TEST_TIMEOUT_MS * 2,
 );
+
+/** The hook's payloads, one JSON object a line. */
+function payloadsIn(hookLog: string): { notification_type: string; message: string }[] {
+  return readFileSync(hookLog, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+}
+
+/** Waits until the raw terminal output holds OSC 9 (written while the prompt waits, before any key). */
+async function untilOsc9(raw: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (!(existsSync(raw) && readFileSync(raw, "latin1").includes(OSC9)) && Date.now() < deadline)
+    await Bun.sleep(50);
+  return existsSync(raw) ? readFileSync(raw, "latin1") : "";
+}
+
+const PLAN = { summary: "Create hello.txt.", steps: ["Write hello.txt"], files: ["hello.txt"], commands: [] };
+
+test(
+  "a plan waiting for approval (agent run --plan, and a chat's plan) notifies as an approval does",
+  async () => {
+    for (const args of [
+      ["run", "--plan", "--agent", "code-editor", "Create hello.txt"],
+      ["--plan", "--agent", "code-editor", "Create hello.txt"],
+    ]) {
+      server.enqueue({ text: JSON.stringify(PLAN) });
+      const { sandbox, hookLog, raw } = sandboxWithHook();
+      const run = startTerminal(args, { server, sandbox, rawOutput: raw, env: { TERM_PROGRAM: "ghostty" } });
+      try {
+        await run.waitForScreen(/has a plan \(nothing has changed yet\)/, "the plan review");
+        const bytes = await untilOsc9(raw);
+        expect(count(bytes, OSC9)).toBe(1);
+        expect(bytes).toContain(`${OSC9}code-editor needs your approval to carry out this plan`);
+        expect(run.screen()).not.toContain("]9;");
+        // n rejects: nothing was carried out.
+        run.press("n");
+        if (args[0] === "run") expect(await run.exitStatus()).toBe(0);
+        else {
+          await run.waitForScreen(/Enter send/, "the input box");
+          expect(await run.exitAfter("C-d")).toBe(0);
+        }
+        expect(existsSync(join(sandbox.workspace, "hello.txt"))).toBe(false);
+        const payloads = payloadsIn(hookLog);
+        expect(payloads).toHaveLength(1);
+        expect(payloads[0]).toMatchObject({
+          hook_event_name: "Notification",
+          notification_type: "permission_prompt",
+          cwd: sandbox.workspace,
+        });
+        expect(payloads[0]?.message).toBe("code-editor needs your approval to carry out this plan");
+      } finally {
+        run.close();
+      }
+    }
+  },
+  TEST_TIMEOUT_MS * 2,
+);

@@ -3,10 +3,11 @@
  * (y carries it out, f edits it first with typed changes, n or Esc rejects it); once approved, the same
  * session runs again, under the normal rules and with the plan-mode conversation as its history, to carry
  * it out. As Claude Code's plan mode: the plan is approved before anything changes, then the session
- * executes it with normal permissions.
+ * executes it with normal permissions. The review is put through the session's approver, so a plan waiting
+ * for the user notifies as any approval does (docs/notifications.md: the terminal and `on_notification`
+ * hooks with `notification_type` `permission_prompt`).
  */
 import {
-  type Approver,
   type Message,
   makeEvent,
   PLAN_REVIEW_TOOL,
@@ -14,19 +15,20 @@ import {
   planText,
   type RunResult,
 } from "../../../kernel/index.ts";
+import type { Session } from "../../../sdk/session.ts";
 import { type RootTurn, runRootTurn, type SessionSetup } from "./session-setup.ts";
 
 /** What the user chose for a plan: carry it out (with their edits), or leave everything as it is. */
 type Review = { approved: true; edits?: string } | { approved: false };
 
-/** Puts `plan` to the user through the terminal's approval prompt. */
+/** Puts `plan` to the user through the session's approver (the terminal's approval prompt). */
 async function reviewPlan(
-  approver: Approver,
+  session: Session,
   plan: Plan,
   agentName: string,
   signal: AbortSignal,
 ): Promise<Review> {
-  const decision = await approver.decide(
+  const decision = await session.ask(
     {
       id: `plan-review-${Date.now()}`,
       agent: "root",
@@ -52,29 +54,38 @@ export function executeGoal(plan: Plan, edits?: string): string {
   return `The user approved your plan. Carry it out now.\n\n${planText(plan)}${changes}`;
 }
 
+/** A plan-mode turn's end: the plan run's result, or, once the user approved it, the run that carried it out. */
+export interface PlanOutcome {
+  result: RunResult;
+  approved: boolean;
+}
+
 /**
- * Runs the plan-mode turn; on a terminal whose user approves the plan, runs the approved plan in the same
- * session and returns that run's result. `messages`: the root's messages so far (the plan run's included).
+ * Runs the plan-mode turn; when `review` (a person answers the session's approvals) and the user approves
+ * the plan, runs the approved plan in the same session and returns that run's result. `messages`: the
+ * root's messages so far (the plan run's included).
  */
 export async function planThenExecute(
   setup: SessionSetup,
   turn: RootTurn,
-  approver: Approver | undefined,
+  review: boolean,
   messages: () => Message[],
-): Promise<RunResult> {
+): Promise<PlanOutcome> {
   const planned = await runRootTurn(setup, { ...turn, plan: true });
-  if (!approver || planned.status !== "success" || !planned.plan || turn.signal.aborted) return planned;
-  const review = await reviewPlan(approver, planned.plan, setup.spec.name, turn.signal).catch(
+  if (!review || planned.status !== "success" || !planned.plan || turn.signal.aborted)
+    return { result: planned, approved: false };
+  const answer = await reviewPlan(setup.session, planned.plan, setup.spec.name, turn.signal).catch(
     (): Review => ({ approved: false }),
   );
-  if (!review.approved) return planned;
+  if (!answer.approved) return { result: planned, approved: false };
   // The approval is a structured record in the transcript, beside the plan it approves.
   setup.session.emit(makeEvent(setup.who, "plan", { plan: planned.plan, approved: true }));
   const { plan: _plan, outputSchema: _schema, ...normal } = turn;
-  return runRootTurn(setup, {
+  const result = await runRootTurn(setup, {
     ...normal,
-    goal: executeGoal(planned.plan, review.edits),
+    goal: executeGoal(planned.plan, answer.edits),
     history: messages(),
     resumed: true,
   });
+  return { result, approved: true };
 }

@@ -2,7 +2,10 @@
  * The chat input box's editing, as a pure function of the key pressed (Ink's useInput calls it; tests call
  * it directly). Typing inserts at the cursor, Enter sends the whole text; a newline is `\` then
  * Enter, Ctrl-J or Alt+Enter (terminals do not tell Shift+Enter from Enter); Up/Down walk this session's
- * earlier inputs; Esc leaves the draft alone (it interrupts a running turn, not the text being written);
+ * earlier inputs; Esc leaves the draft alone (it interrupts a running turn, not the text being written),
+ * and twice on an empty box opens the rewind list (Claude Code: "Press Esc twice (Esc + Esc) or use the
+ * /rewind command to open the rewind menu", https://code.claude.com/docs/en/checkpointing; any other key
+ * in between disarms it);
  * Ctrl-C clears a non-empty box, and on an empty one asks for a second Ctrl-C before quitting ("Press
  * Ctrl-C again to exit", as Claude Code does; any other key disarms it); Ctrl-D on an empty box quits.
  *
@@ -65,10 +68,16 @@ export interface InputState {
   draft: string;
   /** Ctrl-C was pressed on an empty box: the next Ctrl-C quits (the box shows "Press Ctrl-C again to exit"). */
   quitArmed?: boolean;
+  /** Esc was pressed on an empty box: the next Esc opens the rewind list ("Press Esc again to rewind"). */
+  rewindArmed?: boolean;
 }
 
 /** What a key did besides editing: send the text, or leave the chat. */
-export type InputOutcome = { kind: "submit"; text: string } | { kind: "quit" } | undefined;
+export type InputOutcome =
+  | { kind: "submit"; text: string }
+  | { kind: "quit" }
+  | { kind: "rewind" }
+  | undefined;
 
 type Applied = { state: InputState; outcome: InputOutcome };
 
@@ -77,7 +86,12 @@ export function emptyInput(history: readonly string[] = []): InputState {
 }
 
 /** Applies one key (or one chunk of typed/pasted text) to the box. */
-export function applyInputKey(state: InputState, input: string, key: InputKey): Applied {
+export function applyInputKey(armed: InputState, input: string, key: InputKey): Applied {
+  const { rewindArmed, ...state } = armed;
+  if (key.escape && state.text === "") {
+    if (rewindArmed === true) return { state, outcome: { kind: "rewind" } };
+    return { state: { ...state, quitArmed: false, rewindArmed: true }, outcome: undefined };
+  }
   if (key.ctrl && input === "c") {
     if (state.text !== "") return edit(state, { text: "", cursor: 0 });
     if (state.quitArmed === true) return { state, outcome: { kind: "quit" } };

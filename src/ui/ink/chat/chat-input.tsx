@@ -74,7 +74,8 @@ export function ChatInput({
     if (outcome.kind === "submit") {
       history.push(outcome.text);
       onInput({ kind: "message", text: outcome.text });
-    } else onInput({ kind: "quit" });
+    } else if (outcome.kind === "rewind") onInput({ kind: "message", text: "/rewind" });
+    else onInput({ kind: "quit" });
   });
 
   const lines = linesWithCursor(state.text, state.cursor);
@@ -92,6 +93,8 @@ export function ChatInput({
         ))}
         {state.quitArmed === true ? (
           <Text color={tone(colors, "yellow")}>Press Ctrl-C again to exit</Text>
+        ) : state.rewindArmed === true ? (
+          <Text color={tone(colors, "yellow")}>Press Esc again to rewind</Text>
         ) : (
           <Text dimColor>
             {busy

@@ -98,6 +98,36 @@ describe("chat input editing", () => {
     expect(feedKeys([["abc"], ["d", { ctrl: true }]]).outcomes).toEqual([]);
     expect(feedKeys([["d", { ctrl: true }]]).outcomes).toEqual([{ kind: "quit" }]);
   });
+
+  test("Esc twice on an empty box opens the rewind list; text, or another key in between, does not", () => {
+    const once = feedKeys([["", { escape: true }]]);
+    expect(once.outcomes).toEqual([]);
+    expect(once.state.rewindArmed).toBe(true);
+    expect(feedKeys([["", { escape: true }]], once.state).outcomes).toEqual([{ kind: "rewind" }]);
+    // Another key in between disarms it.
+    expect(
+      feedKeys(
+        [
+          ["", { upArrow: true }],
+          ["", { escape: true }],
+        ],
+        once.state,
+      ).outcomes,
+    ).toEqual([]);
+    expect(
+      feedKeys(
+        [
+          ["c", { ctrl: true }],
+          ["", { escape: true }],
+        ],
+        once.state,
+      ).outcomes,
+    ).toEqual([]);
+    // A draft stays, whatever the number of Esc.
+    const draft = feedKeys([["abc"], ["", { escape: true }], ["", { escape: true }]]);
+    expect(draft.outcomes).toEqual([]);
+    expect(draft.state.text).toBe("abc");
+  });
 });
 
 describe("slash commands", () => {
