@@ -14,7 +14,9 @@
  * `auth/scope-retry-limit`'s server: "Scope upgrade will never succeed").
  * Tokens come with a refresh token; with FIXTURE_REVOKE_ON_DELETE=1 the access token a session used stops
  * working when that session is closed with DELETE, so the next client must refresh (the refresh grant
- * is this fixture's addition: the SDK's demo provider has none).
+ * is this fixture's addition: the SDK's demo provider has none). With FIXTURE_REVOKE_ON_DELETE=first only
+ * the first session's token is revoked (the login's): runs that share one refreshed token afterwards are
+ * not cut off when one of them closes its session first.
  * With FIXTURE_ROTATE_REFRESH=1 each refresh issues a new refresh token and the one used stops working
  * (refresh token rotation, OAuth 2.1 §4.3.1). FIXTURE_REFRESH_AFTER_401S=N holds every refresh until the
  * MCP endpoint has answered 401 N times: N runs that start with a revoked token all meet their 401 before
@@ -42,6 +44,8 @@ import type { OAuthClientInformationFull, OAuthTokens } from "@modelcontextproto
 import express from "express";
 import { z } from "zod";
 
+/** FIXTURE_REVOKE_ON_DELETE=first: whether the first session's token was revoked already. */
+let revokedFirst = false;
 const open = process.env.FIXTURE_OPEN === "1";
 const stepUp = process.env.FIXTURE_STEP_UP_SCOPE;
 const log = process.env.FIXTURE_LOG;
@@ -228,9 +232,11 @@ app.all("/mcp", express.json(), auth, async (req, res) => {
   const id = req.headers["mcp-session-id"];
   const existing = typeof id === "string" ? sessions.get(id) : undefined;
   const transport = existing ?? (req.method === "POST" && id === undefined ? newSession() : undefined);
-  if (req.method === "DELETE" && process.env.FIXTURE_REVOKE_ON_DELETE === "1") {
+  const revoking = process.env.FIXTURE_REVOKE_ON_DELETE;
+  if (req.method === "DELETE" && (revoking === "1" || (revoking === "first" && !revokedFirst))) {
     const bearer = req.headers.authorization?.replace(/^Bearer /i, "");
     if (bearer) provider.revoke(bearer);
+    revokedFirst = true;
   }
   if (!transport) {
     res.status(404).json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null });

@@ -329,9 +329,10 @@ describe("OAuth for HTTP MCP servers", () => {
 
   test("two runs refreshing a rotating refresh token at once both work, and the login survives", async () => {
     // The login's DELETE revokes its access token, so both lists start with a 401; the fixture holds each
-    // refresh until both have met theirs, so the two refreshes overlap.
+    // refresh until both have met theirs, so the two refreshes overlap. Only the login's token is revoked:
+    // the two lists share the refreshed one, and the first to close its session must not cut off the other.
     const secure = await fixture("secure", false, {
-      FIXTURE_REVOKE_ON_DELETE: "1",
+      FIXTURE_REVOKE_ON_DELETE: "first",
       FIXTURE_ROTATE_REFRESH: "1",
       FIXTURE_REFRESH_AFTER_401S: "2",
     });
@@ -345,7 +346,7 @@ describe("OAuth for HTTP MCP servers", () => {
         expect.objectContaining({ name: "secure", state: "running" }),
       ]);
     }
-    // The record still holds a working login: a third list refreshes with it.
+    // The record still holds a working login: a third list starts with it.
     const after = await runAgentIn(sandbox, ["mcp", "list", "--json"], sandbox.env());
     expect(JSON.parse(after.stdout)).toEqual([expect.objectContaining({ name: "secure", state: "running" })]);
     expect(secure.requests().some((r) => r.path === "/authorize" && r.method === "GET")).toBe(true);
