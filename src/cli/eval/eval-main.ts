@@ -14,17 +14,17 @@ import { CliExit } from "../shared/command-module.ts";
 import { type CommandIo, processIo } from "../shared/io/command-io.ts";
 import { handleInterrupts } from "../shared/io/interrupts.ts";
 import { safeLine, withOneLineStrings } from "../shared/io/terminal-out.ts";
-import type { EvalReport } from "./eval-report.ts";
 import { runSuite } from "./eval-run.ts";
 import { parseShard } from "./eval-shard.ts";
-import { compareReports, comparisonText } from "./report-compare.ts";
-import { reportJunit } from "./report-junit.ts";
-import { mergeReports } from "./report-merge.ts";
-import { readReport } from "./report-read.ts";
-import { reportTable } from "./report-table.ts";
-import { formatSuiteError, loadSuite } from "./suite-load.ts";
-import { suiteMcpServers } from "./suite-mcp.ts";
-import { suiteTrusted, untrustedGrants } from "./suite-trust.ts";
+import type { EvalReport } from "./report/eval-report.ts";
+import { compareReports, comparisonText } from "./report/report-compare.ts";
+import { reportJunit } from "./report/report-junit.ts";
+import { mergeReports } from "./report/report-merge.ts";
+import { readReport } from "./report/report-read.ts";
+import { reportTable } from "./report/report-table.ts";
+import { formatSuiteError, loadSuite } from "./suite/suite-load.ts";
+import { suiteMcpServers } from "./suite/suite-mcp.ts";
+import { suiteTrusted, untrustedGrants } from "./suite/suite-trust.ts";
 
 export interface EvalFlags {
   jobs: string;

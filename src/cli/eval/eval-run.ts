@@ -8,11 +8,11 @@ import { join, resolve } from "node:path";
 import { specialKind } from "../../kernel/files/regular-file.ts";
 import { ExitCode, terminalSafe } from "../../kernel/index.ts";
 import { CliExit } from "../shared/command-module.ts";
-import { EVAL_SCHEMA_VERSION, type EvalReport, type TaskReport, totalsOf } from "./eval-report.ts";
 import { inShard, type Shard } from "./eval-shard.ts";
-import type { Suite } from "./suite-load.ts";
-import type { SuiteTask } from "./suite-task.ts";
-import { runTask } from "./task-runner.ts";
+import { EVAL_SCHEMA_VERSION, type EvalReport, type TaskReport, totalsOf } from "./report/eval-report.ts";
+import type { Suite } from "./suite/suite-load.ts";
+import type { SuiteTask } from "./suite/suite-task.ts";
+import { runTask } from "./task/task-runner.ts";
 
 export interface EvalRunOptions {
   jobs: number;

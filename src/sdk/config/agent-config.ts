@@ -35,7 +35,7 @@ export interface AgentConfig extends ModelsConfig {
   /** Absolute paths of projects whose `.agent/config.yaml` may declare hooks (and MCP servers). */
   trustedProjects: string[];
   /** Absolute paths of eval suite files that may loosen the rules (`sandbox: off`, `on_ask: allow`,
-   * `allow:`) for their tasks, as `agent eval --trust-suite` does (src/cli/eval/suite-trust.ts). */
+   * `allow:`) for their tasks, as `agent eval --trust-suite` does (src/cli/eval/suite/suite-trust.ts). */
   trustedSuites?: string[];
   /** `sandbox:` as written; flags override it (sandbox-setup.ts). */
   sandbox?: SandboxSettings;

@@ -4,13 +4,13 @@
  */
 import { describe, expect, test } from "bun:test";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { type EvalReport, type TaskReport, totalsOf } from "../../../src/cli/eval/eval-report.ts";
 import { progressLine } from "../../../src/cli/eval/eval-run.ts";
 import { inShard, parseShard } from "../../../src/cli/eval/eval-shard.ts";
-import { compareReports, comparisonText } from "../../../src/cli/eval/report-compare.ts";
-import { reportJunit } from "../../../src/cli/eval/report-junit.ts";
-import { mergeReports } from "../../../src/cli/eval/report-merge.ts";
-import { reportTable } from "../../../src/cli/eval/report-table.ts";
+import { type EvalReport, type TaskReport, totalsOf } from "../../../src/cli/eval/report/eval-report.ts";
+import { compareReports, comparisonText } from "../../../src/cli/eval/report/report-compare.ts";
+import { reportJunit } from "../../../src/cli/eval/report/report-junit.ts";
+import { mergeReports } from "../../../src/cli/eval/report/report-merge.ts";
+import { reportTable } from "../../../src/cli/eval/report/report-table.ts";
 import { CliExit } from "../../../src/cli/shared/command-module.ts";
 
 function task(id: string, index: number, passed: boolean, extra: Partial<TaskReport> = {}): TaskReport {

@@ -3,8 +3,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formatSuiteError, loadSuite, parseSuite } from "../../../src/cli/eval/suite-load.ts";
-import { KNOWN_FIELDS } from "../../../src/cli/eval/suite-schema.ts";
+import { formatSuiteError, loadSuite, parseSuite } from "../../../src/cli/eval/suite/suite-load.ts";
+import { KNOWN_FIELDS } from "../../../src/cli/eval/suite/suite-schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agent-suite-"));
 mkdirSync(join(dir, "fixture"));

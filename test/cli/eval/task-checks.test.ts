@@ -3,8 +3,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CheckShell } from "../../../src/cli/eval/check-sandbox.ts";
-import { runChecks } from "../../../src/cli/eval/task-checks.ts";
+import type { CheckShell } from "../../../src/cli/eval/task/check-sandbox.ts";
+import { runChecks } from "../../../src/cli/eval/task/task-checks.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agent-eval-checks-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { prepareWorkspace, WorkspaceError } from "../../../src/cli/eval/task-workspace.ts";
+import { prepareWorkspace, WorkspaceError } from "../../../src/cli/eval/task/task-workspace.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "agent-eval-ws-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

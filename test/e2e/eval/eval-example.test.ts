@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import type { EvalReport, TaskReport } from "../../../src/cli/eval/eval-report.ts";
+import type { EvalReport, TaskReport } from "../../../src/cli/eval/report/eval-report.ts";
 import { makeSandbox, type Sandbox } from "../../cli/run-agent.ts";
 import { spawnAgent } from "../support.ts";
 

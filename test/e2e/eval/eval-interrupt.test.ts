@@ -8,7 +8,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EvalReport } from "../../../src/cli/eval/eval-report.ts";
+import type { EvalReport } from "../../../src/cli/eval/report/eval-report.ts";
 import { anthropicEnv, endsOrHung, freshServerAndSandbox, spawnAgent, waitFor } from "../support.ts";
 
 // Two agent processes start; on a loaded machine that takes a while (waits end at events).

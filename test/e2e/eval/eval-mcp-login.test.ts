@@ -7,7 +7,7 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EvalReport } from "../../../src/cli/eval/eval-report.ts";
+import type { EvalReport } from "../../../src/cli/eval/report/eval-report.ts";
 import { startOAuthFixture } from "../../support/mcp-fixture.ts";
 import { anthropicEnv, freshServerAndSandbox, parseJsonLines, runAgentIn } from "../support.ts";
 

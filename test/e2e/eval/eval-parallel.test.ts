@@ -7,7 +7,7 @@
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EvalReport } from "../../../src/cli/eval/eval-report.ts";
+import type { EvalReport } from "../../../src/cli/eval/report/eval-report.ts";
 import { anthropicEnv, freshServerAndSandbox, spawnAgent, toolResultsOf, waitFor } from "../support.ts";
 
 // Each test starts several agent processes; on a loaded machine that takes a while (waits end at events).

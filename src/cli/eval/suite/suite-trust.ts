@@ -10,7 +10,7 @@
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import type { AgentConfig } from "../../sdk/config/config.ts";
+import type { AgentConfig } from "../../../sdk/config/config.ts";
 import type { SuiteFile } from "./suite-schema.ts";
 
 /** One loosening setting of a suite, where it is written. */

@@ -1,5 +1,5 @@
 /** The eval report as a text table (the default output): one row per task, a total row, then why each failed task failed. */
-import { terminalSafe } from "../../kernel/index.ts";
+import { terminalSafe } from "../../../kernel/index.ts";
 import type { EvalReport, TaskReport } from "./eval-report.ts";
 
 const HEADERS = ["task", "result", "finish", "turns", "tokens", "cost $", "time s", "denials"];

@@ -3,7 +3,7 @@
  * snake_case like the run result, with its own schema_version. Totals are always computed from the
  * tasks, so a merged report's totals are the sum of its shards'.
  */
-import type { CheckResult } from "./task-checks.ts";
+import type { CheckResult } from "../task/task-checks.ts";
 
 export const EVAL_SCHEMA_VERSION = 1;
 

@@ -3,8 +3,9 @@
  * code, finish reason, answer pattern and denial bounds of the suite) and every check exited 0. Each
  * reason it did not is one line of `failures`.
  */
+
+import type { TaskExpectation } from "../suite/suite-schema.ts";
 import type { AgentRunOutcome } from "./agent-process.ts";
-import type { TaskExpectation } from "./suite-schema.ts";
 import type { CheckResult } from "./task-checks.ts";
 
 export function taskFailures(

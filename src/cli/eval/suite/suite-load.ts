@@ -8,9 +8,13 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { isMap, LineCounter, type Node, parseDocument } from "yaml";
 import type { z } from "zod";
-import { locate, locateExact } from "../../agents/spec/spec-yaml.ts";
-import { MAX_ALIAS_COUNT, readConfigFileResult, yamlAliasMessage } from "../../kernel/files/config-file.ts";
-import { nearestName } from "../../kernel/text/nearest-name.ts";
+import { locate, locateExact } from "../../../agents/spec/spec-yaml.ts";
+import {
+  MAX_ALIAS_COUNT,
+  readConfigFileResult,
+  yamlAliasMessage,
+} from "../../../kernel/files/config-file.ts";
+import { nearestName } from "../../../kernel/text/nearest-name.ts";
 import { KNOWN_FIELDS, type SuiteTaskFile, suiteSchema, taskSchema } from "./suite-schema.ts";
 import { resolveTasks, type SuiteTask } from "./suite-task.ts";
 import { type SuiteGrant, suiteGrants } from "./suite-trust.ts";

@@ -4,9 +4,9 @@
  * replay compares what the suite states, and a live run can still reach the servers the user logged in to.
  */
 import { parse } from "yaml";
-import { AppError } from "../../kernel/errors.ts";
-import { readConfigFileResult } from "../../kernel/files/config-file.ts";
-import type { AgentConfig } from "../../sdk/config/agent-config.ts";
+import { AppError } from "../../../kernel/errors.ts";
+import { readConfigFileResult } from "../../../kernel/files/config-file.ts";
+import type { AgentConfig } from "../../../sdk/config/agent-config.ts";
 import type { SuiteTask } from "./suite-task.ts";
 
 /** The user's config entry of every server the suite names; an unknown name is a config error (exit 3). */

@@ -8,10 +8,10 @@
  * the caller is told why once.
  */
 import { realpathSync } from "node:fs";
-import { minimalEnv } from "../../tools/exec/exec-env.ts";
-import type { ExecSandbox } from "../../tools/exec/exec-sandbox.ts";
-import { chooseSandbox, sandboxedBash } from "../../tools/exec/sandbox.ts";
-import type { SandboxMode } from "./suite-schema.ts";
+import { minimalEnv } from "../../../tools/exec/exec-env.ts";
+import type { ExecSandbox } from "../../../tools/exec/exec-sandbox.ts";
+import { chooseSandbox, sandboxedBash } from "../../../tools/exec/sandbox.ts";
+import type { SandboxMode } from "../suite/suite-schema.ts";
 
 export interface CheckShell {
   /** The program and arguments that run `command` in the workspace. */

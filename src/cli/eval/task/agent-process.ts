@@ -15,13 +15,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { MCP_AUTH_DIR_VARIABLE, mcpAuthDir } from "../../tools/mcp/auth/token-store.ts";
+import { MCP_AUTH_DIR_VARIABLE, mcpAuthDir } from "../../../tools/mcp/auth/token-store.ts";
+import type { SuiteTask } from "../suite/suite-task.ts";
 import { killOnExit } from "./kill-on-exit.ts";
-import type { SuiteTask } from "./suite-task.ts";
 
 /** The command that starts this same agent: Bun with bin/agent.ts from source, else the compiled binary. */
 export function agentCommand(): string[] {
-  const entry = resolve(import.meta.dir, "../../../bin/agent.ts");
+  const entry = resolve(import.meta.dir, "../../../../bin/agent.ts");
   // As bin/agent starts Bun: the task's workspace is a repository's, and Bun would otherwise load its .env
   // into the run's environment and its bunfig.toml (whose `preload` runs its code) before ours.
   return existsSync(entry)

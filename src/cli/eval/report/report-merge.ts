@@ -3,8 +3,8 @@
  * order and totals recomputed, so n shards merge to what one unsharded run reports. Reports of different
  * suites, or two holding the same task, are refused (exit 2): a merge that double counts would mislead.
  */
-import { ExitCode } from "../../kernel/index.ts";
-import { CliExit } from "../shared/command-module.ts";
+import { ExitCode } from "../../../kernel/index.ts";
+import { CliExit } from "../../shared/command-module.ts";
 import type { EvalReport, TaskReport } from "./eval-report.ts";
 import { totalsOf } from "./eval-report.ts";
 

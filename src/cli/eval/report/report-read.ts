@@ -5,8 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { ExitCode } from "../../kernel/index.ts";
-import { CliExit } from "../shared/command-module.ts";
+import { ExitCode } from "../../../kernel/index.ts";
+import { CliExit } from "../../shared/command-module.ts";
 import { EVAL_SCHEMA_VERSION, type EvalReport } from "./eval-report.ts";
 
 const number = z.number();

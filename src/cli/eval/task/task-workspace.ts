@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TaskWorkspace } from "./suite-task.ts";
+import type { TaskWorkspace } from "../suite/suite-task.ts";
 
 export interface PreparedWorkspace {
   /** The task's workspace: `<temp>/ws`. */

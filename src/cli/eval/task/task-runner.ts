@@ -6,6 +6,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { TaskReport } from "../report/eval-report.ts";
+import type { SuiteTask } from "../suite/suite-task.ts";
 import {
   type AgentRunOutcome,
   type CassetteChoice,
@@ -14,8 +16,6 @@ import {
   transcriptPath,
 } from "./agent-process.ts";
 import { checkShell } from "./check-sandbox.ts";
-import type { TaskReport } from "./eval-report.ts";
-import type { SuiteTask } from "./suite-task.ts";
 import { runChecks } from "./task-checks.ts";
 import { taskFailures } from "./task-outcome.ts";
 import { prepareWorkspace, WorkspaceError } from "./task-workspace.ts";

@@ -11,10 +11,10 @@
  * included: the sweep's exit hook, and the groups still running, killed here).
  */
 import { spawn } from "node:child_process";
-import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../../tools/exec/process-sweep.ts";
+import { EXEC_MARKER, newExecId, releaseExecId, sweepMarked } from "../../../tools/exec/process-sweep.ts";
+import type { TaskCheck } from "../suite/suite-task.ts";
 import type { CheckShell } from "./check-sandbox.ts";
 import { killOnExit } from "./kill-on-exit.ts";
-import type { TaskCheck } from "./suite-task.ts";
 
 /** Characters of a check's output kept in the report. */
 const OUTPUT_KEPT = 2000;
