@@ -27,7 +27,6 @@ export const chatCommand: CommandModule<typeof ChatSession> = {
     addExamplesAndExitCodes(
       command,
       [
-        ["agent", "a conversation in this directory (the same as agent chat)"],
         [
           'agent chat -m fast "what does this repository do?"',
           "start with a first message, on the fast tier",
