@@ -40,10 +40,11 @@ async function say(run: TerminalRun, text: string, answer: string): Promise<void
 async function rewind(run: TerminalRun, up: number, expect: RegExp): Promise<string> {
   run.press("C-u");
   run.send("/rewind");
-  await run.waitForScreen(/rewind to before which message/, "the list of messages");
+  // Each list's key hint shows once it listens to keys (choice-list.tsx): a key pressed earlier is lost.
+  await run.waitForScreen(/rewind to before which message[\s\S]*Enter choose/, "the list of messages");
   for (let i = 0; i < up; i++) run.press("Up");
   run.press("Enter");
-  await run.waitForScreen(/restore code and conversation/, "the list of what to restore");
+  await run.waitForScreen(/restore code and conversation[\s\S]*Enter choose/, "the list of what to restore");
   run.press("Enter");
   return run.waitForScreen(expect, "the rewind's report");
 }
@@ -166,10 +167,13 @@ test(
       run.press("Escape");
       await run.waitForScreen(/Press Esc again to rewind/, "the first Esc's hint");
       run.press("Escape");
-      await run.waitForScreen(/rewind to before which message/, "the list of messages");
+      await run.waitForScreen(/rewind to before which message[\s\S]*Enter choose/, "the list of messages");
       run.press("Up");
       run.press("Enter");
-      await run.waitForScreen(/restore code and conversation/, "the list of what to restore");
+      await run.waitForScreen(
+        /restore code and conversation[\s\S]*Enter choose/,
+        "the list of what to restore",
+      );
       run.press("Enter");
       await run.waitForScreen(/rewound code and conversation to before message 1/, "the rewind's report");
       expect(files(ws)["a.txt"]).toBeUndefined();

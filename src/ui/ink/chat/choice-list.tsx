@@ -4,7 +4,7 @@
  * (code.claude.com/docs/en/checkpointing). At most `rows` entries show, the chosen one always among them.
  */
 import { Box, Text } from "ink";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { Choice } from "../../chat-types.ts";
 import { fit, tone } from "../theme.ts";
 import { useKeys } from "../views/use-keys.ts";
@@ -28,6 +28,11 @@ export function ChoiceList({ choice, colors, columns, onChoose, rows = 10 }: Cho
     else if (key.return) onChoose(selected);
     else if (key.escape) onChoose(undefined);
   });
+  // The key hint shows once the keys are listened to: Ink subscribes useKeys in an effect after the first
+  // frame is drawn, and a key that arrives in between is lost. This effect runs after that one, so a
+  // person (or a test) who waits for the hint knows every key from then on is seen.
+  const [listening, setListening] = useState(false);
+  useEffect(() => setListening(true), []);
   const first = Math.min(Math.max(0, selected - Math.floor(rows / 2)), Math.max(0, last + 1 - rows));
   const shown = choice.options.slice(first, first + rows);
   return (
@@ -42,7 +47,7 @@ export function ChoiceList({ choice, colors, columns, onChoose, rows = 10 }: Cho
           </Text>
         );
       })}
-      <Text dimColor>↑/↓ move · Enter choose · Esc cancel</Text>
+      <Text dimColor>{listening ? "↑/↓ move · Enter choose · Esc cancel" : " "}</Text>
     </Box>
   );
 }
