@@ -16,28 +16,20 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeLlmServer } from "../../support/fake-llm-server.ts";
+import {
+  CONFORMANCE_CLIENT_METADATA_URL,
+  type ConformanceContext,
+  conformanceRun,
+} from "../../support/mcp-conformance-run.ts";
 
 const AGENT_BIN = resolve(import.meta.dir, "../../../bin/agent");
 /** How many times the person follows a login hint before giving up (past any bound of ours). */
 const PATIENCE = 6;
-/** The suite's CIMD scenario serves this URL's document (a real deployment hosts its own). */
-const CONFORMANCE_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
-
-type Context = {
-  client_id?: string;
-  client_secret?: string;
-  private_key_pem?: string;
-  signing_algorithm?: string;
-};
 
 async function main(): Promise<number> {
-  const url = process.argv[2];
-  if (!url) {
-    process.stderr.write("usage: mcp-conformance-cli.ts SERVER_URL\n");
-    return 2;
-  }
-  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Context;
+  const run = conformanceRun("mcp-conformance-cli.ts");
+  if (run === undefined) return 2;
+  const { url, scenario, context } = run;
   const dir = mkdtempSync(join(tmpdir(), "agent-conformance-cli-"));
   const llm = await startFakeLlmServer();
   try {
@@ -101,7 +93,7 @@ async function main(): Promise<number> {
 }
 
 /** The `oauth:` block a user would write for the scenario (docs/mcp.md, "`oauth:` keys"). */
-function oauthYaml(scenario: string, context: Context): string {
+function oauthYaml(scenario: string, context: ConformanceContext): string {
   const lines: string[] = [];
   if (scenario === "auth/client-credentials-jwt") {
     lines.push("grant: client_credentials", `client_id: ${context.client_id}`);

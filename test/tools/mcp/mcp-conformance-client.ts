@@ -19,26 +19,16 @@ import type { McpClientHandlers } from "../../../src/tools/mcp/client-requests.t
 import type { McpConnection } from "../../../src/tools/mcp/connection.ts";
 import { elicitationHandler } from "../../../src/tools/mcp/elicitation.ts";
 import type { McpOAuthConfig, McpServerConfig } from "../../../src/tools/mcp/types.ts";
-
-/** The suite's CIMD scenario expects this client_id (a metadata document URL). */
-const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
-
-type Context = {
-  name?: string;
-  client_id?: string;
-  client_secret?: string;
-  private_key_pem?: string;
-  signing_algorithm?: string;
-};
+import {
+  CONFORMANCE_CLIENT_METADATA_URL,
+  type ConformanceContext,
+  conformanceRun,
+} from "../../support/mcp-conformance-run.ts";
 
 async function main(): Promise<number> {
-  const url = process.argv[2];
-  if (!url) {
-    process.stderr.write("usage: mcp-conformance-client.ts SERVER_URL\n");
-    return 2;
-  }
-  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Context;
+  const run = conformanceRun("mcp-conformance-client.ts");
+  if (run === undefined) return 2;
+  const { url, scenario, context } = run;
   const oauth = oauthFor(scenario, context);
   const config: McpServerConfig = {
     transport: "http",
@@ -78,7 +68,7 @@ const handlers: McpClientHandlers = {
   })),
 };
 
-function oauthFor(scenario: string, context: Context): McpOAuthConfig | undefined {
+function oauthFor(scenario: string, context: ConformanceContext): McpOAuthConfig | undefined {
   if (scenario === "auth/client-credentials-jwt") {
     process.env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem ?? "";
     return {
@@ -104,7 +94,7 @@ function oauthFor(scenario: string, context: Context): McpOAuthConfig | undefine
     };
   }
   if (scenario.startsWith("auth/"))
-    return { grant: "authorization_code", clientMetadataUrl: CLIENT_METADATA_URL };
+    return { grant: "authorization_code", clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL };
   return undefined;
 }
 
